@@ -1,0 +1,32 @@
+# Two commands for a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test lint build clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+build: $(STAMP)
+	$(BIN)/rulings build
+
+run: build
+	@echo
+	@echo "Try:  $(BIN)/rulings parse data/stccg/current-rulings-update-2000-11-27.txt --kind current-rulings-update"
+	@echo "      $(BIN)/rulings build --json"
+
+lint: $(STAMP)
+	$(BIN)/ruff check rulings kb web tests
+	$(BIN)/ruff format --check rulings kb web tests
+	$(BIN)/mypy
+
+test: lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf $(VENV) instance .pytest_cache .mypy_cache .ruff_cache

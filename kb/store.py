@@ -1,0 +1,133 @@
+"""The SQLite store of record: documents, entries, references, and what was left over.
+
+Written once per build into a fresh file (`write`), then only read (`open_readonly`).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from rulings.model import ParseResult
+from rulings.normalize import headword_key
+
+DB_NAME = "kb.sqlite"
+"""The store's file name inside a build directory."""
+
+SCHEMA = """
+CREATE TABLE documents (
+    id TEXT PRIMARY KEY, path TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL,
+    title TEXT NOT NULL, version TEXT NOT NULL, date TEXT, date_approximate INTEGER NOT NULL,
+    supersedes TEXT, note TEXT NOT NULL, declared_date TEXT, previous_date TEXT,
+    complete_set TEXT NOT NULL, encoding TEXT NOT NULL, line_count INTEGER NOT NULL,
+    nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL
+);
+CREATE TABLE entries (
+    id INTEGER PRIMARY KEY, document_id TEXT NOT NULL REFERENCES documents(id),
+    seq INTEGER NOT NULL, headword TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
+    number TEXT, parent TEXT, text TEXT NOT NULL, line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL, lines TEXT NOT NULL, duplicate_lines TEXT NOT NULL,
+    marked INTEGER NOT NULL, summary_of TEXT, summary TEXT, fields TEXT NOT NULL
+);
+CREATE INDEX entries_key ON entries(key);
+CREATE TABLE refs (
+    entry_id INTEGER NOT NULL REFERENCES entries(id), target TEXT NOT NULL,
+    target_key TEXT NOT NULL
+);
+CREATE TABLE deck_cards (
+    entry_id INTEGER NOT NULL REFERENCES entries(id), grp TEXT NOT NULL,
+    name TEXT NOT NULL, count INTEGER NOT NULL, known INTEGER NOT NULL
+);
+CREATE TABLE leftovers (
+    document_id TEXT NOT NULL REFERENCES documents(id), line INTEGER NOT NULL,
+    what TEXT NOT NULL CHECK (what IN ('chrome', 'unparsed'))
+);
+CREATE TABLE warnings (document_id TEXT NOT NULL, message TEXT NOT NULL);
+"""
+
+
+def _iso(value: object) -> str | None:
+    return None if value is None else str(value)
+
+
+def write(path: Path, results: list[ParseResult]) -> None:
+    """Create the store at ``path`` (which must not exist) holding ``results``."""
+    connection = sqlite3.connect(path)
+    try:
+        with connection:
+            connection.executescript(SCHEMA)
+            for result in results:
+                _write_one(connection, result)
+    finally:
+        connection.close()
+
+
+def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
+    d = result.document
+    connection.execute(
+        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            d.id,
+            d.path,
+            d.game,
+            d.kind,
+            d.title,
+            d.version,
+            _iso(d.date),
+            int(d.date_approximate),
+            d.supersedes,
+            d.note,
+            _iso(d.declared_date),
+            _iso(d.previous_date),
+            json.dumps(d.complete_set),
+            d.encoding,
+            result.line_count,
+            len(result.nonblank),
+            result.duplicates_merged,
+        ),
+    )
+    for seq, e in enumerate(result.entries):
+        cursor = connection.execute(
+            "INSERT INTO entries (document_id, seq, headword, key, kind, number, parent, text,"
+            " line_start, line_end, lines, duplicate_lines, marked, summary_of, summary, fields)"
+            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                d.id,
+                seq,
+                e.headword,
+                headword_key(e.headword),
+                e.kind,
+                e.number,
+                e.parent,
+                e.text,
+                e.span.start,
+                e.span.end,
+                json.dumps(e.lines),
+                json.dumps(sorted(e.duplicate_lines)),
+                int(e.marked),
+                e.summary_of,
+                e.summary,
+                json.dumps(e.fields),
+            ),
+        )
+        entry_id = cursor.lastrowid
+        connection.executemany(
+            "INSERT INTO refs VALUES (?,?,?)", [(entry_id, t, headword_key(t)) for t in e.references]
+        )
+        connection.executemany(
+            "INSERT INTO deck_cards VALUES (?,?,?,?,?)",
+            [(entry_id, c.group, c.name, c.count, int(c.known)) for c in e.cards],
+        )
+    connection.executemany(
+        "INSERT INTO leftovers VALUES (?,?,?)",
+        [(d.id, n, "chrome") for n in result.chrome] + [(d.id, n, "unparsed") for n in result.unparsed],
+    )
+    connection.executemany("INSERT INTO warnings VALUES (?,?)", [(d.id, w) for w in result.warnings])
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """Open the store at ``path`` for reading only."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection.row_factory = sqlite3.Row
+    return connection

@@ -1,0 +1,53 @@
+"""Glossaries: alphabetical ``headword - text`` entries with continuation paragraphs.
+
+Lines before the first entry (title, version, introduction) form an introduction entry.
+Bullets and paragraphs after an entry belong to it until the next entry starts (see
+`rulings.topics.is_topic_start`). "See X" sentences become references.
+"""
+
+from __future__ import annotations
+
+from rulings.model import Document, Entry, ParseResult
+from rulings.source import SourceText
+from rulings.topics import is_topic_start, join_paragraphs, split_topic, take_references
+
+
+def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[str]) -> tuple[list[Entry], list[int]]:
+    """Entries of ``kind`` from (line, text) pairs; lines before any entry are returned apart."""
+    entries: list[Entry] = []
+    paragraphs: list[list[str]] = []
+    before: list[int] = []
+    for number, text in numbered:
+        marked = text.lstrip().startswith("*")
+        body = text.lstrip().lstrip("*").strip() if marked else text
+        previous = entries[-1] if entries else None
+        parts = split_topic(body, titles)
+        if parts and (marked or is_topic_start(body, previous, titles)):
+            entries.append(Entry(parts[0], kind, "", [number], marked=marked))
+            paragraphs.append([parts[1]])
+        elif entries:
+            entries[-1].lines.append(number)
+            paragraphs[-1].append(text)
+            entries[-1].text = join_paragraphs(paragraphs[-1])
+        else:
+            before.append(number)
+        if entries:
+            entries[-1].text = join_paragraphs(paragraphs[-1])
+    for entry in entries:
+        entry.text, entry.references = take_references(entry.text)
+    return entries, before
+
+
+def parse_glossary(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
+    """Parse a Glossary into glossary entries."""
+    numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
+    entries, before = topic_entries(numbered, "glossary entry", titles)
+    if before:
+        text = join_paragraphs([source.lines[n - 1] for n in before])
+        entries.insert(0, Entry(document.title, "introduction", text, before))
+    return ParseResult(
+        document=document,
+        entries=entries,
+        line_count=len(source.lines),
+        nonblank=[n for n, _ in numbered],
+    )

@@ -1,0 +1,127 @@
+"""The library manifest (``library.toml``): which documents exist, and what they are.
+
+`load_manifest` refuses a malformed manifest with one `ManifestError` line that names
+the table and the key: a missing key, an unknown kind, a bad date, a missing file, two
+documents with one id, a ``supersedes`` naming no document.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+import tomllib
+from pathlib import Path
+
+from rulings.model import KINDS, Document
+
+MANIFEST = "library.toml"
+"""The manifest's file name inside a library directory."""
+
+REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
+OPTIONAL = ("date_approximate", "supersedes", "note")
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+
+class ManifestError(Exception):
+    """A manifest that cannot be used; the message is one line naming table and key."""
+
+
+def _date(value: object, where: str) -> dt.date:
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    if isinstance(value, str) and _ISO.match(value):
+        try:
+            return dt.date.fromisoformat(value)
+        except ValueError:
+            pass
+    raise ManifestError(f"{where}: key 'date': {value!r} is not a date (expected YYYY-MM-DD)")
+
+
+def _document(table: dict[str, object], where: str, library: Path) -> Document:
+    for key in REQUIRED:
+        if key not in table:
+            raise ManifestError(f"{where}: missing key '{key}'")
+    for key in table:
+        if key not in REQUIRED + OPTIONAL:
+            raise ManifestError(f"{where}: unknown key '{key}' (expected {', '.join(REQUIRED + OPTIONAL)})")
+    for key in ("id", "file", "game", "kind", "title", "version", "note", "supersedes"):
+        if key in table and not isinstance(table[key], str):
+            raise ManifestError(f"{where}: key '{key}' must be a string")
+    ident, game, kind = str(table["id"]), str(table["game"]), str(table["kind"])
+    for key, value in (("id", ident), ("game", game)):
+        if not _SLUG.match(value):
+            raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
+    if kind not in KINDS:
+        raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+    approximate = table.get("date_approximate", False)
+    if not isinstance(approximate, bool):
+        raise ManifestError(f"{where}: key 'date_approximate' must be true or false")
+    path = (library / str(table["file"])).resolve()
+    if not path.is_relative_to(library.resolve()):
+        raise ManifestError(f"{where}: key 'file': {table['file']!r} is outside the library")
+    if not path.is_file():
+        raise ManifestError(f"{where}: key 'file': no such file {table['file']!r}")
+    return Document(
+        id=ident,
+        path=str(path),
+        game=game,
+        kind=kind,
+        title=str(table["title"]),
+        version=str(table["version"]),
+        date=_date(table["date"], where),
+        date_approximate=approximate,
+        supersedes=str(table["supersedes"]) if "supersedes" in table else None,
+        note=str(table.get("note", "")),
+    )
+
+
+def load_manifest(library: str | Path) -> list[Document]:
+    """The documents of the library at ``library``, in manifest order."""
+    root = Path(library)
+    path = root / MANIFEST
+    where = str(path)
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"{where}: no manifest (expected {MANIFEST} in the library)") from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise ManifestError(f"{where}: cannot read the manifest: {err}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise ManifestError(f"{where}: not valid TOML: {err}") from None
+    tables = data.get("document")
+    if not isinstance(tables, list) or not tables:
+        raise ManifestError(f"{where}: no [[document]] tables")
+    documents: list[Document] = []
+    seen: dict[str, int] = {}
+    for index, table in enumerate(tables, start=1):
+        label = f"{where}: [[document]] #{index}"
+        if isinstance(table, dict) and isinstance(table.get("id"), str):
+            label += f" (id {table['id']!r})"
+        if not isinstance(table, dict):
+            raise ManifestError(f"{label}: not a table")
+        document = _document(table, label, root)
+        if document.id in seen:
+            raise ManifestError(
+                f"{label}: key 'id': {document.id!r} is also the id of [[document]] #{seen[document.id]}"
+            )
+        seen[document.id] = index
+        documents.append(document)
+    for index, document in enumerate(documents, start=1):
+        if document.supersedes and document.supersedes not in seen:
+            raise ManifestError(
+                f"{where}: [[document]] #{index} (id {document.id!r}): "
+                f"key 'supersedes': no document {document.supersedes!r}"
+            )
+    return documents
+
+
+def load_titles(library: str | Path, game: str) -> frozenset[str]:
+    """Card titles the library supplies for ``game`` (``titles/<game>.txt``), if any."""
+    path = Path(library) / "titles" / f"{game}.txt"
+    if not path.is_file():
+        return frozenset()
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))

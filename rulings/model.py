@@ -1,0 +1,147 @@
+"""The data the parsers produce: documents, entries, and what was left over.
+
+Every entry remembers the 1-based line span it came from, so that any text shown to a
+user can be cited back to its source lines. Nothing here knows about storage.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update")
+"""The document kinds a manifest may name, each with its own parser."""
+
+
+class ParseError(Exception):
+    """A document that cannot be read or parsed; names the file and line."""
+
+    def __init__(self, path: str, line: int, message: str) -> None:
+        super().__init__(f"{path}:{line}: {message}")
+        self.path = path
+        """The file the problem is in."""
+        self.line = line
+        """The 1-based line the problem is on (1 when it concerns the whole file)."""
+        self.message = message
+        """What is wrong, in one line."""
+
+
+@dataclass(frozen=True)
+class Span:
+    """An inclusive range of 1-based source lines."""
+
+    start: int
+    """First line."""
+    end: int
+    """Last line (inclusive)."""
+
+    def __str__(self) -> str:
+        return f"{self.start}" if self.start == self.end else f"{self.start}-{self.end}"
+
+
+@dataclass(frozen=True)
+class CardCount:
+    """One card named in a deck list."""
+
+    group: str
+    """The deck list's group heading, e.g. ``SHIPS``."""
+    name: str
+    """The card title as printed."""
+    count: int
+    """How many copies (``U.S.S. Galaxy (2)`` is 2)."""
+    known: bool = True
+    """False when the name was not segmented with a known title (a guess, reported)."""
+
+
+@dataclass
+class Entry:
+    """One unit of a document: a section, a glossary entry, a ruling, a table row..."""
+
+    headword: str
+    """The entry's title as printed (section title, glossary headword, ruling topic)."""
+    kind: str
+    """section, sub-section, item, phase, glossary entry, ruling, change summary,
+    card list, table row, introduction, note."""
+    text: str
+    """The entry's text, paragraphs separated by blank lines (no headword)."""
+    lines: list[int]
+    """Every source line this entry's text was taken from, ascending."""
+    number: str | None = None
+    """The section number as printed (``02``), for numbered sections."""
+    parent: str | None = None
+    """The headword of the section this entry sits in, if any."""
+    marked: bool = False
+    """A ruling marked ``*``: new or changed since the previous Current Rulings."""
+    references: list[str] = field(default_factory=list)
+    """Topics this entry points to with "See X" (not part of its searchable text)."""
+    summary_of: str | None = None
+    """For a change summary: the headword of the ruling it summarises."""
+    summary: str | None = None
+    """For a ruling: the text of its change summary, if the document has one."""
+    cards: list[CardCount] = field(default_factory=list)
+    """For a card list: the cards and counts."""
+    fields: dict[str, str] = field(default_factory=dict)
+    """For a table row: column name to cell text."""
+    duplicate_lines: list[int] = field(default_factory=list)
+    """Lines of repeated copies merged into this entry (counted, not shown twice)."""
+
+    @property
+    def span(self) -> Span:
+        """The first and last line of the entry's own text."""
+        return Span(min(self.lines), max(self.lines))
+
+
+@dataclass
+class Document:
+    """A source document: manifest metadata plus what its text declares."""
+
+    id: str
+    """Stable identifier from the manifest (or the file name when parsed alone)."""
+    path: str
+    """The file, as given."""
+    game: str
+    """Game slug, e.g. ``stccg``."""
+    kind: str
+    """One of `KINDS`."""
+    title: str
+    """Title from the manifest."""
+    version: str = ""
+    """Version label from the manifest."""
+    date: dt.date | None = None
+    """Date the document took effect (manifest)."""
+    date_approximate: bool = False
+    """True when the manifest's date is a best guess."""
+    supersedes: str | None = None
+    """Id of the document this one replaces."""
+    note: str = ""
+    """Free-text note from the manifest."""
+    declared_date: dt.date | None = None
+    """The date the text itself states (e.g. ``11/27/00``)."""
+    previous_date: dt.date | None = None
+    """The date of the previous Current Rulings the text names."""
+    complete_set: list[str] = field(default_factory=list)
+    """The documents the text says form a complete set of rules."""
+    encoding: str = "utf-8"
+    """How the file was decoded."""
+
+
+@dataclass
+class ParseResult:
+    """Everything one parse produced: nothing from the source is silently dropped."""
+
+    document: Document
+    """The document and what it declares."""
+    entries: list[Entry]
+    """Entries in reading order (numbered sections in number order)."""
+    line_count: int
+    """Number of lines in the source."""
+    nonblank: list[int]
+    """The source's non-blank line numbers."""
+    chrome: list[int] = field(default_factory=list)
+    """Lines recognised as forum chrome (titles, navigation, copyright)."""
+    unparsed: list[int] = field(default_factory=list)
+    """Non-blank lines no rule accounted for."""
+    warnings: list[str] = field(default_factory=list)
+    """Findings worth a look, each ``file:line: message``."""
+    duplicates_merged: int = 0
+    """How many repeated copies of a section were merged."""

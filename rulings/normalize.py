@@ -1,0 +1,38 @@
+"""Text normalisation shared by the parsers: quotes, whitespace, headword keys.
+
+`headword_key` is the identity of a topic: two spellings of one headword ("any" and
+“any”, ``[univ] Nebula`` and ``Nebula``, ``Cha'Joh`` and ``Cha’Joh``) give one key.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"'})
+_ICON_PREFIX = re.compile(r"^\s*\[univ\]\s*", re.IGNORECASE)
+_SPACES = re.compile(r"\s+")
+_NOT_WORD = re.compile(r"[^\w\s]")
+
+
+def fold_quotes(text: str) -> str:
+    """Curly quotes and primes to straight quotes."""
+    return text.translate(_QUOTES)
+
+
+def clean_line(text: str) -> str:
+    """A line with quotes folded, tabs and runs of spaces collapsed, ends stripped."""
+    return _SPACES.sub(" ", fold_quotes(text)).strip()
+
+
+def headword_key(headword: str) -> str:
+    """The case-, quote-, punctuation- and ``[univ]``-insensitive identity of a headword."""
+    text = unicodedata.normalize("NFKC", fold_quotes(headword))
+    text = _ICON_PREFIX.sub("", text).lower()
+    text = _NOT_WORD.sub(" ", text.replace("'", ""))
+    return _SPACES.sub(" ", text).strip()
+
+
+def sort_key(headword: str) -> str:
+    """How glossaries and rulings order headwords: ignoring case and punctuation."""
+    return headword_key(headword).replace(" ", "")

@@ -1,0 +1,87 @@
+"""Parse one document of any kind, and account for every one of its lines.
+
+`parse_document` picks the parser for the document's kind. `coverage` checks the
+promise that nothing is lost: each non-blank line is in exactly one entry (as its text
+or as a merged duplicate), in the chrome, or in the reported unparsed remainder.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulings.current import parse_current
+from rulings.glossary import parse_glossary
+from rulings.model import KINDS, Document, ParseError, ParseResult
+from rulings.rulebook import parse_rulebook
+from rulings.source import read_source
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How a document's non-blank lines were accounted for."""
+
+    nonblank: int
+    """Non-blank lines in the source."""
+    in_entries: int
+    """Lines that are an entry's text."""
+    duplicates: int
+    """Lines that repeat another line and were merged into its entry."""
+    chrome: int
+    """Lines of forum chrome."""
+    unparsed: int
+    """Lines no rule accounted for (reported)."""
+    missing: tuple[int, ...]
+    """Non-blank lines accounted for nowhere: must be empty."""
+    twice: tuple[int, ...]
+    """Lines accounted for more than once: must be empty."""
+
+    @property
+    def complete(self) -> bool:
+        """Every line accounted for exactly once."""
+        return not self.missing and not self.twice
+
+    @property
+    def percent(self) -> float:
+        """Share of non-blank lines accounted for, in percent."""
+        found = self.nonblank - len(self.missing)
+        return 100.0 * found / self.nonblank if self.nonblank else 100.0
+
+
+def coverage(result: ParseResult) -> Coverage:
+    """Count where each line of ``result``'s source went."""
+    seen: Counter[int] = Counter()
+    own = [n for e in result.entries for n in e.lines]
+    dups = [n for e in result.entries for n in e.duplicate_lines]
+    for numbers in (own, dups, result.chrome, result.unparsed):
+        seen.update(numbers)
+    nonblank = set(result.nonblank)
+    return Coverage(
+        nonblank=len(nonblank),
+        in_entries=len(set(own)),
+        duplicates=len(set(dups)),
+        chrome=len(set(result.chrome)),
+        unparsed=len(set(result.unparsed)),
+        missing=tuple(sorted(nonblank - set(seen))),
+        twice=tuple(sorted(n for n, c in seen.items() if c > 1)),
+    )
+
+
+def parse_document(document: Document, titles: frozenset[str] = frozenset()) -> ParseResult:
+    """Read and parse ``document.path`` with the parser for ``document.kind``."""
+    if document.kind not in KINDS:
+        raise ParseError(document.path, 1, f"unknown kind {document.kind!r}; expected one of {', '.join(KINDS)}")
+    source = read_source(document.path)
+    document.encoding = source.encoding
+    if document.kind == "rulebook":
+        return parse_rulebook(document, source, titles)
+    if document.kind == "glossary":
+        return parse_glossary(document, source, titles)
+    return parse_current(document, source, titles)
+
+
+def parse_file(path: str | Path, kind: str, titles: frozenset[str] = frozenset()) -> ParseResult:
+    """Parse a file outside any library (its id and title from the file name)."""
+    name = Path(path).stem
+    return parse_document(Document(id=name, path=str(path), game="", kind=kind, title=name), titles)

@@ -1,0 +1,212 @@
+"""Rulebooks (quick-start, comprehensive, other games'): sections, sub-sections, lists.
+
+Steps: classify each line (`rulings.rulebook_lines`), cut the document into top-level
+blocks at numbered and title headings, merge blocks that repeat a section number
+(`rulings.copies`), then turn each block into entries: the section, its all-caps
+sub-sections, labelled items, phases, deck lists and table rows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rulings import copies
+from rulings.cardlist import deck_name, parse_deck_line
+from rulings.model import Document, Entry, ParseResult
+from rulings.normalize import clean_line
+from rulings.rulebook_lines import Line, classify, label_of, numbered_parts
+from rulings.source import SourceText
+from rulings.topics import join_paragraphs
+
+TOP_LEVEL = ("numbered heading", "title heading")
+_PHASE_END = re.compile(r"[;,.]?\s*(?:and|plus)?$")
+
+
+@dataclass
+class Block:
+    """A top-level section: its heading line (None for text before any heading)."""
+
+    heading: copies.Piece | None
+    """The heading line."""
+    number: str | None
+    """The section number, for numbered headings."""
+    body: list[copies.Piece] = field(default_factory=list)
+    """Its non-blank lines, in order."""
+
+
+def _lines(source: SourceText) -> list[Line]:
+    raw = source.lines
+    out = []
+    for index, text in enumerate(raw):
+        if not text.strip():
+            continue
+        before = index == 0 or not raw[index - 1].strip()
+        after = index + 1 == len(raw) or not raw[index + 1].strip()
+        out.append(Line(index + 1, text, before, after))
+    return out
+
+
+def _blocks(lines: list[Line]) -> list[Block]:
+    blocks: list[Block] = []
+    current = Block(None, None)
+    for line in lines:
+        kind = classify(line)
+        piece = copies.Piece(line.number, line.text, line.blank_before)
+        if kind in TOP_LEVEL:
+            blocks.append(current)
+            number = numbered_parts(line.text)[0] if kind == "numbered heading" else None
+            current = Block(piece, number)
+        else:
+            current.body.append(piece)
+    blocks.append(current)
+    return [b for b in blocks if b.heading or b.body]
+
+
+def _merge_repeats(blocks: list[Block], warnings: list[str]) -> tuple[list[Block], int]:
+    """Merge blocks that repeat a section number; order numbered blocks by number."""
+    numbers = [b.number for b in blocks if b.number]
+    if len(numbers) == len(set(numbers)):
+        return blocks, 0
+    by_number: dict[str, list[Block]] = {}
+    others: list[Block] = []
+    for block in blocks:
+        (by_number.setdefault(block.number, []) if block.number else others).append(block)
+    merged_count = 0
+    result: list[Block] = []
+    for number in sorted(by_number, key=int):
+        group = by_number[number]
+        ordered = sorted(group, key=lambda b: -sum(len(p.clean) for p in b.body))
+        keep = ordered[0]
+        for copy in ordered[1:]:
+            assert keep.heading and copy.heading
+            keep.heading.duplicates.append(copy.heading.number)
+            keep.body, notes = copies.merge(keep.body, copy.body, f"section {number}")
+            warnings.extend(notes)
+            merged_count += 1
+        result.append(keep)
+    for orphan in others:
+        home = next((b for b in result if copies.contained(orphan.body, b.body)), None)
+        if orphan.heading is None and home is not None:
+            home.body, _ = copies.merge(home.body, orphan.body, "untitled text")
+            warnings.append(
+                f"lines {orphan.body[0].number}-{orphan.body[-1].number} repeat part of section {home.number}; merged"
+            )
+            merged_count += 1
+        else:
+            result.insert(0, orphan)
+    return result, merged_count
+
+
+class _Assembler:
+    """Turns blocks into entries, one container (section or sub-section) at a time."""
+
+    def __init__(self, document: Document, titles: frozenset[str]) -> None:
+        self.document = document
+        self.titles = titles
+        self.entries: list[Entry] = []
+        self.warnings: list[str] = []
+
+    def block(self, block: Block) -> None:
+        heading = block.heading
+        if heading is None:
+            section = Entry(self.document.title, "preamble", "", [])
+        elif block.number:
+            number, title = numbered_parts(heading.text)
+            section = Entry(title, "section", "", [heading.number], number=number)
+        else:
+            section = Entry(clean_line(heading.text).rstrip(":"), "section", "", [heading.number])
+        if heading:
+            section.duplicate_lines += heading.duplicates
+        self.entries.append(section)
+        container, paragraphs = section, list[str]()
+        table_header: list[str] | None = None
+        for piece in block.body:
+            line = Line(piece.number, piece.text, piece.blank_before, False)
+            kind = classify(line)
+            if piece.blank_before:
+                table_header = None
+            if table_header is not None:
+                self._row(piece, table_header, section)
+                continue
+            if kind == "table row":
+                table_header = [clean_line(c) for c in piece.text.strip().split("\t") if c.strip()]
+                self._add(container, paragraphs, piece)
+            elif kind == "caps heading":
+                self._close(container, paragraphs)
+                container, paragraphs = self._entry(piece, clean_line(piece.text), "sub-section", section), []
+            elif kind in ("item", "phase", "note"):
+                headword, rest = _item_parts(kind, piece.text)
+                self._entry(piece, headword, kind, section).text = rest
+            elif kind == "card list":
+                self._deck(piece, section)
+            else:
+                self._add(container, paragraphs, piece)
+        self._close(container, paragraphs)
+
+    def sort_preamble(self, first: int) -> None:
+        """Text before any heading: its entries in line order (phases before prose)."""
+        self.entries[first:] = sorted(self.entries[first:], key=lambda e: min(e.lines, default=0))
+
+    def _entry(self, piece: copies.Piece, headword: str, kind: str, section: Entry) -> Entry:
+        entry = Entry(headword, kind, "", [piece.number], parent=section.headword)
+        entry.duplicate_lines += piece.duplicates
+        self.entries.append(entry)
+        return entry
+
+    def _add(self, container: Entry, paragraphs: list[str], piece: copies.Piece) -> None:
+        container.lines.append(piece.number)
+        container.duplicate_lines += piece.duplicates
+        paragraphs.append(piece.text)
+
+    def _close(self, container: Entry, paragraphs: list[str]) -> None:
+        container.text = join_paragraphs(paragraphs)
+        container.lines.sort()
+
+    def _row(self, piece: copies.Piece, header: list[str], section: Entry) -> None:
+        cells = [clean_line(c) for c in piece.text.strip().split("\t")]
+        entry = self._entry(piece, cells[0], "table row", section)
+        entry.fields = {name: cells[i] for i, name in enumerate(header) if i < len(cells) and cells[i]}
+        entry.text = " | ".join(cells)
+        if len(cells) < len(header):
+            missing = ", ".join(header[len(cells) :])
+            self.warnings.append(f"{self.document.path}:{piece.number}: table row {cells[0]!r} has no {missing}")
+
+    def _deck(self, piece: copies.Piece, section: Entry) -> None:
+        cards, notes = parse_deck_line(piece.text, self.titles)
+        entry = self._entry(piece, deck_name(cards), "card list", section)
+        entry.cards = cards
+        entry.text = clean_line(piece.text)
+        self.warnings += [f"{self.document.path}:{piece.number}: {note}" for note in notes]
+
+
+def _item_parts(kind: str, text: str) -> tuple[str, str]:
+    """Headword and text of a one-line entry: a labelled item, a phase, a note."""
+    if kind == "item":
+        label, rest = label_of(text)
+        return label, clean_line(rest)
+    if kind == "note":
+        return "Source note", clean_line(text)
+    return _PHASE_END.sub("", clean_line(text)), ""
+
+
+def parse_rulebook(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
+    """Parse a rulebook into sections and their parts."""
+    lines = _lines(source)
+    warnings: list[str] = []
+    blocks, merged = _merge_repeats(_blocks(lines), warnings)
+    assembler = _Assembler(document, titles)
+    for block in blocks:
+        first = len(assembler.entries)
+        assembler.block(block)
+        if block.heading is None:
+            assembler.sort_preamble(first)
+    entries = [e for e in assembler.entries if e.lines]
+    return ParseResult(
+        document=document,
+        entries=entries,
+        line_count=len(source.lines),
+        nonblank=[line.number for line in lines],
+        warnings=[f"{document.path}: {w}" for w in warnings] + assembler.warnings,
+        duplicates_merged=merged,
+    )

@@ -1,0 +1,143 @@
+"""What each line of a rulebook is: an ordered, named chain of small line rules.
+
+Like a markdown block parser, each rule looks at one line (and its neighbours) and
+either claims it, saying what it is, or passes. The chain is plain data (`RULES`), so a
+rule can be added or removed by name. The first rule that claims a line wins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+DECK_GROUPS = (
+    "OUTPOST",
+    "OUTPOSTS",
+    "SHIPS",
+    "MISSIONS",
+    "PERSONNEL",
+    "DILEMMAS",
+    "EQUIPMENT",
+    "EVENTS",
+    "INTERRUPTS",
+    "ARTIFACTS",
+    "OBJECTIVES",
+    "DOORWAYS",
+    "FACILITIES",
+)
+"""The all-caps card-type words that head the groups of a deck list."""
+
+_GROUP_WORD = re.compile(r"\b(" + "|".join(DECK_GROUPS) + r")\b")
+_NUMBERED = re.compile(r"^(\d{1,2})\.\s+(\S.*)$")
+_PHASE = re.compile(r"^Phase (?:One|Two|Three|Four|Five|Six|\d+):\s*\S")
+_ICON = re.compile(r"\[[^\]]*\]")
+_CAPS_WORD = r"[A-Z][A-Z'&-]+"
+_LABEL = re.compile(rf"^({_CAPS_WORD}(?: {_CAPS_WORD})*)(:\s+|\s+(?=[A-Z][a-z]))(\S.*)$")
+_SOURCE_NOTE = re.compile(r"^(Source note|Note|Editor's note):\s", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Line:
+    """A source line in context, as the rules see it."""
+
+    number: int
+    """1-based line number."""
+    text: str
+    """The line as printed (tabs kept)."""
+    blank_before: bool
+    """The previous line is blank (or this is the first line)."""
+    blank_after: bool
+    """The next line is blank (or this is the last line)."""
+
+
+def card_list(line: Line) -> str | None:
+    """A deck list: three or more card-type group words on one line."""
+    return "card list" if len(_GROUP_WORD.findall(line.text)) >= 3 else None
+
+
+def numbered_heading(line: Line) -> str | None:
+    """``02. Quick-Start Rules``, ``1. Creating the Spaceline``: a numbered section."""
+    match = _NUMBERED.match(line.text.strip())
+    if not match or len(match.group(2)) > 60 or match.group(2).rstrip()[-1] in ".;,":
+        return None
+    return "numbered heading"
+
+
+def phase(line: Line) -> str | None:
+    """``Phase One: Customizing a 60-card deck;``: one of the game's phases."""
+    return "phase" if _PHASE.match(line.text.strip()) else None
+
+
+def caps_heading(line: Line) -> str | None:
+    """``SHIP VS. SHIP``, ``REMEMBER, IT'S STAR TREK [R] !``: an all-caps sub-heading."""
+    text = _ICON.sub("", line.text.strip())
+    letters = [c for c in text if c.isalpha()]
+    if len(letters) < 2 or len(text) > 60:
+        return None
+    return "caps heading" if all(c.isupper() for c in letters) else None
+
+
+def table_row(line: Line) -> str | None:
+    """A tab-separated line of two or more cells (a table's header or row)."""
+    cells = [c for c in line.text.strip().split("\t") if c.strip()]
+    return "table row" if len(cells) >= 2 else None
+
+
+def source_note(line: Line) -> str | None:
+    """``Source note: ...``: a transcriber's note about the document itself."""
+    return "note" if _SOURCE_NOTE.match(line.text.strip()) else None
+
+
+def labelled_item(line: Line) -> str | None:
+    """``REASSIGN: Pick up ...``, ``MISSIONS Mission cards define ...``: a labelled item."""
+    return "item" if _LABEL.match(line.text.strip()) else None
+
+
+def title_heading(line: Line) -> str | None:
+    """``Setup``, ``Ship Card Anatomy``, ``Federation:``: a short title between blanks."""
+    text = line.text.strip()
+    if not (line.blank_before and line.blank_after) or not text[0].isupper():
+        return None
+    if len(text) > 60 or len(text.split()) > 8 or text[-1] in '.;,?!"':
+        return None
+    if text.endswith(":") and len(text) > 30:
+        return None
+    return "title heading"
+
+
+RULES: list[tuple[str, Callable[[Line], str | None]]] = [
+    ("card_list", card_list),
+    ("numbered_heading", numbered_heading),
+    ("phase", phase),
+    ("caps_heading", caps_heading),
+    ("table_row", table_row),
+    ("source_note", source_note),
+    ("labelled_item", labelled_item),
+    ("title_heading", title_heading),
+]
+"""The chain, in the order the rules are tried."""
+
+
+def classify(line: Line) -> str:
+    """What ``line`` is: the first rule's answer, else ``paragraph``."""
+    for _name, rule in RULES:
+        kind = rule(line)
+        if kind:
+            return kind
+    return "paragraph"
+
+
+def label_of(text: str) -> tuple[str, str]:
+    """Split a labelled item into its label and text."""
+    match = _LABEL.match(text.strip())
+    if not match:
+        return text.strip(), ""
+    return match.group(1), match.group(3)
+
+
+def numbered_parts(text: str) -> tuple[str, str]:
+    """Split a numbered heading into its number and title."""
+    match = _NUMBERED.match(text.strip())
+    assert match, text
+    return match.group(1), match.group(2).strip()

@@ -1,0 +1,82 @@
+"""Topic entries (``headword - text``) as Glossaries and Current Rulings write them.
+
+Shared by `rulings.glossary` and `rulings.current`: where a headword ends, whether a
+line starts a new topic or continues the one before, and "See X" references.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from rulings.model import Entry
+from rulings.normalize import clean_line, sort_key
+
+MAX_HEADWORD = 70
+"""Longest headword accepted when a line has no ``*`` mark to say it starts a topic."""
+
+_DASH = re.compile(r" [-\u2013\u2014] ")
+_STARTS_SENTENCE = re.compile(r"[A-Z0-9\"'\[(\u201c\u2018]")
+_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See ([^.()]+?)\.(?=\s|$)", re.MULTILINE)
+_SEE_INLINE = re.compile(r"\((?:see|See) ([^()]+?)\)")
+
+
+def split_topic(line: str, titles: Iterable[str] = ()) -> tuple[str, str] | None:
+    """Split ``headword - text`` into its parts, or None if the line has no such shape.
+
+    A headword may itself contain `` - `` (``seed phases - mission phase``,
+    ``Palor Toff - Alien Trader``): the split is at the first dash whose following text
+    starts like a sentence, unless a known title is a longer prefix.
+    """
+    body = line.strip()
+    for title in sorted(titles, key=len, reverse=True):
+        if " - " in title and body.startswith(title + " - "):
+            return title, body[len(title) + 3 :].strip()
+    for match in _DASH.finditer(body):
+        head, rest = body[: match.start()].strip(), body[match.end() :].strip()
+        if not head or len(head) > MAX_HEADWORD:
+            return None
+        if rest and _STARTS_SENTENCE.match(rest):
+            return head, rest
+    return None
+
+
+def is_topic_start(line: str, previous: Entry | None, titles: Iterable[str] = ()) -> bool:
+    """Whether an unmarked line starts a new topic rather than continuing ``previous``.
+
+    Topics are sorted alphabetically (ignoring punctuation), and a topic ending with a
+    colon introduces the paragraphs that follow it; both guard against a continuation
+    paragraph like ``Mirror versions - A personnel ...`` being taken for a new topic.
+    """
+    parts = split_topic(line, titles)
+    if parts is None:
+        return False
+    if previous is None:
+        return True
+    if previous.text.rstrip().endswith(":"):
+        return False
+    return sort_key(parts[0]) >= sort_key(previous.headword)
+
+
+def take_references(text: str) -> tuple[str, list[str]]:
+    """Remove "See X." sentences from ``text``; return the rest and the targets.
+
+    ``See persona, mirror universe.`` names two targets. Parenthesised references
+    (``(see actions - required)``) stay in the text but are recorded as well.
+    """
+    targets: list[str] = []
+    for match in _SEE_INLINE.finditer(text):
+        targets.append(match.group(1).strip())
+
+    def cut(match: re.Match[str]) -> str:
+        targets.extend(part.strip() for part in match.group(1).split(",") if part.strip())
+        return ""
+
+    kept = _SEE.sub(cut, text)
+    kept = re.sub(r"[ \t]+\n", "\n", re.sub(r"[ \t]{2,}", " ", kept)).strip()
+    return kept, targets
+
+
+def join_paragraphs(paragraphs: list[str]) -> str:
+    """Paragraph lines as entry text: cleaned, separated by blank lines."""
+    return "\n\n".join(clean_line(p) for p in paragraphs if p.strip())
