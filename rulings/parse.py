@@ -15,7 +15,7 @@ from rulings.current import parse_current
 from rulings.glossary import parse_glossary
 from rulings.model import KINDS, Document, ParseError, ParseResult
 from rulings.rulebook import parse_rulebook
-from rulings.source import read_source
+from rulings.source import SourceText, read_source
 
 
 @dataclass(frozen=True)
@@ -72,7 +72,11 @@ def parse_document(document: Document, titles: frozenset[str] = frozenset()) -> 
     """Read and parse ``document.path`` with the parser for ``document.kind``."""
     if document.kind not in KINDS:
         raise ParseError(document.path, 1, f"unknown kind {document.kind!r}; expected one of {', '.join(KINDS)}")
-    source = read_source(document.path)
+    return parse_source(document, read_source(document.path), titles)
+
+
+def parse_source(document: Document, source: SourceText, titles: frozenset[str] = frozenset()) -> ParseResult:
+    """Parse already-decoded text with the parser for ``document.kind``."""
     document.encoding = source.encoding
     if document.kind == "rulebook":
         return parse_rulebook(document, source, titles)

@@ -17,7 +17,7 @@ MAX_HEADWORD = 70
 
 _DASH = re.compile(r" [-\u2013\u2014] ")
 _STARTS_SENTENCE = re.compile(r"[A-Z0-9\"'\[(\u201c\u2018]")
-_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See ([^.()]+?)\.(?=\s|$)", re.MULTILINE)
+_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()]+?)\.(?=\s|$)", re.MULTILINE)
 _SEE_INLINE = re.compile(r"\((?:see|See) ([^()]+?)\)")
 
 

@@ -1,0 +1,81 @@
+"""Test helpers: fixture files of input/expected blocks, and a compact rendering of a parse."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from rulings.model import Document, ParseResult
+from rulings.parse import coverage, parse_source
+from rulings.source import decode
+
+ROOT = Path(__file__).resolve().parent.parent
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SHARED = ROOT.parent / "shared"
+SEEDS = ROOT / "data"
+
+
+@dataclass
+class Case:
+    """One fixture: a title, an input text and the expected rendering."""
+
+    title: str
+    line: int
+    source: str
+    expected: str
+
+
+def read_cases(path: Path) -> list[Case]:
+    """Cases from a fixture file: ``title`` / ``.`` / input / ``.`` / expected / ``.``."""
+    lines = path.read_text(encoding="utf-8").split("\n")
+    cases: list[Case] = []
+    index = 0
+    while index < len(lines):
+        if not lines[index].strip() or lines[index].startswith("//"):
+            index += 1
+            continue
+        title, start = lines[index], index + 1
+        if lines[index + 1] != ".":
+            raise ValueError(f"{path}:{index + 2}: expected '.' after the case title")
+        parts: list[list[str]] = [[], []]
+        cursor = index + 2
+        for part in parts:
+            while lines[cursor] != ".":
+                part.append(lines[cursor])
+                cursor += 1
+            cursor += 1
+        cases.append(Case(title, start, "\n".join(parts[0]) + "\n", "\n".join(parts[1])))
+        index = cursor
+    return cases
+
+
+def parse_text(text: str, kind: str, titles: frozenset[str] = frozenset(), name: str = "doc.txt") -> ParseResult:
+    """Parse ``text`` as a document of ``kind``."""
+    document = Document(id="doc", path=name, game="stccg", kind=kind, title="Doc")
+    return parse_source(document, decode(name, text.encode("utf-8")), titles)
+
+
+def render(result: ParseResult) -> str:
+    """A compact, exact text rendering of a parse, for fixture comparison."""
+    out: list[str] = []
+    for e in result.entries:
+        number = f" {e.number}." if e.number else ""
+        mark = "*" if e.marked else ""
+        out.append(f"[{e.kind}]{number} {mark}{e.headword} @{e.span}")
+        out += [f"  {p}" for p in e.text.split("\n\n") if p]
+        if e.references:
+            out.append(f"  see: {' | '.join(e.references)}")
+        if e.summary_of:
+            out.append(f"  summarises: {e.summary_of}")
+        if e.cards:
+            out.append("  cards: " + "; ".join(f"{c.group} {c.name}" + (f" x{c.count}" if c.count > 1 else "")
+                                               + ("" if c.known else " (unknown)") for c in e.cards))
+        if e.fields:
+            out.append("  fields: " + "; ".join(f"{k}={v}" for k, v in e.fields.items()))
+        if e.duplicate_lines:
+            out.append(f"  duplicates: {', '.join(map(str, sorted(e.duplicate_lines)))}")
+    c = coverage(result)
+    out.append(f"coverage: {c.nonblank} lines, chrome {list(result.chrome)}, unparsed {list(result.unparsed)}, "
+               f"complete {c.complete}")
+    out += [f"warning: {w}" for w in result.warnings]
+    return "\n".join(out)
