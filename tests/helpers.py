@@ -68,14 +68,21 @@ def render(result: ParseResult) -> str:
         if e.summary_of:
             out.append(f"  summarises: {e.summary_of}")
         if e.cards:
-            out.append("  cards: " + "; ".join(f"{c.group} {c.name}" + (f" x{c.count}" if c.count > 1 else "")
-                                               + ("" if c.known else " (unknown)") for c in e.cards))
+            out.append(
+                "  cards: "
+                + "; ".join(
+                    f"{c.group} {c.name}" + (f" x{c.count}" if c.count > 1 else "") + ("" if c.known else " (unknown)")
+                    for c in e.cards
+                )
+            )
         if e.fields:
             out.append("  fields: " + "; ".join(f"{k}={v}" for k, v in e.fields.items()))
         if e.duplicate_lines:
             out.append(f"  duplicates: {', '.join(map(str, sorted(e.duplicate_lines)))}")
     c = coverage(result)
-    out.append(f"coverage: {c.nonblank} lines, chrome {list(result.chrome)}, unparsed {list(result.unparsed)}, "
-               f"complete {c.complete}")
+    out.append(
+        f"coverage: {c.nonblank} lines, chrome {list(result.chrome)}, unparsed {list(result.unparsed)}, "
+        f"complete {c.complete}"
+    )
     out += [f"warning: {w}" for w in result.warnings]
     return "\n".join(out)

@@ -6,7 +6,9 @@ import pytest
 
 from helpers import FIXTURES, Case, parse_text, read_cases, render
 
-TITLES = frozenset({"Federation Outpost", "U.S.S. Galaxy", "Runabout", "Dr. Farek", "Taitt", "Palor Toff - Alien Trader"})
+TITLES = frozenset(
+    {"Federation Outpost", "U.S.S. Galaxy", "Runabout", "Dr. Farek", "Taitt", "Palor Toff - Alien Trader"}
+)
 KINDS = {"rulebook": "rulebook", "glossary": "glossary", "current": "current-rulings-update"}
 
 

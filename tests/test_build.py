@@ -1,0 +1,115 @@
+"""Building the knowledge base: report lines, the SQLite store, the atomic switch."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from helpers import SEEDS
+from kb import store
+from kb.build import build, current
+from rulings.manifest import ManifestError
+from rulings.model import ParseError
+from web.cli import main
+
+REPORT = [
+    "stccg-quick-start: 40 entries, 0 chrome lines, 0 unparsed lines, 8 duplicates merged "
+    "(168 non-blank lines, 100.0% accounted for)",
+    "stccg-rulebook-excerpt: 8 entries, 0 chrome lines, 0 unparsed lines, 0 duplicates merged "
+    "(29 non-blank lines, 100.0% accounted for)",
+    "nz-rulebook: 59 entries, 0 chrome lines, 0 unparsed lines, 0 duplicates merged "
+    "(137 non-blank lines, 100.0% accounted for)",
+    "stccg-cr-update-2000-11-27: 66 entries, 5 chrome lines, 0 unparsed lines, 0 duplicates merged "
+    "(97 non-blank lines, 100.0% accounted for)",
+]
+
+
+def test_build_reports_each_document(tmp_path: Path) -> None:
+    report = build(SEEDS, tmp_path / "kb")
+    assert [d.line() for d in report.documents] == REPORT
+    assert current(tmp_path / "kb") == report.directory
+
+
+def test_store_holds_entries_references_and_decks(tmp_path: Path) -> None:
+    directory = build(SEEDS, tmp_path / "kb").directory
+    db = store.open_readonly(directory / store.DB_NAME)
+    counts = dict(db.execute("SELECT document_id, count(*) FROM entries GROUP BY document_id").fetchall())
+    assert counts == {
+        "stccg-quick-start": 40,
+        "stccg-rulebook-excerpt": 8,
+        "nz-rulebook": 59,
+        "stccg-cr-update-2000-11-27": 66,
+    }
+    row = db.execute("SELECT * FROM entries WHERE key = 'conundrum' AND kind = 'ruling'").fetchone()
+    assert (row["headword"], row["line_start"], row["line_end"], row["marked"]) == ("Conundrum", 79, 83, 1)
+    assert row["summary"].startswith("The affected ship may not be assisted")
+    refs = db.execute(
+        "SELECT e.headword, r.target_key FROM refs r JOIN entries e ON e.id = r.entry_id ORDER BY r.rowid"
+    ).fetchall()
+    assert [tuple(r) for r in refs][:3] == [
+        ("A Fast Ship Would Be Nice", "commandeering"),
+        ("Blood Screening", "pooling skills"),
+        ("Cha'Joh", "multi affiliation cards"),
+    ]
+    assert db.execute("SELECT sum(count) FROM deck_cards").fetchone()[0] == 120
+    document = db.execute("SELECT * FROM documents WHERE id = 'stccg-cr-update-2000-11-27'").fetchone()
+    assert (document["declared_date"], document["previous_date"]) == ("2000-11-27", "2000-10-30")
+    assert json.loads(document["complete_set"])[2] == "Current Rulings (11/27/00 - full version)"
+    leftovers = db.execute("SELECT line FROM leftovers WHERE what = 'chrome' ORDER BY line").fetchall()
+    assert [r[0] for r in leftovers] == [1, 2, 184, 186, 187]
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        db.execute("DELETE FROM entries")
+
+
+def copy_library(tmp_path: Path) -> Path:
+    library = tmp_path / "library"
+    shutil.copytree(SEEDS, library)
+    return library
+
+
+def test_failed_build_leaves_the_previous_knowledge_base(tmp_path: Path) -> None:
+    library = copy_library(tmp_path)
+    kb = tmp_path / "kb"
+    good = build(library, kb).directory
+    (library / "stccg" / "current-rulings-update-2000-11-27.txt").write_bytes(b"\x00binary")
+    with pytest.raises(ParseError, match="binary file"):
+        build(library, kb)
+    (library / "library.toml").write_text("[[document]]\nid = 'x'\n")
+    with pytest.raises(ManifestError, match="missing key 'file'"):
+        build(library, kb)
+    assert current(kb) == good
+    assert sorted(p.name for p in (kb / "builds").iterdir()) == [good.name]
+
+
+def test_cli_build_and_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--library", str(SEEDS), "--kb", str(tmp_path / "kb")]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line for line in out if not line.startswith(("  warning", "built "))] == REPORT
+    update = str(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt")
+    assert main(["parse", update, "--kind", "current-rulings-update"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert (
+        out[-1] == "coverage: 97 non-blank lines: 92 in entries, 0 duplicates merged, 5 chrome, 0 unparsed; "
+        "100.0% accounted for"
+    )
+    assert (
+        out[-2] == '  179-181  ruling          tribble - When you "breed" a large tribble card, the tribbles '
+        "required to breed "
+    )
+    assert main(["parse", update, "--kind", "current-rulings-update", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["document"]["declared_date"] == "2000-11-27"
+    assert data["coverage"]["missing"] == [] and len(data["entries"]) == 66
+    assert data["entries"][-1]["lines"] == [179, 181]
+
+
+def test_cli_bad_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["build", "--library", str(tmp_path), "--kb", str(tmp_path / "kb")]) == 1
+    assert (
+        capsys.readouterr().err == f"rulings: error: {tmp_path / 'library.toml'}: no manifest "
+        "(expected library.toml in the library)\n"
+    )
