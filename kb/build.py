@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import store
-from rulings.manifest import load_manifest, load_titles
+from kb.versions import apply_documents
+from rulings.manifest import load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 
@@ -63,6 +64,8 @@ class BuildReport:
     directory: Path
     documents: list[DocumentReport]
     seconds: float
+    warnings: list[str] = field(default_factory=list)
+    """Findings of applying the documents (amendments whose base text is absent...)."""
 
 
 def report_for(result: ParseResult) -> DocumentReport:
@@ -89,6 +92,7 @@ def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB) -> BuildReport
     """Build a knowledge base from ``library`` and switch ``kb/current`` to it."""
     started = time.perf_counter()
     results = parse_library(library)
+    ledger = apply_documents(results, load_releases(library))
     reports = [report_for(r) for r in results]
     for report in reports:
         if not report.coverage.complete:
@@ -100,9 +104,11 @@ def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB) -> BuildReport
     final = builds / stamp
     try:
         staging.mkdir()
-        store.write(staging / store.DB_NAME, results)
+        store.write(staging / store.DB_NAME, results, ledger)
         (staging / "report.json").write_text(
-            json.dumps([r.line() for r in reports] + [w for r in reports for w in r.warnings], indent=1)
+            json.dumps(
+                [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings, indent=1
+            )
         )
         staging.rename(final)
         link = kb / f".current.{stamp}"
@@ -112,7 +118,7 @@ def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB) -> BuildReport
         shutil.rmtree(staging, ignore_errors=True)
         raise
     _prune(builds, final)
-    return BuildReport(final, reports, time.perf_counter() - started)
+    return BuildReport(final, reports, time.perf_counter() - started, ledger.warnings)
 
 
 def _prune(builds: Path, keep: Path) -> None:

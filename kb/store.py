@@ -9,6 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from kb.versions import Ledger
 from rulings.model import ParseResult
 from rulings.normalize import headword_key
 
@@ -44,6 +45,16 @@ CREATE TABLE leftovers (
     what TEXT NOT NULL CHECK (what IN ('chrome', 'unparsed'))
 );
 CREATE TABLE warnings (document_id TEXT NOT NULL, message TEXT NOT NULL);
+CREATE TABLE topics (id TEXT PRIMARY KEY, game TEXT NOT NULL, headword TEXT NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE versions (
+    id INTEGER PRIMARY KEY, topic_id TEXT NOT NULL REFERENCES topics(id), series TEXT NOT NULL,
+    headword TEXT NOT NULL, text TEXT NOT NULL, valid_from TEXT, valid_to TEXT, ended TEXT,
+    document_id TEXT NOT NULL REFERENCES documents(id), line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL, operation TEXT NOT NULL, supersedes INTEGER, note TEXT NOT NULL,
+    condition TEXT, refs TEXT NOT NULL, summary TEXT
+);
+CREATE INDEX versions_topic ON versions(topic_id);
+CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
 """
 
 
@@ -51,16 +62,35 @@ def _iso(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def write(path: Path, results: list[ParseResult]) -> None:
-    """Create the store at ``path`` (which must not exist) holding ``results``."""
+def write(path: Path, results: list[ParseResult], ledger: Ledger) -> None:
+    """Create the store at ``path`` (which must not exist) holding ``results`` and their versions."""
     connection = sqlite3.connect(path)
     try:
         with connection:
             connection.executescript(SCHEMA)
             for result in results:
                 _write_one(connection, result)
+            _write_versions(connection, ledger)
     finally:
         connection.close()
+
+
+def _write_versions(connection: sqlite3.Connection, ledger: Ledger) -> None:
+    connection.executemany(
+        "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in ledger.topics.values()]
+    )
+    connection.executemany(
+        "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (
+                v.id, v.topic, v.series, v.headword, v.text, _iso(v.valid_from), _iso(v.valid_to), v.end,
+                v.document_id, v.line_start, v.line_end, v.operation, v.supersedes, v.note, v.condition,
+                json.dumps(v.references), v.summary,
+            )
+            for v in ledger.versions
+        ],
+    )  # fmt: skip
+    connection.executemany("INSERT INTO releases VALUES (?,?)", [(k, _iso(v)) for k, v in ledger.releases.items()])
 
 
 def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from rulings.amendments import effective_release, parse_amendment
 from rulings.chrome import is_chrome, post_title
 from rulings.glossary import topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
@@ -75,8 +76,22 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
         if n > rulings_at + 1 and n not in before
     ]
     _tie(result, summaries, rulings)
+    _amendments(result, rulings)
     result.entries += rulings
     return result
+
+
+def _amendments(result: ParseResult, rulings: list[Entry]) -> None:
+    """Read each ruling's instruction; warn about instructions the grammar cannot read."""
+    for ruling in rulings:
+        ruling.amendment, unreadable = parse_amendment(ruling.text)
+        ruling.effective_release = effective_release(ruling.text)
+        if unreadable:
+            first = ruling.text.split("\n\n")[0][:80]
+            result.warnings.append(
+                f"{result.document.path}:{ruling.lines[0]}: {ruling.headword}: instruction not understood, "
+                f"kept as ruling text: {first!r}"
+            )
 
 
 def _front_matter(result: ParseResult, lines: list[str]) -> None:

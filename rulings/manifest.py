@@ -78,19 +78,41 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     )
 
 
-def load_manifest(library: str | Path) -> list[Document]:
-    """The documents of the library at ``library``, in manifest order."""
-    root = Path(library)
-    path = root / MANIFEST
+def _read(path: Path) -> dict[str, object]:
     where = str(path)
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ManifestError(f"{where}: no manifest (expected {MANIFEST} in the library)") from None
     except (OSError, UnicodeDecodeError) as err:
         raise ManifestError(f"{where}: cannot read the manifest: {err}") from None
     except tomllib.TOMLDecodeError as err:
         raise ManifestError(f"{where}: not valid TOML: {err}") from None
+
+
+def load_releases(library: str | Path) -> dict[str, dt.date]:
+    """Expansion release dates from the manifest's ``[[release]]`` tables (name, date)."""
+    path = Path(library) / MANIFEST
+    tables = _read(path).get("release", [])
+    if not isinstance(tables, list):
+        raise ManifestError(f"{path}: 'release' must be [[release]] tables")
+    releases: dict[str, dt.date] = {}
+    for index, table in enumerate(tables, start=1):
+        where = f"{path}: [[release]] #{index}"
+        if not isinstance(table, dict) or not isinstance(table.get("name"), str):
+            raise ManifestError(f"{where}: missing key 'name'")
+        if "date" not in table:
+            raise ManifestError(f"{where}: missing key 'date'")
+        releases[table["name"]] = _date(table["date"], where)
+    return releases
+
+
+def load_manifest(library: str | Path) -> list[Document]:
+    """The documents of the library at ``library``, in manifest order."""
+    root = Path(library)
+    path = root / MANIFEST
+    where = str(path)
+    data = _read(path)
     tables = data.get("document")
     if not isinstance(tables, list) or not tables:
         raise ManifestError(f"{where}: no [[document]] tables")

@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from rulings.amendments import Amendment
+
 KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update")
 """The document kinds a manifest may name, each with its own parser."""
 
@@ -84,6 +86,10 @@ class Entry:
     """For a table row: column name to cell text."""
     duplicate_lines: list[int] = field(default_factory=list)
     """Lines of repeated copies merged into this entry (counted, not shown twice)."""
+    amendment: Amendment | None = None
+    """For a ruling: the instruction it gives about another entry, if any."""
+    effective_release: str | None = None
+    """For a ruling "effective upon release of X": X."""
 
     @property
     def span(self) -> Span:

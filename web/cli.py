@@ -1,4 +1,4 @@
-"""The ``rulings`` command line: parse one file, build the knowledge base.
+"""The ``rulings`` command line: parse, build, add, show, history, diff, docs.
 
 Parses arguments, calls `rulings`/`kb`, formats the answer as text or ``--json``. User
 mistakes and bad input end with one ``rulings: error: ...`` line and exit status 1
@@ -12,11 +12,15 @@ import dataclasses
 import datetime as dt
 import json
 import sys
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, BuildError, build, report_for
+from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, BuildError, build, current, report_for
+from kb.library import add_document
+from kb.query import BadDate, KnowledgeBase, UnknownTopic, parse_date
+from kb.worddiff import render_diff
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
 from rulings.parse import parse_file
@@ -87,6 +91,109 @@ def cmd_build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _open(args: argparse.Namespace) -> KnowledgeBase:
+    return KnowledgeBase(current(Path(args.kb)))
+
+
+def _wrap(text: str, indent: str = "    ") -> str:
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
+
+
+def _cite(part: dict[str, Any]) -> str:
+    c = part["citation"]
+    return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
+
+
+def _print_part(part: dict[str, Any]) -> None:
+    since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
+    print(f"  [{part['label']}] {part['status']} {since}; {part['operation']}")
+    if part["text"]:
+        print(_wrap(part["text"]))
+    if part["note"]:
+        print(f"    NOTE: {part['note']}")
+    if part["references"]:
+        print(f"    See: {', '.join(part['references'])}")
+    print(f"    Source: {_cite(part)}")
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    answer = _open(args).show(args.topic, parse_date(args.as_of), args.game)
+    if args.json:
+        _print_json(answer)
+        return 0
+    print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}")
+    for part in answer["parts"]:
+        _print_part(part)
+    if not answer["parts"]:
+        print("  (nothing in force on that date)")
+    for part in answer["pending"]:
+        _print_part(part)
+    if answer["backrefs"]:
+        print("  Referred to by: " + ", ".join(b["headword"] for b in answer["backrefs"]))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    answer = _open(args).history(args.topic, args.game)
+    if args.json:
+        _print_json(answer)
+        return 0
+    print(f"{answer['headword']}  ({answer['topic']}): {len(answer['versions'])} version(s)")
+    for number, part in enumerate(answer["versions"], start=1):
+        until = part["valid_to"] or ("in force" if part["valid_from"] else "-")
+        print(
+            f"{number}. {part['valid_from'] or part['condition']} -> {until}  [{part['label']}] {part['operation']}, "
+            f"{part['status']}"
+        )
+        print(f"    Source: {_cite(part)}")
+        if part["note"]:
+            print(f"    NOTE: {part['note']}")
+        changed = render_diff([tuple(s) for s in part["diff"]]) if part["supersedes"] else part["text"]
+        print(_wrap(changed))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    answer = _open(args).diff(parse_date(args.start), parse_date(args.end), args.game, args.kind)
+    if args.json:
+        _print_json(answer)
+        return 0
+    counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
+    marks = {"added": "+", "changed": "~", "rescinded": "-", "pending": "?"}
+    for key, mark in marks.items():
+        for item in answer[key]:
+            extra = f" ({item['condition'] or 'from ' + str(item['valid_from'])})" if key == "pending" else ""
+            print(f"{mark} {item['headword']}{extra}")
+            if key == "changed":
+                print(_wrap(render_diff([tuple(s) for s in item["diff"]])))
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    answer = _open(args).documents_in_force(parse_date(args.as_of))
+    if args.json:
+        _print_json(answer)
+        return 0
+    print(f"Documents on {answer['as_of']}:")
+    for d in answer["documents"]:
+        print(f"  {d['date']}  {d['kind']:<23} {d['title']} ({d['version']})  [{d['id']}]")
+    if answer["declared_by"]:
+        print(f"A complete set of rules, according to {answer['declared_by']}:")
+        for name in answer["complete_set"]:
+            print(f"  - {name}")
+    return 0
+
+
+def cmd_add(args: argparse.Namespace) -> int:
+    report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
+                          args.game, args.title, args.version)  # fmt: skip
+    print(report.documents[-1].line() if report.documents else "")
+    print(f"built {report.directory} in {report.seconds:.2f} s")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser for every ``rulings`` command."""
     top = argparse.ArgumentParser(prog="rulings", description="Card-game rules and rulings knowledge base.")
@@ -107,6 +214,37 @@ def parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
     build_cmd.set_defaults(run=cmd_build)
+
+    def query(name: str, help_text: str, run: Any) -> argparse.ArgumentParser:
+        command = commands.add_parser(name, help=help_text)
+        command.add_argument("--kb", default=str(DEFAULT_KB), help="knowledge-base directory")
+        command.add_argument("--game", default=None, help="only this game (e.g. stccg)")
+        command.add_argument("--json", action="store_true", help="print JSON")
+        command.set_defaults(run=run)
+        return command
+
+    show = query("show", "the text in force for a topic, with citations", cmd_show)
+    show.add_argument("topic", help="a headword, e.g. Conundrum")
+    show.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    history = query("history", "every version of a topic, with word diffs", cmd_history)
+    history.add_argument("topic", help="a headword")
+    diff = query("diff", "what changed between two dates", cmd_diff)
+    diff.add_argument("start", metavar="FROM", help="date (YYYY-MM-DD)")
+    diff.add_argument("end", metavar="TO", help="date (YYYY-MM-DD)")
+    diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
+    docs = query("docs", "the documents in force on a date", cmd_docs)
+    docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+
+    add = commands.add_parser("add", help="add a newly published document to the library and rebuild")
+    add.add_argument("file", help="the document, a plain-text file")
+    add.add_argument("--kind", required=True, choices=KINDS)
+    add.add_argument("--date", required=True, help="the date it takes effect (YYYY-MM-DD)")
+    add.add_argument("--title")
+    add.add_argument("--version")
+    add.add_argument("--game", default="stccg")
+    add.add_argument("--library", default=str(DEFAULT_LIBRARY))
+    add.add_argument("--kb", default=str(DEFAULT_KB))
+    add.set_defaults(run=cmd_add)
     return top
 
 
@@ -115,9 +253,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         status: int = args.run(args)
+    except BadDate as err:
+        print(f"rulings: error: {err}", file=sys.stderr)
+        return 2
+    except UnknownTopic as err:
+        print(f"rulings: {err}", file=sys.stderr)
+        return 1
     except (ParseError, ManifestError, BuildError) as err:
         print(f"rulings: error: {err}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        return 0
     except OSError as err:
         print(f"rulings: error: {err}", file=sys.stderr)
         return 1

@@ -1,0 +1,229 @@
+"""Answers from a built knowledge base: show, history, as-of, diff, documents in force.
+
+Every answer is a plain dict (JSON-ready), so the CLI and the web app present the same
+thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
+`BadDate`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import json
+import re
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from kb import store
+from kb.versions import Version, status
+from kb.worddiff import word_diff
+from rulings.normalize import headword_key
+
+_US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
+SERIES_KINDS = {
+    "glossary": "glossary",
+    "current-rulings": "current-rulings",
+    "current-rulings-update": "current-rulings",
+}
+
+
+class BadDate(ValueError):
+    """A date that is not YYYY-MM-DD (or M/D/YY)."""
+
+
+class UnknownTopic(LookupError):
+    """No topic has that headword; carries the closest headwords."""
+
+    def __init__(self, query: str, suggestions: list[str]) -> None:
+        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        super().__init__(f"no entry {query!r}{hint}")
+        self.suggestions = suggestions
+
+
+def parse_date(text: str | None) -> dt.date:
+    """``YYYY-MM-DD`` or ``M/D/YY`` as a date; today when None."""
+    if text is None:
+        return dt.date.today()
+    value = text.strip()
+    us = _US_DATE.match(value)
+    try:
+        if us:
+            month, day, year = (int(g) for g in us.groups())
+            return dt.date(year + (1900 if 70 <= year < 100 else 2000 if year < 100 else 0), month, day)
+        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+            return dt.date.fromisoformat(value)
+    except ValueError:
+        pass
+    raise BadDate(f"{text!r} is not a date (expected YYYY-MM-DD, e.g. 2000-11-27)")
+
+
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
+def _version(row: sqlite3.Row) -> Version:
+    return Version(
+        id=row["id"], topic=row["topic_id"], series=row["series"], headword=row["headword"], text=row["text"],
+        valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
+        line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
+        supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
+        references=json.loads(row["refs"]), summary=row["summary"],
+    )  # fmt: skip
+
+
+class KnowledgeBase:
+    """Read-only queries over one build directory."""
+
+    def __init__(self, directory: Path) -> None:
+        self.db = store.open_readonly(directory / store.DB_NAME)
+        self.documents = {r["id"]: dict(r) for r in self.db.execute("SELECT * FROM documents")}
+        self.topics = {r["id"]: dict(r) for r in self.db.execute("SELECT * FROM topics")}
+        self.versions = [_version(r) for r in self.db.execute("SELECT * FROM versions ORDER BY id")]
+        self.by_topic: dict[str, list[Version]] = {}
+        for version in self.versions:
+            self.by_topic.setdefault(version.topic, []).append(version)
+
+    # -- lookup ---------------------------------------------------------------------
+
+    def find(self, query: str, game: str | None = None) -> str:
+        """The topic id for a headword (or topic id) as a person types it."""
+        if query in self.topics:
+            return query
+        key = headword_key(query)
+        matches = [t for t in self.topics.values() if t["id"].split(":", 1)[1].replace("-", " ") == key
+                   or headword_key(t["headword"]) == key]  # fmt: skip
+        matches = [t for t in matches if game in (None, t["game"])]
+        if matches:
+            return str(sorted(matches, key=lambda t: (t["game"] != "stccg", len(t["id"])))[0]["id"])
+        headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics.values()}
+        close = difflib.get_close_matches(key, list(headwords), n=5, cutoff=0.6)
+        raise UnknownTopic(query, [headwords[c] for c in close])
+
+    def citation(self, version: Version) -> dict[str, Any]:
+        """Where a version's text comes from."""
+        document = self.documents[version.document_id]
+        lines = f"{version.line_start}" + (f"-{version.line_end}" if version.line_end != version.line_start else "")
+        return {"document": document["id"], "title": document["title"], "version": document["version"],
+                "date": document["date"], "lines": lines}  # fmt: skip
+
+    def series_label(self, series: str) -> str:
+        """A reader's name for a series."""
+        if series.startswith("rulebook:"):
+            return f"Rulebook: {self.documents[series.split(':', 1)[1]]['title']}"
+        return {"glossary": "Glossary", "current-rulings": "Current Rulings"}[series]
+
+    def _part(self, version: Version, on: dt.date) -> dict[str, Any]:
+        return {
+            "version": version.id, "series": version.series, "label": self.series_label(version.series),
+            "headword": version.headword, "text": version.text, "status": status(version, on),
+            "operation": version.operation, "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),
+            "ended": version.end, "note": version.note, "condition": version.condition,
+            "references": version.references, "summary": version.summary, "citation": self.citation(version),
+        }  # fmt: skip
+
+    def in_force(self, topic: str, on: dt.date) -> list[Version]:
+        """The versions of ``topic`` in force on ``on``, one per series."""
+        return [v for v in self.by_topic.get(topic, []) if status(v, on) == "active"]
+
+    # -- answers --------------------------------------------------------------------
+
+    def show(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
+        """Every series' text in force for a topic on a date, with citations."""
+        on = as_of or dt.date.today()
+        topic = self.find(query, game)
+        parts = [self._part(v, on) for v in self.in_force(topic, on)]
+        waiting = [self._part(v, on) for v in self.by_topic[topic] if status(v, on) == "pending"]
+        return {
+            "topic": topic, "headword": self.topics[topic]["headword"], "game": self.topics[topic]["game"],
+            "as_of": on.isoformat(), "text": "\n\n".join(p["text"] for p in parts if p["text"]),
+            "parts": parts, "pending": waiting, "backrefs": self.backrefs(topic),
+        }  # fmt: skip
+
+    def history(self, query: str, game: str | None = None) -> dict[str, Any]:
+        """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
+        topic = self.find(query, game)
+        today = dt.date.today()
+        by_id = {v.id: v for v in self.versions}
+        versions = []
+        for version in sorted(self.by_topic[topic], key=lambda v: (v.valid_from or dt.date.max, v.id)):
+            part = self._part(version, today)
+            previous = by_id.get(version.supersedes) if version.supersedes else None
+            part["supersedes"] = version.supersedes
+            part["diff"] = word_diff(previous.text if previous else "", version.text)
+            versions.append(part)
+        return {"topic": topic, "headword": self.topics[topic]["headword"], "versions": versions}
+
+    def as_of(self, on: dt.date, game: str | None = None) -> dict[str, Any]:
+        """The whole knowledge base in force on a date."""
+        topics = []
+        for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
+            parts = self.in_force(ident, on)
+            if parts and game in (None, topic["game"]):
+                topics.append(
+                    {"topic": ident, "headword": topic["headword"], "parts": [self._part(v, on) for v in parts]}
+                )
+        return {"as_of": on.isoformat(), "topics": topics}
+
+    def diff(
+        self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None
+    ) -> dict[str, Any]:
+        """Topics added, changed, rescinded and pending between two dates."""
+        wanted = {SERIES_KINDS.get(k, k) for k in kinds} if kinds else None
+
+        def keep(version: Version) -> bool:
+            kind = "rulebook" if version.series.startswith("rulebook:") else version.series
+            return wanted is None or kind in wanted
+
+        answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
+                                  "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
+        for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
+            if game not in (None, topic["game"]):
+                continue
+            before = [v for v in self.in_force(ident, start) if keep(v)]
+            after = [v for v in self.in_force(ident, end) if keep(v)]
+            old, new = _joined(before), _joined(after)
+            item = {"topic": ident, "headword": topic["headword"]}
+            if not before and after:
+                answer["added"].append({**item, "text": new, "parts": [self._part(v, end) for v in after]})
+            elif before and not after:
+                answer["rescinded"].append({**item, "text": old, "ended": [v.end for v in before]})
+            elif old != new or [v.note for v in before] != [v.note for v in after]:
+                answer["changed"].append(
+                    {**item, "diff": word_diff(old, new), "parts": [self._part(v, end) for v in after]}
+                )
+            for version in self.by_topic[ident]:
+                document_date = _date(self.documents[version.document_id]["date"]) or dt.date.min
+                if keep(version) and status(version, end) == "pending" and start < document_date <= end:
+                    answer["pending"].append({**item, **self._part(version, end)})
+        return answer
+
+    def backrefs(self, topic: str) -> list[dict[str, str]]:
+        """Topics whose text in force refers to ``topic`` ("See X")."""
+        key = topic.split(":", 1)[1].replace("-", " ")
+        found = {}
+        for version in self.versions:
+            if version.valid_to is None and any(headword_key(r) == key for r in version.references):
+                found[version.topic] = self.topics[version.topic]["headword"]
+        return [{"topic": t, "headword": h} for t, h in sorted(found.items())]
+
+    def documents_in_force(self, on: dt.date) -> dict[str, Any]:
+        """The library's documents dated on or before ``on``, and the complete set the latest names."""
+        dated = [d for d in self.documents.values() if _date(d["date"]) and _date(d["date"]) <= on]  # type: ignore[operator]
+        dated.sort(key=lambda d: d["date"])
+        declaring = [d for d in dated if json.loads(d["complete_set"])]
+        latest = declaring[-1] if declaring else None
+        return {
+            "as_of": on.isoformat(),
+            "declared_by": latest["id"] if latest else None,
+            "complete_set": json.loads(latest["complete_set"]) if latest else [],
+            "documents": [{k: d[k] for k in ("id", "game", "kind", "title", "version", "date")} for d in dated],
+        }
+
+
+def _joined(versions: list[Version]) -> str:
+    return "\n\n".join(v.text for v in versions if v.text)
+
+
+def _iso(value: dt.date | None) -> str | None:
+    return value.isoformat() if value else None

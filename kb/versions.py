@@ -1,0 +1,287 @@
+"""Apply parsed documents, in date order, into versioned topics.
+
+A topic is game + normalised headword. Each topic keeps one version history per series:
+``glossary``, ``current-rulings``, and ``rulebook:<id>`` for each rulebook lineage. The
+rules (see DESIGN.md): a ruling replaces the earlier ruling on its topic unless it adds
+to it; a ruling restated unchanged makes no new version; a full Current Rulings that
+omits a ruling rescinds it; a new Glossary consolidates the rulings before it; an
+amendment of a Glossary entry applies to that entry's text, or, when that text is not in
+the library, is recorded with a note saying so; "upon release of X" waits for X's
+release date in the manifest, and stays pending while it has none.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from kb import textops
+from rulings.amendments import Amendment
+from rulings.model import Entry, ParseResult
+from rulings.normalize import headword_key
+
+NOT_TOPICS = ("introduction", "heading", "change summary", "note")
+"""Rulebook entry kinds that belong to their document, not to a topic."""
+TOPIC_KINDS = {"glossary": ("glossary entry",), "current-rulings": ("ruling",), "current-rulings-update": ("ruling",)}
+"""For the other document kinds, the only entry kinds that are topics."""
+
+
+@dataclass
+class Version:
+    """One text of one topic in one series, and when it was in force."""
+
+    id: int
+    topic: str
+    series: str
+    headword: str
+    text: str
+    valid_from: dt.date | None
+    """None while pending on a condition with no date yet."""
+    document_id: str
+    line_start: int
+    line_end: int
+    operation: str
+    """original, replace, replace-part, add, delete-part, cancel, errata."""
+    valid_to: dt.date | None = None
+    end: str | None = None
+    """Why it stopped: superseded, rescinded, cancelled, consolidated."""
+    supersedes: int | None = None
+    note: str = ""
+    """What a reader must know, e.g. that the amended text is not in the knowledge base."""
+    condition: str | None = None
+    """"upon release of X" for a pending version."""
+    references: list[str] = field(default_factory=list)
+    summary: str | None = None
+
+
+def status(version: Version, on: dt.date) -> str:
+    """active, superseded, rescinded or pending, as seen on date ``on``."""
+    if version.valid_from is None or version.valid_from > on:
+        return "pending"
+    if version.valid_to is None or on < version.valid_to:
+        return "active"
+    return "superseded" if version.end == "superseded" else "rescinded"
+
+
+@dataclass
+class Topic:
+    """A subject with entries: game + normalised headword."""
+
+    id: str
+    game: str
+    headword: str
+    kind: str
+
+
+def topic_id(game: str, entry: Entry) -> str:
+    """The stable id of the topic an entry belongs to (``stccg:conundrum``)."""
+    slug = headword_key(entry.headword).replace(" ", "-")
+    if entry.parent and entry.kind not in ("section", "preamble"):
+        slug = f"{headword_key(entry.parent).replace(' ', '-')}.{slug}"
+    return f"{game}:{slug}"
+
+
+class Ledger:
+    """Versions being built, with the version in force per (topic, series)."""
+
+    def __init__(self, releases: dict[str, dt.date]) -> None:
+        self.releases = {_release_key(k): v for k, v in releases.items()}
+        self.versions: list[Version] = []
+        self.topics: dict[str, Topic] = {}
+        self.in_force: dict[tuple[str, str], Version] = {}
+        self.warnings: list[str] = []
+        self._deferred: list[tuple[dt.date, int, Callable[[dt.date], None]]] = []
+
+    def new(self, entry: Entry, game: str, series: str, document_id: str, **fields: object) -> Version:
+        """A version (not yet started) made from ``entry``."""
+        ident = topic_id(game, entry)
+        topic = self.topics.setdefault(ident, Topic(ident, game, entry.headword, entry.kind))
+        topic.headword = entry.headword
+        values: dict[str, object] = {"text": entry.text, "operation": "original", "references": list(entry.references)}
+        values.update(fields)
+        return Version(
+            id=len(self.versions) + 1, topic=ident, series=series, headword=entry.headword,
+            valid_from=None, document_id=document_id, line_start=entry.span.start,
+            line_end=entry.span.end, summary=entry.summary, **values,  # type: ignore[arg-type]
+        )  # fmt: skip
+
+    def start(self, version: Version, on: dt.date) -> None:
+        """Put ``version`` in force from ``on``, superseding the one before (if changed)."""
+        key = (version.topic, version.series)
+        previous = self.in_force.get(key)
+        if previous and (previous.text, previous.references, previous.note) == (
+            version.text, version.references, version.note
+        ):  # fmt: skip
+            return
+        if previous:
+            previous.valid_to, previous.end = on, "superseded"
+            version.supersedes = previous.id
+            if version.operation == "original":
+                version.operation = "replace"
+        version.valid_from = on
+        self.versions.append(version)
+        self.in_force[key] = version
+
+    def pending(self, version: Version, condition: str) -> None:
+        """Record a version waiting on a condition with no known date."""
+        version.condition = condition
+        previous = self.in_force.get((version.topic, version.series))
+        version.supersedes = previous.id if previous else None
+        self.versions.append(version)
+
+    def stop(self, key: tuple[str, str], on: dt.date, reason: str) -> None:
+        """End the version in force for ``key`` on ``on``."""
+        version = self.in_force.pop(key, None)
+        if version:
+            version.valid_to, version.end = on, reason
+
+    def when(self, release: str | None, on: dt.date, order: int, action: Callable[[dt.date], None]) -> str | None:
+        """Run ``action`` on ``on``, or on the release date of ``release``; else return the condition."""
+        if release is None:
+            action(on)
+            return None
+        date = self.releases.get(_release_key(release))
+        if date is None:
+            return f"upon release of {release}"
+        if date <= on:
+            action(on)
+        else:
+            heapq.heappush(self._deferred, (date, order, action))
+        return None
+
+    def catch_up(self, until: dt.date | None) -> None:
+        """Run deferred actions dated on or before ``until`` (all when None)."""
+        while self._deferred and (until is None or self._deferred[0][0] <= until):
+            date, _, action = heapq.heappop(self._deferred)
+            action(date)
+
+
+def _release_key(name: str) -> str:
+    key = headword_key(name)
+    return key[4:] if key.startswith("the ") else key
+
+
+def apply_documents(results: list[ParseResult], releases: dict[str, dt.date]) -> Ledger:
+    """Apply every parsed document, oldest first (manifest order breaks ties)."""
+    ledger = Ledger(releases)
+    ordered = sorted(enumerate(results), key=lambda pair: (pair[1].document.date or dt.date.min, pair[0]))
+    lineage = _lineages(results)
+    for order, result in ordered:
+        document = result.document
+        on = document.date or dt.date.min
+        ledger.catch_up(on)
+        kinds = TOPIC_KINDS.get(document.kind)
+        topics = [e for e in result.entries if (e.kind in kinds if kinds else e.kind not in NOT_TOPICS)]
+        if document.kind == "rulebook":
+            series = f"rulebook:{lineage[document.id]}"
+            for entry in topics:
+                ledger.start(ledger.new(entry, document.game, series, document.id), on)
+            if document.supersedes:
+                _omitted(ledger, document.game, series, topics, on, "rescinded")
+        elif document.kind == "glossary":
+            for entry in topics:
+                ledger.start(ledger.new(entry, document.game, "glossary", document.id), on)
+            _omitted(ledger, document.game, "glossary", topics, on, "rescinded")
+            _omitted(ledger, document.game, "current-rulings", [], on, "consolidated")
+        else:
+            for seq, entry in enumerate(topics):
+                _ruling(ledger, result, entry, order * 10_000 + seq)
+            if document.kind == "current-rulings":
+                _omitted(ledger, document.game, "current-rulings", topics, on, "rescinded")
+    ledger.catch_up(None)
+    return ledger
+
+
+def _lineages(results: list[ParseResult]) -> dict[str, str]:
+    parent = {r.document.id: r.document.supersedes for r in results}
+    roots: dict[str, str] = {}
+    for ident in parent:
+        root, seen = ident, {ident}
+        while parent.get(root) and parent[root] not in seen:
+            root = parent[root]  # type: ignore[assignment]
+            seen.add(root)
+        roots[ident] = root
+    return roots
+
+
+def _omitted(ledger: Ledger, game: str, series: str, kept: list[Entry], on: dt.date, reason: str) -> None:
+    present = {topic_id(game, e) for e in kept}
+    for key in [k for k in ledger.in_force if k[1] == series and k[0].startswith(f"{game}:")]:
+        if key[0] not in present:
+            ledger.stop(key, on, reason)
+
+
+def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> None:
+    """Apply one ruling: to its own series, or as an amendment of another entry."""
+    document = result.document
+    on = document.date or dt.date.min
+    amendment = entry.amendment
+    release = amendment.release if amendment else entry.effective_release
+
+    def run(date: dt.date) -> None:
+        if amendment and amendment.action in ("replace", "delete", "add", "cancel"):
+            _amend(ledger, result, entry, amendment, date)
+        else:
+            operation = "errata" if amendment else "original"
+            ledger.start(ledger.new(entry, document.game, "current-rulings", document.id, operation=operation), date)
+
+    condition = ledger.when(release, on, order, run)
+    if condition:
+        series = _series(amendment) if amendment else "current-rulings"
+        operation = amendment.action if amendment else "original"
+        text = amendment.text if amendment else entry.text
+        ledger.pending(ledger.new(entry, document.game, series, document.id, operation=operation, text=text), condition)
+
+
+def _series(amendment: Amendment) -> str:
+    return "current-rulings" if amendment.target == "current-rulings" else "glossary"
+
+
+def _amend(ledger: Ledger, result: ParseResult, entry: Entry, amendment: Amendment, on: dt.date) -> None:
+    document = result.document
+    series = _series(amendment)
+    key = (topic_id(document.game, entry), series)
+    base = ledger.in_force.get(key)
+    make = ledger.new
+    if amendment.action == "cancel":
+        ledger.stop(key, on, "cancelled")
+    elif amendment.action == "replace" and amendment.unit == "entry":
+        ledger.start(make(entry, document.game, series, document.id, operation="replace", text=amendment.text), on)
+    else:
+        operation = {"replace": "replace-part", "delete": "delete-part", "add": "add"}[amendment.action]
+        text, note = _edited(base, amendment)
+        if note:
+            ledger.warnings.append(f"{document.path}:{entry.span.start}: {entry.headword}: {note}")
+        rest_here = amendment.action == "delete" and series == "current-rulings" and amendment.text
+        if rest_here:
+            text = "\n\n".join(t for t in (text, amendment.text) if t)
+        version = make(entry, document.game, series, document.id, operation=operation, text=text, note=note)
+        inherited = base.references if base else []
+        own = entry.references if amendment.action != "delete" or rest_here else []
+        version.references = list(dict.fromkeys(inherited + own))
+        ledger.start(version, on)
+        if rest_here:
+            return
+    if amendment.action in ("delete", "cancel") and amendment.text:
+        rest = make(entry, document.game, "current-rulings", document.id, text=amendment.text)
+        ledger.start(rest, on)
+
+
+def _edited(base: Version | None, amendment: Amendment) -> tuple[str, str]:
+    """The amended text, and a note when the base text is absent or lacks the part."""
+    where = "the Glossary entry" if _series(amendment) == "glossary" else "the Current Rulings entry"
+    absent = f"{amendment.describe()}; that text is not in this knowledge base"
+    new = amendment.text if amendment.action != "delete" else None
+    if base is None or not base.text:
+        return (new or "", absent)
+    try:
+        if amendment.action == "add":
+            if amendment.text in base.text:
+                return base.text, ""
+            return f"{base.text}\n\n{amendment.text}", ""
+        assert amendment.ordinal is not None
+        return textops.edit(base.text, amendment.unit, amendment.ordinal, new, amendment.section), ""
+    except textops.MissingPart as err:
+        return base.text, f"{amendment.describe()}, but {err} in {where}; not applied"
