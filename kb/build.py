@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import store
+from kb.catalog import bundled_catalog, import_lackey
+from kb.linking import link_versions
 from kb.versions import apply_documents
 from rulings.manifest import load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
@@ -65,7 +67,13 @@ class BuildReport:
     documents: list[DocumentReport]
     seconds: float
     warnings: list[str] = field(default_factory=list)
-    """Findings of applying the documents (amendments whose base text is absent...)."""
+    """Findings of applying the documents and importing cards (bad catalog rows...)."""
+    cards: int = 0
+    """Cards in the catalog."""
+    imported: int = 0
+    """Rows imported from the Lackey file."""
+    links: int = 0
+    """Version-to-card links."""
 
 
 def report_for(result: ParseResult) -> DocumentReport:
@@ -88,11 +96,15 @@ def parse_library(library: Path) -> list[ParseResult]:
     return [parse_document(document, titles[document.game]) for document in documents]
 
 
-def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB) -> BuildReport:
-    """Build a knowledge base from ``library`` and switch ``kb/current`` to it."""
+def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None) -> BuildReport:
+    """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it."""
     started = time.perf_counter()
     results = parse_library(library)
     ledger = apply_documents(results, load_releases(library))
+    catalog = bundled_catalog(results)
+    imported = import_lackey(cards, catalog) if cards else 0
+    texts = [e.text for r in results for e in r.entries]
+    links = link_versions(ledger.versions, ledger.topics, catalog, texts)
     reports = [report_for(r) for r in results]
     for report in reports:
         if not report.coverage.complete:
@@ -104,7 +116,7 @@ def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB) -> BuildReport
     final = builds / stamp
     try:
         staging.mkdir()
-        store.write(staging / store.DB_NAME, results, ledger)
+        store.write(staging / store.DB_NAME, results, ledger, catalog, links)
         (staging / "report.json").write_text(
             json.dumps(
                 [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings, indent=1
@@ -118,7 +130,10 @@ def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB) -> BuildReport
         shutil.rmtree(staging, ignore_errors=True)
         raise
     _prune(builds, final)
-    return BuildReport(final, reports, time.perf_counter() - started, ledger.warnings)
+    return BuildReport(
+        final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems,
+        cards=len(catalog.cards), imported=imported, links=len(links),
+    )  # fmt: skip
 
 
 def _prune(builds: Path, keep: Path) -> None:

@@ -83,6 +83,10 @@ class KnowledgeBase:
         self.by_topic: dict[str, list[Version]] = {}
         for version in self.versions:
             self.by_topic.setdefault(version.topic, []).append(version)
+        self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
+        self.card_links: dict[int, list[tuple[str, str]]] = {}
+        for row in self.db.execute("SELECT * FROM card_links ORDER BY rowid"):
+            self.card_links.setdefault(row["version_id"], []).append((row["card_key"], row["via"]))
 
     # -- lookup ---------------------------------------------------------------------
 
@@ -113,13 +117,15 @@ class KnowledgeBase:
             return f"Rulebook: {self.documents[series.split(':', 1)[1]]['title']}"
         return {"glossary": "Glossary", "current-rulings": "Current Rulings"}[series]
 
-    def _part(self, version: Version, on: dt.date) -> dict[str, Any]:
+    def part(self, version: Version, on: dt.date) -> dict[str, Any]:
+        """One version as an answer part: text, status, operation, dates, note, citation, cards."""
         return {
             "version": version.id, "series": version.series, "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
             "operation": version.operation, "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
+            "cards": [self.cards[k]["name"] for k, _ in self.card_links.get(version.id, [])],
         }  # fmt: skip
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
@@ -132,13 +138,19 @@ class KnowledgeBase:
         """Every series' text in force for a topic on a date, with citations."""
         on = as_of or dt.date.today()
         topic = self.find(query, game)
-        parts = [self._part(v, on) for v in self.in_force(topic, on)]
-        waiting = [self._part(v, on) for v in self.by_topic[topic] if status(v, on) == "pending"]
+        parts = [self.part(v, on) for v in self.in_force(topic, on)]
+        waiting = [self.part(v, on) for v in self.by_topic[topic] if status(v, on) == "pending"]
         return {
             "topic": topic, "headword": self.topics[topic]["headword"], "game": self.topics[topic]["game"],
             "as_of": on.isoformat(), "text": "\n\n".join(p["text"] for p in parts if p["text"]),
             "parts": parts, "pending": waiting, "backrefs": self.backrefs(topic),
+            "cards": self.cards_of(self.in_force(topic, on)),
         }  # fmt: skip
+
+    def cards_of(self, versions: list[Version]) -> list[str]:
+        """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
+        keys = [key for v in versions for key, _ in self.card_links.get(v.id, [])]
+        return [self.cards[k]["name"] for k in dict.fromkeys(keys)]
 
     def history(self, query: str, game: str | None = None) -> dict[str, Any]:
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
@@ -147,7 +159,7 @@ class KnowledgeBase:
         by_id = {v.id: v for v in self.versions}
         versions = []
         for version in sorted(self.by_topic[topic], key=lambda v: (v.valid_from or dt.date.max, v.id)):
-            part = self._part(version, today)
+            part = self.part(version, today)
             previous = by_id.get(version.supersedes) if version.supersedes else None
             part["supersedes"] = version.supersedes
             part["diff"] = word_diff(previous.text if previous else "", version.text)
@@ -161,19 +173,22 @@ class KnowledgeBase:
             parts = self.in_force(ident, on)
             if parts and game in (None, topic["game"]):
                 topics.append(
-                    {"topic": ident, "headword": topic["headword"], "parts": [self._part(v, on) for v in parts]}
+                    {"topic": ident, "headword": topic["headword"], "parts": [self.part(v, on) for v in parts]}
                 )
         return {"as_of": on.isoformat(), "topics": topics}
 
     def diff(
-        self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None
-    ) -> dict[str, Any]:
-        """Topics added, changed, rescinded and pending between two dates."""
+        self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
+        cards: set[str] | None = None,
+    ) -> dict[str, Any]:  # fmt: skip
+        """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
+        keys) limits it to versions naming one of those cards."""
         wanted = {SERIES_KINDS.get(k, k) for k in kinds} if kinds else None
 
         def keep(version: Version) -> bool:
             kind = "rulebook" if version.series.startswith("rulebook:") else version.series
-            return wanted is None or kind in wanted
+            named = cards is None or any(key in cards for key, _ in self.card_links.get(version.id, []))
+            return (wanted is None or kind in wanted) and named
 
         answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
                                   "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
@@ -185,17 +200,17 @@ class KnowledgeBase:
             old, new = _joined(before), _joined(after)
             item = {"topic": ident, "headword": topic["headword"]}
             if not before and after:
-                answer["added"].append({**item, "text": new, "parts": [self._part(v, end) for v in after]})
+                answer["added"].append({**item, "text": new, "parts": [self.part(v, end) for v in after]})
             elif before and not after:
                 answer["rescinded"].append({**item, "text": old, "ended": [v.end for v in before]})
             elif old != new or [v.note for v in before] != [v.note for v in after]:
                 answer["changed"].append(
-                    {**item, "diff": word_diff(old, new), "parts": [self._part(v, end) for v in after]}
+                    {**item, "diff": word_diff(old, new), "parts": [self.part(v, end) for v in after]}
                 )
             for version in self.by_topic[ident]:
                 document_date = _date(self.documents[version.document_id]["date"]) or dt.date.min
                 if keep(version) and status(version, end) == "pending" and start < document_date <= end:
-                    answer["pending"].append({**item, **self._part(version, end)})
+                    answer["pending"].append({**item, **self.part(version, end)})
         return answer
 
     def backrefs(self, topic: str) -> list[dict[str, str]]:

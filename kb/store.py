@@ -9,6 +9,7 @@ import json
 import sqlite3
 from pathlib import Path
 
+from kb.catalog import Catalog
 from kb.versions import Ledger
 from rulings.model import ParseResult
 from rulings.normalize import headword_key
@@ -55,6 +56,16 @@ CREATE TABLE versions (
 );
 CREATE INDEX versions_topic ON versions(topic_id);
 CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
+CREATE TABLE cards (
+    key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
+    affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
+    source TEXT NOT NULL
+);
+CREATE TABLE card_links (
+    version_id INTEGER NOT NULL REFERENCES versions(id), card_key TEXT NOT NULL REFERENCES cards(key),
+    via TEXT NOT NULL
+);
+CREATE INDEX card_links_card ON card_links(card_key);
 """
 
 
@@ -62,8 +73,10 @@ def _iso(value: object) -> str | None:
     return None if value is None else str(value)
 
 
-def write(path: Path, results: list[ParseResult], ledger: Ledger) -> None:
-    """Create the store at ``path`` (which must not exist) holding ``results`` and their versions."""
+def write(
+    path: Path, results: list[ParseResult], ledger: Ledger, catalog: Catalog, links: list[tuple[int, str, str]]
+) -> None:
+    """Create the store at ``path`` (which must not exist): documents, versions, cards and links."""
     connection = sqlite3.connect(path)
     try:
         with connection:
@@ -71,6 +84,15 @@ def write(path: Path, results: list[ParseResult], ledger: Ledger) -> None:
             for result in results:
                 _write_one(connection, result)
             _write_versions(connection, ledger)
+            connection.executemany(
+                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?)",
+                [
+                    (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
+                     json.dumps(c.aliases), c.source)
+                    for c in catalog.cards.values()
+                ],
+            )  # fmt: skip
+            connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
     finally:
         connection.close()
 

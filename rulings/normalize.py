@@ -36,3 +36,10 @@ def headword_key(headword: str) -> str:
 def sort_key(headword: str) -> str:
     """How glossaries and rulings order headwords: ignoring case and punctuation."""
     return headword_key(headword).replace(" ", "")
+
+
+def title_key(text: str) -> str:
+    """How card titles are compared: ``I.K.S.``/``IKS``, ``Bio-ship``/``Bioship``, curly/straight quotes,
+    a possessive ``'s``, and case are all the same."""
+    folded = re.sub(r"['.\-]", "", re.sub(r"'s\b", "", fold_quotes(unicodedata.normalize("NFKC", text))))
+    return _SPACES.sub(" ", _NOT_WORD.sub(" ", folded.lower())).strip()

@@ -1,4 +1,4 @@
-"""The ``rulings`` command line: parse, build, add, show, history, diff, docs.
+"""The ``rulings`` command line: parse, build, add, show, history, diff, docs, card, deck.
 
 Parses arguments, calls `rulings`/`kb`, formats the answer as text or ``--json``. User
 mistakes and bad input end with one ``rulings: error: ...`` line and exit status 1
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, BuildError, build, current, report_for
+from kb.cardquery import UnknownCard, card, deck, deck_keys
 from kb.library import add_document
 from kb.query import BadDate, KnowledgeBase, UnknownTopic, parse_date
 from kb.worddiff import render_diff
@@ -79,14 +80,19 @@ def cmd_parse(args: argparse.Namespace) -> int:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    report = build(Path(args.library), Path(args.kb))
+    report = build(Path(args.library), Path(args.kb), Path(args.cards) if args.cards else None)
     if args.json:
-        _print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents})
+        _print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents,
+                     "cards": report.cards, "imported": report.imported, "links": report.links,
+                     "warnings": report.warnings})  # fmt: skip
         return 0
     for document in report.documents:
         print(document.line())
         for warning in document.warnings:
             print(f"  warning: {warning}")
+    print(f"cards: {report.cards} in the catalog ({report.imported} rows imported), {report.links} links")
+    for warning in report.warnings:
+        print(f"  warning: {warning}")
     print(f"built {report.directory} in {report.seconds:.2f} s")
     return 0
 
@@ -155,7 +161,9 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
-    answer = _open(args).diff(parse_date(args.start), parse_date(args.end), args.game, args.kind)
+    kb = _open(args)
+    cards = deck_keys(kb, _deck_text(args.deck), args.game) if args.deck else None
+    answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards)
     if args.json:
         _print_json(answer)
         return 0
@@ -168,6 +176,52 @@ def cmd_diff(args: argparse.Namespace) -> int:
             print(f"{mark} {item['headword']}{extra}")
             if key == "changed":
                 print(_wrap(render_diff([tuple(s) for s in item["diff"]])))
+    return 0
+
+
+def _print_entries(entries: list[dict[str, Any]]) -> None:
+    for entry in entries:
+        print(f"  {entry['headword']}  ({entry['topic']})")
+        for part in entry["parts"]:
+            _print_part(part)
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    answer = card(_open(args), args.name, parse_date(args.as_of), args.game)
+    if args.json:
+        _print_json(answer)
+        return 0
+    facts = ", ".join(x for x in (answer["type"], answer["affiliation"], answer["game"]) if x)
+    print(f"{answer['name']}  ({facts}), as of {answer['as_of']}")
+    if answer["aliases"]:
+        print(f"  also written: {', '.join(answer['aliases'])}")
+    print(f"Rulings headed by it: {len(answer['headed'])}")
+    _print_entries(answer["headed"])
+    others = answer["entries"][len(answer["headed"]) :]
+    print(f"Other entries naming it: {len(others)}")
+    _print_entries(others)
+    print(f"Versions that ever named it: {len(answer['history'])}")
+    return 0
+
+
+def _deck_text(source: str) -> str:
+    return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    answer = deck(_open(args), _deck_text(args.file), parse_date(args.as_of), args.game)
+    if args.json:
+        _print_json(answer)
+        return 0
+    print(f"Deck of {answer['total']} cards, rulings in force on {answer['as_of']}")
+    for item in answer["cards"]:
+        print(
+            f"{item['count']}x {item['name']}: {len(item['entries'])} entr{'y' if len(item['entries']) == 1 else 'ies'}"
+        )
+        _print_entries(item["entries"])
+    for item in answer["unknown"]:
+        hint = f" (did you mean: {', '.join(item['suggestions'])}?)" if item["suggestions"] else ""
+        print(f"unknown card: {item['name']}{hint}")
     return 0
 
 
@@ -212,6 +266,7 @@ def parser() -> argparse.ArgumentParser:
         "--library", default=str(DEFAULT_LIBRARY), help=f"library directory (default {DEFAULT_LIBRARY})"
     )
     build_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
+    build_cmd.add_argument("--cards", help="a Lackey CSV card file to import into the catalog")
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
     build_cmd.set_defaults(run=cmd_build)
 
@@ -232,6 +287,13 @@ def parser() -> argparse.ArgumentParser:
     diff.add_argument("start", metavar="FROM", help="date (YYYY-MM-DD)")
     diff.add_argument("end", metavar="TO", help="date (YYYY-MM-DD)")
     diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
+    diff.add_argument("--deck", help="limit to the cards of this deck list (a file, or - for standard input)")
+    card_cmd = query("card", "a card: its rulings, the entries naming it, its history", cmd_card)
+    card_cmd.add_argument("name", help="a card title, e.g. Conundrum")
+    card_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    deck_cmd = query("deck", "every card of a deck list with its rulings", cmd_deck)
+    deck_cmd.add_argument("file", help="a deck list file, or - for standard input")
+    deck_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     docs = query("docs", "the documents in force on a date", cmd_docs)
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 
@@ -256,7 +318,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BadDate as err:
         print(f"rulings: error: {err}", file=sys.stderr)
         return 2
-    except UnknownTopic as err:
+    except (UnknownTopic, UnknownCard) as err:
         print(f"rulings: {err}", file=sys.stderr)
         return 1
     except (ParseError, ManifestError, BuildError) as err:

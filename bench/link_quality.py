@@ -1,0 +1,98 @@
+"""Precision and recall of card linking on the labelled rulings of seed 004.
+
+Run: ``.venv/bin/python bench/link_quality.py [CATALOG.csv]`` (default
+``../shared/cards/Physical.csv``). Builds a knowledge base from the bundled library with
+that catalog in a temporary directory, compares each ruling's linked cards (title and
+reference links; headword links excluded) with ``tests/fixtures/links/seed-004.txt``, and
+prints precision, recall, the misses and the false links.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from kb.build import DEFAULT_LIBRARY, build  # noqa: E402
+from kb.query import KnowledgeBase  # noqa: E402
+
+LABELS = ROOT / "tests" / "fixtures" / "links" / "seed-004.txt"
+DOCUMENT = "stccg-cr-update-2000-11-27"
+
+
+@dataclass
+class Quality:
+    """Counts and findings of one evaluation."""
+
+    true: int = 0
+    false: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    negatives_linked: list[str] = field(default_factory=list)
+    negatives: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.true / (self.true + len(self.false)) if self.true + len(self.false) else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true / (self.true + len(self.missed)) if self.true + len(self.missed) else 1.0
+
+
+def read_labels(path: Path = LABELS) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
+    """Expected cards per ruling headword, and (headword, title) negatives."""
+    expected: dict[str, set[str]] = {}
+    negatives: list[tuple[str, str]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        head, _, cards = line.partition(" | ")
+        if head.startswith("not: "):
+            negatives.append((head[5:], cards.strip()))
+        else:
+            expected[head.rstrip(" |")] = {c.strip() for c in cards.split(";") if c.strip()}
+    return expected, negatives
+
+
+def evaluate(kb: KnowledgeBase) -> Quality:
+    """Compare the knowledge base's links on seed 004's rulings with the labels."""
+    expected, negatives = read_labels()
+    quality = Quality(negatives=len(negatives))
+    linked: dict[str, set[str]] = {}
+    for version in kb.versions:
+        if version.document_id != DOCUMENT:
+            continue
+        names = {kb.cards[k]["name"] for k, via in kb.card_links.get(version.id, []) if via in ("title", "reference")}
+        linked.setdefault(version.headword, set()).update(names)
+    for headword, cards in expected.items():
+        found = linked.get(headword, set())
+        quality.true += len(found & cards)
+        quality.false += [f"{headword}: {c}" for c in sorted(found - cards)]
+        quality.missed += [f"{headword}: {c}" for c in sorted(cards - found)]
+    quality.negatives_linked = [f"{h}: {t}" for h, t in negatives if t in linked.get(h, set())]
+    return quality
+
+
+def main() -> int:
+    catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "cards" / "Physical.csv"
+    with tempfile.TemporaryDirectory() as kb_dir:
+        quality = evaluate(KnowledgeBase(build(DEFAULT_LIBRARY, Path(kb_dir), catalog).directory))
+    print(f"precision {quality.precision:.3f}  recall {quality.recall:.3f}  "
+          f"({quality.true} right, {len(quality.false)} wrong, {len(quality.missed)} missed; "
+          f"{len(quality.negatives_linked)} of {quality.negatives} negatives linked)")  # fmt: skip
+    for label, items in (
+        ("wrong", quality.false),
+        ("missed", quality.missed),
+        ("negative linked", quality.negatives_linked),
+    ):
+        for item in items:
+            print(f"  {label}: {item}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,165 @@
+"""Find the cards an entry's text mentions: precise, longest match first.
+
+A title matches a run of words whose `title_key` is the same (so ``I.K.S.``/``IKS``,
+``Bio-ship``/``Bioship``, curly/straight quotes and possessives are equivalent) and whose
+capitalised words are capitalised in the text too: the card ``Ops`` is not the word "ops".
+A one-word title does not match as one word of a longer capitalised name ("Deep Space
+Nine", "Bajoran Wormhole"), nor, when it is also an ordinary word of the documents (it
+appears in lower case somewhere), at the start of a sentence. A title followed by
+``& Capitalised`` is the start of a longer combination title, not that card.
+``[univ] Nebula`` is ``Nebula``. "any Miles" names every card of that persona.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from kb.catalog import Card, Catalog
+from kb.versions import Topic, Version
+from rulings.normalize import fold_quotes, title_key
+
+_WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
+_ANY = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
+_AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
+_SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")
+MAX_TITLE_WORDS = 12
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A card named in a text, where, and how."""
+
+    card: str
+    """The card's catalog key."""
+    name: str
+    """The card's name."""
+    start: int
+    end: int
+    via: str
+    """``title`` (its title or an alias) or ``persona`` ("any Miles")."""
+
+
+def _persona_names(card: Card) -> list[str]:
+    names = [p.strip() for p in card.persona.split(";") if p.strip()]
+    if not names:
+        return [card.name]
+    return [p.strip("()") for p in names if not p.startswith("<")]
+
+
+class Linker:
+    """Matches the titles of one game's cards in texts."""
+
+    def __init__(self, cards: Iterable[Card], ordinary_words: set[str]) -> None:
+        self.titles: dict[str, list[tuple[tuple[str, ...], str, Card]]] = {}
+        self.personas: dict[str, list[Card]] = {}
+        self.ordinary = ordinary_words
+        for card in cards:
+            for spelling in [card.name, *card.aliases]:
+                words = [w.group(0) for w in _WORD.finditer(fold_quotes(spelling))]
+                keys = tuple(k for k in (title_key(w) for w in words) if k)
+                if keys and len(keys) <= MAX_TITLE_WORDS:
+                    self.titles.setdefault(keys[0], []).append((keys, spelling, card))
+            if card.type == "Personnel":
+                for persona in _persona_names(card):
+                    for word in persona.split():
+                        self.personas.setdefault(title_key(word), []).append(card)
+        for candidates in self.titles.values():
+            candidates.sort(key=lambda c: -len(c[0]))
+
+    def mentions(self, text: str) -> list[Mention]:
+        """Every card mentioned in ``text``, in order; overlapping matches keep the longest."""
+        words = list(_WORD.finditer(text))
+        keys = [title_key(w.group(0)) for w in words]
+        found: list[Mention] = []
+        index = 0
+        while index < len(words):
+            match = self._match(text, words, keys, index)
+            if match:
+                length, card = match
+                found.append(
+                    Mention(card.key, card.name, words[index].start(), words[index + length - 1].end(), "title")
+                )
+                index += length
+            else:
+                index += 1
+        personas = self._personas(text)
+        spans = [(m.start, m.end) for m in personas]
+        found = [m for m in found if not any(a <= m.start and m.end <= b for a, b in spans)]
+        return sorted(found + personas, key=lambda m: (m.start, m.card))
+
+    def _match(self, text: str, words: list[re.Match[str]], keys: list[str], index: int) -> tuple[int, Card] | None:
+        for title, spelling, card in self.titles.get(keys[index], []):
+            if tuple(keys[index : index + len(title)]) != title:
+                continue
+            printed = [w.group(0) for w in _WORD.finditer(fold_quotes(spelling))]
+            written = [w.group(0) for w in words[index : index + len(title)]]
+            if any(p[:1].isupper() and not w[:1].isupper() for p, w in zip(printed, written, strict=False)):
+                continue
+            if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
+                continue
+            if _AMPERSAND.match(text, words[index + len(title) - 1].end()):
+                continue
+            return len(title), card
+        return None
+
+    def _personas(self, text: str) -> list[Mention]:
+        out = []
+        for match in _ANY.finditer(fold_quotes(text)):
+            for card in self.personas.get(title_key(match.group(1)), []):
+                out.append(Mention(card.key, card.name, match.start(), match.end(), "persona"))
+        return out
+
+
+def _looks_like_prose(text: str, words: list[re.Match[str]], index: int, ordinary: bool) -> bool:
+    """Whether a capitalised one-word title is capitalised for another reason than being a
+    title: it is one word of a longer proper name ("Deep Space Nine", "Bajoran Wormhole"),
+    or, for an ordinary word, it starts a sentence."""
+    before = text[: words[index].start()]
+    if ordinary and (not before.strip() or _SENTENCE_END.search(before) or before.endswith("\n")):
+        return True
+    for other in (index - 1, index + 1):
+        if 0 <= other < len(words):
+            first, second = sorted((words[other], words[index]), key=lambda w: w.start())
+            if words[other].group(0)[:1].isupper() and not text[first.end() : second.start()].strip():
+                return True
+    return False
+
+
+def ordinary_words(texts: Iterable[str]) -> set[str]:
+    """Words that appear in lower case somewhere in ``texts`` (as title keys)."""
+    words: set[str] = set()
+    for text in texts:
+        words.update(title_key(w) for w in re.findall(r"\b[a-z][a-z'\-]*\b", text))
+    return words
+
+
+def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog,
+                  texts: Iterable[str]) -> list[tuple[int, str, str]]:  # fmt: skip
+    """(version id, card key, via) for every card each version names: in its text, its
+    "See" references, or as the title heading its topic."""
+    ordinary = ordinary_words(texts)
+    linkers = {
+        game: Linker([c for c in catalog.cards.values() if c.game == game], ordinary) for game in catalog.games()
+    }
+    titles = catalog.by_title()
+    links: list[tuple[int, str, str]] = []
+    for version in versions:
+        game = topics[version.topic].game
+        linker = linkers.get(game)
+        if linker is None:
+            continue
+        seen: dict[tuple[str, str], None] = {}
+        headed = titles.get((game, title_key(_bare(version.headword))))
+        if headed:
+            seen[(headed, "headword")] = None
+        seen.update(dict.fromkeys((m.card, m.via) for m in linker.mentions(version.text)))
+        for reference in version.references:
+            seen.update(dict.fromkeys((m.card, "reference") for m in linker.mentions(reference) if m.via == "title"))
+        links += [(version.id, card, via) for card, via in seen]
+    return links
+
+
+def _bare(headword: str) -> str:
+    return re.sub(r"^\[univ\]\s*", "", headword, flags=re.I)
