@@ -18,6 +18,7 @@ from pathlib import Path
 
 from kb import store
 from kb.catalog import bundled_catalog, import_lackey
+from kb.index import INDEX_DIR, write_index
 from kb.linking import link_versions
 from kb.versions import apply_documents
 from rulings.manifest import load_manifest, load_releases, load_titles
@@ -96,7 +97,12 @@ def parse_library(library: Path) -> list[ParseResult]:
     return [parse_document(document, titles[document.game]) for document in documents]
 
 
-def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None) -> BuildReport:
+SERIES_KIND = {"current-rulings-update": "current-rulings"}
+
+
+def build(
+    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None, procs: int = 1
+) -> BuildReport:
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it."""
     started = time.perf_counter()
     results = parse_library(library)
@@ -117,6 +123,11 @@ def build(library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | 
     try:
         staging.mkdir()
         store.write(staging / store.DB_NAME, results, ledger, catalog, links)
+        names: dict[int, list[str]] = {}
+        for version_id, card_key, _ in links:
+            names.setdefault(version_id, []).append(catalog.cards[card_key].name)
+        kinds = {r.document.id: SERIES_KIND.get(r.document.kind, r.document.kind) for r in results}
+        write_index(staging / INDEX_DIR, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
         (staging / "report.json").write_text(
             json.dumps(
                 [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings, indent=1

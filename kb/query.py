@@ -15,11 +15,16 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from whoosh import index, scoring
+from whoosh.searching import Searcher
+
 from kb import store
+from kb.index import INDEX_DIR, name_analyzer
 from kb.versions import Version, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 
+NAMES = name_analyzer()
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
 SERIES_KINDS = {
     "glossary": "glossary",
@@ -83,10 +88,38 @@ class KnowledgeBase:
         self.by_topic: dict[str, list[Version]] = {}
         for version in self.versions:
             self.by_topic.setdefault(version.topic, []).append(version)
+        self.directory = directory
+        self.version_by_id = {v.id: v for v in self.versions}
+        self._searcher: Searcher | None = None
+        self._names: dict[str, str] | None = None
+        self._name_keys: list[tuple[str, str]] | None = None
         self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
         self.card_links: dict[int, list[tuple[str, str]]] = {}
         for row in self.db.execute("SELECT * FROM card_links ORDER BY rowid"):
             self.card_links.setdefault(row["version_id"], []).append((row["card_key"], row["via"]))
+
+    # -- search support ---------------------------------------------------------------
+
+    def searcher(self) -> Searcher:
+        """The one Whoosh searcher of this build, opened on first use and kept (never refreshed)."""
+        if self._searcher is None:
+            self._searcher = index.open_dir(str(self.directory / INDEX_DIR)).searcher(weighting=scoring.BM25F())
+        return self._searcher
+
+    def names(self) -> dict[str, str]:
+        """Folded headword or card name -> the name, for "did you mean"."""
+        if self._names is None:
+            spelled = [t["headword"] for t in self.topics.values()]
+            spelled += [n for c in self.cards.values() for n in [c["name"], *json.loads(c["aliases"])]]
+            self._names = {" ".join(t.text for t in NAMES(n)): n for n in spelled}
+            self._names.pop("", None)
+        return self._names
+
+    def name_keys(self) -> list[tuple[str, str]]:
+        """Sorted (folded name, name) pairs, for autocomplete."""
+        if self._name_keys is None:
+            self._name_keys = sorted(self.names().items())
+        return self._name_keys
 
     # -- lookup ---------------------------------------------------------------------
 
@@ -125,7 +158,7 @@ class KnowledgeBase:
             "operation": version.operation, "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
-            "cards": [self.cards[k]["name"] for k, _ in self.card_links.get(version.id, [])],
+            "cards": self.cards_of([version]),
         }  # fmt: skip
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import html
 import datetime as dt
 import json
 import sys
@@ -20,6 +21,7 @@ from typing import Any
 from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, BuildError, build, current, report_for
 from kb.cardquery import UnknownCard, card, deck, deck_keys
 from kb.library import add_document
+from kb.search import search
 from kb.query import BadDate, KnowledgeBase, UnknownTopic, parse_date
 from kb.worddiff import render_diff
 from rulings.manifest import ManifestError, load_titles
@@ -225,6 +227,31 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return 0
 
 
+def _marks(snippet: str) -> str:
+    return html.unescape(snippet.replace("<mark>", "*").replace("</mark>", "*"))
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    answer = search(_open(args), args.query, parse_date(args.as_of) if args.as_of else None, args.game, args.kind,
+                    args.limit, args.all)  # fmt: skip
+    if args.json:
+        _print_json(answer)
+        return 0
+    if answer["suggestion"]:
+        print(f"Did you mean: {answer['suggestion']}?")
+    if answer["fuzzy"]:
+        print("No exact matches; showing close matches.")
+    print(
+        f"{len(answer['results'])} result(s) for {answer['query']!r}"
+        + (f" as of {answer['as_of']}" if answer["as_of"] else ", all versions")
+    )
+    for number, hit in enumerate(answer["results"], start=1):
+        print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
+        print(_wrap(_marks(hit["snippet"])))
+        print(f"    Source: {_cite(hit)}")
+    return 0
+
+
 def cmd_docs(args: argparse.Namespace) -> int:
     answer = _open(args).documents_in_force(parse_date(args.as_of))
     if args.json:
@@ -294,6 +321,12 @@ def parser() -> argparse.ArgumentParser:
     deck_cmd = query("deck", "every card of a deck list with its rulings", cmd_deck)
     deck_cmd.add_argument("file", help="a deck list file, or - for standard input")
     deck_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    search_cmd = query("search", "full-text search of the rulings in force", cmd_search)
+    search_cmd.add_argument("query", help='words, "a phrase", card:NAME, kind:K, doc:ID, -word, prefix*')
+    search_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    search_cmd.add_argument("--kind", help="rulebook, glossary or current-rulings")
+    search_cmd.add_argument("--limit", type=int, default=20)
+    search_cmd.add_argument("--all", action="store_true", help="search every version, not only those in force")
     docs = query("docs", "the documents in force on a date", cmd_docs)
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 

@@ -1,0 +1,148 @@
+"""Search through the real Whoosh index of real builds: ranking, fields, phrases, misspellings, as-of."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from helpers import FIXTURES, SEEDS
+from kb.build import build
+from kb.query import KnowledgeBase
+from kb.search import complete, search
+from web.cli import main
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+    return KnowledgeBase(build(SEEDS, tmp_path_factory.mktemp("search") / "kb").directory)
+
+
+@pytest.fixture(scope="module")
+def fixture_kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
+    root = tmp_path_factory.mktemp("search-fixture")
+    shutil.copytree(FIXTURES / "library", root / "library")
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", root / "library" / "stccg")
+    return KnowledgeBase(build(root / "library", root / "kb").directory)
+
+
+def headwords(answer: dict[str, object]) -> list[str]:
+    return [hit["headword"] for hit in answer["results"]]  # type: ignore[attr-defined, index]
+
+
+def test_conundrum_target_finds_the_conundrum_ruling_first(bundled: KnowledgeBase) -> None:
+    answer = search(bundled, "conundrum target")
+    assert headwords(answer)[0] == "Conundrum"
+    hit = answer["results"][0]
+    assert hit["citation"]["lines"] == "79-83" and hit["series"] == "glossary"
+    assert '">target</mark>' in hit["snippet"] and hit["snippet"].startswith("your ship and crew")
+    assert answer["suggestion"] is None
+
+
+def test_damaged_ship_finds_ship_vs_ship(bundled: KnowledgeBase) -> None:
+    assert headwords(search(bundled, "damaged ship"))[0] == "SHIP VS. SHIP"
+
+
+def test_card_field_and_quotes(bundled: KnowledgeBase) -> None:
+    straight = headwords(search(bundled, 'card:"Cha\'Joh"'))
+    curly = headwords(search(bundled, "card:\u201cCha\u2019Joh\u201d"))
+    assert straight == curly == ["Cha'Joh", "Cha'Joh", "multi-affiliation cards"]
+
+
+def test_phrase(bundled: KnowledgeBase) -> None:
+    assert headwords(search(bundled, '"required action"')) == ["cloaking and phasing", "Conundrum"]
+    assert headwords(search(bundled, '"target required"')) == []
+    assert "Conundrum" in headwords(search(bundled, "target required"))
+
+
+def test_findable_however_typed(bundled: KnowledgeBase) -> None:
+    assert (
+        headwords(search(bundled, "uss galaxy"))
+        == headwords(search(bundled, "U.S.S. Galaxy"))
+        == ["Deck list: Federation Outpost"]
+    )
+    assert headwords(search(bundled, "K\u2019Vort")) == ["Deck list: Klingon Outpost"]
+    assert headwords(search(bundled, "[MQ]"))[0] == "Mirror Quadrant icon [MQ]"
+    assert headwords(search(bundled, "mq"))[0] == "Mirror Quadrant icon [MQ]"
+    assert "Collect" in headwords(search(bundled, "I.K.S. QhonDoq"))
+
+
+def test_exclusion_prefix_and_kind(bundled: KnowledgeBase) -> None:
+    assert "mirror universe" in headwords(search(bundled, "mirror quadrant"))
+    assert "mirror universe" not in headwords(search(bundled, "mirror quadrant -bajor"))
+    assert headwords(search(bundled, "tribb*")) == ["tribble", "outpost"]
+    assert set(h["series"].split(":")[0] for h in search(bundled, "kind:rulebook ship")["results"]) == {"rulebook"}
+
+
+def test_misspellings_suggest_and_fall_back_to_fuzzy(bundled: KnowledgeBase) -> None:
+    answer = search(bundled, "conondrum")
+    assert (answer["suggestion"], answer["fuzzy"], headwords(answer)) == ("Conundrum", True, ["Conundrum"])
+    assert search(bundled, "chajoh")["suggestion"] == "Cha'Joh"
+    kreetchta = search(bundled, "kreetchta")
+    assert headwords(kreetchta) == ["Kreechta"] and kreetchta["results"][0]["cards"] == ["Kreetchta"]
+    assert search(bundled, "mirror univrse")["suggestion"] == "mirror universe"
+
+
+def test_as_of_search_excludes_a_later_version(fixture_kb: KnowledgeBase) -> None:
+    assert "Q-Flash" not in headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 1)))
+    assert headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 18))) == ["Q-Flash"]
+    before = search(fixture_kb, "personnel removed", as_of=dt.date(2000, 11, 1))
+    assert [(h["headword"], h["valid_from"]) for h in before["results"]] == [("mission attempt", "2000-10-30")]
+    every = search(fixture_kb, "Q-Continuum", every_version=True)
+    assert [(h["headword"], h["valid_from"]) for h in every["results"]] == [
+        ("Q-Flash", "2000-08-01"),
+        ("Q-Flash", "2000-12-18"),
+    ]
+
+
+def test_complete(bundled: KnowledgeBase) -> None:
+    assert complete(bundled, "con") == ["Conundrum"]
+    assert complete(bundled, "cha") == ["Cha'Joh"]
+    assert complete(bundled, "u.s.s.") == ["U.S.S. Dauntless", "U.S.S. Defiant", "U.S.S. Enterprise-E",
+                                            "U.S.S. Excelsior", "U.S.S. Galaxy", "U.S.S. Nebula", "U.S.S. Reliant",
+                                            "U.S.S. Yosemite"]  # fmt: skip
+    assert len(complete(bundled, "m")) == 10
+    assert complete(bundled, "") == [] and complete(bundled, "!!!") == []
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    st.text(max_size=300)
+    | st.sampled_from(
+        [
+            '"',
+            "AND OR",
+            "-",
+            "*",
+            'card:"',
+            "kind:",
+            "x" * 2000,
+            "🖖 ﷽",
+            "'; DROP TABLE entries; --",
+            "<script>alert(1)</script>",
+            "a:b:c",
+        ]
+    )
+)
+def test_any_string_searches_without_error(bundled: KnowledgeBase, text: str) -> None:
+    answer = search(bundled, text, limit=5)
+    assert isinstance(answer["results"], list) and len(answer["results"]) <= 5
+    for hit in answer["results"]:
+        assert "<script" not in hit["snippet"]
+
+
+def test_cli_search_json(tmp_path: object, capsys: pytest.CaptureFixture[str], bundled: KnowledgeBase) -> None:
+    kb_root = str(bundled.directory.parent.parent)
+    assert main(["search", "conondrum", "--kb", kb_root, "--json"]) == 0
+    import json
+
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["suggestion"] == "Conundrum"
+    assert {"citation", "headword", "snippet"} <= set(answer["results"][0])
+    assert main(["search", "damaged ship", "--kb", kb_root, "--limit", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("1 result(s) for 'damaged ship' as of ")
+    assert lines[1].startswith("1. SHIP VS. SHIP  [Rulebook: ")
