@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test lint build clean
+.PHONY: run test lint build clean bench
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,3 +30,7 @@ test: lint
 
 clean:
 	rm -rf $(VENV) instance .pytest_cache .mypy_cache .ruff_cache
+
+bench: $(STAMP)
+	$(BIN)/python bench/search_bench.py
+	$(BIN)/python bench/link_quality.py

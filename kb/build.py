@@ -18,7 +18,7 @@ from pathlib import Path
 
 from kb import store
 from kb.catalog import bundled_catalog, import_lackey
-from kb.index import INDEX_DIR, write_index
+from kb.index import write_indexes
 from kb.linking import link_versions
 from kb.versions import apply_documents
 from rulings.manifest import load_manifest, load_releases, load_titles
@@ -127,7 +127,7 @@ def build(
         for version_id, card_key, _ in links:
             names.setdefault(version_id, []).append(catalog.cards[card_key].name)
         kinds = {r.document.id: SERIES_KIND.get(r.document.kind, r.document.kind) for r in results}
-        write_index(staging / INDEX_DIR, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
+        write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
         (staging / "report.json").write_text(
             json.dumps(
                 [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings, indent=1

@@ -7,8 +7,10 @@ thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import difflib
+import gc
 import json
 import re
 import sqlite3
@@ -19,7 +21,7 @@ from whoosh import index, scoring
 from whoosh.searching import Searcher
 
 from kb import store
-from kb.index import INDEX_DIR, name_analyzer
+from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, date_filter, name_analyzer
 from kb.versions import Version, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
@@ -91,6 +93,11 @@ class KnowledgeBase:
         self.directory = directory
         self.version_by_id = {v.id: v for v in self.versions}
         self._searcher: Searcher | None = None
+        self._current: Searcher | None = None
+        self._allowed: dict[dt.date, set[int]] = {}
+        self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
+        self.boundaries = sorted({d for v in self.versions for d in (v.valid_from, v.valid_to) if d})
+        gc.freeze()  # the loaded knowledge base lives as long as the process: keep it out of GC passes
         self._names: dict[str, str] | None = None
         self._name_keys: list[tuple[str, str]] | None = None
         self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
@@ -100,11 +107,29 @@ class KnowledgeBase:
 
     # -- search support ---------------------------------------------------------------
 
-    def searcher(self) -> Searcher:
-        """The one Whoosh searcher of this build, opened on first use and kept (never refreshed)."""
+    def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
+        """A searcher for the versions in force on ``on`` (every version when None), and the
+        document numbers it must keep (None: all). Both indexes of this build are opened on
+        first use and kept for the life of the build (never refreshed)."""
+        if on is not None and self._current_exact(on):
+            if self._current is None:
+                self._current = _open_index(self.directory / CURRENT_DIR)
+            return self._current, None
         if self._searcher is None:
-            self._searcher = index.open_dir(str(self.directory / INDEX_DIR)).searcher(weighting=scoring.BM25F())
-        return self._searcher
+            self._searcher = _open_index(self.directory / INDEX_DIR)
+        if on is None:
+            return self._searcher, None
+        if on not in self._allowed:
+            if len(self._allowed) > 64:
+                self._allowed.clear()
+            self._allowed[on] = set(self._searcher.docs_for_query(date_filter(on)))
+        return self._searcher, self._allowed[on]
+
+    def _current_exact(self, on: dt.date) -> bool:
+        """Whether the versions in force on ``on`` are those in force on the build date."""
+        low, high = sorted((self.built_on, on))
+        first = bisect.bisect_right(self.boundaries, low)
+        return first == len(self.boundaries) or self.boundaries[first] > high
 
     def names(self) -> dict[str, str]:
         """Folded headword or card name -> the name, for "did you mean"."""
@@ -267,6 +292,10 @@ class KnowledgeBase:
             "complete_set": json.loads(latest["complete_set"]) if latest else [],
             "documents": [{k: d[k] for k in ("id", "game", "kind", "title", "version", "date")} for d in dated],
         }
+
+
+def _open_index(directory: Path) -> Searcher:
+    return index.open_dir(str(directory)).searcher(weighting=scoring.BM25F())
 
 
 def _joined(versions: list[Version]) -> str:

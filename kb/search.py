@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 from whoosh import highlight, query
 from whoosh.searching import Searcher
 
-from kb.index import NEVER, name_analyzer, text_analyzer
+from kb.index import name_analyzer, text_analyzer
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
@@ -32,7 +32,7 @@ MAX_QUERY = 500
 FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
 KINDS = {"ruling": "current-rulings", "rulings": "current-rulings", "current-rulings": "current-rulings",
          "current-rulings-update": "current-rulings", "glossary": "glossary", "rulebook": "rulebook"}  # fmt: skip
-STOP = frozenset("a an and are as at be by for from in is it of on or the to what when with".split())
+STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to", "what", "when", "with"])
 _PART = re.compile(r'(?P<neg>-)?(?:(?P<field>[A-Za-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
 _NAMES = name_analyzer()
 _TEXT = text_analyzer()
@@ -103,41 +103,39 @@ def parse_query(text: str) -> Parsed:
     return parsed
 
 
+def _fuzzy(word: str) -> query.Query:
+    """A word matched within one edit (short words) or two in headwords and card names."""
+    terms = _terms(_NAMES, word)
+    return query.Or([query.FuzzyTerm(f, t, maxdist=1 if len(t) < 6 else 2, prefixlength=1)
+                     for f in ("headword", "cards") for t in terms])  # fmt: skip
+
+
 def _all(parts: list[query.Query | None]) -> query.Query | None:
     kept = [p for p in parts if p is not None]
     return query.And(kept) if len(kept) > 1 else (kept[0] if kept else None)
 
 
-def date_filter(on: dt.date) -> query.Query:
-    """Versions in force on ``on``."""
-    day = on.toordinal()
-    return query.And([query.NumericRange("valid_from", None, day), query.NumericRange("valid_to", day + 1, NEVER)])
-
-
 def run(
-    searcher: Searcher, text: str, on: dt.date | None, game: str | None, kind: str | None, limit: int,
+    searcher: Searcher, text: str, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
     fuzzy: bool = False,
 ) -> list[tuple[int, str]]:  # fmt: skip
-    """(version id, highlighted snippet) of the best hits; ``on`` None searches every version."""
+    """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all when None)."""
     parsed = parse_query(text)
     if not parsed.must:
         return []
     must = parsed.must
     if fuzzy:
-        must = [query.Or([query.FuzzyTerm(f, t, maxdist=1 if len(t) < 6 else 2, prefixlength=1)
-                          for f in ("headword", "cards") for t in _terms(_NAMES, w)]) for w in parsed.words]  # fmt: skip
+        must = [_fuzzy(w) for w in parsed.words]
         if not must:
             return []
     whole: query.Query = query.And(must)
     if parsed.must_not:
         whole = query.AndNot(whole, query.Or(parsed.must_not))
-    filters = [date_filter(on)] if on else []
     if game:
-        filters.append(query.Term("game", game))
+        whole = query.And([whole, query.Term("game", game)])
     if kind:
-        filters.append(query.Term("kind", KINDS.get(kind, kind)))
-    results = searcher.search(whole, limit=max(1, min(limit, 200)), filter=query.And(filters) if filters else None,
-                              terms=True)  # fmt: skip
+        whole = query.And([whole, query.Term("kind", KINDS.get(kind, kind))])
+    results = searcher.search(whole, limit=max(1, min(limit, 200)), filter=allowed, terms=True)
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     return [(hit["version"], hit.highlights("text", top=2)) for hit in results]
@@ -150,12 +148,12 @@ def search(
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations, and a "did you mean"."""
     on = None if every_version else (as_of or dt.date.today())
-    searcher = kb.searcher()
-    hits = run(searcher, text, on, game, kind, limit)
+    searcher, allowed = kb.searcher(on)
+    hits = run(searcher, text, allowed, game, kind, limit)
     suggestion = suggest(text, kb.names(), searcher)
     fuzzy = False
     if not hits:
-        hits = run(searcher, text, on, game, kind, limit, fuzzy=True)
+        hits = run(searcher, text, allowed, game, kind, limit, fuzzy=True)
         fuzzy = bool(hits)
     by_id = kb.version_by_id
     results = []
