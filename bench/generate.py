@@ -21,7 +21,26 @@ ENTRIES = 1500
 RULINGS = 800
 TOPICS = 950
 CHANGED = 0.85
-SYLLABLES = "ka ro tan vel mis qu or ek dal sha ni bor ga lek tor ya zin ul".split()
+SYLLABLES = [
+    "ka",
+    "ro",
+    "tan",
+    "vel",
+    "mis",
+    "qu",
+    "or",
+    "ek",
+    "dal",
+    "sha",
+    "ni",
+    "bor",
+    "ga",
+    "lek",
+    "tor",
+    "ya",
+    "zin",
+    "ul",
+]
 
 
 def _sentences() -> list[str]:

@@ -32,7 +32,31 @@ MAX_QUERY = 500
 FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
 KINDS = {"ruling": "current-rulings", "rulings": "current-rulings", "current-rulings": "current-rulings",
          "current-rulings-update": "current-rulings", "glossary": "glossary", "rulebook": "rulebook"}  # fmt: skip
-STOP = frozenset(["a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on", "or", "the", "to", "what", "when", "with"])
+STOP = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "by",
+        "for",
+        "from",
+        "in",
+        "is",
+        "it",
+        "of",
+        "on",
+        "or",
+        "the",
+        "to",
+        "what",
+        "when",
+        "with",
+    ]
+)
 _PART = re.compile(r'(?P<neg>-)?(?:(?P<field>[A-Za-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
 _NAMES = name_analyzer()
 _TEXT = text_analyzer()

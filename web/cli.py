@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import html
 import datetime as dt
+import html
 import json
 import sys
 import textwrap
@@ -21,8 +21,8 @@ from typing import Any
 from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, BuildError, build, current, report_for
 from kb.cardquery import UnknownCard, card, deck, deck_keys
 from kb.library import add_document
-from kb.search import search
 from kb.query import BadDate, KnowledgeBase, UnknownTopic, parse_date
+from kb.search import search
 from kb.worddiff import render_diff
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
