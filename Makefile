@@ -21,8 +21,8 @@ run: build
 	@echo "      $(BIN)/rulings build --json"
 
 lint: $(STAMP)
-	$(BIN)/ruff check rulings kb web tests
-	$(BIN)/ruff format --check rulings kb web tests
+	$(BIN)/ruff check rulings kb web tests bench
+	$(BIN)/ruff format --check rulings kb web tests bench
 	$(BIN)/mypy
 
 test: lint

@@ -46,6 +46,10 @@ FTS = {
 }  # fmt: skip
 PREFIXES = ["con", "mi", "sh", "ye", "u.s", "kl", "a", "d", "tor", "wor", "ga", "pa"]
 REPEAT = 5
+SQL_IN_FORCE = (
+    "SELECT rowid FROM v WHERE v MATCH ? AND valid_from <= ? AND valid_to > ? ORDER BY bm25(v, 4.0, 2.0, 1.0) LIMIT 20"
+)
+SQL_ALL = "SELECT rowid FROM v WHERE v MATCH ? ORDER BY bm25(v, 4.0, 2.0, 1.0) LIMIT 20"
 
 
 def _fts_query(category: str, text: str) -> str:
@@ -88,6 +92,27 @@ def size(path: Path) -> int:
     return sum(p.stat().st_size for p in path.rglob("*") if p.is_file()) if path.is_dir() else path.stat().st_size
 
 
+def measure(
+    kb: KnowledgeBase, fts: sqlite3.Connection, category: str, queries: list[str], on: dt.date | None, sql: str,
+    args: tuple[int, ...],
+) -> tuple[list[float], list[float], list[float]]:  # fmt: skip
+    """Latencies (ms) of the Whoosh query alone, of search() whole, and of FTS5, each query
+    run once untimed to warm caches, then REPEAT times."""
+    searcher, allowed = kb.searcher(on)
+    fuzzy = category == "fuzzy"
+    match = [_fts_query(category, text) for text in queries]
+    for text, fts_text in zip(queries, match, strict=True):
+        run(searcher, text, allowed, None, None, 20, fuzzy=fuzzy)
+        fts.execute(sql, (fts_text, *args)).fetchall()
+    ours, full, base = [], [], []
+    for _ in range(REPEAT):
+        for text, fts_text in zip(queries, match, strict=True):
+            ours.append(timed(lambda t=text: run(searcher, t, allowed, None, None, 20, fuzzy=fuzzy)))
+            full.append(timed(lambda t=text: search(kb, t, as_of=on, every_version=on is None)))
+            base.append(timed(lambda q=fts_text: fts.execute(sql, (q, *args)).fetchall()))
+    return ours, full, base
+
+
 def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(work)
@@ -96,6 +121,7 @@ def main() -> int:
         documents = len(list((root / "library" / "stccg").iterdir()))
         report = build(root / "library", root / "kb", procs=2)
         kb = KnowledgeBase(report.directory)
+        (root / "fts.sqlite").unlink(missing_ok=True)
         fts_seconds = build_fts(kb, root / "fts.sqlite")
         fts = sqlite3.connect(root / "fts.sqlite")
         today = dt.date.today().toordinal()
@@ -108,28 +134,14 @@ def main() -> int:
         )
         search(kb, "warm up")
         today_date = dt.date.today()
-        sql_now = "SELECT rowid FROM v WHERE v MATCH ? AND valid_from <= ? AND valid_to > ? ORDER BY bm25(v, 4.0, 2.0, 1.0) LIMIT 20"
-        sql_all = "SELECT rowid FROM v WHERE v MATCH ? ORDER BY bm25(v, 4.0, 2.0, 1.0) LIMIT 20"
         print(f"\n{'queries (ms)':<28}{'ours p50':>9}{'p99':>8}{'full p50':>9}{'p99':>8}{'FTS5 p50':>9}{'p99':>8}"
               f"{'p99 ratio':>10}")  # fmt: skip
         for scope, on, sql, args in (
-            ("in force", today_date, sql_now, (today, today)),
-            ("all versions", None, sql_all, ()),
+            ("in force", today_date, SQL_IN_FORCE, (today, today)),
+            ("all versions", None, SQL_ALL, ()),
         ):
-            searcher, allowed = kb.searcher(on)
             for category, queries in QUERIES.items():
-                for text in queries:  # warm both sides' caches once, untimed
-                    run(searcher, text, allowed, None, None, 20, fuzzy=category == "fuzzy")
-                    fts.execute(sql, (_fts_query(category, text), *args)).fetchall()
-                ours, full, base = [], [], []
-                for _ in range(REPEAT):
-                    for text in queries:
-                        fuzzy = category == "fuzzy"
-                        ours.append(timed(lambda t=text, f=fuzzy: run(searcher, t, allowed, None, None, 20, fuzzy=f)))
-                        full.append(timed(lambda t=text: search(kb, t, as_of=on, every_version=on is None)))
-                        base.append(
-                            timed(lambda t=text, c=category: fts.execute(sql, (_fts_query(c, t), *args)).fetchall())
-                        )
+                ours, full, base = measure(kb, fts, category, queries, on, sql, args)
                 o50, o99 = percentiles(ours)
                 f50, f99 = percentiles(full)
                 b50, b99 = percentiles(base)
