@@ -16,9 +16,7 @@ build: $(STAMP)
 	$(BIN)/rulings build
 
 run: build
-	@echo
-	@echo "Try:  $(BIN)/rulings parse data/stccg/current-rulings-update-2000-11-27.txt --kind current-rulings-update"
-	@echo "      $(BIN)/rulings build --json"
+	$(BIN)/rulings serve --host 127.0.0.1 --port 5000
 
 lint: $(STAMP)
 	$(BIN)/ruff check rulings kb web tests bench

@@ -21,6 +21,7 @@ from whoosh import index, scoring
 from whoosh.searching import Searcher
 
 from kb import store
+from kb.build import BuildError
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, date_filter, name_analyzer
 from kb.versions import Version, status
 from kb.worddiff import word_diff
@@ -95,6 +96,8 @@ class KnowledgeBase:
         self._searcher: Searcher | None = None
         self._current: Searcher | None = None
         self._allowed: dict[dt.date, set[int]] = {}
+        if not (directory / BUILT_ON).is_file():
+            raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
         self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
         self.boundaries = sorted({d for v in self.versions for d in (v.valid_from, v.valid_to) if d})
         gc.freeze()  # the loaded knowledge base lives as long as the process: keep it out of GC passes

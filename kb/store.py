@@ -1,4 +1,4 @@
-"""The SQLite store of record: documents, entries, references, and what was left over.
+"""The SQLite store of record: documents (with their source text), entries, versions, cards.
 
 Written once per build into a fresh file (`write`), then only read (`open_readonly`).
 """
@@ -13,6 +13,7 @@ from kb.catalog import Catalog
 from kb.versions import Ledger
 from rulings.model import ParseResult
 from rulings.normalize import headword_key
+from rulings.source import read_source
 
 DB_NAME = "kb.sqlite"
 """The store's file name inside a build directory."""
@@ -23,7 +24,7 @@ CREATE TABLE documents (
     title TEXT NOT NULL, version TEXT NOT NULL, date TEXT, date_approximate INTEGER NOT NULL,
     supersedes TEXT, note TEXT NOT NULL, declared_date TEXT, previous_date TEXT,
     complete_set TEXT NOT NULL, encoding TEXT NOT NULL, line_count INTEGER NOT NULL,
-    nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL
+    nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL, source TEXT NOT NULL
 );
 CREATE TABLE entries (
     id INTEGER PRIMARY KEY, document_id TEXT NOT NULL REFERENCES documents(id),
@@ -118,7 +119,7 @@ def _write_versions(connection: sqlite3.Connection, ledger: Ledger) -> None:
 def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
     d = result.document
     connection.execute(
-        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             d.id,
             d.path,
@@ -137,6 +138,7 @@ def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
             result.line_count,
             len(result.nonblank),
             result.duplicates_merged,
+            "\n".join(read_source(d.path).lines),
         ),
     )
     for seq, e in enumerate(result.entries):

@@ -1,4 +1,4 @@
-"""The ``rulings`` command line: parse, build, add, show, history, diff, docs, card, deck.
+"""The ``rulings`` command line: parse, build, add, show, history, diff, docs, card, deck, search, serve.
 
 Parses arguments, calls `rulings`/`kb`, formats the answer as text or ``--json``. User
 mistakes and bad input end with one ``rulings: error: ...`` line and exit status 1
@@ -275,6 +275,17 @@ def cmd_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import waitress
+
+    from web.app import create_app
+
+    current(Path(args.kb))  # fail early, with one line, when nothing is built yet
+    print(f"serving {args.kb} on http://{args.host}:{args.port}/ (Ctrl-C stops)")
+    waitress.serve(create_app({"KB": args.kb}), host=args.host, port=args.port, threads=args.threads)
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser for every ``rulings`` command."""
     top = argparse.ArgumentParser(prog="rulings", description="Card-game rules and rulings knowledge base.")
@@ -329,6 +340,13 @@ def parser() -> argparse.ArgumentParser:
     search_cmd.add_argument("--all", action="store_true", help="search every version, not only those in force")
     docs = query("docs", "the documents in force on a date", cmd_docs)
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+
+    serve = commands.add_parser("serve", help="serve the web app (read-only) with waitress")
+    serve.add_argument("--kb", default=str(DEFAULT_KB))
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=5000)
+    serve.add_argument("--threads", type=int, default=8)
+    serve.set_defaults(run=cmd_serve)
 
     add = commands.add_parser("add", help="add a newly published document to the library and rebuild")
     add.add_argument("file", help="the document, a plain-text file")

@@ -1,0 +1,31 @@
+"""Card pages and the deck view: everything that touches a card, or every card of a deck."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, g, request
+
+from kb.cardquery import UnknownCard, card, deck
+from web.views import as_of, error_page, page, route, wants_json
+
+bp = Blueprint("cards", __name__)
+
+
+@bp.route("/card/<path:name>")
+def card_page(name: str) -> Any:
+    name, json_wanted = wants_json(name)
+    try:
+        answer = card(g.kb, name, as_of(), request.args.get("game") or None)
+    except UnknownCard as err:
+        return error_page(404, str(err), [{"name": s, "url": f"/card/{s}"} for s in err.suggestions])
+    return page("cards/card.html", answer, json_wanted)
+
+
+@route(bp, "/deck")
+def deck_page(json_wanted: bool) -> Any:
+    text = request.args.get("list", "")[:20_000]
+    answer: dict[str, Any] = {"cards": [], "unknown": [], "total": 0}
+    if text.strip():
+        answer = deck(g.kb, text, as_of(), request.args.get("game") or None)
+    return page("cards/deck.html", {**answer, "list": text}, json_wanted)

@@ -1,0 +1,35 @@
+"""The documents of the library, each with its source text and line anchors for citations."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from flask import Blueprint, abort, g, request
+
+from web.views import page, route, wants_json
+
+bp = Blueprint("documents", __name__)
+_LINES = re.compile(r"^(\d+)(?:-(\d+))?$")
+FIELDS = ("id", "game", "kind", "title", "version", "date", "date_approximate", "note", "declared_date",
+          "previous_date", "line_count")  # fmt: skip
+
+
+@route(bp, "/docs")
+def documents(json_wanted: bool) -> Any:
+    rows = sorted(g.kb.documents.values(), key=lambda d: (d["date"] or "", d["id"]))
+    return page("documents/list.html", {"documents": [{k: d[k] for k in FIELDS} for d in rows]}, json_wanted)
+
+
+@bp.route("/docs/<name>")
+def document(name: str) -> Any:
+    name, json_wanted = wants_json(name)
+    found = g.kb.documents.get(name)
+    if found is None:
+        abort(404, f"no document {name!r}")
+    marked = _LINES.match(request.args.get("lines", ""))
+    low, high = (int(marked[1]), int(marked[2] or marked[1])) if marked else (0, -1)
+    lines = [{"number": n, "text": t, "cited": low <= n <= high} for n, t in enumerate(found["source"].split("\n"), 1)]
+    data = {**{k: found[k] for k in FIELDS}, "complete_set": json.loads(found["complete_set"]), "lines": lines}
+    return page("documents/document.html", data, json_wanted)

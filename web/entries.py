@@ -1,0 +1,47 @@
+"""Entry pages: the text in force per series, the timeline, a diff between any two versions."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from flask import Blueprint, abort, g, request
+
+from kb.query import UnknownTopic
+from kb.worddiff import word_diff
+from web.views import as_of, error_page, page, route, wants_json
+
+bp = Blueprint("entries", __name__)
+
+
+@bp.route("/entry/<path:topic>")
+def entry(topic: str) -> Any:
+    topic, json_wanted = wants_json(topic)
+    try:
+        shown = g.kb.show(topic, as_of())
+    except UnknownTopic as err:
+        found = [{"name": s, "url": f"/search?q={s}"} for s in err.suggestions]
+        return error_page(404, str(err), found)
+    history = g.kb.history(shown["topic"])
+    data = {**shown, "versions": history["versions"], "compare": _compare(history["versions"])}
+    return page("entries/entry.html", data, json_wanted)
+
+
+def _compare(versions: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The word diff between the versions chosen with ``?a=`` and ``?b=`` (ids)."""
+    ids = {str(v["version"]): v for v in versions}
+    a, b = request.args.get("a"), request.args.get("b")
+    if not a or not b:
+        return None
+    if a not in ids or b not in ids:
+        abort(400, "choose two versions of this entry to compare")
+    return {"a": ids[a], "b": ids[b], "diff": word_diff(ids[a]["text"], ids[b]["text"])}
+
+
+@route(bp, "/version/<int:version_id>")
+def version(version_id: int, json_wanted: bool) -> Any:
+    found = g.kb.version_by_id.get(version_id)
+    if found is None:
+        abort(404, f"no version {version_id}")
+    part = g.kb.part(found, as_of() or dt.date.today())
+    return page("entries/version.html", {**part, "topic": found.topic}, json_wanted)

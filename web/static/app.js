@@ -1,0 +1,50 @@
+// Search as you type and autocomplete; every page works without this file.
+(function () {
+  "use strict";
+  var box = document.getElementById("q");
+  var list = document.getElementById("suggestions");
+  if (!box || !list) { return; }
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (event.key === "/" && tag !== "input" && tag !== "textarea" && tag !== "select") {
+      event.preventDefault();
+      box.focus();
+      box.select();
+    }
+  });
+  var timer = null;
+  var asOf = new URLSearchParams(window.location.search).get("as_of") || "";
+  function clear() { list.replaceChildren(); list.hidden = true; }
+  function item(text, href) {
+    var li = document.createElement("li");
+    var a = document.createElement("a");
+    a.href = href;
+    a.textContent = text;
+    li.appendChild(a);
+    return li;
+  }
+  function update() {
+    var q = box.value.trim();
+    if (!q) { clear(); return; }
+    fetch("/complete.json?q=" + encodeURIComponent(q)).then(function (r) { return r.json(); }).then(function (data) {
+      clear();
+      data.completions.forEach(function (c) { list.appendChild(item(c.name, c.url)); });
+      list.hidden = data.completions.length === 0;
+    }).catch(clear);
+    var results = document.getElementById("results");
+    if (!results) { return; }
+    // While typing, the last word is a prefix: "conund" already finds Conundrum.
+    var live = /\w$/.test(q) && q.indexOf('"') < 0 ? q + "*" : q;
+    var url = "/?q=" + encodeURIComponent(live) + (asOf ? "&as_of=" + encodeURIComponent(asOf) : "");
+    fetch(url).then(function (r) { return r.text(); }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var fresh = doc.getElementById("results");
+      if (fresh && box.value.trim() === q) { results.replaceWith(fresh); }
+    }).catch(function () {});
+  }
+  box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(update, 150); });
+  box.addEventListener("keydown", function (event) {
+    if (event.key === "ArrowDown" && !list.hidden) { event.preventDefault(); list.querySelector("a").focus(); }
+    if (event.key === "Escape") { clear(); }
+  });
+})();

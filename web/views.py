@@ -1,0 +1,95 @@
+"""Shared view machinery: one dict per page, rendered as HTML or returned as JSON.
+
+A page is served at ``/path`` (HTML) and ``/path.json`` (the same dict as JSON), with a
+``Link: <...json>; rel="alternate"`` header. Entry text is rendered with markdown-it-py
+with raw HTML disabled, and icons such as ``[DS9]`` become labelled badges.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import urlencode
+
+from flask import Blueprint, abort, jsonify, make_response, render_template, request
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+from kb.query import BadDate, parse_date
+
+_MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
+_ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")
+
+
+def rich_text(text: str) -> Markup:
+    """Entry text as safe HTML: paragraphs, emphasis, and icon badges; never raw HTML."""
+    html = _MARKDOWN.render(text or "")
+    return Markup(_ICON.sub(r'<span class="icon" title="\1 icon">\1</span>', html))
+
+
+def as_of() -> dt.date | None:
+    """The ``?as_of=`` date of this request, if any (a bad one is a 400)."""
+    value = request.args.get("as_of", "").strip()
+    if not value:
+        return None
+    try:
+        return parse_date(value)
+    except BadDate as err:
+        abort(400, str(err))
+
+
+def url_with(**changes: Any) -> str:
+    """This page's URL with some query parameters changed."""
+    args = {k: v for k, v in request.args.items() if k not in changes}
+    args.update({k: v for k, v in changes.items() if v not in (None, "")})
+    return request.path + (f"?{urlencode(args)}" if args else "")
+
+
+def page(template: str, data: dict[str, Any], json_wanted: bool, status: int = 200) -> Any:
+    """Render ``data`` with ``template``, or return it as JSON."""
+    if json_wanted:
+        return make_response(jsonify(data), status)
+    context = {**data, "answered_on": data.get("as_of"), "as_of": request.args.get("as_of", "")}
+    response = make_response(render_template(template, **context), status)
+    response.headers["Link"] = f'<{json_url()}>; rel="alternate"; type="application/json"'
+    return response
+
+
+def json_url() -> str:
+    """The JSON twin of this page's URL."""
+    query = f"?{request.query_string.decode()}" if request.query_string else ""
+    return f"{'/index' if request.path == '/' else request.path.rstrip('/')}.json{query}"
+
+
+def wants_json(value: str) -> tuple[str, bool]:
+    """Split a path parameter ``x.json`` into ``("x", True)``."""
+    return (value[:-5], True) if value.endswith(".json") else (value, False)
+
+
+def route(blueprint: Blueprint, rule: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Register a view at ``rule`` and ``rule.json``; the view gets ``json_wanted``."""
+
+    def register(view: Callable[..., Any]) -> Callable[..., Any]:
+        blueprint.add_url_rule(rule, view.__name__, view, defaults={"json_wanted": False})
+        blueprint.add_url_rule(f"{rule.rstrip('/') or '/index'}.json", f"{view.__name__}_json", view,
+                               defaults={"json_wanted": True})  # fmt: skip
+        return view
+
+    return register
+
+
+def error_page(status: int, message: str, suggestions: list[dict[str, str]]) -> tuple[Any, int]:
+    """An error as a page (or JSON for ``.json`` paths), never a traceback."""
+    data = {"status": status, "error": message, "suggestions": suggestions}
+    if request.path.endswith(".json"):
+        return jsonify(data), status
+    return render_template("error.html", **data, as_of=""), status
+
+
+def blueprints() -> list[Blueprint]:
+    """Every blueprint of the app, one per user task."""
+    from web import cards, changes, documents, entries, search
+
+    return [search.bp, entries.bp, cards.bp, changes.bp, documents.bp]
