@@ -1,6 +1,33 @@
-"""Shared pytest setup: make the test helpers importable."""
+"""Shared pytest setup: test helpers importable; real knowledge bases built once per session."""
 
+from __future__ import annotations
+
+import shutil
 import sys
 from pathlib import Path
 
+import pytest
+
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from helpers import FIXTURES, SEEDS  # noqa: E402
+
+from kb.build import build  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def bundled_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A knowledge base built from the bundled library ``data/``."""
+    root = tmp_path_factory.mktemp("bundled-kb") / "kb"
+    build(SEEDS, root)
+    return root
+
+
+@pytest.fixture(scope="session")
+def history_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A knowledge base of the fixture library plus the seed update: entries with several versions."""
+    work = tmp_path_factory.mktemp("history-kb")
+    shutil.copytree(FIXTURES / "library", work / "library")
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", work / "library" / "stccg")
+    build(work / "library", work / "kb")
+    return work / "kb"
