@@ -10,9 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import FIXTURES, SEEDS  # noqa: E402
-
-from kb.build import build  # noqa: E402
+from helpers import FIXTURES, SEEDS
+from kb.build import build
 
 
 @pytest.fixture(scope="session")

@@ -193,7 +193,10 @@ def test_rebuilt_knowledge_base_is_picked_up_without_restart(tmp_path: Path) -> 
         "* Q-Flash - It is seeded under the Q's Tent.\n"
     )
     with (library / "library.toml").open("a") as manifest:
-        manifest.write('\n[[document]]\nid = "extra"\nfile = "stccg/extra.txt"\ngame = "stccg"\n'
-                       'kind = "current-rulings-update"\ntitle = "Update"\nversion = "12/18/00"\ndate = "2000-12-18"\n')  # fmt: skip
+        manifest.write(
+            '\n[[document]]\nid = "extra"\nfile = "stccg/extra.txt"\ngame = "stccg"\n'
+            'kind = "current-rulings-update"\ntitle = "Update"\nversion = "12/18/00"\n'
+            'date = "2000-12-18"\n'
+        )
     build(library, tmp_path / "kb")
     assert [h["headword"] for h in get_json(app, "/index.json?q=tent")["results"]] == ["Q-Flash"]
