@@ -32,3 +32,4 @@ clean:
 bench: $(STAMP)
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/link_quality.py
+	$(BIN)/python bench/load.py
