@@ -26,15 +26,8 @@ KLINGON_DECK = (SEEDS / "stccg" / "quick-start-rules.txt").read_text().splitline
 
 
 @pytest.fixture(scope="module")
-def bundled_kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    kb = tmp_path_factory.mktemp("bundled") / "kb"
-    build(SEEDS, kb)
-    return kb
-
-
-@pytest.fixture(scope="module")
-def bundled(bundled_kb: Path) -> KnowledgeBase:
-    return KnowledgeBase(current(bundled_kb))
+def bundled(bundled_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(bundled_root))
 
 
 @pytest.fixture(scope="module")
@@ -214,8 +207,8 @@ def test_quick_start_federation_deck(bundled: KnowledgeBase) -> None:
     ]
 
 
-def test_cli_card_deck_and_diff_by_deck(bundled_kb: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    kb_root = str(bundled_kb)
+def test_cli_card_deck_and_diff_by_deck(bundled_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    kb_root = str(bundled_root)
     assert main(["card", "Conundrum", "--kb", kb_root, "--json"]) == 0
     answer = json.loads(capsys.readouterr().out)
     assert answer["name"] == "Conundrum" and [e["headword"] for e in answer["entries"]] == ["Conundrum"]

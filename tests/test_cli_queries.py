@@ -13,10 +13,8 @@ from web.cli import main
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> str:
-    kb = tmp_path_factory.mktemp("bundled") / "kb"
-    assert main(["build", "--library", str(SEEDS), "--kb", str(kb)]) == 0
-    return str(kb)
+def bundled(bundled_root: Path) -> str:
+    return str(bundled_root)
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -3,30 +3,26 @@
 from __future__ import annotations
 
 import datetime as dt
-import shutil
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from helpers import FIXTURES, SEEDS
-from kb.build import build
+from kb.build import current
 from kb.query import KnowledgeBase
 from kb.search import complete, search
 from web.cli import main
 
 
 @pytest.fixture(scope="module")
-def bundled(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
-    return KnowledgeBase(build(SEEDS, tmp_path_factory.mktemp("search") / "kb").directory)
+def bundled(bundled_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(bundled_root))
 
 
 @pytest.fixture(scope="module")
-def fixture_kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
-    root = tmp_path_factory.mktemp("search-fixture")
-    shutil.copytree(FIXTURES / "library", root / "library")
-    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", root / "library" / "stccg")
-    return KnowledgeBase(build(root / "library", root / "kb").directory)
+def fixture_kb(history_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(history_root))
 
 
 def headwords(answer: dict[str, object]) -> list[str]:
@@ -134,8 +130,8 @@ def test_any_string_searches_without_error(bundled: KnowledgeBase, text: str) ->
         assert "<script" not in hit["snippet"]
 
 
-def test_cli_search_json(tmp_path: object, capsys: pytest.CaptureFixture[str], bundled: KnowledgeBase) -> None:
-    kb_root = str(bundled.directory.parent.parent)
+def test_cli_search_json(capsys: pytest.CaptureFixture[str], bundled_root: Path) -> None:
+    kb_root = str(bundled_root)
     assert main(["search", "conondrum", "--kb", kb_root, "--json"]) == 0
     import json
 

@@ -7,13 +7,11 @@ and 1/29/01, an update of 12/18/00) plus the real seed update of 11/27/00 from `
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, SEEDS
-from kb.build import build
+from kb.build import current
 from kb.query import KnowledgeBase, UnknownTopic
 
 D = dt.date.fromisoformat
@@ -27,12 +25,8 @@ ANY_1 = (
 
 
 @pytest.fixture(scope="module")
-def kb(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
-    root = tmp_path_factory.mktemp("versions")
-    library = root / "library"
-    shutil.copytree(FIXTURES / "library", library)
-    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", library / "stccg")
-    return KnowledgeBase(build(library, root / "kb").directory)
+def kb(history_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(history_root))
 
 
 def texts(kb: KnowledgeBase, topic: str, on: str) -> dict[str, str]:
@@ -231,8 +225,8 @@ def test_unknown_topic_suggests(kb: KnowledgeBase) -> None:
     assert caught.value.suggestions[0] == "Conundrum"
 
 
-def test_missing_base_with_only_the_bundled_seeds(tmp_path: Path) -> None:
-    bundled = KnowledgeBase(build(SEEDS, tmp_path / "kb").directory)
+def test_missing_base_with_only_the_bundled_seeds(bundled_root: Path) -> None:
+    bundled = KnowledgeBase(current(bundled_root))
     (part,) = bundled.show("any", D("2000-11-27"))["parts"]
     assert part["text"] == ANY_1
     assert part["note"] == "replaces the first paragraph of the Glossary entry; that text is not in this knowledge base"
