@@ -20,7 +20,7 @@ from kb import store
 from kb.catalog import bundled_catalog, import_lackey
 from kb.index import write_indexes
 from kb.linking import link_versions
-from kb.versions import apply_documents
+from kb.versions import apply_documents, dangling_references
 from rulings.manifest import load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
@@ -69,6 +69,8 @@ class BuildReport:
     seconds: float
     warnings: list[str] = field(default_factory=list)
     """Findings of applying the documents and importing cards (bad catalog rows...)."""
+    references: list[str] = field(default_factory=list)
+    """"See X" references to topics absent from the knowledge base (not errors)."""
     cards: int = 0
     """Cards in the catalog."""
     imported: int = 0
@@ -111,6 +113,7 @@ def build(
     imported = import_lackey(cards, catalog) if cards else 0
     texts = [e.text for r in results for e in r.entries]
     links = link_versions(ledger.versions, ledger.topics, catalog, texts)
+    dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
     reports = [report_for(r) for r in results]
     for report in reports:
         if not report.coverage.complete:
@@ -130,7 +133,8 @@ def build(
         write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
         (staging / "report.json").write_text(
             json.dumps(
-                [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings, indent=1
+                [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings + dangling,
+                indent=1,
             )
         )
         staging.rename(final)
@@ -142,7 +146,7 @@ def build(
         raise
     _prune(builds, final)
     return BuildReport(
-        final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems,
+        final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
         cards=len(catalog.cards), imported=imported, links=len(links),
     )  # fmt: skip
 

@@ -23,7 +23,7 @@ from whoosh.searching import Searcher
 from kb import store
 from kb.build import BuildError
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, date_filter, name_analyzer
-from kb.versions import Version, status
+from kb.versions import Version, reference_keys, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 
@@ -276,10 +276,13 @@ class KnowledgeBase:
 
     def backrefs(self, topic: str) -> list[dict[str, str]]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
-        key = topic.split(":", 1)[1].replace("-", " ")
+        key = headword_key(self.topics[topic]["headword"])
+        game = self.topics[topic]["game"]
         found = {}
         for version in self.versions:
-            if version.valid_to is None and any(headword_key(r) == key for r in version.references):
+            if version.valid_to is not None or self.topics[version.topic]["game"] != game:
+                continue
+            if any(key in reference_keys(r) for r in version.references):
                 found[version.topic] = self.topics[version.topic]["headword"]
         return [{"topic": t, "headword": h} for t, h in sorted(found.items())]
 

@@ -158,6 +158,30 @@ class Ledger:
             action(date)
 
 
+def reference_keys(target: str) -> list[str]:
+    """The topic keys a "See X" may mean: X itself, or, for "See persona - Mirror versions",
+    the entry before the dash (the reference points into it)."""
+    keys = [headword_key(target)]
+    if " - " in target:
+        keys.append(headword_key(target.split(" - ")[0]))
+    return keys
+
+
+def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
+    """ "See X" references whose X is no topic of the knowledge base (the Glossary may be
+    missing), one line each: ``file:line: headword: See X: ...``. ``paths``: document id -> file."""
+    known = {(t.game, headword_key(t.headword)) for t in ledger.topics.values()}
+    found: dict[tuple[str, str, str], str] = {}
+    for version in ledger.versions:
+        game = ledger.topics[version.topic].game
+        for target in version.references:
+            if not any((game, key) in known for key in reference_keys(target)):
+                where = f"{paths[version.document_id]}:{version.line_start}"
+                found.setdefault((where, version.headword, target), "")
+    return [f"{where}: {headword}: 'See {target}' names no entry in this knowledge base"
+            for where, headword, target in found]  # fmt: skip
+
+
 def _release_key(name: str) -> str:
     key = headword_key(name)
     return key[4:] if key.startswith("the ") else key

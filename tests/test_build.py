@@ -86,13 +86,16 @@ def test_failed_build_leaves_the_previous_knowledge_base(tmp_path: Path) -> None
 
 
 def test_cli_build_and_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    update = str(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt")
     assert main(["build", "--library", str(SEEDS), "--kb", str(tmp_path / "kb")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line for line in out if not line.startswith(("  warning", "built "))] == [
         *REPORT,
         "cards: 118 in the catalog (0 rows imported), 134 links",
+        "references: 2 to topics not in this knowledge base",
+        f"  {update}:79: Conundrum: 'See actions - required' names no entry in this knowledge base",
+        f"  {update}:111: Mirror Quadrant icon [MQ]: 'See native quadrant' names no entry in this knowledge base",
     ]
-    update = str(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt")
     assert main(["parse", update, "--kind", "current-rulings-update"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert (

@@ -57,6 +57,11 @@ def test_show_backrefs(bundled: str, capsys: pytest.CaptureFixture[str]) -> None
     ]
 
 
+def test_backrefs_into_part_of_an_entry(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "show", "persona", "--kb", bundled, "--json")
+    assert [b["headword"] for b in json.loads(out)["backrefs"]] == ["infiltration icon", '"opposite"']
+
+
 def test_unknown_topic_and_bad_date(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert run(capsys, "show", "conondrum", "--kb", bundled) == (
         1,

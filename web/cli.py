@@ -86,7 +86,7 @@ def cmd_build(args: argparse.Namespace) -> int:
     if args.json:
         _print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents,
                      "cards": report.cards, "imported": report.imported, "links": report.links,
-                     "warnings": report.warnings})  # fmt: skip
+                     "warnings": report.warnings, "references": report.references})  # fmt: skip
         return 0
     for document in report.documents:
         print(document.line())
@@ -95,6 +95,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"cards: {report.cards} in the catalog ({report.imported} rows imported), {report.links} links")
     for warning in report.warnings:
         print(f"  warning: {warning}")
+    print(f"references: {len(report.references)} to topics not in this knowledge base")
+    for reference in report.references:
+        print(f"  {reference}")
     print(f"built {report.directory} in {report.seconds:.2f} s")
     return 0
 
