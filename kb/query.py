@@ -93,6 +93,15 @@ class KnowledgeBase:
             self.by_topic.setdefault(version.topic, []).append(version)
         self.directory = directory
         self.version_by_id = {v.id: v for v in self.versions}
+        self.version_keys: dict[int, str] = {}
+        self.version_by_key: dict[str, Version] = {}
+        for version in self.versions:
+            key = base = f"{version.topic}@{version.document_id}@{version.series}"
+            number = 1
+            while key in self.version_by_key:
+                number += 1
+                key = f"{base}@{number}"
+            self.version_keys[version.id], self.version_by_key[key] = key, version
         self._searcher: Searcher | None = None
         self._current: Searcher | None = None
         self._allowed: dict[dt.date, set[int]] = {}
@@ -181,7 +190,8 @@ class KnowledgeBase:
     def part(self, version: Version, on: dt.date) -> dict[str, Any]:
         """One version as an answer part: text, status, operation, dates, note, citation, cards."""
         return {
-            "version": version.id, "series": version.series, "label": self.series_label(version.series),
+            "version": version.id, "key": self.version_keys[version.id], "series": version.series,
+            "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
             "operation": version.operation, "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,

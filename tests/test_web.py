@@ -76,7 +76,10 @@ def test_entry_history_and_version_diff(history: FlaskClient) -> None:
     assert "<del> If you resolve all dilemmas and Q-Flashes" in html
     compare = get_json(history, f"/entry/stccg:mission-attempt.json?a={ids[0]}&b={ids[1]}")["compare"]
     assert compare["diff"][0] == ["=", "If all matching personnel are removed, the mission attempt ends."]
-    version = get_json(history, f"/version/{ids[0]}.json")
+    keys = [v["key"] for v in data["versions"]]
+    assert keys[0] == "stccg:mission-attempt@cr-2000-10-30@current-rulings"
+    version = get_json(history, f"/version/{keys[0]}.json")
+    assert get_json(history, f"/version/{ids[0]}.json") == version
     assert (version["valid_from"], version["status"], version["topic"]) == ("2000-10-30", "superseded",
                                                                            "stccg:mission-attempt")  # fmt: skip
     assert "permalink" in get_html(history, f"/version/{ids[0]}")
@@ -141,7 +144,7 @@ def test_atom_feed(client: FlaskClient) -> None:
         ("/entry/stccg:conondrum.json", 404, "no entry"),
         ("/card/Conondrum", 404, "did you mean: Conundrum?"),
         ("/card/Conondrum.json", 404, "no card"),
-        ("/version/99999", 404, "no version 99999"),
+        ("/version/99999", 404, "no version '99999'"),
         ("/docs/nope", 404, "no document 'nope'"),
         ("/nowhere", 404, "The requested URL was not found on the server."),
         ("/asof/2000-13-01", 400, "'2000-13-01' is not a date"),

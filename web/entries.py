@@ -9,7 +9,7 @@ from flask import Blueprint, abort, g, request
 
 from kb.query import UnknownTopic
 from kb.worddiff import word_diff
-from web.views import as_of, error_page, page, route, wants_json
+from web.views import as_of, error_page, page, wants_json
 
 bp = Blueprint("entries", __name__)
 
@@ -38,10 +38,12 @@ def _compare(versions: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {"a": ids[a], "b": ids[b], "diff": word_diff(ids[a]["text"], ids[b]["text"])}
 
 
-@route(bp, "/version/<int:version_id>")
-def version(version_id: int, json_wanted: bool) -> Any:
-    found = g.kb.version_by_id.get(version_id)
+@bp.route("/version/<path:key>")
+def version(key: str) -> Any:
+    """A version's permalink: ``topic@document@series`` (stable across rebuilds), or a build's number."""
+    key, json_wanted = wants_json(key)
+    found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(int(key)) if key.isdigit() else None)
     if found is None:
-        abort(404, f"no version {version_id}")
+        abort(404, f"no version {key!r}")
     part = g.kb.part(found, as_of() or dt.date.today())
     return page("entries/version.html", {**part, "topic": found.topic}, json_wanted)
