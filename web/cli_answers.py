@@ -1,0 +1,208 @@
+"""The query commands of the ``rulings`` command line: show, history, diff, docs, card,
+deck, search. Each asks `kb` for an answer dict and prints it as text for a judge, or as
+``--json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import html
+import json
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+from kb.build import current
+from kb.cardquery import card, deck, deck_keys
+from kb.query import KnowledgeBase, parse_date
+from kb.search import search
+from kb.worddiff import render_diff
+
+
+def plain(value: Any) -> Any:
+    """``value`` with dataclasses and dates turned into JSON-ready types."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: plain(v) for k, v in dataclasses.asdict(value).items()}
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [plain(v) for v in value]
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
+def print_json(data: Any) -> None:
+    """Print ``data`` as indented JSON."""
+    print(json.dumps(plain(data), indent=2, ensure_ascii=False))
+
+
+def _open(args: argparse.Namespace) -> KnowledgeBase:
+    return KnowledgeBase(current(Path(args.kb)))
+
+
+def _wrap(text: str, indent: str = "    ") -> str:
+    paragraphs = text.split("\n\n")
+    return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
+
+
+def _cite(part: dict[str, Any]) -> str:
+    c = part["citation"]
+    return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
+
+
+def _print_part(part: dict[str, Any]) -> None:
+    since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
+    print(f"  [{part['label']}] {part['status']} {since}; {part['operation']}")
+    if part["text"]:
+        print(_wrap(part["text"]))
+    if part["note"]:
+        print(f"    NOTE: {part['note']}")
+    if part["references"]:
+        print(f"    See: {', '.join(part['references'])}")
+    print(f"    Source: {_cite(part)}")
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    answer = _open(args).show(args.topic, parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}")
+    for part in answer["parts"]:
+        _print_part(part)
+    if not answer["parts"]:
+        print("  (nothing in force on that date)")
+    for part in answer["pending"]:
+        _print_part(part)
+    if answer["backrefs"]:
+        print("  Referred to by: " + ", ".join(b["headword"] for b in answer["backrefs"]))
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    answer = _open(args).history(args.topic, args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    print(f"{answer['headword']}  ({answer['topic']}): {len(answer['versions'])} version(s)")
+    for number, part in enumerate(answer["versions"], start=1):
+        until = part["valid_to"] or ("in force" if part["valid_from"] else "-")
+        print(
+            f"{number}. {part['valid_from'] or part['condition']} -> {until}  [{part['label']}] {part['operation']}, "
+            f"{part['status']}"
+        )
+        print(f"    Source: {_cite(part)}")
+        if part["note"]:
+            print(f"    NOTE: {part['note']}")
+        changed = render_diff([tuple(s) for s in part["diff"]]) if part["supersedes"] else part["text"]
+        print(_wrap(changed))
+    return 0
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    kb = _open(args)
+    cards = deck_keys(kb, _deck_text(args.deck), args.game) if args.deck else None
+    answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards)
+    if args.json:
+        print_json(answer)
+        return 0
+    counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
+    marks = {"added": "+", "changed": "~", "rescinded": "-", "pending": "?"}
+    for key, mark in marks.items():
+        for item in answer[key]:
+            extra = f" ({item['condition'] or 'from ' + str(item['valid_from'])})" if key == "pending" else ""
+            print(f"{mark} {item['headword']}{extra}")
+            if key == "changed":
+                print(_wrap(render_diff([tuple(s) for s in item["diff"]])))
+    return 0
+
+
+def _print_entries(entries: list[dict[str, Any]]) -> None:
+    for entry in entries:
+        print(f"  {entry['headword']}  ({entry['topic']})")
+        for part in entry["parts"]:
+            _print_part(part)
+
+
+def cmd_card(args: argparse.Namespace) -> int:
+    answer = card(_open(args), args.name, parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    facts = ", ".join(x for x in (answer["type"], answer["affiliation"], answer["game"]) if x)
+    print(f"{answer['name']}  ({facts}), as of {answer['as_of']}")
+    if answer["aliases"]:
+        print(f"  also written: {', '.join(answer['aliases'])}")
+    print(f"Rulings headed by it: {len(answer['headed'])}")
+    _print_entries(answer["headed"])
+    others = answer["entries"][len(answer["headed"]) :]
+    print(f"Other entries naming it: {len(others)}")
+    _print_entries(others)
+    print(f"Versions that ever named it: {len(answer['history'])}")
+    return 0
+
+
+def _deck_text(source: str) -> str:
+    return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    answer = deck(_open(args), _deck_text(args.file), parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    print(f"Deck of {answer['total']} cards, rulings in force on {answer['as_of']}")
+    for item in answer["cards"]:
+        print(
+            f"{item['count']}x {item['name']}: {len(item['entries'])} entr{'y' if len(item['entries']) == 1 else 'ies'}"
+        )
+        _print_entries(item["entries"])
+    for item in answer["unknown"]:
+        hint = f" (did you mean: {', '.join(item['suggestions'])}?)" if item["suggestions"] else ""
+        print(f"unknown card: {item['name']}{hint}")
+    return 0
+
+
+def _marks(snippet: str) -> str:
+    return html.unescape(snippet.replace("<mark>", "*").replace("</mark>", "*"))
+
+
+def cmd_search(args: argparse.Namespace) -> int:
+    answer = search(_open(args), args.query, parse_date(args.as_of) if args.as_of else None, args.game, args.kind,
+                    args.limit, args.all)  # fmt: skip
+    if args.json:
+        print_json(answer)
+        return 0
+    if answer["suggestion"]:
+        print(f"Did you mean: {answer['suggestion']}?")
+    if answer["fuzzy"]:
+        print("No exact matches; showing close matches.")
+    print(
+        f"{len(answer['results'])} result(s) for {answer['query']!r}"
+        + (f" as of {answer['as_of']}" if answer["as_of"] else ", all versions")
+    )
+    for number, hit in enumerate(answer["results"], start=1):
+        print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
+        print(_wrap(_marks(hit["snippet"])))
+        print(f"    Source: {_cite(hit)}")
+    return 0
+
+
+def cmd_docs(args: argparse.Namespace) -> int:
+    answer = _open(args).documents_in_force(parse_date(args.as_of))
+    if args.json:
+        print_json(answer)
+        return 0
+    print(f"Documents on {answer['as_of']}:")
+    for d in answer["documents"]:
+        print(f"  {d['date']}  {d['kind']:<23} {d['title']} ({d['version']})  [{d['id']}]")
+    if answer["declared_by"]:
+        print(f"A complete set of rules, according to {answer['declared_by']}:")
+        for name in answer["complete_set"]:
+            print(f"  - {name}")
+    return 0
