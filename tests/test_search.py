@@ -142,3 +142,30 @@ def test_cli_search_json(capsys: pytest.CaptureFixture[str], bundled_root: Path)
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("1 result(s) for 'damaged ship' as of ")
     assert lines[1].startswith("1. SHIP VS. SHIP  [Rulebook: ")
+
+
+@pytest.mark.parametrize(
+    ("typed", "names", "text"),
+    [
+        ("Cha\u2019Joh", ["chajoh"], ["chajoh"]),
+        ("U.S.S. Galaxy", ["uss", "galaxy"], ["uss", "galaxi"]),
+        ("I.K.S. Ch'Tang", ["iks", "chtang"], ["ik", "chtang"]),
+        ("Mr. Quark", ["mr", "quark"], ["mr", "quark"]),
+        ("[MQ] personnel", ["mq", "personnel"], ["mq", "personnel"]),
+        ("Quark 2E", ["quark", "2e"], ["quark", "2e"]),
+        ("Bio-ship Alpha", ["bioship", "alpha"], ["bioship", "alpha"]),
+        ("damaged ships", ["damaged", "ships"], ["damag", "ship"]),
+    ],
+)
+def test_analyzers_keep_card_game_words(typed: str, names: list[str], text: list[str]) -> None:
+    from kb.index import name_analyzer, text_analyzer
+
+    assert [t.text for t in name_analyzer()(typed)] == names
+    assert [t.text for t in text_analyzer()(typed)] == text
+
+
+def test_mr_quark_and_cli_marks(bundled: KnowledgeBase, bundled_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert headwords(search(bundled, "Mr. Quark")) == ["persona"]
+    assert main(["search", "Mr. Quark", "--kb", str(bundled_root)]) == 0
+    out = capsys.readouterr().out
+    assert "the mirror universe personnel *Mr.* *Quark* is the opposite" in out and "<mark" not in out

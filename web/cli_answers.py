@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import html
 import json
+import re
 import sys
 import textwrap
 from pathlib import Path
@@ -169,7 +170,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
 
 
 def _marks(snippet: str) -> str:
-    return html.unescape(snippet.replace("<mark>", "*").replace("</mark>", "*"))
+    return html.unescape(re.sub(r"</?mark[^>]*>", "*", snippet))
 
 
 def cmd_search(args: argparse.Namespace) -> int:
