@@ -20,7 +20,7 @@ def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[
     for number, text in numbered:
         marked = text.lstrip().startswith("*")
         body = text.lstrip().lstrip("*").strip() if marked else text
-        previous = entries[-1] if entries else None
+        previous = (entries[-1].headword, paragraphs[-1][-1]) if entries else None
         parts = split_topic(body, titles)
         if parts and (marked or is_topic_start(body, previous, titles)):
             entries.append(Entry(parts[0], kind, "", [number], marked=marked))
@@ -28,13 +28,10 @@ def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[
         elif entries:
             entries[-1].lines.append(number)
             paragraphs[-1].append(text)
-            entries[-1].text = join_paragraphs(paragraphs[-1])
         else:
             before.append(number)
-        if entries:
-            entries[-1].text = join_paragraphs(paragraphs[-1])
-    for entry in entries:
-        entry.text, entry.references = take_references(entry.text)
+    for entry, texts in zip(entries, paragraphs, strict=True):
+        entry.text, entry.references = take_references(join_paragraphs(texts))
     return entries, before
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rulings.model import Entry
 from rulings.normalize import clean_line, sort_key
 
 MAX_HEADWORD = 70
@@ -41,8 +40,9 @@ def split_topic(line: str, titles: Iterable[str] = ()) -> tuple[str, str] | None
     return None
 
 
-def is_topic_start(line: str, previous: Entry | None, titles: Iterable[str] = ()) -> bool:
-    """Whether an unmarked line starts a new topic rather than continuing ``previous``.
+def is_topic_start(line: str, previous: tuple[str, str] | None, titles: Iterable[str] = ()) -> bool:
+    """Whether an unmarked line starts a new topic rather than continuing ``previous``
+    (the headword and the last paragraph of the topic before).
 
     Topics are sorted alphabetically (ignoring punctuation), and a topic ending with a
     colon introduces the paragraphs that follow it; both guard against a continuation
@@ -53,9 +53,10 @@ def is_topic_start(line: str, previous: Entry | None, titles: Iterable[str] = ()
         return False
     if previous is None:
         return True
-    if previous.text.rstrip().endswith(":"):
+    headword, last = previous
+    if last.rstrip().endswith(":"):
         return False
-    return sort_key(parts[0]) >= sort_key(previous.headword)
+    return sort_key(parts[0]) >= sort_key(headword)
 
 
 def take_references(text: str) -> tuple[str, list[str]]:
