@@ -56,10 +56,8 @@ def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str |
     headed: dict[str, dict[str, Any]] = {}
     mentioning: dict[str, dict[str, Any]] = {}
     history = []
-    for version in kb.versions:
-        vias = {via for k, via in kb.card_links.get(version.id, []) if k == key}
-        if not vias:
-            continue
+    for version_id, vias in kb.card_versions.get(key, {}).items():
+        version = kb.version_by_id[version_id]
         state = status(version, on)
         history.append({"topic": version.topic, "headword": version.headword, "series": version.series,
                         "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),

@@ -114,8 +114,19 @@ class KnowledgeBase:
         self._name_keys: list[tuple[str, str]] | None = None
         self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
         self.card_links: dict[int, list[tuple[str, str]]] = {}
-        for row in self.db.execute("SELECT * FROM card_links ORDER BY rowid"):
+        self.card_versions: dict[str, dict[int, set[str]]] = {}
+        """Card key -> the versions naming it (in version order) -> how they name it."""
+        for row in self.db.execute("SELECT * FROM card_links ORDER BY version_id, rowid"):
             self.card_links.setdefault(row["version_id"], []).append((row["card_key"], row["via"]))
+            self.card_versions.setdefault(row["card_key"], {}).setdefault(row["version_id"], set()).add(row["via"])
+        self.referring: dict[tuple[str, str], set[str]] = {}
+        """(game, topic key) -> topics whose open versions say "See" it."""
+        for version in self.versions:
+            if version.valid_to is None and version.valid_from is not None:
+                game = self.topics[version.topic]["game"]
+                for target in version.references:
+                    for key in reference_keys(target):
+                        self.referring.setdefault((game, key), set()).add(version.topic)
 
     # -- search support ---------------------------------------------------------------
 
@@ -286,15 +297,8 @@ class KnowledgeBase:
 
     def backrefs(self, topic: str) -> list[dict[str, str]]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
-        key = headword_key(self.topics[topic]["headword"])
-        game = self.topics[topic]["game"]
-        found = {}
-        for version in self.versions:
-            if version.valid_to is not None or self.topics[version.topic]["game"] != game:
-                continue
-            if any(key in reference_keys(r) for r in version.references):
-                found[version.topic] = self.topics[version.topic]["headword"]
-        return [{"topic": t, "headword": h} for t, h in sorted(found.items())]
+        found = self.referring.get((self.topics[topic]["game"], headword_key(self.topics[topic]["headword"])), set())
+        return [{"topic": t, "headword": self.topics[t]["headword"]} for t in sorted(found)]
 
     def documents_in_force(self, on: dt.date) -> dict[str, Any]:
         """The library's documents dated on or before ``on``, and the complete set the latest names."""
