@@ -136,3 +136,14 @@ def test_diff_between_two_dates(page: object, history_site: str) -> None:
     assert page.inner_text("p.count") == "40 added, 10 changed, 0 rescinded, 0 pending"  # type: ignore[attr-defined]
     assert page.locator("section.change ins").count() > 0  # type: ignore[attr-defined]
     shot(page, "diff")
+
+
+def test_filters_apply_to_the_query_being_typed(page: object, site: str) -> None:
+    page.goto(site + "/")  # type: ignore[attr-defined]
+    page.fill("#q", "ship")  # type: ignore[attr-defined]
+    page.select_option("select[name=kind]", "rulebook")  # type: ignore[attr-defined]
+    page.click("#filters button")  # type: ignore[attr-defined]
+    page.wait_for_selector("ol.results li")  # type: ignore[attr-defined]
+    assert "q=ship" in page.url and "kind=rulebook" in page.url  # type: ignore[attr-defined]
+    labels = page.eval_on_selector_all("ol.results .label", "els => els.map(e => e.textContent)")  # type: ignore[attr-defined]
+    assert labels and all(label.startswith("Rulebook") for label in labels)

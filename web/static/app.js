@@ -43,6 +43,11 @@
     }).catch(function () {});
   }
   box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(update, 150); });
+  var filters = document.getElementById("filters");
+  if (filters) {
+    // The filters apply to what is typed now, not to the query the page was loaded with.
+    filters.addEventListener("submit", function () { filters.elements.q.value = box.value; });
+  }
   box.addEventListener("keydown", function (event) {
     if (event.key === "ArrowDown" && !list.hidden) { event.preventDefault(); list.querySelector("a").focus(); }
     if (event.key === "Escape") { clear(); }
