@@ -84,6 +84,9 @@ class KnowledgeBase:
     """Read-only queries over one build directory."""
 
     def __init__(self, directory: Path) -> None:
+        if not (directory / BUILT_ON).is_file():
+            raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
+        self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
         self.db = store.open_readonly(directory / store.DB_NAME)
         self.documents = {r["id"]: dict(r) for r in self.db.execute("SELECT * FROM documents")}
         self.topics = {r["id"]: dict(r) for r in self.db.execute("SELECT * FROM topics")}
@@ -105,11 +108,7 @@ class KnowledgeBase:
         self._searcher: Searcher | None = None
         self._current: Searcher | None = None
         self._allowed: dict[dt.date, set[int]] = {}
-        if not (directory / BUILT_ON).is_file():
-            raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
-        self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
         self.boundaries = sorted({d for v in self.versions for d in (v.valid_from, v.valid_to) if d})
-        gc.freeze()  # the loaded knowledge base lives as long as the process: keep it out of GC passes
         self._names: dict[str, str] | None = None
         self._name_keys: list[tuple[str, str]] | None = None
         self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
@@ -127,6 +126,12 @@ class KnowledgeBase:
                 for target in version.references:
                     for key in reference_keys(target):
                         self.referring.setdefault((game, key), set()).add(version.topic)
+        self.topics_by_key: dict[str, list[str]] = {}
+        """Headword key (or topic id slug) -> topic ids, for finding a topic as typed."""
+        for ident, topic in self.topics.items():
+            for key in {headword_key(topic["headword"]), ident.split(":", 1)[1].replace("-", " ")}:
+                self.topics_by_key.setdefault(key, []).append(ident)
+        gc.freeze()  # the loaded knowledge base lives as long as the process: keep it out of GC passes
 
     # -- search support ---------------------------------------------------------------
 
@@ -176,9 +181,7 @@ class KnowledgeBase:
         if query in self.topics:
             return query
         key = headword_key(query)
-        matches = [t for t in self.topics.values() if t["id"].split(":", 1)[1].replace("-", " ") == key
-                   or headword_key(t["headword"]) == key]  # fmt: skip
-        matches = [t for t in matches if game in (None, t["game"])]
+        matches = [self.topics[i] for i in self.topics_by_key.get(key, []) if game in (None, self.topics[i]["game"])]
         if matches:
             return str(sorted(matches, key=lambda t: (t["game"] != "stccg", len(t["id"])))[0]["id"])
         headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics.values()}
