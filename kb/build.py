@@ -20,7 +20,7 @@ from kb import store
 from kb.catalog import bundled_catalog, import_lackey
 from kb.index import write_indexes
 from kb.linking import link_versions
-from kb.versions import apply_documents, dangling_references
+from kb.versions import apply_documents, dangling_references, series_kind
 from rulings.manifest import load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
@@ -99,25 +99,22 @@ def parse_library(library: Path) -> list[ParseResult]:
     return [parse_document(document, titles[document.game]) for document in documents]
 
 
-SERIES_KIND = {"current-rulings-update": "current-rulings"}
-
-
 def build(
     library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None, procs: int = 1
 ) -> BuildReport:
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it."""
     started = time.perf_counter()
     results = parse_library(library)
+    reports = [report_for(r) for r in results]
+    for report in reports:
+        if not report.coverage.complete:
+            raise BuildError(f"{report.id}: lines lost or counted twice: {report.coverage}")
     ledger = apply_documents(results, load_releases(library))
     catalog = bundled_catalog(results)
     imported = import_lackey(cards, catalog) if cards else 0
     texts = [e.text for r in results for e in r.entries]
     links = link_versions(ledger.versions, ledger.topics, catalog, texts)
     dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
-    reports = [report_for(r) for r in results]
-    for report in reports:
-        if not report.coverage.complete:
-            raise BuildError(f"{report.id}: lines lost or counted twice: {report.coverage}")
     builds = kb / "builds"
     builds.mkdir(parents=True, exist_ok=True)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
@@ -129,7 +126,7 @@ def build(
         names: dict[int, list[str]] = {}
         for version_id, card_key, _ in links:
             names.setdefault(version_id, []).append(catalog.cards[card_key].name)
-        kinds = {r.document.id: SERIES_KIND.get(r.document.kind, r.document.kind) for r in results}
+        kinds = {r.document.id: series_kind(r.document.kind) for r in results}
         write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
         (staging / "report.json").write_text(
             json.dumps(

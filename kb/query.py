@@ -23,17 +23,12 @@ from whoosh.searching import Searcher
 from kb import store
 from kb.build import BuildError
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, date_filter, name_analyzer
-from kb.versions import Version, reference_keys, status
+from kb.versions import Version, reference_keys, series_kind, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 
 NAMES = name_analyzer()
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
-SERIES_KINDS = {
-    "glossary": "glossary",
-    "current-rulings": "current-rulings",
-    "current-rulings-update": "current-rulings",
-}
 
 
 class BadDate(ValueError):
@@ -268,7 +263,7 @@ class KnowledgeBase:
     ) -> dict[str, Any]:  # fmt: skip
         """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
         keys) limits it to versions naming one of those cards."""
-        wanted = {SERIES_KINDS.get(k, k) for k in kinds} if kinds else None
+        wanted = {series_kind(k) for k in kinds} if kinds else None
 
         def keep(version: Version) -> bool:
             kind = "rulebook" if version.series.startswith("rulebook:") else version.series

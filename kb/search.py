@@ -23,6 +23,7 @@ from whoosh import highlight, query
 from whoosh.searching import Searcher
 
 from kb.index import name_analyzer, text_analyzer
+from kb.versions import series_kind
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
@@ -30,8 +31,6 @@ if TYPE_CHECKING:
 MAX_QUERY = 500
 """Characters of a query read; the rest is ignored."""
 FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
-KINDS = {"ruling": "current-rulings", "rulings": "current-rulings", "current-rulings": "current-rulings",
-         "current-rulings-update": "current-rulings", "glossary": "glossary", "rulebook": "rulebook"}  # fmt: skip
 STOP = frozenset(
     [
         "a",
@@ -94,7 +93,7 @@ def _anywhere(word: str) -> query.Query | None:
 def _phrase(field: str | None, text: str) -> query.Query | None:
     if field in ("kind", "doc", "game"):
         value = text.strip().lower()
-        return query.Term(field, KINDS.get(value, value) if field == "kind" else value) if value else None
+        return query.Term(field, series_kind(value) if field == "kind" else value) if value else None
     fields = [field] if field else ["headword", "cards", "text"]
     options = []
     for name in fields:
@@ -158,7 +157,7 @@ def run(
     if game:
         whole = query.And([whole, query.Term("game", game)])
     if kind:
-        whole = query.And([whole, query.Term("kind", KINDS.get(kind, kind))])
+        whole = query.And([whole, query.Term("kind", series_kind(kind))])
     results = searcher.search(whole, limit=max(1, min(limit, 200)), filter=allowed, terms=True)
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")

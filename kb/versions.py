@@ -158,6 +158,17 @@ class Ledger:
             action(date)
 
 
+SERIES_KINDS = ("rulebook", "glossary", "current-rulings")
+"""The kinds of series a search or diff can be limited to."""
+_KIND_ALIASES = {"current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings"}
+
+
+def series_kind(kind: str) -> str:
+    """The series kind a document kind (or a word a person types) belongs to:
+    ``current-rulings-update`` and ``ruling`` are ``current-rulings``."""
+    return _KIND_ALIASES.get(kind, kind)
+
+
 def reference_keys(target: str) -> list[str]:
     """The topic keys a "See X" may mean: X itself, or, for "See persona - Mirror versions",
     the entry before the dash (the reference points into it)."""

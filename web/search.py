@@ -7,10 +7,10 @@ from typing import Any
 from flask import Blueprint, g, request
 
 from kb.search import complete, search
+from kb.versions import SERIES_KINDS
 from web.views import as_of, page, route
 
 bp = Blueprint("search", __name__)
-KINDS = ("rulebook", "glossary", "current-rulings")
 
 
 @route(bp, "/")
@@ -18,14 +18,14 @@ def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
     game = request.args.get("game") or None
     kind = request.args.get("kind") or None
-    if kind not in (None, *KINDS):
+    if kind not in (None, *SERIES_KINDS):
         kind = None
     answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "fuzzy": False}
     limit = request.args.get("limit", "20")
     if text.strip():
         answer = search(g.kb, text, as_of(), game, kind, limit=min(int(limit), 100) if limit.isdigit() else 20)
     games = sorted({t["game"] for t in g.kb.topics.values()})
-    return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": KINDS},
+    return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS},
                 json_wanted)  # fmt: skip
 
 
