@@ -9,24 +9,16 @@ from flask import Blueprint, abort, g, make_response, render_template, request
 
 from kb.cardquery import deck_keys
 from kb.query import BadDate, parse_date
-from web.views import page, route, wants_json
+from web.views import date_arg, page, route, wants_json
 
 bp = Blueprint("changes", __name__)
-
-
-def _date(name: str, default: dt.date) -> dt.date:
-    value = request.args.get(name, "").strip()
-    try:
-        return parse_date(value) if value else default
-    except BadDate as err:
-        abort(400, f"{name}: {err}")
 
 
 @route(bp, "/diff")
 def diff(json_wanted: bool) -> Any:
     dates = sorted(d["date"] for d in g.kb.documents.values() if d["date"])
-    start = _date("from", dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1))
-    end = _date("to", dt.date.today())
+    start = date_arg("from") or dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)
+    end = date_arg("to") or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
     game = request.args.get("game") or None
     deck_text = request.args.get("deck", "")[:20_000]

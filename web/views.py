@@ -29,15 +29,20 @@ def rich_text(text: str) -> Markup:
     return Markup(_ICON.sub(r'<span class="icon" title="\1 icon">\1</span>', html))
 
 
-def as_of() -> dt.date | None:
-    """The ``?as_of=`` date of this request, if any (a bad one is a 400)."""
-    value = request.args.get("as_of", "").strip()
+def date_arg(name: str) -> dt.date | None:
+    """The date query parameter ``name`` of this request, if given (a bad one is a 400)."""
+    value = request.args.get(name, "").strip()
     if not value:
         return None
     try:
         return parse_date(value)
     except BadDate as err:
-        abort(400, str(err))
+        abort(400, f"{name}: {err}")
+
+
+def as_of() -> dt.date | None:
+    """The ``?as_of=`` date of this request, if any (a bad one is a 400)."""
+    return date_arg("as_of")
 
 
 def url_with(**changes: Any) -> str:
