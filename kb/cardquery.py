@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from kb.query import KnowledgeBase
+from kb.query import KnowledgeBase, iso
 from kb.versions import status
 from rulings.cardlist import parse_deck_line
 from rulings.normalize import title_key
@@ -33,16 +33,12 @@ class UnknownCard(LookupError):
         self.suggestions = suggestions
 
 
-def _spellings(card: dict[str, Any]) -> set[str]:
-    return {title_key(s) for s in [card["name"], *json.loads(card["aliases"])]}
-
-
 def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
     """The catalog key of a card named (or aliased) ``name``: punctuation-, case- and quote-insensitive."""
     wanted = title_key(_UNIV.sub("", name.strip()))
-    matches = [k for k, c in kb.cards.items() if game in (None, c["game"]) and wanted in _spellings(c)]
+    matches = [k for k in kb.cards_by_title.get(wanted, []) if game in (None, kb.cards[k]["game"])]
     if matches:
-        return str(sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0])
+        return sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0]
     names = {title_key(c["name"]): c["name"] for c in kb.cards.values() if game in (None, c["game"])}
     close = difflib.get_close_matches(wanted, list(names), n=5, cutoff=0.6)
     raise UnknownCard(name, [names[c] for c in close])
@@ -50,8 +46,10 @@ def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
 
 def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
     """The card's catalog row, the rulings headed by it, the entries naming it, and its history."""
-    on = as_of or dt.date.today()
-    key = find_card(kb, name, game)
+    return _card(kb, find_card(kb, name, game), as_of or dt.date.today())
+
+
+def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
     row = kb.cards[key]
     headed: dict[str, dict[str, Any]] = {}
     mentioning: dict[str, dict[str, Any]] = {}
@@ -60,7 +58,7 @@ def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str |
         version = kb.version_by_id[version_id]
         state = status(version, on)
         history.append({"topic": version.topic, "headword": version.headword, "series": version.series,
-                        "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),
+                        "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
                         "operation": version.operation, "status": state, "via": sorted(vias),
                         "citation": kb.citation(version)})  # fmt: skip
         if state != "active":
@@ -96,12 +94,12 @@ def read_deck(text: str, titles: list[str]) -> list[tuple[str, int]]:
     return cards
 
 
-def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
-    """For each card of a deck list, its rulings in force (deck lists themselves left out);
-    unknown names with suggestions."""
-    on = as_of or dt.date.today()
+def resolve_deck(
+    kb: KnowledgeBase, text: str, game: str | None = None
+) -> tuple[dict[str, int], list[dict[str, Any]]]:  # fmt: skip
+    """A deck list's known cards (catalog key -> count, in order) and its unknown names with suggestions."""
     titles = [c["name"] for c in kb.cards.values() if game in (None, c["game"])]
-    found: dict[str, dict[str, Any]] = {}
+    known: dict[str, int] = {}
     unknown: list[dict[str, Any]] = []
     for name, count in read_deck(text, titles):
         try:
@@ -109,27 +107,24 @@ def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str |
         except UnknownCard as err:
             unknown.append({"name": name, "count": count, "suggestions": err.suggestions})
             continue
-        if key in found:
-            found[key]["count"] += count
-            continue
-        answer = card(kb, name, on, game)
+        known[key] = known.get(key, 0) + count
+    return known, unknown
+
+
+def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
+    """For each card of a deck list, its rulings in force (deck lists themselves left out);
+    unknown names with suggestions."""
+    on = as_of or dt.date.today()
+    known, unknown = resolve_deck(kb, text, game)
+    cards = []
+    for key, count in known.items():
+        answer = _card(kb, key, on)
         rulings = [e for e in answer["entries"] if kb.topics[e["topic"]]["kind"] != "card list"]
-        found[key] = {"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings}
-    return {"as_of": on.isoformat(), "cards": list(found.values()), "unknown": unknown,
-            "total": sum(c["count"] for c in found.values()) + sum(u["count"] for u in unknown)}  # fmt: skip
+        cards.append({"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings})
+    return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown,
+            "total": sum(known.values()) + sum(u["count"] for u in unknown)}  # fmt: skip
 
 
 def deck_keys(kb: KnowledgeBase, text: str, game: str | None = None) -> set[str]:
     """The catalog keys of a deck's known cards (for a diff limited to the deck)."""
-    titles = [c["name"] for c in kb.cards.values() if game in (None, c["game"])]
-    keys = set()
-    for name, _ in read_deck(text, titles):
-        try:
-            keys.add(find_card(kb, name, game))
-        except UnknownCard:
-            continue
-    return keys
-
-
-def _iso(value: dt.date | None) -> str | None:
-    return value.isoformat() if value else None
+    return set(resolve_deck(kb, text, game)[0])

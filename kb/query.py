@@ -25,7 +25,7 @@ from kb.build import BuildError
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, date_filter, name_analyzer
 from kb.versions import Version, reference_keys, series_kind, status
 from kb.worddiff import word_diff
-from rulings.normalize import headword_key
+from rulings.normalize import headword_key, title_key
 
 NAMES = name_analyzer()
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
@@ -107,6 +107,11 @@ class KnowledgeBase:
         self._names: dict[str, str] | None = None
         self._name_keys: list[tuple[str, str]] | None = None
         self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
+        self.cards_by_title: dict[str, list[str]] = {}
+        """Title key of a card's name or alias -> card keys."""
+        for key, card in self.cards.items():
+            for spelling in {title_key(s) for s in [card["name"], *json.loads(card["aliases"])]}:
+                self.cards_by_title.setdefault(spelling, []).append(key)
         self.card_links: dict[int, list[tuple[str, str]]] = {}
         self.card_versions: dict[str, dict[int, set[str]]] = {}
         """Card key -> the versions naming it (in version order) -> how they name it."""
@@ -202,7 +207,7 @@ class KnowledgeBase:
             "version": version.id, "key": self.version_keys[version.id], "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
-            "operation": version.operation, "valid_from": _iso(version.valid_from), "valid_to": _iso(version.valid_to),
+            "operation": version.operation, "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
             "cards": self.cards_of([version]),
@@ -320,5 +325,6 @@ def _joined(versions: list[Version]) -> str:
     return "\n\n".join(v.text for v in versions if v.text)
 
 
-def _iso(value: dt.date | None) -> str | None:
+def iso(value: dt.date | None) -> str | None:
+    """A date as ISO text, or None."""
     return value.isoformat() if value else None
