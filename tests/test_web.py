@@ -68,6 +68,15 @@ def test_entry_page(client: FlaskClient) -> None:
     assert 'Referred to by: <a href="/entry/stccg:a-fast-ship-would-be-nice">' in backrefs
 
 
+def test_reference_and_suggestion_links_lead_somewhere(client: FlaskClient) -> None:
+    html = get_html(client, "/entry/stccg:a-fast-ship-would-be-nice")
+    assert 'See: <a href="/?q=commandeering">commandeering</a>' in html
+    assert 'href="/entry/stccg:commandeering"' in get_html(client, "/?q=commandeering")
+    missing = get_html(client, "/entry/conondrum", 404)
+    assert 'Did you mean: <a href="/?q=Conundrum">Conundrum</a>, <a href="/?q=Q-CONTINUUM">Q-CONTINUUM</a>?' in missing
+    assert "1 result for “Conundrum”" in get_html(client, "/?q=Conundrum")
+
+
 def test_entry_history_and_version_diff(history: FlaskClient) -> None:
     data = get_json(history, "/entry/stccg:mission-attempt.json")
     ids = [v["version"] for v in data["versions"]]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, g, request
 
@@ -20,7 +21,7 @@ def entry(topic: str) -> Any:
     try:
         shown = g.kb.show(topic, as_of())
     except UnknownTopic as err:
-        found = [{"name": s, "url": f"/search?q={s}"} for s in err.suggestions]
+        found = [{"name": s, "url": f"/?{urlencode({'q': s})}"} for s in err.suggestions]
         return error_page(404, str(err), found)
     history = g.kb.history(shown["topic"])
     data = {**shown, "versions": history["versions"], "compare": _compare(history["versions"])}
