@@ -52,15 +52,17 @@ class Linker:
     """Matches the titles of one game's cards in texts."""
 
     def __init__(self, cards: Iterable[Card], ordinary_words: set[str]) -> None:
-        self.titles: dict[str, list[tuple[tuple[str, ...], str, Card]]] = {}
+        self.titles: dict[str, list[tuple[tuple[str, ...], tuple[bool, ...], Card]]] = {}
+        """First word's key -> (every word's key, which words are capitalised, card), longest first."""
         self.personas: dict[str, list[Card]] = {}
         self.ordinary = ordinary_words
         for card in cards:
             for spelling in [card.name, *card.aliases]:
-                words = [w.group(0) for w in _WORD.finditer(fold_quotes(spelling))]
-                keys = tuple(k for k in (title_key(w) for w in words) if k)
+                words = [(title_key(w.group(0)), w.group(0)) for w in _WORD.finditer(fold_quotes(spelling))]
+                keys = tuple(k for k, _ in words if k)
+                capitals = tuple(w[:1].isupper() for k, w in words if k)
                 if keys and len(keys) <= MAX_TITLE_WORDS:
-                    self.titles.setdefault(keys[0], []).append((keys, spelling, card))
+                    self.titles.setdefault(keys[0], []).append((keys, capitals, card))
             if card.type == "Personnel":
                 for persona in _persona_names(card):
                     for word in persona.split():
@@ -90,12 +92,11 @@ class Linker:
         return sorted(found + personas, key=lambda m: (m.start, m.card))
 
     def _match(self, text: str, words: list[re.Match[str]], keys: list[str], index: int) -> tuple[int, Card] | None:
-        for title, spelling, card in self.titles.get(keys[index], []):
+        for title, capitals, card in self.titles.get(keys[index], []):
             if tuple(keys[index : index + len(title)]) != title:
                 continue
-            printed = [w.group(0) for w in _WORD.finditer(fold_quotes(spelling))]
-            written = [w.group(0) for w in words[index : index + len(title)]]
-            if any(p[:1].isupper() and not w[:1].isupper() for p, w in zip(printed, written, strict=False)):
+            written = words[index : index + len(title)]
+            if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
                 continue
             if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
                 continue
