@@ -13,7 +13,6 @@ from kb.catalog import Catalog
 from kb.versions import Ledger
 from rulings.model import ParseResult
 from rulings.normalize import headword_key
-from rulings.source import read_source
 
 DB_NAME = "kb.sqlite"
 """The store's file name inside a build directory."""
@@ -138,7 +137,7 @@ def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
             result.line_count,
             len(result.nonblank),
             result.duplicates_merged,
-            "\n".join(read_source(d.path).lines),
+            "\n".join(result.lines),
         ),
     )
     for seq, e in enumerate(result.entries):

@@ -151,3 +151,5 @@ class ParseResult:
     """Findings worth a look, each ``file:line: message``."""
     duplicates_merged: int = 0
     """How many repeated copies of a section were merged."""
+    lines: list[str] = field(default_factory=list)
+    """The decoded source lines (index 0 is line 1), for showing the source."""

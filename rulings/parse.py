@@ -79,10 +79,13 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
     """Parse already-decoded text with the parser for ``document.kind``."""
     document.encoding = source.encoding
     if document.kind == "rulebook":
-        return parse_rulebook(document, source, titles)
-    if document.kind == "glossary":
-        return parse_glossary(document, source, titles)
-    return parse_current(document, source, titles)
+        result = parse_rulebook(document, source, titles)
+    elif document.kind == "glossary":
+        result = parse_glossary(document, source, titles)
+    else:
+        result = parse_current(document, source, titles)
+    result.lines = source.lines
+    return result
 
 
 def parse_file(path: str | Path, kind: str, titles: frozenset[str] = frozenset()) -> ParseResult:
