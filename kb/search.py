@@ -1,183 +1,168 @@
-"""Search a knowledge base: a forgiving query language over the Whoosh index.
+"""Search a knowledge base: questions and keywords over the Whoosh index, best answer first.
 
-Plain words must all match (in a headword, a card name or the text; headword and card-name
-hits rank first, BM25F). ``"..."`` is a phrase; ``card:``, ``kind:``, ``doc:``, ``game:`` and
-``headword:`` restrict a word or phrase to a field; ``-word`` excludes; ``word*`` is a
-prefix. Anything else a person types is read as words: unbalanced quotes, lone operators,
-SQL, HTML or emoji give results or none, never an error. A "did you mean" comes from
-headwords and card names; when nothing matches, headwords and card names are matched
-fuzzily (one edit for short words, two for longer).
+A query is read by `kb.questions.read_query`. Its content words are not all required:
+versions matching every word come first, then those matching most of them (BM25F within
+each group, headword and card-name hits weighing most), so a question never dead-ends while
+one of its words matches. A word the knowledge base has never seen is corrected against
+its vocabulary (``commandering`` -> commandeering) and the answer says so. Explicit syntax
+keeps its meaning: ``"..."`` is a phrase, ``card:``, ``kind:``, ``doc:``, ``game:`` and
+``headword:`` restrict to a field, ``-word`` excludes, ``word*`` is a prefix. Anything
+else a person types gives results or none, never an error.
 """
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import difflib
 import html
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from whoosh import highlight, query
 from whoosh.searching import Searcher
 
 from kb.index import name_analyzer, text_analyzer
+from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
 from kb.versions import series_kind
+from rulings.normalize import fold_quotes, headword_key
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
-MAX_QUERY = 500
-"""Characters of a query read; the rest is ignored."""
-FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
-STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "in",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "the",
-        "to",
-        "what",
-        "when",
-        "with",
-    ]
-)
-_PART = re.compile(r'(?P<neg>-)?(?:(?P<field>[A-Za-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
-_NAMES = name_analyzer()
-_TEXT = text_analyzer()
-
-
-@dataclass
-class Parsed:
-    """A query read into Whoosh terms."""
-
-    must: list[query.Query]
-    must_not: list[query.Query]
-    words: list[str]
-    """The plain words typed (for "did you mean")."""
+_NAMES = name_analyzer(joined=False)
+_TEXT = text_analyzer(joined=False)
+WORD_FIELDS = (("headword", _NAMES), ("headstem", _TEXT), ("cards", _NAMES), ("cardstem", _TEXT),
+               ("text", _TEXT), ("extra", _TEXT))  # fmt: skip
+"""Where a plain word may match, with the analyser that reads it."""
+RERANK = 100
+"""Versions matching only some of the words that are ranked by how many they match."""
 
 
 def _terms(analyzer: Any, text: str) -> list[str]:
     return [t.text for t in analyzer(text)]
 
 
-def _anywhere(word: str) -> query.Query | None:
-    """One plain word in the headword, the card names or the text."""
-    if word.endswith("*") and len(word) > 1:
-        stem = _terms(_NAMES, word.rstrip("*"))
-        if len(stem) != 1:
-            return None
-        return query.Or([query.Prefix(f, stem[0]) for f in ("headword", "cards", "text")])
-    names, texts = _terms(_NAMES, word), _terms(_TEXT, word)
-    if not names:
+def word_query(word: str) -> query.Query | None:
+    """One plain word in any searchable field (a compound must match all its parts)."""
+    options = []
+    for name, analyzer in WORD_FIELDS:
+        terms = _terms(analyzer, word)
+        if terms:
+            options.append(
+                query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
+            )
+    return query.Or(options) if options else None
+
+
+def prefix_query(stem: str) -> query.Query | None:
+    """A word typed with ``*``: any headword, card-name or text word starting with it."""
+    terms = _terms(_NAMES, stem)
+    if len(terms) != 1:
         return None
-    options = [query.And([query.Term(f, t) for t in names]) for f in ("headword", "cards")]
-    options.append(query.And([query.Term("text", t) for t in texts]))
-    return query.Or(options)
+    return query.Or([query.Prefix(f, terms[0]) for f in ("headword", "cards", "text")])
 
 
-def _phrase(field: str | None, text: str) -> query.Query | None:
-    if field in ("kind", "doc", "game"):
-        value = text.strip().lower()
-        return query.Term(field, series_kind(value) if field == "kind" else value) if value else None
-    fields = [field] if field else ["headword", "cards", "text"]
+def clause_query(clause: Clause) -> query.Query | None:
+    """A phrase, a field restriction, or an excluded word."""
+    if clause.field in ("kind", "doc", "game"):
+        value = clause.text.strip().lower()
+        return query.Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
+    if not clause.phrase and clause.field is None:
+        return word_query(clause.text)
+    fields = [clause.field] if clause.field else ["headword", "cards", "text"]
     options = []
     for name in fields:
-        terms = _terms(_TEXT if name == "text" else _NAMES, text)
+        terms = _terms(_TEXT if name == "text" else _NAMES, clause.text)
         if terms:
             options.append(query.Phrase(name, terms) if len(terms) > 1 else query.Term(name, terms[0]))
     return query.Or(options) if options else None
 
 
-def parse_query(text: str) -> Parsed:
-    """Read a query as a person types it; never raises."""
-    parsed = Parsed([], [], [])
-    matches = list(_PART.finditer(text[:MAX_QUERY]))
-    only_stop = all(m["word"] is not None and not m["field"] and m["word"].lower() in STOP for m in matches)
-    for match in matches:
-        if not only_stop and match["word"] is not None and not match["field"] and match["word"].lower() in STOP:
-            continue
-        field = FIELDS.get((match["field"] or "").lower())
-        raw = match["phrase"] if match["phrase"] is not None else match["word"]
-        if match["field"] and not field:
-            raw = f"{match['field']} {raw}"
-        if field or match["phrase"] is not None:
-            built = _phrase(field, raw)
-        else:
-            words = [w for w in re.split(r"[^\w'\u2019.*\-\[\]]+", raw) if w]
-            parsed.words += [] if match["neg"] else words
-            built = _all([_anywhere(w) for w in words])
-        if built is not None:
-            (parsed.must_not if match["neg"] else parsed.must).append(built)
-    return parsed
-
-
-def _fuzzy(word: str) -> query.Query:
-    """A word matched within one edit (short words) or two in headwords and card names."""
-    terms = _terms(_NAMES, word)
-    return query.Or([query.FuzzyTerm(f, t, maxdist=1 if len(t) < 6 else 2, prefixlength=1)
-                     for f in ("headword", "cards") for t in terms])  # fmt: skip
-
-
-def _all(parts: list[query.Query | None]) -> query.Query | None:
-    kept = [p for p in parts if p is not None]
-    return query.And(kept) if len(kept) > 1 else (kept[0] if kept else None)
+def _kept(parts: list[query.Query | None]) -> list[query.Query]:
+    return [p for p in parts if p is not None]
 
 
 def run(
-    searcher: Searcher, text: str, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
-    fuzzy: bool = False,
-) -> list[tuple[int, str]]:  # fmt: skip
-    """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all when None)."""
-    parsed = parse_query(text)
-    if not parsed.must:
-        return []
-    must = parsed.must
-    if fuzzy:
-        must = [_fuzzy(w) for w in parsed.words]
-        if not must:
-            return []
-    whole: query.Query = query.And(must)
-    if parsed.must_not:
-        whole = query.AndNot(whole, query.Or(parsed.must_not))
+    searcher: Searcher, typed: Typed, allowed: set[int] | None, game: str | None, kind: str | None, limit: int
+) -> list[tuple[int, str]]:
+    """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
+    when None): the versions matching every word first, then those matching the most."""
+    required = _kept([clause_query(c) for c in typed.clauses if not c.negated])
+    required += _kept([prefix_query(p) for p in typed.prefixes])
+    excluded = _kept([clause_query(c) for c in typed.clauses if c.negated])
+    words = [(w, q) for w in typed.words if (q := word_query(w)) is not None]
     if game:
-        whole = query.And([whole, query.Term("game", game)])
+        required.append(query.Term("game", game))
     if kind:
-        whole = query.And([whole, query.Term("kind", series_kind(kind))])
-    results = searcher.search(whole, limit=max(1, min(limit, 200)), filter=allowed, terms=True)
+        required.append(query.Term("kind", series_kind(kind)))
+    if not words and not (typed.clauses or typed.prefixes):
+        return []
+    limit = max(1, min(limit, 200))
+
+    def whole(parts: list[query.Query]) -> query.Query:
+        both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
+        return query.AndNot(both, query.Or(excluded)) if excluded else both
+
+    every = required + [q for _, q in words]
+    if not every:
+        return []
+    found = _hits(searcher, whole(every), allowed, limit, {})
+    if len(words) > 1 and len(found) < limit:
+        some = whole([*required, query.Or([q for _, q in words])])
+        counts = {w: {(f, t) for f, a in WORD_FIELDS for t in _terms(a, w)} for w, _ in words}
+        more = _hits(searcher, some, allowed, max(limit, RERANK), counts)
+        seen = {version for version, _, _ in found}
+        found += sorted((h for h in more if h[0] not in seen), key=lambda h: -h[2])
+    return [(version, snippet) for version, snippet, _ in found[:limit]]
+
+
+def _hits(
+    searcher: Searcher, whole: query.Query, allowed: set[int] | None, limit: int, words: dict[str, set[tuple[str, str]]]
+) -> list[tuple[int, str, float]]:
+    """(version, snippet, rank) of the top hits; with ``words``, rank = words matched + a
+    score below one, so a version matching more of the words always ranks higher."""
+    results = searcher.search(whole, limit=limit, filter=allowed, terms=True)
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
-    return [(hit["version"], hit.highlights("text", top=2)) for hit in results]
+    top = max((hit.score for hit in results), default=1.0) or 1.0
+    hits = []
+    for hit in results:
+        rank = hit.score
+        if words:
+            matched = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
+            rank = sum(1 for terms in words.values() if terms & matched) + hit.score / (top * 1.001)
+        hits.append((hit["version"], hit.highlights("text", top=2), rank))
+    return hits
+
+
+def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
+    """``typed`` with each word the knowledge base does not know replaced by its likeliest
+    known spelling; None when no word needed it."""
+    fixed = [vocabulary.correct(w) or w for w in typed.words]
+    if fixed == typed.words:
+        return None
+    return Typed(typed.clauses, fixed, typed.prefixes, typed.dropped)
 
 
 def search(
     kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-    limit: int = 20, every_version: bool = False,
+    limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-    ``every_version`` searches all), with snippets and citations, and a "did you mean"."""
+    ``every_version`` searches all), with snippets and citations. Unknown words are corrected
+    (``corrected`` says what was searched) unless ``exact``; ``live`` (typing) adds, after
+    the same hits, those completing the last word as a prefix."""
     on = None if every_version else (as_of or dt.date.today())
     searcher, allowed = kb.searcher(on)
-    hits = run(searcher, text, allowed, game, kind, limit)
-    suggestion = suggest(text, kb.names(), searcher)
-    fuzzy = False
-    if not hits:
-        hits = run(searcher, text, allowed, game, kind, limit, fuzzy=True)
-        fuzzy = bool(hits)
+    typed = read_query(text)
+    fixed = None if exact else correct(typed, kb.vocabulary())
+    hits = run(searcher, fixed or typed, allowed, game, kind, limit)
+    if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
+        last = typed.words[-1]
+        growing = Typed(typed.clauses, typed.words[:-1], [*typed.prefixes, last], typed.dropped)
+        seen = {v for v, _ in hits}
+        hits += [h for h in run(searcher, growing, allowed, game, kind, limit) if h[0] not in seen]
+        hits = hits[: max(1, limit)]
     by_id = kb.version_by_id
     results = []
     for version_id, snippet in hits:
@@ -186,51 +171,38 @@ def search(
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
-        results.append({**part, "topic": version.topic, "snippet": snippet or fallback})
+        results.append({**part, "topic": version.topic, "snippet": snippet or fallback, "full": False})
+    if results and names_entry(fixed or typed, results[0]["headword"]):
+        results[0]["full"] = True
+    corrected = " ".join(fixed.words) if fixed else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
-            "suggestion": suggestion, "fuzzy": fuzzy}  # fmt: skip
+            "corrected": corrected,
+            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary())}  # fmt: skip
 
 
-def complete(kb: KnowledgeBase, prefix: str, limit: int = 10) -> list[str]:
-    """Up to ``limit`` headwords and card titles starting with ``prefix`` (folded)."""
-    wanted = " ".join(_terms(_NAMES, prefix))
-    if not wanted:
-        return []
-    keys = kb.name_keys()
-    start = bisect.bisect_left(keys, (wanted, ""))
-    out: list[str] = []
-    for key, name in keys[start:]:
-        if not key.startswith(wanted) or len(out) >= limit:
-            break
-        if name not in out:
-            out.append(name)
-    return out
+def names_entry(typed: Typed, headword: str) -> bool:
+    """Whether the query names the entry ``headword`` (all its words are among the query's)."""
+    wanted = set(_terms(_TEXT, headword_key(headword)))
+    return bool(wanted) and wanted <= {t for w in typed.words for t in _terms(_TEXT, w)}
 
 
-def suggest(text: str, names: dict[str, str], searcher: Searcher) -> str | None:
-    """A "did you mean" from headwords and card names (``names``: folded name -> name): for a
-    word the index does not know, or for a name typed without its punctuation (``chajoh``)."""
-    parsed = parse_query(text)
-    words = [t for w in parsed.words for t in _terms(_NAMES, w.rstrip("*"))]
+def suggest(typed: Typed, names: dict[str, str], vocabulary: Vocabulary) -> str | None:
+    """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
+    name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself."""
+    words = [t for w in typed.words for t in _terms(_NAMES, w)]
     if not words:
         return None
     folded = " ".join(words)
+    typed_as = _as_typed(" ".join(typed.words))
     exact = names.get(folded)
     if exact is not None:
-        typed = " ".join(parsed.words)
-        return exact if exact.lower() != typed.lower() else None
-    reader = searcher.reader()
-    known = {w for w in words if any((f, w) in reader for f in ("headword", "cards")) or _known_text(reader, w)}
-    if len(known) == len(words):
+        return exact if _as_typed(exact) != typed_as else None
+    if all(vocabulary.knows(w) for w in words):
         return None
-    whole = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
-    if whole:
-        return names[whole[0]]
-    vocabulary = {word for key in names for word in key.split()}
-    fixed = [w if w in known else (difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) or [w])[0] for w in words]
-    corrected = " ".join(fixed)
-    return corrected if corrected != folded else None
+    close = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
+    return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
 
 
-def _known_text(reader: Any, word: str) -> bool:
-    return any(("text", t) in reader for t in _terms(_TEXT, word))
+def _as_typed(text: str) -> str:
+    """``text`` as compared with what was typed: case, quote marks and spaces aside."""
+    return re.sub(r'["\s]', "", fold_quotes(text).lower())

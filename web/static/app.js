@@ -33,9 +33,8 @@
     }).catch(clear);
     var results = document.getElementById("results");
     if (!results) { return; }
-    // While typing, the last word is a prefix: "conund" already finds Conundrum.
-    var live = /\w$/.test(q) && q.indexOf('"') < 0 ? q + "*" : q;
-    var url = "/?q=" + encodeURIComponent(live) + (asOf ? "&as_of=" + encodeURIComponent(asOf) : "");
+    // While typing, the results are those Enter gives, then any that complete the last word.
+    var url = "/?live=1&q=" + encodeURIComponent(q) + (asOf ? "&as_of=" + encodeURIComponent(asOf) : "");
     fetch(url).then(function (r) { return r.text(); }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("results");

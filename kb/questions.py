@@ -1,0 +1,218 @@
+"""Read what a person types into the search box: explicit syntax, content words, spelling.
+
+A judge types the player's question ("can conundrum target a cloaked ship"). `read_query`
+keeps the explicit syntax (``"phrase"``, ``field:word``, ``-word``, ``word*``) and turns the
+rest into content words: question and filler words ("can", "may", "I", "how", ...) are
+dropped unless they are all there is, and a word typed twice counts once. `correct` mends
+a word the knowledge base has never seen against its vocabulary (within one edit for short
+words, two for longer ones; headword and card-name words first, then the commonest).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from whoosh.lang.porter import stem
+
+from kb.index import fold_word
+
+MAX_QUERY = 500
+"""Characters of a query read; the rest is ignored."""
+FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
+FILLER = frozenset(
+    {
+        "a",
+        "about",
+        "all",
+        "am",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "being",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "for",
+        "from",
+        "get",
+        "gets",
+        "had",
+        "has",
+        "have",
+        "happen",
+        "happens",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "may",
+        "me",
+        "might",
+        "my",
+        "of",
+        "on",
+        "or",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "whats",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    }
+)
+"""Question and filler words, dropped from a query unless they are all it has."""
+_PART = re.compile(r'(?P<neg>-)?(?:(?P<field>[A-Za-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
+_SPLIT = re.compile(r"[^\w'\u2019.*\-\[\]]+")
+
+
+@dataclass
+class Clause:
+    """One explicit piece of a query: a phrase, a field restriction or an exclusion."""
+
+    text: str
+    field: str | None
+    """The index field (``cards``, ``kind``...), or None for anywhere."""
+    phrase: bool
+    negated: bool
+
+
+@dataclass
+class Typed:
+    """A query as read: explicit clauses, the content words, the prefixes."""
+
+    clauses: list[Clause] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    """Plain content words, in order, each once."""
+    prefixes: list[str] = field(default_factory=list)
+    """Words typed with a trailing ``*`` (without it)."""
+    dropped: list[str] = field(default_factory=list)
+    """Filler words left out."""
+
+
+def read_query(text: str) -> Typed:
+    """Read a query as a person types it; never raises."""
+    typed = Typed()
+    plain: list[str] = []
+    for match in _PART.finditer(text[:MAX_QUERY]):
+        raw = match["phrase"] if match["phrase"] is not None else match["word"]
+        name = (match["field"] or "").lower()
+        target = FIELDS.get(name)
+        if name and not target:
+            raw = f"{match['field']} {raw}"
+        if target or match["phrase"] is not None or match["neg"]:
+            if raw.strip():
+                typed.clauses.append(Clause(raw, target, match["phrase"] is not None, bool(match["neg"])))
+            continue
+        plain += [w for w in _SPLIT.split(raw) if w.strip("*.'\u2019-")]
+    content = [w for w in plain if fold_word(w.rstrip("*")) not in FILLER]
+    typed.dropped = [w for w in plain if w not in content] if content else []
+    for word in content or plain:
+        if word.endswith("*") and len(word.rstrip("*")) > 0:
+            _once(typed.prefixes, word.rstrip("*"))
+        else:
+            _once(typed.words, word.rstrip("*"))
+    return typed
+
+
+def _once(words: list[str], word: str) -> None:
+    if fold_word(word) not in {fold_word(w) for w in words}:
+        words.append(word)
+
+
+def distance(a: str, b: str, limit: int) -> int:
+    """The optimal-string-alignment edit distance of ``a`` and ``b`` (transpositions count
+    one), or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, start=1):
+        above, row = row, [i] + [0] * len(b)
+        for j, other in enumerate(b, start=1):
+            row[j] = min(above[j] + 1, row[j - 1] + 1, above[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                row[j] = min(row[j], before[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        before = above
+    return row[-1]
+
+
+class Vocabulary:
+    """The folded words of a knowledge base with their counts, for spelling correction."""
+
+    def __init__(self, counts: dict[str, int], names: Iterable[str]) -> None:
+        self.counts = counts
+        self.names = frozenset(names)
+        """Words of headwords and card names: preferred corrections."""
+        self._by_start: dict[str, list[str]] = {}
+        self._stems: dict[str, list[int]] = {}
+        """A stem -> the lengths of the known words with that stem."""
+        for word in sorted(set(counts) | self.names):
+            self._by_start.setdefault(word[:1], []).append(word)
+            self._stems.setdefault(stem(word), []).append(len(word))
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.counts or word in self.names
+
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` (folded) is known, or an inflection of a known word (``cloaked``
+        for cloaking): same stem, and a length within two letters (``commandering`` is not
+        ``command``)."""
+        return word in self or any(abs(n - len(word)) <= 2 for n in self._stems.get(stem(word), []))
+
+    def correct(self, word: str) -> str | None:
+        """The known word ``word`` was most likely meant to be, or None (known, too short,
+        a number, or nothing close). The first letter is taken as typed."""
+        folded = fold_word(word)
+        if len(folded) < 5 or not folded.isalpha() or self.knows(folded):
+            return None
+        limit = 1 if len(folded) <= 5 else 2
+        best: tuple[int, bool, int, str] | None = None
+        for candidate in self._by_start.get(folded[:1], []):
+            if candidate in FILLER:
+                continue
+            far = distance(folded, candidate, limit)
+            if far <= limit:
+                key = (far, candidate not in self.names, -self.counts.get(candidate, 0), candidate)
+                best = key if best is None or key < best else best
+        return best[3] if best else None
