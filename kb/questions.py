@@ -3,13 +3,17 @@
 A judge types the player's question ("can conundrum target a cloaked ship"). `read_query`
 keeps the explicit syntax (``"phrase"``, ``field:word``, ``-word``, ``word*``) and turns the
 rest into content words: question and filler words ("can", "may", "I", "how", ...) are
-dropped unless they are all there is, and a word typed twice counts once. `correct` mends
-a word the knowledge base has never seen against its vocabulary (within one edit for short
-words, two for longer ones; headword and card-name words first, then the commonest).
+dropped unless they are all there is, and a word typed twice counts once.
+`Vocabulary.correct` mends a word of five or more letters that the knowledge base has never
+seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): within one
+edit for words up to five letters, two for longer ones; headword and card-name words first,
+then the commonest.
 """
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -126,6 +130,8 @@ class Typed:
     """Words typed with a trailing ``*`` (without it)."""
     dropped: list[str] = field(default_factory=list)
     """Filler words left out."""
+    joined: dict[str, str] = field(default_factory=dict)
+    """A word -> the compound it makes with its neighbour (``ship yard`` -> shipyard)."""
 
 
 def read_query(text: str) -> Typed:
@@ -158,6 +164,12 @@ def _once(words: list[str], word: str) -> None:
         words.append(word)
 
 
+def _inflects(word: str, known: str) -> bool:
+    """Whether two words with one stem differ only in their endings (three letters at most each)."""
+    shared = next((i for i, (a, b) in enumerate(zip(word, known, strict=False)) if a != b), min(len(word), len(known)))
+    return abs(len(word) - len(known)) <= 2 and max(len(word), len(known)) - shared <= 3
+
+
 def distance(a: str, b: str, limit: int) -> int:
     """The optimal-string-alignment edit distance of ``a`` and ``b`` (transpositions count
     one), or ``limit + 1`` as soon as it must exceed ``limit``."""
@@ -185,26 +197,41 @@ class Vocabulary:
         self.names = frozenset(names)
         """Words of headwords and card names: preferred corrections."""
         self._by_start: dict[str, list[str]] = {}
-        self._stems: dict[str, list[int]] = {}
-        """A stem -> the lengths of the known words with that stem."""
+        self._stems: dict[str, list[str]] = {}
+        """A stem -> the known words with that stem."""
         for word in sorted(set(counts) | self.names):
             self._by_start.setdefault(word[:1], []).append(word)
-            self._stems.setdefault(stem(word), []).append(len(word))
+            self._stems.setdefault(stem(word), []).append(word)
 
     def __contains__(self, word: str) -> bool:
         return word in self.counts or word in self.names
 
     def knows(self, word: str) -> bool:
         """Whether ``word`` (folded) is known, or an inflection of a known word (``cloaked``
-        for cloaking): same stem, and a length within two letters (``commandering`` is not
-        ``command``)."""
-        return word in self or any(abs(n - len(word)) <= 2 for n in self._stems.get(stem(word), []))
+        for cloaking): same stem, a length within two letters, and the same letters but for an
+        ending of three at most (``commandering`` is neither ``commander`` nor ``commandeering``)."""
+        return word in self or any(_inflects(word, known) for known in self._stems.get(stem(word), []))
+
+    def compounds(self, words: list[str]) -> dict[str, str]:
+        """Each word that, joined with the next, makes a known word -> that word (both words)."""
+        found: dict[str, str] = {}
+        for first, second in itertools.pairwise(words):
+            whole = fold_word(first) + fold_word(second)
+            if whole in self and fold_word(first) and fold_word(second):
+                found[first] = found[second] = whole
+        return found
+
+    def begins(self, word: str) -> bool:
+        """Whether ``word`` (folded) begins a known word (it may still be being typed)."""
+        words = self._by_start.get(word[:1], [])
+        at = bisect.bisect_left(words, word)
+        return at < len(words) and words[at].startswith(word)
 
     def correct(self, word: str) -> str | None:
         """The known word ``word`` was most likely meant to be, or None (known, too short,
         a number, or nothing close). The first letter is taken as typed."""
         folded = fold_word(word)
-        if len(folded) < 5 or not folded.isalpha() or self.knows(folded):
+        if len(folded) < 5 or not folded.isalpha() or self.knows(folded) or self.begins(folded):
             return None
         limit = 1 if len(folded) <= 5 else 2
         best: tuple[int, bool, int, str] | None = None

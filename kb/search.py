@@ -54,6 +54,12 @@ def word_query(word: str) -> query.Query | None:
     return query.Or(options) if options else None
 
 
+def _either(word: str, compound: str | None) -> query.Query | None:
+    """A word, or the compound it makes with its neighbour."""
+    alone = word_query(word)
+    return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
+
+
 def prefix_query(stem: str) -> query.Query | None:
     """A word typed with ``*``: any headword, card-name or text word starting with it."""
     terms = _terms(_NAMES, stem)
@@ -69,10 +75,10 @@ def clause_query(clause: Clause) -> query.Query | None:
         return query.Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
     if not clause.phrase and clause.field is None:
         return word_query(clause.text)
-    fields = [clause.field] if clause.field else ["headword", "cards", "text"]
+    fields = [clause.field] if clause.field else ["headword", "cards", "text", "extra"]
     options = []
     for name in fields:
-        terms = _terms(_TEXT if name == "text" else _NAMES, clause.text)
+        terms = _terms(_TEXT if name in ("text", "extra") else _NAMES, clause.text)
         if terms:
             options.append(query.Phrase(name, terms) if len(terms) > 1 else query.Term(name, terms[0]))
     return query.Or(options) if options else None
@@ -90,7 +96,7 @@ def run(
     required = _kept([clause_query(c) for c in typed.clauses if not c.negated])
     required += _kept([prefix_query(p) for p in typed.prefixes])
     excluded = _kept([clause_query(c) for c in typed.clauses if c.negated])
-    words = [(w, q) for w in typed.words if (q := word_query(w)) is not None]
+    words = [(w, q) for w in typed.words if (q := _either(w, typed.joined.get(w))) is not None]
     if game:
         required.append(query.Term("game", game))
     if kind:
@@ -109,7 +115,8 @@ def run(
     found = _hits(searcher, whole(every), allowed, limit, {})
     if len(words) > 1 and len(found) < limit:
         some = whole([*required, query.Or([q for _, q in words])])
-        counts = {w: {(f, t) for f, a in WORD_FIELDS for t in _terms(a, w)} for w, _ in words}
+        counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in _terms(a, s)}
+                  for w, _ in words}  # fmt: skip
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts)
         seen = {version for version, _, _ in found}
         found += sorted((h for h in more if h[0] not in seen), key=lambda h: -h[2])
@@ -141,7 +148,7 @@ def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
     fixed = [vocabulary.correct(w) or w for w in typed.words]
     if fixed == typed.words:
         return None
-    return Typed(typed.clauses, fixed, typed.prefixes, typed.dropped)
+    return Typed(typed.clauses, fixed, typed.prefixes, typed.dropped, typed.joined)
 
 
 def search(
@@ -156,10 +163,13 @@ def search(
     searcher, allowed = kb.searcher(on)
     typed = read_query(text)
     fixed = None if exact else correct(typed, kb.vocabulary())
+    for reading in (typed, fixed):
+        if reading is not None:
+            reading.joined = kb.vocabulary().compounds(reading.words)
     hits = run(searcher, fixed or typed, allowed, game, kind, limit)
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
-        growing = Typed(typed.clauses, typed.words[:-1], [*typed.prefixes, last], typed.dropped)
+        growing = Typed(typed.clauses, typed.words[:-1], [*typed.prefixes, last], typed.dropped, typed.joined)
         seen = {v for v, _ in hits}
         hits += [h for h in run(searcher, growing, allowed, game, kind, limit) if h[0] not in seen]
         hits = hits[: max(1, limit)]

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kb.build import current
-from kb.query import KnowledgeBase
 from kb.completion import complete
+from kb.query import KnowledgeBase
 from kb.search import search
 from web.cli import main
 
@@ -86,7 +86,7 @@ def test_as_of_search_excludes_a_later_version(fixture_kb: KnowledgeBase) -> Non
     assert "Q-Flash" not in headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 1)))
     assert headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 18))) == ["Q-Flash"]
     before = search(fixture_kb, "personnel removed", as_of=dt.date(2000, 11, 1))
-    assert [(h["headword"], h["valid_from"]) for h in before["results"]][0] == ("mission attempt", "2000-10-30")
+    assert (before["results"][0]["headword"], before["results"][0]["valid_from"]) == ("mission attempt", "2000-10-30")
     every = search(fixture_kb, "Q-Continuum", every_version=True)
     assert [(h["headword"], h["valid_from"]) for h in every["results"]] == [
         ("Q-Flash", "2000-08-01"),
@@ -109,7 +109,8 @@ def test_complete(bundled: KnowledgeBase) -> None:
         ("Kreechta", "card", "neutral-zone", "Kreetchta"),
         ("Kreetchta", "card", "neutral-zone", "Kreetchta"),
     ]
-    assert sorted(set(names(complete(bundled, "u.s.s.", limit=20)))) == ["U.S.S. Dauntless", "U.S.S. Defiant", "U.S.S. Enterprise-E",
+    assert sorted(set(names(complete(bundled, "u.s.s.", limit=20)))) == [
+                                            "U.S.S. Dauntless", "U.S.S. Defiant", "U.S.S. Enterprise-E",
                                             "U.S.S. Excelsior", "U.S.S. Galaxy", "U.S.S. Nebula", "U.S.S. Reliant",
                                             "U.S.S. Yosemite"]  # fmt: skip
     assert len(complete(bundled, "m")) == 10
