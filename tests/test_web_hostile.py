@@ -91,13 +91,16 @@ def test_feed_is_valid_atom_and_ignores_the_host_header(hostile: FlaskClient) ->
     assert feed.findtext(f"{ATOM}updated") == "2001-01-29T00:00:00Z"
 
 
-def test_feed_links_use_the_configured_base_url(hostile_root: Path) -> None:
+def test_feed_links_use_the_configured_base_url(hostile_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     app = create_app({"KB": str(hostile_root), "TESTING": True, "BASE_URL": "https://rulings.example.org/"})
     body, feed = _feed(app.test_client(), Host="evil.example")
     assert "evil" not in body
     assert feed.find(f"{ATOM}link").attrib["href"] == "https://rulings.example.org/changes.atom"  # type: ignore[union-attr]
     entry = next(feed.iter(f"{ATOM}entry"))
     assert entry.find(f"{ATOM}link").attrib["href"] == "https://rulings.example.org/docs/cr-2001-01-29"  # type: ignore[union-attr]
+    monkeypatch.setenv("RULINGS_BASE_URL", "https://other.example.org")
+    _, feed = _feed(create_app({"KB": str(hostile_root), "TESTING": True}).test_client())
+    assert feed.find(f"{ATOM}link").attrib["href"] == "https://other.example.org/changes.atom"  # type: ignore[union-attr]
 
 
 # -- numbers and dates at their limits --------------------------------------------------

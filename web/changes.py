@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import uuid
 from typing import Any
 
@@ -50,7 +51,8 @@ def as_of_page(when: str) -> Any:
 @bp.route("/changes.atom")
 def feed() -> Any:
     """The Atom feed, one entry per document. Links are relative unless the app is configured
-    with a ``BASE_URL``; nothing in it comes from the request (not even the Host header)."""
+    with a ``BASE_URL`` (or ``RULINGS_BASE_URL`` is set); nothing in it comes from the request,
+    not even the Host header."""
     documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
     items = []
     for document in documents:
@@ -59,7 +61,7 @@ def feed() -> Any:
         items.append({"document": document, "versions": versions[:200], "count": len(versions),
                       "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
     updated = max((d["date"] for d in documents if d["date"]), default=None) or g.kb.built_on
-    root = str(current_app.config.get("BASE_URL") or "").rstrip("/")
+    root = str(current_app.config.get("BASE_URL") or os.environ.get("RULINGS_BASE_URL", "")).rstrip("/")
     body = render_template("changes/feed.atom", items=items, root=root, id=_feed_id("changes"), updated=updated)
     response = make_response(body)
     response.headers["Content-Type"] = "application/atom+xml; charset=utf-8"

@@ -25,6 +25,7 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(
 _ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")
 _WHOLE = re.compile(r"[0-9]{1,9}")
 _PATH_SAFE = "/:@"  # besides letters, digits and -._~: what a path keeps unencoded
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # not in XML 1.0
 
 
 def rich_text(text: str) -> Markup:
@@ -124,9 +125,6 @@ def error_page(status: int, message: str, suggestions: list[dict[str, str]]) -> 
 def xml_text(value: Any) -> str:
     """``value`` as text XML 1.0 can carry: each control character it forbids becomes U+FFFD."""
     return _NOT_XML.sub("\ufffd", str(value))
-
-
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def blueprints() -> list[Blueprint]:
