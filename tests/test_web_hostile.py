@@ -179,6 +179,10 @@ def test_redirects_are_relative_and_encoded(hostile: FlaskClient) -> None:
         response = hostile.get(path, headers={"Host": "evil.example"})
         assert response.status_code == 308 and response.headers["Location"] == location, path
         assert "evil" not in response.get_data(as_text=True)
+    for path in ("//evil.example/docs", "//evil.example/", "///evil.example/x"):
+        response = hostile.get("/", environ_overrides={"PATH_INFO": path})
+        body = response.get_data(as_text=True)
+        assert response.status_code == 404 and 'href="//' not in body and "Link" not in response.headers, path
     response = hostile.get("/", environ_overrides={"PATH_INFO": "/entry//a\r\nSet-Cookie: x=1"})
     assert response.status_code == 404 and "Set-Cookie" not in response.headers
 

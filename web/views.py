@@ -69,9 +69,10 @@ def url_with(**changes: Any) -> str:
 
 
 def encoded_url(path: str, args: list[tuple[str, str]]) -> str:
-    """``path?args`` percent-encoded: no space, quote, angle bracket, comma or semicolon left raw."""
+    """``path?args`` percent-encoded: no space, quote, angle bracket, comma or semicolon left raw,
+    and one leading slash (``//host/x`` would name another host)."""
     query = urlencode(args)
-    return quote(path, safe=_PATH_SAFE) + (f"?{query}" if query else "")
+    return "/" + quote(path, safe=_PATH_SAFE).lstrip("/") + (f"?{query}" if query else "")
 
 
 def relative_location(location: str) -> str:
