@@ -12,8 +12,9 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, redirect, request
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import RequestRedirect
 
 from kb.build import DEFAULT_KB, BuildError, current
 from kb.query import KnowledgeBase
@@ -64,11 +65,16 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.after_request
     def secure(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
+        if isinstance(request.routing_exception, RequestRedirect):  # e.g. //docs -> /docs: not via the Host
+            response = redirect(views.relative_location(request.routing_exception.new_url), response.status_code)
+            response.headers.update(SECURITY_HEADERS)
         return response
 
     @app.errorhandler(HTTPException)
-    def http_error(error: HTTPException) -> tuple[Any, int]:
-        return views.error_page(error.code or 500, error.description or error.name, [])
+    def http_error(error: HTTPException) -> tuple[Any, int, list[tuple[str, str]]]:
+        """The error page, keeping the error's own headers (``Allow`` on a 405)."""
+        headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
+        return (*views.error_page(error.code or 500, error.description or error.name, []), headers)
 
     @app.errorhandler(BuildError)
     def no_kb(error: BuildError) -> tuple[Any, int]:
@@ -79,7 +85,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         log.exception("unexpected error on %s", request.path)
         return views.error_page(500, "Something went wrong on our side; the error is logged.", [])
 
+    app.jinja_env.autoescape = lambda name: name is None or name.endswith((".html", ".xml", ".atom"))
     app.jinja_env.filters["rich"] = views.rich_text
+    app.jinja_env.filters["xml_text"] = views.xml_text
     app.jinja_env.globals["url_with"] = views.url_with
     app.jinja_env.globals["json_url"] = views.json_url
     for blueprint in views.blueprints():

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+import uuid
 from typing import Any
 
-from flask import Blueprint, abort, g, make_response, render_template, request
+from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from kb.cardquery import deck_keys
 from kb.query import BadDate, parse_date
@@ -17,7 +19,7 @@ bp = Blueprint("changes", __name__)
 @route(bp, "/diff")
 def diff(json_wanted: bool) -> Any:
     dates = sorted(d["date"] for d in g.kb.documents.values() if d["date"])
-    start = date_arg("from") or dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)
+    start = date_arg("from") or _day_before(dates[0] if dates else None)
     end = date_arg("to") or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
     game = request.args.get("game") or None
@@ -27,6 +29,12 @@ def diff(json_wanted: bool) -> Any:
     dates_known = sorted(set(dates))
     return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": kinds or []},
                 json_wanted)  # fmt: skip
+
+
+def _day_before(first: str | None) -> dt.date:
+    """The day before the library's first document (the first date there is, if that is it)."""
+    day = dt.date.fromisoformat(first) if first else dt.date.today()
+    return day - dt.timedelta(days=1) if day > dt.date.min else day
 
 
 @bp.route("/asof/<when>")
@@ -42,11 +50,24 @@ def as_of_page(when: str) -> Any:
 
 @bp.route("/changes.atom")
 def feed() -> Any:
+    """The Atom feed, one entry per document. Links are relative unless the app is configured
+    with a ``BASE_URL`` (or ``RULINGS_BASE_URL`` is set); nothing in it comes from the request,
+    not even the Host header."""
     documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
     items = []
     for document in documents:
         versions = [v for v in g.kb.versions if v.document_id == document["id"]]
-        items.append({"document": document, "versions": versions[:200], "count": len(versions)})
-    response = make_response(render_template("changes/feed.atom", items=items, root=request.url_root.rstrip("/")))
+        updated = document["date"] or g.kb.built_on
+        items.append({"document": document, "versions": versions[:200], "count": len(versions),
+                      "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
+    updated = max((d["date"] for d in documents if d["date"]), default=None) or g.kb.built_on
+    root = str(current_app.config.get("BASE_URL") or os.environ.get("RULINGS_BASE_URL", "")).rstrip("/")
+    body = render_template("changes/feed.atom", items=items, root=root, id=_feed_id("changes"), updated=updated)
+    response = make_response(body)
     response.headers["Content-Type"] = "application/atom+xml; charset=utf-8"
     return response
+
+
+def _feed_id(name: str) -> str:
+    """A permanent ``urn:uuid:`` IRI for the feed or one of its entries, the same on every host."""
+    return uuid.uuid5(uuid.NAMESPACE_URL, f"rulings:{name}").urn

@@ -11,7 +11,7 @@ from flask import Blueprint, abort, g, request
 from web.views import page, route, wants_json
 
 bp = Blueprint("documents", __name__)
-_LINES = re.compile(r"^(\d+)(?:-(\d+))?$")
+_LINES = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
 FIELDS = ("id", "game", "kind", "title", "version", "date", "date_approximate", "note", "declared_date",
           "previous_date", "line_count")  # fmt: skip
 
@@ -28,8 +28,18 @@ def document(name: str) -> Any:
     found = g.kb.documents.get(name)
     if found is None:
         abort(404, f"no document {name!r}")
-    marked = _LINES.match(request.args.get("lines", ""))
-    low, high = (int(marked[1]), int(marked[2] or marked[1])) if marked else (0, -1)
+    low, high = _cited_lines()
     lines = [{"number": n, "text": t, "cited": low <= n <= high} for n, t in enumerate(found["source"].split("\n"), 1)]
     data = {**{k: found[k] for k in FIELDS}, "complete_set": json.loads(found["complete_set"]), "lines": lines}
     return page("documents/document.html", data, json_wanted)
+
+
+def _cited_lines() -> tuple[int, int]:
+    """The first and last line of ``?lines=N`` or ``?lines=N-M`` (none when absent; a bad one is a 400)."""
+    value = request.args.get("lines", "").strip()
+    if not value:
+        return 0, -1
+    marked = _LINES.fullmatch(value)
+    if not marked:
+        abort(400, f"lines: expected a line number or a range such as 79-83, got {value[:40]!r}")
+    return int(marked[1]), int(marked[2] or marked[1])

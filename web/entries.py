@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -13,6 +14,7 @@ from kb.worddiff import word_diff
 from web.views import as_of, error_page, page, wants_json
 
 bp = Blueprint("entries", __name__)
+_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 @bp.route("/entry/<path:topic>")
@@ -43,8 +45,9 @@ def _compare(versions: list[dict[str, Any]]) -> dict[str, Any] | None:
 def version(key: str) -> Any:
     """A version's permalink: ``topic@document@series`` (stable across rebuilds), or a build's number."""
     key, json_wanted = wants_json(key)
-    found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(int(key)) if key.isdigit() else None)
+    number = int(key) if _NUMBER.fullmatch(key) else None
+    found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(number) if number is not None else None)
     if found is None:
-        abort(404, f"no version {key!r}")
+        abort(404, f"no version {key[:80]!r}")
     part = g.kb.part(found, as_of() or dt.date.today())
     return page("entries/version.html", {**part, "topic": found.topic}, json_wanted)

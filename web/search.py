@@ -9,7 +9,7 @@ from flask import Blueprint, g, request, url_for
 from kb.completion import complete
 from kb.search import search
 from kb.versions import SERIES_KINDS
-from web.views import as_of, page, route
+from web.views import as_of, int_arg, page, route
 
 bp = Blueprint("search", __name__)
 
@@ -21,11 +21,11 @@ def index(json_wanted: bool) -> Any:
     kind = request.args.get("kind") or None
     if kind not in (None, *SERIES_KINDS):
         kind = None
-    answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "fuzzy": False}
-    limit = request.args.get("limit", "20")
+    answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None}
+    limit = int_arg("limit", 20, 1, 100)
     if text.strip():
-        answer = search(g.kb, text, as_of(), game, kind, limit=min(int(limit), 100) if limit.isdigit() else 20,
-                        exact=request.args.get("exact") == "1", live=request.args.get("live") == "1")  # fmt: skip
+        answer = search(g.kb, text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
+                        live=request.args.get("live") == "1")  # fmt: skip
     games = sorted({t["game"] for t in g.kb.topics.values()})
     return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS},
                 json_wanted)  # fmt: skip

@@ -2,7 +2,9 @@
 
 A page is served at ``/path`` (HTML) and ``/path.json`` (the same dict as JSON), with a
 ``Link: <...json>; rel="alternate"`` header. Entry text is rendered with markdown-it-py
-with raw HTML disabled, and icons such as ``[DS9]`` become labelled badges.
+with raw HTML disabled, and icons such as ``[DS9]`` become labelled badges. Query
+parameters are read through one reader per type (a bad value is a 400, never a 500), and
+every URL built from request data is percent-encoded again before it goes into a header.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import datetime as dt
 import re
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from flask import Blueprint, abort, jsonify, make_response, render_template, request
 from markdown_it import MarkdownIt
@@ -21,6 +23,9 @@ from kb.query import BadDate, parse_date
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
 _ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")
+_WHOLE = re.compile(r"[0-9]{1,9}")
+_PATH_SAFE = "/:@"  # besides letters, digits and -._~: what a path keeps unencoded
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # not in XML 1.0
 
 
 def rich_text(text: str) -> Markup:
@@ -40,16 +45,41 @@ def date_arg(name: str) -> dt.date | None:
         abort(400, f"{name}: {err}")
 
 
+def int_arg(name: str, default: int, low: int, high: int) -> int:
+    """The whole-number query parameter ``name`` (``default`` when absent or empty); anything
+    but a number from ``low`` to ``high`` is a 400."""
+    value = request.args.get(name, "").strip()
+    if not value:
+        return default
+    if not _WHOLE.fullmatch(value) or not low <= int(value) <= high:
+        abort(400, f"{name}: expected a whole number from {low} to {high}, got {value[:40]!r}")
+    return int(value)
+
+
 def as_of() -> dt.date | None:
     """The ``?as_of=`` date of this request, if any (a bad one is a 400)."""
     return date_arg("as_of")
 
 
 def url_with(**changes: Any) -> str:
-    """This page's URL with some query parameters changed."""
-    args = {k: v for k, v in request.args.items() if k not in changes}
-    args.update({k: v for k, v in changes.items() if v not in (None, "")})
-    return request.path + (f"?{urlencode(args)}" if args else "")
+    """This page's URL with some query parameters changed, percent-encoded."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k not in changes]
+    args += [(k, v) for k, v in changes.items() if v not in (None, "")]
+    return encoded_url(request.path, args)
+
+
+def encoded_url(path: str, args: list[tuple[str, str]]) -> str:
+    """``path?args`` percent-encoded: no space, quote, angle bracket, comma or semicolon left raw,
+    and one leading slash (``//host/x`` would name another host)."""
+    query = urlencode(args)
+    return "/" + quote(path, safe=_PATH_SAFE).lstrip("/") + (f"?{query}" if query else "")
+
+
+def relative_location(location: str) -> str:
+    """A redirect target without scheme and host (never taken from the Host header), encoded."""
+    parts = urlsplit(location)
+    path = "/" + quote(parts.path, safe=_PATH_SAFE + "%").lstrip("/")
+    return path + (f"?{quote(parts.query, safe='=&%+')}" if parts.query else "")
 
 
 def page(template: str, data: dict[str, Any], json_wanted: bool, status: int = 200) -> Any:
@@ -63,9 +93,9 @@ def page(template: str, data: dict[str, Any], json_wanted: bool, status: int = 2
 
 
 def json_url() -> str:
-    """The JSON twin of this page's URL."""
-    query = f"?{request.query_string.decode()}" if request.query_string else ""
-    return f"{'/index' if request.path == '/' else request.path.rstrip('/')}.json{query}"
+    """The JSON twin of this page's URL, percent-encoded (it goes into the Link header)."""
+    path = "/index" if request.path == "/" else request.path.rstrip("/")
+    return encoded_url(f"{path}.json", list(request.args.items(multi=True)))
 
 
 def wants_json(value: str) -> tuple[str, bool]:
@@ -91,6 +121,11 @@ def error_page(status: int, message: str, suggestions: list[dict[str, str]]) -> 
     if request.path.endswith(".json"):
         return jsonify(data), status
     return render_template("error.html", **data, as_of=""), status
+
+
+def xml_text(value: Any) -> str:
+    """``value`` as text XML 1.0 can carry: each control character it forbids becomes U+FFFD."""
+    return _NOT_XML.sub("\ufffd", str(value))
 
 
 def blueprints() -> list[Blueprint]:
