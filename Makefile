@@ -31,5 +31,6 @@ clean:
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_bench.py
+	$(BIN)/python bench/relevance.py bench/relevance.toml bench/relevance-heldout.toml
 	$(BIN)/python bench/link_quality.py
 	$(BIN)/python bench/load.py
