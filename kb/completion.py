@@ -29,6 +29,9 @@ class Name:
 
     words: tuple[str, ...]
     """Its folded words."""
+    spaced: str
+    """Its folded words, each after a space (" admiral riker"): a typed word begins a word
+    of the name when " typed" is in it."""
     name: str
     kind: str
     """``entry`` or ``card``."""
@@ -44,19 +47,21 @@ def folded(text: str) -> tuple[str, ...]:
 
 def names_of(kb: KnowledgeBase) -> list[Name]:
     """Every headword and card title (and card alias) of ``kb``, shortest first."""
-    found = [Name(folded(t["headword"]), t["headword"], "entry", t["game"], t["id"]) for t in kb.topics.values()]
+    found = [_name(t["headword"], "entry", t["game"], t["id"]) for t in kb.topics.values()]
     for card in kb.cards.values():
         for spelling in dict.fromkeys([card["name"], *json.loads(card["aliases"])]):
-            found.append(Name(folded(spelling), spelling, "card", card["game"], card["name"]))
+            found.append(_name(spelling, "card", card["game"], card["name"]))
     return sorted((n for n in found if n.words), key=lambda n: (len(n.name), n.name.lower(), n.kind != "entry"))
 
 
-def _matches(typed: tuple[str, ...], words: tuple[str, ...], fuzzy: bool) -> bool:
-    return all(any(w.startswith(word) or (fuzzy and _near(word, w)) for w in words) for word in typed)
+def _name(name: str, kind: str, game: str, target: str) -> Name:
+    words = folded(name)
+    return Name(words, "".join(f" {w}" for w in words), name, kind, game, target)
 
 
-def _near(word: str, name_word: str) -> bool:
-    return len(word) >= 4 and distance(word, name_word[: len(word)], 1) <= 1
+def _near(typed: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Every typed word begins a word of the name, or is one edit from its start (four letters or more)."""
+    return all(any(w.startswith(t) or (len(t) >= 4 and distance(t, w[: len(t)], 1) <= 1) for w in words) for t in typed)
 
 
 def complete(kb: KnowledgeBase, text: str, limit: int = 10) -> list[dict[str, Any]]:
@@ -66,10 +71,10 @@ def complete(kb: KnowledgeBase, text: str, limit: int = 10) -> list[dict[str, An
     if not typed:
         return []
     names = kb.completion_names()
-    starting = [n for n in names if n.words[: len(typed)] and _matches(typed[:1], n.words[:1], False)
-                and _matches(typed, n.words, False)]  # fmt: skip
-    anywhere = [n for n in names if _matches(typed, n.words, False)]
-    chosen = list(dict.fromkeys(starting + anywhere)) or [n for n in names if _matches(typed, n.words, True)]
+    keys = [f" {t}" for t in typed]
+    anywhere = [n for n in names if all(k in n.spaced for k in keys)]
+    starting = [n for n in anywhere if n.spaced.startswith(keys[0])]
+    chosen = list(dict.fromkeys(starting + anywhere)) or [n for n in names if _near(typed, n.words)]
     out: list[dict[str, Any]] = []
     for name in chosen:
         item = {"name": name.name, "kind": name.kind, "game": name.game, "target": name.target}

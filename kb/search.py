@@ -19,7 +19,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from whoosh import highlight, query
-from whoosh.searching import Searcher
+from whoosh.searching import Hit, Searcher
 
 from kb.index import name_analyzer, text_analyzer
 from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
@@ -118,17 +118,18 @@ def run(
         counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in _terms(a, s)}
                   for w, _ in words}  # fmt: skip
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts)
-        seen = {version for version, _, _ in found}
-        found += sorted((h for h in more if h[0] not in seen), key=lambda h: -h[2])
-    return [(version, snippet) for version, snippet, _ in found[:limit]]
+        seen = {hit["version"] for hit, _ in found}
+        found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
+    return [(hit["version"], hit.highlights("text", top=2)) for hit, _ in found[:limit]]
 
 
 def _hits(
     searcher: Searcher, whole: query.Query, allowed: set[int] | None, limit: int, words: dict[str, set[tuple[str, str]]]
-) -> list[tuple[int, str, float]]:
-    """(version, snippet, rank) of the top hits; with ``words``, rank = words matched + a
-    score below one, so a version matching more of the words always ranks higher."""
-    results = searcher.search(whole, limit=limit, filter=allowed, terms=True)
+) -> list[tuple[Hit, float]]:
+    """The top hits with their rank; with ``words``, rank = words matched + a score below
+    one, so a version matching more of the words always ranks higher. Snippets are made
+    later, for the hits shown only."""
+    results = searcher.search(whole, limit=limit, filter=allowed, terms=bool(words))
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     top = max((hit.score for hit in results), default=1.0) or 1.0
@@ -138,7 +139,7 @@ def _hits(
         if words:
             matched = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
             rank = sum(1 for terms in words.values() if terms & matched) + hit.score / (top * 1.001)
-        hits.append((hit["version"], hit.highlights("text", top=2), rank))
+        hits.append((hit, rank))
     return hits
 
 
