@@ -163,6 +163,8 @@ def claim(directory: Path) -> Iterator[None]:
 
 def pid_alive(pid: int) -> bool:
     """Whether a process ``pid`` exists."""
+    if pid <= 0:
+        return False
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
