@@ -188,6 +188,8 @@ def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int 
             files.fault("after-switch")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        if final.is_dir() and (kb / "current").resolve() != final.resolve():
+            shutil.rmtree(final, ignore_errors=True)
         raise
     _prune(builds, final)
     return BuildReport(

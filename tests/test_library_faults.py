@@ -261,3 +261,15 @@ def test_a_full_disk_during_the_copy_leaves_nothing_and_a_retry_works(library: P
         "library.toml": before["library.toml"] + TABLE,
     }
     assert contents(kb) == clean_build(library)
+
+
+@pytest.mark.parametrize("step", ["copy", "after-copy", "manifest", "after-manifest", "mid-build", "before-switch"])
+def test_a_failed_add_puts_the_library_back_byte_for_byte(library: Path, kb: Path, step: str) -> None:
+    before, served, builds = tree(library), in_service(kb), sorted((kb / "builds").iterdir())
+    new = library.parent / "new-update.txt"
+    failed = rulings("add", new, *ADD, "--game", "new-game", "--library", library, "--kb", kb, fault=f"{step}:enospc")
+    assert failed.returncode == 1
+    assert failed.stderr.startswith("rulings: error: ") and failed.stderr.endswith("No space left on device\n")
+    assert failed.stderr.count("\n") == 1
+    assert tree(library) == before and not (library / "new-game").exists()
+    assert in_service(kb) == served and sorted((kb / "builds").iterdir()) == builds
