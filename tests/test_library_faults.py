@@ -5,6 +5,7 @@ as before (or, after a retry, equal to a clean build). Every run is the real CLI
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import signal
@@ -208,23 +209,22 @@ def test_a_second_command_is_refused_with_one_line_after_its_wait(library: Path,
     assert not (library / "stccg" / "new-update.txt").exists()
 
 
-def test_two_concurrent_adds_both_land(library: Path, kb: Path) -> None:
+def test_concurrent_adds_all_land(library: Path, kb: Path) -> None:
     before = (library / "library.toml").read_bytes()
-    for name in ("newA", "newB"):
+    names = ["newA", "newB", "newC"]
+    for name in names:
         shutil.copy(UPDATE, library.parent / f"{name}.txt")
-    runs = [start("add", library.parent / f"{name}.txt", *ADD, "--library", library, "--kb", kb)
-            for name in ("newA", "newB")]  # fmt: skip
-    assert [(run.communicate(timeout=300), run.returncode)[1] for run in runs] == [0, 0]
-    tables = {
-        name: TABLE.replace(b"stccg-new-update", f"stccg-{name.lower()}".encode()).replace(b"new-update", name.encode())
-        for name in ("newA", "newB")
-    }
+    runs = [start("add", library.parent / f"{name}.txt", *ADD, "--library", library, "--kb", kb) for name in names]
+    assert [(run.communicate(timeout=300), run.returncode)[1] for run in runs] == [0, 0, 0]
     manifest = (library / "library.toml").read_bytes()
-    assert manifest in (before + tables["newA"] + tables["newB"], before + tables["newB"] + tables["newA"])
+    tables = {name: TABLE.replace(b"stccg-new-update", f"stccg-{name.lower()}".encode()) for name in names}
+    tables = {name: table.replace(b"new-update", name.encode()) for name, table in tables.items()}
+    assert manifest in {before + b"".join(order) for order in itertools.permutations(tables.values())}
+    assert [(library / "stccg" / f"{name}.txt").read_bytes() for name in names] == [UPDATE.read_bytes()] * 3
     db = sqlite3.connect((kb / "current").resolve() / "kb.sqlite")
     ids = {row[0] for row in db.execute("SELECT id FROM documents")}
     db.close()
-    assert {"stccg-newa", "stccg-newb"} <= ids
+    assert {"stccg-newa", "stccg-newb", "stccg-newc"} <= ids
     assert contents(kb) == clean_build(library)
 
 
