@@ -135,6 +135,7 @@ def hold(
     If another process holds it, call ``notify`` once with a "waiting" line and retry for up
     to ``wait`` seconds, then raise `Busy`. The lock is released when the block ends or the
     process dies, so a killed command never leaves a stale lock."""
+    wait = max(0.0, wait)
     fd = os.open(directory, os.O_RDONLY)
     try:
         if not _try_lock(fd):

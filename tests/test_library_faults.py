@@ -140,6 +140,22 @@ def test_add_killed_at_each_step(library: Path, kb: Path, step: str) -> None:
     assert leftovers(library, kb) == []
 
 
+def test_the_next_add_says_the_library_was_ahead_and_rebuilds_it(library: Path, kb: Path) -> None:
+    new = library.parent / "new-update.txt"
+    assert rulings("add", new, *ADD, "--library", library, "--kb", kb, fault="after-manifest").returncode == -9
+    other = shutil.copy(UPDATE, library.parent / "other.txt")
+    added = rulings("add", other, *ADD, "--library", library, "--kb", kb)
+    changed = f"{library / 'library.toml'} changed since the knowledge base in service was built"
+    assert (added.returncode, added.stderr) == (0, f"rulings: warning: {changed} (an interrupted add?); this add "
+                                                   "rebuilds it\n")  # fmt: skip
+    assert contents(kb) == clean_build(library)
+    ids = [d.id for d in load_manifest(library)]
+    assert ids[-2:] == ["stccg-new-update", "stccg-other"]
+    check = rulings("build", "--check", "--library", SEEDS, "--kb", kb)
+    elsewhere = f"the knowledge base in service was not built from {SEEDS} but from {library.resolve()}"
+    assert (check.returncode, check.stderr) == (1, f"rulings: {elsewhere}; run 'rulings build'\n")
+
+
 @pytest.mark.parametrize("step", ["mid-build", "before-switch", "after-switch"])
 def test_build_killed_at_each_step(library: Path, kb: Path, step: str) -> None:
     before, served = tree(library), in_service(kb)
