@@ -8,8 +8,10 @@ thread for long whatever is typed:
 - a prefix (``ship*``) or a misspelt word expands, per field, to at most `EXPANSIONS`
   index terms: the most frequent among the first `SCAN` the index lists;
 - the query as run holds at most `TERMS` leaf terms; parts beyond are left out;
-- collection stops after `DOCUMENTS` matching documents or `SECONDS`, whichever comes
-  first, and the best hits found so far are returned, marked partial.
+- a "did you mean" corrects at most `CORRECTED` unknown words;
+- collection stops after `DOCUMENTS` matching documents or `SECONDS` after the search
+  began (its fuzzy retry included), whichever comes first, and the best hits found so
+  far are returned, marked partial.
 
 `Work` records what a query did, so tests bound the work rather than the time.
 """
@@ -34,6 +36,8 @@ SCAN = 2000
 """Index terms read to choose those expansions."""
 TERMS = 96
 """Leaf terms in the whole query as run."""
+CORRECTED = 4
+"""Unknown words a "did you mean" corrects (each compared with every name's words)."""
 DOCUMENTS = 40_000
 """Matching documents examined before collection stops."""
 SECONDS = 0.5
@@ -42,8 +46,10 @@ SECONDS = 0.5
 
 @dataclass
 class Work:
-    """What one search did: its leaf terms after expansion and the documents it examined."""
+    """What one search did: its leaf terms after expansion and the documents it examined.
+    One `Work` is shared by every collection of a search, so they share its deadline."""
 
+    deadline: float = field(default_factory=lambda: time.monotonic() + SECONDS)
     terms: int = 0
     examined: int = 0
     capped: bool = False
@@ -95,23 +101,18 @@ def leaf_terms(built: query.Query) -> int:
 
 
 class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
-    """Stops collection after `DOCUMENTS` matches or `SECONDS`, keeping the hits so far.
+    """Stops collection after `DOCUMENTS` matches or at the work's deadline, keeping the hits so far.
 
     Unlike Whoosh's TimeLimitCollector it needs no signal (so it works in any thread):
     it simply stops handing on matches, and the search returns what it has."""
 
-    def __init__(self, child: Any, work: Work, documents: int = DOCUMENTS, seconds: float = SECONDS) -> None:
+    def __init__(self, child: Any, work: Work) -> None:
         super().__init__(child)
-        self.work, self.documents, self.seconds = work, documents, seconds
-        self.deadline = 0.0
-
-    def prepare(self, top_searcher: Any, q: Any, context: Any) -> None:
-        self.deadline = time.monotonic() + self.seconds
-        super().prepare(top_searcher, q, context)
+        self.work = work
 
     def matches(self) -> Iterator[int]:
         for docnum in self.child.matches():
-            if self.work.examined >= self.documents or time.monotonic() > self.deadline:
+            if self.work.examined >= DOCUMENTS or time.monotonic() > self.work.deadline:
                 self.work.stopped = True
                 return
             self.work.examined += 1

@@ -110,9 +110,10 @@ def _phrase(field: str | None, text: str) -> query.Query | None:
 
 def parse_query(text: str) -> Parsed:
     """Read a query as a person types it; never raises. Each part is kept once, and at most
-    `budget.PARTS` parts and `budget.TERMS` index terms are kept (the rest go to ``left_out``)."""
+    `budget.PARTS` parts and `budget.TERMS` index terms are kept, exclusions after the
+    rest (what is over goes to ``left_out``)."""
     parsed = Parsed([], [], [])
-    matches = list(_PART.finditer(text[:MAX_QUERY]))
+    matches = sorted(_PART.finditer(text[:MAX_QUERY]), key=lambda m: bool(m["neg"]))  # exclusions last
     only_stop = all(m["word"] is not None and not m["field"] and m["word"].lower() in STOP for m in matches)
     seen: set[tuple[bool, query.Query]] = set()
     spent = 0
@@ -256,7 +257,8 @@ def complete(kb: KnowledgeBase, prefix: str, limit: int = 10) -> list[str]:
 
 def suggest(text: str, names: dict[str, str], searcher: Searcher) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name): for a
-    word the index does not know, or for a name typed without its punctuation (``chajoh``)."""
+    word the index does not know (the first `budget.CORRECTED` such words), or for a name
+    typed without its punctuation (``chajoh``)."""
     parsed = parse_query(text)
     words = [t for w in parsed.words for t in _terms(_NAMES, w.rstrip("*"))]
     if not words:
@@ -274,7 +276,9 @@ def suggest(text: str, names: dict[str, str], searcher: Searcher) -> str | None:
     if whole:
         return names[whole[0]]
     vocabulary = {word for key in names for word in key.split()}
-    fixed = [w if w in known else (difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) or [w])[0] for w in words]
+    unknown = [w for w in dict.fromkeys(words) if w not in known][: budget.CORRECTED]
+    closest = {w: (difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) or [w])[0] for w in unknown}
+    fixed = [closest.get(w, w) for w in words]
     corrected = " ".join(fixed)
     return corrected if corrected != folded else None
 
