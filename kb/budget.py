@@ -50,6 +50,7 @@ class Work:
     One `Work` is shared by every collection of a search, so they share its deadline."""
 
     deadline: float = field(default_factory=lambda: time.monotonic() + SECONDS)
+    documents: int = DOCUMENTS
     terms: int = 0
     examined: int = 0
     capped: bool = False
@@ -101,7 +102,7 @@ def leaf_terms(built: query.Query) -> int:
 
 
 class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
-    """Stops collection after `DOCUMENTS` matches or at the work's deadline, keeping the hits so far.
+    """Stops collection after the work's documents (`DOCUMENTS`) or at its deadline, keeping the hits so far.
 
     Unlike Whoosh's TimeLimitCollector it needs no signal (so it works in any thread):
     it simply stops handing on matches, and the search returns what it has."""
@@ -112,7 +113,7 @@ class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
 
     def matches(self) -> Iterator[int]:
         for docnum in self.child.matches():
-            if self.work.examined >= DOCUMENTS or time.monotonic() > self.work.deadline:
+            if self.work.examined >= self.work.documents or time.monotonic() > self.work.deadline:
                 self.work.stopped = True
                 return
             self.work.examined += 1
