@@ -12,11 +12,11 @@ fuzzily (one edit for short words, two for longer).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import difflib
 import html
 import re
-import dataclasses
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 

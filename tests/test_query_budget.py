@@ -122,13 +122,16 @@ HOSTILE = st.one_of(
     st.lists(st.text(string.ascii_lowercase, min_size=1, max_size=4).map(lambda w: w + "*"), max_size=150).map(
         " ".join
     ),
-    st.lists(st.sampled_from(["conondrum", "dilema", "spacelin", "persnnel", "artefact", "shipp", "tribbel"]),
-             max_size=80).map(" ".join),  # fmt: skip
-    st.lists(st.sampled_from(list("!@#$%^&*()[]{};:'\",.<>/?\\|`~-_=+") + ["-", "card:", "kind:", '"']),
-             max_size=500).map("".join),  # fmt: skip
+    st.lists(
+        st.sampled_from(["conondrum", "dilema", "spacelin", "persnnel", "artefact", "shipp", "tribbel"]), max_size=80
+    ).map(" ".join),
+    st.lists(st.sampled_from([*"!@#$%^&*()[]{};:'\",.<>/?\\|`~-_=+", "-", "card:", "kind:", '"']), max_size=500).map(
+        "".join
+    ),
     st.text(string.ascii_letters, min_size=400, max_size=600),
-    st.lists(st.sampled_from(["-ship", '"away team"', "card:Runabout", "co*", "-re*", 'headword:"x y z"']),
-             max_size=100).map(" ".join),  # fmt: skip
+    st.lists(
+        st.sampled_from(["-ship", '"away team"', "card:Runabout", "co*", "-re*", 'headword:"x y z"']), max_size=100
+    ).map(" ".join),
 )
 
 
