@@ -37,25 +37,23 @@ TARGET = 1.0
 
 
 def hostile(kb: KnowledgeBase) -> dict[str, str]:
-    """Hostile queries, each filling the 500-character cap."""
+    """Hostile queries: patterns repeated to the 500-character cap, and ``t*`` alone."""
     searcher, _ = kb.searcher(None)
-    reader = searcher.reader()
-    common = sorted(reader.most_frequent_terms("text", 120), reverse=True)
-    frequent = " ".join(t.decode() for _, t in common)
+    common = sorted(searcher.reader().most_frequent_terms("text", 120), reverse=True)
     letters = string.ascii_lowercase
-    queries = {
+    patterns = {
         "stop words repeated": "the a of and to in is it ",
         "one-letter prefixes": " ".join(f"{c}*" for c in letters) + " ",
         "two-letter prefixes": " ".join(f"{a}{b}*" for a in "stcpdm" for b in "aehiou") + " ",
         "ship x100": "ship ",
-        "t*": "t*",
-        "distinct frequent words": frequent + " ",
+        "distinct frequent words": " ".join(t.decode() for _, t in common) + " ",
         "fuzzy typos": "conondrum dilema spacelin persnnel artefact wormhoel outpst batle seeed afiliation ",
         "punctuation soup": "a.b,c;d:e/f|g(h)i[j]k{l}m<n>o!p?q~r^s&t=u+v#w$x%y@z ",
         "long word": "x",
-        "negations": " ".join(f"-{c}{c}*" for c in letters) + " ship ",
+        "exclusions": " ".join(f"-{c}{c}*" for c in letters) + " ship ",
     }
-    return {name: (text * (MAX_QUERY // len(text) + 1))[:MAX_QUERY].strip() for name, text in queries.items()}
+    queries = {name: (text * (MAX_QUERY // len(text) + 1))[:MAX_QUERY].strip() for name, text in patterns.items()}
+    return {"t*": "t*", **queries}
 
 
 def timed(action: Any) -> tuple[float, Any]:
