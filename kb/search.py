@@ -12,6 +12,7 @@ fuzzily (one edit for short words, two for longer).
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import datetime as dt
 import difflib
 import html
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 from whoosh import highlight, query
 from whoosh.searching import Searcher
 
+from kb import budget
 from kb.index import name_analyzer, text_analyzer
 from kb.versions import series_kind
 
@@ -68,7 +70,9 @@ class Parsed:
     must: list[query.Query]
     must_not: list[query.Query]
     words: list[str]
-    """The plain words typed (for "did you mean")."""
+    """The plain words typed (for "did you mean"), each once."""
+    left_out: list[str] = dataclasses.field(default_factory=list)
+    """Words or phrases not searched: over the budget of parts or terms."""
 
 
 def _terms(analyzer: Any, text: str) -> list[str]:
@@ -81,7 +85,8 @@ def _anywhere(word: str) -> query.Query | None:
         stem = _terms(_NAMES, word.rstrip("*"))
         if len(stem) != 1:
             return None
-        return query.Or([query.Prefix(f, stem[0]) for f in ("headword", "cards", "text")])
+        if len(stem[0]) >= budget.MIN_PREFIX:
+            return query.Or([query.Prefix(f, stem[0]) for f in ("headword", "cards", "text")])
     names, texts = _terms(_NAMES, word), _terms(_TEXT, word)
     if not names:
         return None
@@ -104,10 +109,14 @@ def _phrase(field: str | None, text: str) -> query.Query | None:
 
 
 def parse_query(text: str) -> Parsed:
-    """Read a query as a person types it; never raises."""
+    """Read a query as a person types it; never raises. Each part is kept once, and at most
+    `budget.PARTS` parts and `budget.TERMS` index terms are kept, exclusions after the
+    rest (what is over goes to ``left_out``)."""
     parsed = Parsed([], [], [])
-    matches = list(_PART.finditer(text[:MAX_QUERY]))
+    matches = sorted(_PART.finditer(text[:MAX_QUERY]), key=lambda m: bool(m["neg"]))  # exclusions last
     only_stop = all(m["word"] is not None and not m["field"] and m["word"].lower() in STOP for m in matches)
+    seen: set[tuple[bool, query.Query]] = set()
+    spent = 0
     for match in matches:
         if not only_stop and match["word"] is not None and not match["field"] and match["word"].lower() in STOP:
             continue
@@ -115,22 +124,43 @@ def parse_query(text: str) -> Parsed:
         raw = match["phrase"] if match["phrase"] is not None else match["word"]
         if match["field"] and not field:
             raw = f"{match['field']} {raw}"
-        if field or match["phrase"] is not None:
-            built = _phrase(field, raw)
+        negated = bool(match["neg"])
+        plain = not field and match["phrase"] is None
+        if plain:
+            pieces = [(w, _anywhere(w)) for w in re.split(r"[^\w'\u2019.*\-\[\]]+", raw) if w]
         else:
-            words = [w for w in re.split(r"[^\w'\u2019.*\-\[\]]+", raw) if w]
-            parsed.words += [] if match["neg"] else words
-            built = _all([_anywhere(w) for w in words])
-        if built is not None:
-            (parsed.must_not if match["neg"] else parsed.must).append(built)
+            pieces = [(raw, _phrase(field, raw))]
+        kept: list[query.Query] = []
+        for word, built in pieces:
+            if built is None or (negated, built) in seen:
+                continue
+            cost = budget.leaf_terms(built)
+            if len(seen) >= budget.PARTS or spent + cost > budget.TERMS:
+                parsed.left_out.append(word)
+                continue
+            seen.add((negated, built))
+            spent += cost
+            kept.append(built)
+            if plain and not negated:
+                parsed.words.append(word)
+        if kept:
+            (parsed.must_not if negated else parsed.must).append(_all(kept))
     return parsed
 
 
-def _fuzzy(word: str) -> query.Query:
-    """A word matched within one edit (short words) or two in headwords and card names."""
-    terms = _terms(_NAMES, word)
-    return query.Or([query.FuzzyTerm(f, t, maxdist=1 if len(t) < 6 else 2, prefixlength=1)
-                     for f in ("headword", "cards") for t in terms])  # fmt: skip
+def _fuzzy(words: list[str]) -> list[query.Query]:
+    """Each word matched within one edit (short words) or two in headwords and card names,
+    while the whole stays within `budget.TERMS` index terms."""
+    parts, spent = [], 0
+    for word in words:
+        terms = _terms(_NAMES, word)
+        part = query.Or([query.FuzzyTerm(f, t, maxdist=1 if len(t) < 6 else 2, prefixlength=1)
+                         for f in ("headword", "cards") for t in terms])  # fmt: skip
+        spent += budget.leaf_terms(part)
+        if spent > budget.TERMS:
+            break
+        parts.append(part)
+    return parts
 
 
 def _all(parts: list[query.Query | None]) -> query.Query | None:
@@ -138,27 +168,41 @@ def _all(parts: list[query.Query | None]) -> query.Query | None:
     return query.And(kept) if len(kept) > 1 else (kept[0] if kept else None)
 
 
+def built_query(
+    searcher: Searcher, text: str, fuzzy: bool = False, work: budget.Work | None = None
+) -> query.Query | None:  # fmt: skip
+    """The Whoosh query ``text`` runs as, prefixes and misspellings expanded to index terms
+    within the budget (None: nothing to search); ``work`` gets the terms it holds."""
+    work = work if work is not None else budget.Work()
+    parsed = parse_query(text)
+    work.left_out += parsed.left_out
+    must = _fuzzy(parsed.words) if fuzzy else parsed.must
+    if not parsed.must or not must:
+        return None
+    reader = searcher.reader()
+    whole: query.Query = query.And([budget.expand(part, reader, work) for part in must])
+    if parsed.must_not:
+        whole = query.AndNot(whole, query.Or([budget.expand(part, reader, work) for part in parsed.must_not]))
+    return whole
+
+
 def run(
     searcher: Searcher, text: str, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
-    fuzzy: bool = False,
+    fuzzy: bool = False, work: budget.Work | None = None,
 ) -> list[tuple[int, str]]:  # fmt: skip
-    """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all when None)."""
-    parsed = parse_query(text)
-    if not parsed.must:
+    """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
+    when None), found within the budget; ``work`` gets what the search did."""
+    work = work if work is not None else budget.Work()
+    whole = built_query(searcher, text, fuzzy, work)
+    if whole is None:
         return []
-    must = parsed.must
-    if fuzzy:
-        must = [_fuzzy(w) for w in parsed.words]
-        if not must:
-            return []
-    whole: query.Query = query.And(must)
-    if parsed.must_not:
-        whole = query.AndNot(whole, query.Or(parsed.must_not))
     if game:
         whole = query.And([whole, query.Term("game", game)])
     if kind:
         whole = query.And([whole, query.Term("kind", series_kind(kind))])
-    results = searcher.search(whole, limit=max(1, min(limit, 200)), filter=allowed, terms=True)
+    collector = budget.collector(max(1, min(limit, 200)), allowed, work)
+    searcher.search_with_collector(whole, collector)
+    results = collector.results()
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     return [(hit["version"], hit.highlights("text", top=2)) for hit in results]
@@ -169,14 +213,17 @@ def search(
     limit: int = 20, every_version: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-    ``every_version`` searches all), with snippets and citations, and a "did you mean"."""
+    ``every_version`` searches all), with snippets and citations, and a "did you mean".
+    ``partial`` is true when the budget cut the search short (better hits may exist);
+    ``left_out`` lists the words or phrases over the budget, not searched."""
     on = None if every_version else (as_of or dt.date.today())
     searcher, allowed = kb.searcher(on)
-    hits = run(searcher, text, allowed, game, kind, limit)
+    work = budget.Work()
+    hits = run(searcher, text, allowed, game, kind, limit, work=work)
     suggestion = suggest(text, kb.names(), searcher)
     fuzzy = False
     if not hits:
-        hits = run(searcher, text, allowed, game, kind, limit, fuzzy=True)
+        hits = run(searcher, text, allowed, game, kind, limit, fuzzy=True, work=work)
         fuzzy = bool(hits)
     by_id = kb.version_by_id
     results = []
@@ -188,7 +235,8 @@ def search(
         )
         results.append({**part, "topic": version.topic, "snippet": snippet or fallback})
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
-            "suggestion": suggestion, "fuzzy": fuzzy}  # fmt: skip
+            "suggestion": suggestion, "fuzzy": fuzzy, "partial": work.stopped or work.capped,
+            "left_out": list(dict.fromkeys(work.left_out))}  # fmt: skip
 
 
 def complete(kb: KnowledgeBase, prefix: str, limit: int = 10) -> list[str]:
@@ -209,7 +257,8 @@ def complete(kb: KnowledgeBase, prefix: str, limit: int = 10) -> list[str]:
 
 def suggest(text: str, names: dict[str, str], searcher: Searcher) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name): for a
-    word the index does not know, or for a name typed without its punctuation (``chajoh``)."""
+    word the index does not know (the first `budget.CORRECTED` such words), or for a name
+    typed without its punctuation (``chajoh``)."""
     parsed = parse_query(text)
     words = [t for w in parsed.words for t in _terms(_NAMES, w.rstrip("*"))]
     if not words:
@@ -227,7 +276,9 @@ def suggest(text: str, names: dict[str, str], searcher: Searcher) -> str | None:
     if whole:
         return names[whole[0]]
     vocabulary = {word for key in names for word in key.split()}
-    fixed = [w if w in known else (difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) or [w])[0] for w in words]
+    unknown = [w for w in dict.fromkeys(words) if w not in known][: budget.CORRECTED]
+    closest = {w: (difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) or [w])[0] for w in unknown}
+    fixed = [closest.get(w, w) for w in words]
     corrected = " ".join(fixed)
     return corrected if corrected != folded else None
 
