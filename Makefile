@@ -34,3 +34,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/relevance.py bench/relevance.toml bench/relevance-heldout.toml
 	$(BIN)/python bench/link_quality.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/adversarial.py

@@ -4,24 +4,33 @@ A build parses every document of the manifest, writes the store into a brand-new
 directory under ``<kb>/builds/``, and only then switches the ``<kb>/current`` link to
 it with one atomic rename. A build that fails at any step leaves ``current`` as it was,
 so readers never see a half-written knowledge base.
+
+One ``build`` or ``add`` at a time: both hold the library's and the KB's locks (`transaction`).
+Each build stages into ``builds/.<stamp>.<pid>.tmp``, locked while its maker lives; a later
+build removes such leftovers only when their maker is gone, and prunes old builds but never
+the one in service. Each build records the manifest it was built from (``built_from.json``),
+so `library_changed` can tell when the library moved on without a rebuild.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import hashlib
 import json
 import os
 import shutil
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb import store
+from kb import files, store
 from kb.catalog import bundled_catalog, import_lackey
 from kb.index import write_indexes
 from kb.linking import link_versions
 from kb.versions import apply_documents, dangling_references, series_kind
-from rulings.manifest import load_manifest, load_releases, load_titles
+from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 
@@ -32,6 +41,10 @@ DEFAULT_KB = Path(os.environ.get("RULINGS_KB", PROJECT / "instance" / "kb"))
 """Where knowledge bases are built (git-ignored); ``RULINGS_KB`` overrides it."""
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
+WAIT = 600.0
+"""Seconds a ``build`` or ``add`` waits for another one on the same library or KB before refusing."""
+BUILT_FROM = "built_from.json"
+"""In each build: the library it was built from and its manifest's SHA-256."""
 
 
 class BuildError(Exception):
@@ -100,10 +113,40 @@ def parse_library(library: Path) -> list[ParseResult]:
 
 
 def build(
-    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None, procs: int = 1
-) -> BuildReport:
-    """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it."""
+    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None, procs: int = 1,
+    wait: float = WAIT, notify: Callable[[str], None] | None = None,
+) -> BuildReport:  # fmt: skip
+    """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
+
+    Holds the library's and the knowledge base's locks throughout (see `transaction`)."""
+    with transaction(library, kb, wait, notify):
+        changed = library_changed(library, kb)
+        if changed and notify:
+            notify(f"note: {changed}; rebuilding")
+        return build_locked(library, kb, cards, procs)
+
+
+@contextlib.contextmanager
+def transaction(
+    library: Path, kb: Path, wait: float = WAIT, notify: Callable[[str], None] | None = None
+) -> Iterator[None]:
+    """Hold the lock of ``library`` and then of ``kb`` (always in that order), waiting up to ``wait``
+    seconds for another build or add to end; refuse with a `BuildError` line after that."""
+    kb.mkdir(parents=True, exist_ok=True)
+    directories = [library.resolve()] if library.is_dir() else []  # else the manifest read says what is wrong
+    try:
+        with contextlib.ExitStack() as stack:
+            for directory in dict.fromkeys([*directories, kb.resolve()]):
+                stack.enter_context(files.hold(directory, wait, f"build or add on {directory}", notify))
+            yield
+    except files.Busy as err:
+        raise BuildError(str(err)) from None
+
+
+def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int = 1) -> BuildReport:
+    """`build`, for a caller that already holds the `transaction`."""
     started = time.perf_counter()
+    manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
     results = parse_library(library)
     reports = [report_for(r) for r in results]
     for report in reports:
@@ -117,29 +160,36 @@ def build(
     dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
     builds = kb / "builds"
     builds.mkdir(parents=True, exist_ok=True)
+    remove_leftovers(kb)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
-    staging = builds / f".{stamp}.tmp"
+    staging = builds / f".{stamp}.{os.getpid()}.tmp"
     final = builds / stamp
+    staging.mkdir()
     try:
-        staging.mkdir()
-        store.write(staging / store.DB_NAME, results, ledger, catalog, links)
-        names: dict[int, list[str]] = {}
-        for version_id, card_key, _ in links:
-            names.setdefault(version_id, []).append(catalog.cards[card_key].name)
-        kinds = {r.document.id: series_kind(r.document.kind) for r in results}
-        write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
-        (staging / "report.json").write_text(
-            json.dumps(
-                [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings + dangling,
-                indent=1,
-            )
-        )
-        staging.rename(final)
-        link = kb / f".current.{stamp}"
-        link.symlink_to(Path("builds") / stamp)
-        link.replace(kb / "current")
+        with files.claim(staging):
+            store.write(staging / store.DB_NAME, results, ledger, catalog, links)
+            files.fault("mid-build")
+            names: dict[int, list[str]] = {}
+            for version_id, card_key, _ in links:
+                names.setdefault(version_id, []).append(catalog.cards[card_key].name)
+            kinds = {r.document.id: series_kind(r.document.kind) for r in results}
+            write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
+            lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings + dangling
+            (staging / "report.json").write_text(json.dumps(lines, indent=1))
+            (staging / BUILT_FROM).write_text(json.dumps(_fingerprint(library, manifest), indent=1))
+            _fsync_tree(staging)
+            staging.rename(final)
+            files.fsync_directory(builds)
+            files.fault("before-switch")
+            link = kb / f".current.{stamp}.{os.getpid()}.tmp"
+            link.symlink_to(Path("builds") / stamp)
+            link.replace(kb / "current")
+            files.fsync_directory(kb)
+            files.fault("after-switch")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
+        if final.is_dir() and (kb / "current").resolve() != final.resolve():
+            shutil.rmtree(final, ignore_errors=True)
         raise
     _prune(builds, final)
     return BuildReport(
@@ -148,10 +198,69 @@ def build(
     )  # fmt: skip
 
 
+def _fsync_tree(directory: Path) -> None:
+    for path in directory.rglob("*"):
+        if path.is_file():
+            fd = os.open(path, os.O_RDONLY)
+            try:
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+    files.fsync_directory(directory)
+
+
+def remove_leftovers(kb: Path) -> list[Path]:
+    """Remove what killed builds left in ``kb``: staging directories and half-made ``current``
+    links whose owner is gone. Another process's live staging directory is kept."""
+    builds = kb / "builds"
+    candidates = [p for p in kb.glob(".current.*") if p.is_symlink()]
+    candidates += [p for p in builds.glob(".*.tmp")] if builds.is_dir() else []
+    removed = []
+    for path in candidates:
+        if files.owner_gone(path):
+            if path.is_symlink() or not path.is_dir():
+                path.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(path, ignore_errors=True)
+            removed.append(path)
+    return removed
+
+
 def _prune(builds: Path, keep: Path) -> None:
-    olds = sorted(p for p in builds.iterdir() if p.is_dir() and p != keep)
+    """Remove finished builds beyond `KEEP_BUILDS`, oldest first; never ``keep``, the build
+    ``current`` points to, nor a build whose maker still holds it."""
+    link = builds.parent / "current"
+    serving = link.resolve() if link.is_symlink() else None
+    olds = sorted(p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".") and p != keep)
     for old in olds[: max(0, len(olds) - (KEEP_BUILDS - 1))]:
-        shutil.rmtree(old, ignore_errors=True)
+        if old.resolve() != serving and files.unlocked(old):
+            shutil.rmtree(old, ignore_errors=True)
+
+
+def _fingerprint(library: Path, manifest: bytes) -> dict[str, str]:
+    return {"library": str(library.resolve()), "manifest_sha256": hashlib.sha256(manifest).hexdigest()}
+
+
+def library_changed(library: Path, kb: Path, strict: bool = False) -> str | None:
+    """Why the knowledge base in service no longer matches ``library`` (its manifest changed since
+    that build, e.g. an ``add`` was interrupted), or None if it matches. A KB built from another
+    library (or before builds recorded it) is reported only when ``strict``."""
+    link = kb / "current"
+    try:
+        manifest = (library / MANIFEST).read_bytes()
+        built = json.loads((link.resolve() / BUILT_FROM).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        built = None
+    else:
+        now = _fingerprint(library, manifest)
+        if built == now:
+            return None
+        if isinstance(built, dict) and built.get("library") == now["library"]:
+            return f"{library / MANIFEST} changed since the knowledge base in service was built"
+    if not strict:
+        return None
+    source = built.get("library") if isinstance(built, dict) else None
+    return f"the knowledge base in service was not built from {library}" + (f" but from {source}" if source else "")
 
 
 def current(kb: Path = DEFAULT_KB) -> Path:

@@ -4,6 +4,8 @@ A card's answer lists the topics headed by it (its rulings), the other topics wh
 in force names it, and every version that ever named it (its history of changes). A deck
 list is read in the quick-start format (``SHIPS Runabout U.S.S. Galaxy (2) ...``) or one
 card per line with an optional count (``2x Conundrum``, ``Conundrum x2``, ``2 Conundrum``).
+A deck is read within a budget: its first `DECK_LINES` card lines (the rest are counted as
+skipped), and close names suggested for its first `SUGGESTED` unknown names only.
 """
 
 from __future__ import annotations
@@ -22,6 +24,10 @@ from rulings.rulebook_lines import Line, card_list
 
 _COUNTED = re.compile(r"^(?:(?P<pre>\d+)\s*x?\s+)?(?P<name>.+?)(?:\s+x\s*(?P<post>\d+)|\s+\((?P<paren>\d+)\))?$", re.I)
 _UNIV = re.compile(r"^\[univ\]\s*", re.I)
+DECK_LINES = 500
+"""Card lines of a deck list read; the rest are skipped (and counted)."""
+SUGGESTED = 20
+"""Unknown names of a deck that get "did you mean" suggestions."""
 
 
 class UnknownCard(LookupError):
@@ -35,13 +41,27 @@ class UnknownCard(LookupError):
 
 def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
     """The catalog key of a card named (or aliased) ``name``: punctuation-, case- and quote-insensitive."""
-    wanted = title_key(_UNIV.sub("", name.strip()))
-    matches = [k for k in kb.cards_by_title.get(wanted, []) if game in (None, kb.cards[k]["game"])]
-    if matches:
-        return sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0]
-    names = {title_key(c["name"]): c["name"] for c in kb.cards.values() if game in (None, c["game"])}
-    close = difflib.get_close_matches(wanted, list(names), n=5, cutoff=0.6)
-    raise UnknownCard(name, [names[c] for c in close])
+    key = _known_card(kb, name, game)
+    if key is None:
+        raise UnknownCard(name, _close_cards(_card_names(kb, game), name))
+    return key
+
+
+def _known_card(kb: KnowledgeBase, name: str, game: str | None) -> str | None:
+    matches = [k for k in kb.cards_by_title.get(_wanted(name), []) if game in (None, kb.cards[k]["game"])]
+    return sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0] if matches else None
+
+
+def _wanted(name: str) -> str:
+    return title_key(_UNIV.sub("", name.strip()))
+
+
+def _card_names(kb: KnowledgeBase, game: str | None) -> dict[str, str]:
+    return {title_key(c["name"]): c["name"] for c in kb.cards.values() if game in (None, c["game"])}
+
+
+def _close_cards(names: dict[str, str], name: str) -> list[str]:
+    return [names[c] for c in difflib.get_close_matches(_wanted(name), list(names), n=5, cutoff=0.6)]
 
 
 def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
@@ -78,12 +98,15 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
 
 
 def read_deck(text: str, titles: list[str]) -> list[tuple[str, int]]:
-    """(name, count) for each card of a deck list, in order."""
+    """(name, count) for each card of a deck list's first `DECK_LINES` card lines, in order."""
+    return _read_deck(text, titles)[0]
+
+
+def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int]:
+    """The cards of a deck list's first `DECK_LINES` card lines, and how many card lines follow."""
+    lines = [line for line in (raw.strip() for raw in text.splitlines()) if line and not line.startswith("#")]
     cards: list[tuple[str, int]] = []
-    for raw in text.splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
+    for line in lines[:DECK_LINES]:
         if card_list(Line(0, line, True, True)):
             cards += [(c.name, c.count) for c in parse_deck_line(line, titles)[0]]
             continue
@@ -91,37 +114,45 @@ def read_deck(text: str, titles: list[str]) -> list[tuple[str, int]]:
         assert match is not None
         count = match["pre"] or match["post"] or match["paren"] or "1"
         cards.append((match["name"].strip(), int(count)))
-    return cards
+    return cards, max(0, len(lines) - DECK_LINES)
 
 
 def resolve_deck(
     kb: KnowledgeBase, text: str, game: str | None = None
-) -> tuple[dict[str, int], list[dict[str, Any]]]:  # fmt: skip
-    """A deck list's known cards (catalog key -> count, in order) and its unknown names with suggestions."""
+) -> tuple[dict[str, int], list[dict[str, Any]], int]:  # fmt: skip
+    """A deck list's known cards (catalog key -> count, in order), its unknown names (each
+    once, with suggestions for the first `SUGGESTED`), and the number of card lines skipped."""
     titles = [c["name"] for c in kb.cards.values() if game in (None, c["game"])]
+    cards, skipped = _read_deck(text, titles)
     known: dict[str, int] = {}
-    unknown: list[dict[str, Any]] = []
-    for name, count in read_deck(text, titles):
-        try:
-            key = find_card(kb, name, game)
-        except UnknownCard as err:
-            unknown.append({"name": name, "count": count, "suggestions": err.suggestions})
-            continue
-        known[key] = known.get(key, 0) + count
-    return known, unknown
+    unknown: dict[str, dict[str, Any]] = {}
+    names: dict[str, str] | None = None
+    for name, count in cards:
+        key = _known_card(kb, name, game)
+        if key is not None:
+            known[key] = known.get(key, 0) + count
+        elif name in unknown:
+            unknown[name]["count"] += count
+        else:
+            suggestions: list[str] = []
+            if len(unknown) < SUGGESTED:
+                names = names if names is not None else _card_names(kb, game)
+                suggestions = _close_cards(names, name)
+            unknown[name] = {"name": name, "count": count, "suggestions": suggestions}
+    return known, list(unknown.values()), skipped
 
 
 def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
     """For each card of a deck list, its rulings in force (deck lists themselves left out);
-    unknown names with suggestions."""
+    unknown names with suggestions; ``skipped``: card lines past `DECK_LINES`, not read."""
     on = as_of or dt.date.today()
-    known, unknown = resolve_deck(kb, text, game)
+    known, unknown, skipped = resolve_deck(kb, text, game)
     cards = []
     for key, count in known.items():
         answer = _card(kb, key, on)
         rulings = [e for e in answer["entries"] if kb.topics[e["topic"]]["kind"] != "card list"]
         cards.append({"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings})
-    return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown,
+    return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped,
             "total": sum(known.values()) + sum(u["count"] for u in unknown)}  # fmt: skip
 
 

@@ -1,59 +1,130 @@
 """Bring a newly published document into a library: check, copy, register, rebuild.
 
 `add_document` parses the file first and refuses it (with the parse report) if any line
-would be lost; only then copies it into the library, appends its ``[[document]]`` table to
-the manifest and rebuilds. If the rebuild fails, the library is put back as it was.
+would be lost; only then, holding the library's and the KB's locks (`kb.build.transaction`),
+copies it into the library, appends its ``[[document]]`` table to the manifest and rebuilds.
+The copy and the manifest are each written to a temporary file, fsynced and renamed. If any
+step fails, the library is put back byte for byte: the saved manifest is renamed back, and
+the copied file (and the game directory) removed if this add created them. A file left in
+the library by an interrupted add (same bytes, not in the manifest) is taken over by a retry.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
-import json
 import re
-import shutil
+from collections.abc import Callable
 from pathlib import Path
 
-from kb.build import BuildError, BuildReport, build, report_for
-from rulings.manifest import MANIFEST, load_manifest, load_titles
+from kb import files
+from kb.build import WAIT, BuildError, BuildReport, build_locked, library_changed, report_for, transaction
+from rulings.manifest import _SLUG, MANIFEST, load_manifest, load_titles
 from rulings.model import Document
 from rulings.parse import parse_document
+
+_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "document"
 
 
+def toml_string(text: str) -> str:
+    """``text`` as a TOML basic string: quotes, backslashes and control characters escaped,
+    everything else (accents, emoji) written as itself. Raises ValueError on text that is not
+    Unicode (a lone surrogate, e.g. from undecodable command-line bytes)."""
+    out = ['"']
+    for char in text:
+        code = ord(char)
+        if 0xD800 <= code <= 0xDFFF:
+            raise ValueError(f"{text!r} is not valid Unicode text")
+        if char in _ESCAPES:
+            out.append(_ESCAPES[char])
+        elif code < 0x20 or code == 0x7F:
+            out.append(f"\\u{code:04X}")
+        else:
+            out.append(char)
+    out.append('"')
+    return "".join(out)
+
+
+def _table(fields: dict[str, str], where: str) -> bytes:
+    lines = ["", "[[document]]"]
+    for key, value in fields.items():
+        try:
+            lines.append(f"{key} = {toml_string(value)}")
+        except ValueError as err:
+            raise BuildError(f"{where}: {key}: {err}") from None
+    return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+def _remove_stale_temporaries(*directories: Path) -> None:
+    """Temporary files (``.<name>.<pid>.tmp``) that killed adds left, whose pid is gone."""
+    for directory in directories:
+        if directory.is_dir():
+            for path in directory.glob(".*.tmp"):
+                if path.is_file() and files.owner_gone(path):
+                    path.unlink(missing_ok=True)
+
+
 def add_document(
     source: Path, kind: str, date: dt.date, library: Path, kb: Path,
     game: str = "stccg", title: str | None = None, version: str | None = None,
+    wait: float = WAIT, notify: Callable[[str], None] | None = None,
 ) -> BuildReport:  # fmt: skip
     """Add ``source`` to ``library`` as a document of ``kind`` dated ``date``, and rebuild."""
-    existing = load_manifest(library)
-    ident = _slug(f"{game}-{source.stem}")
-    taken = {d.id for d in existing}
-    while ident in taken:
-        ident += "-2"
-    document = Document(id=ident, path=str(source), game=game, kind=kind, title=title or source.stem,
-                        version=version or date.isoformat(), date=date)  # fmt: skip
-    report = report_for(parse_document(document, load_titles(library, game)))
+    if not _SLUG.match(game):
+        raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
+    titles = load_titles(library, game)
+    document = Document(id=_slug(f"{game}-{source.stem}"), path=str(source), game=game, kind=kind,
+                        title=title or source.stem, version=version or date.isoformat(), date=date)  # fmt: skip
+    report = report_for(parse_document(document, titles))
     if not report.coverage.complete or report.unparsed:
         raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
-    target = library / game / source.name
-    if target.exists():
-        raise BuildError(f"{target}: a file of that name is already in the library")
-    manifest = library / MANIFEST
-    before = manifest.read_text(encoding="utf-8")
-    table = "\n".join([
-        "", "[[document]]", f"id = {json.dumps(ident)}", f"file = {json.dumps(f'{game}/{source.name}')}",
-        f"game = {json.dumps(game)}", f"kind = {json.dumps(kind)}", f"title = {json.dumps(document.title)}",
-        f"version = {json.dumps(document.version)}", f'date = "{date.isoformat()}"', "",
-    ])  # fmt: skip
-    target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(source, target)
+    with transaction(library, kb, wait, notify):
+        changed = library_changed(library, kb)
+        if changed and notify:
+            notify(f"warning: {changed} (an interrupted add?); this add rebuilds it")
+        existing = load_manifest(library)
+        ident = _slug(f"{game}-{source.stem}")
+        taken = {d.id for d in existing}
+        while ident in taken:
+            ident += "-2"
+        manifest = library / MANIFEST
+        target = library / game / source.name
+        _remove_stale_temporaries(library, target.parent)
+        if target.resolve() in {Path(d.path).resolve() for d in existing}:
+            raise BuildError(f"{target}: a file of that name is already in the library")
+        adopted = target.exists()
+        if adopted and not (target.is_file() and target.read_bytes() == source.read_bytes()):
+            raise BuildError(f"{target}: a file of that name, not in the manifest, is already in the library")
+        before = manifest.read_bytes()
+        table = _table({"id": ident, "file": f"{game}/{source.name}", "game": game, "kind": kind,
+                        "title": document.title, "version": document.version, "date": date.isoformat()},
+                       str(source))  # fmt: skip
+        made_directory = not target.parent.exists()
+        try:
+            target.parent.mkdir(exist_ok=True)
+            if not adopted:
+                _write(target, lambda: files.copy_atomic(source, target, step="copy"))
+            files.fault("after-copy")
+            _write(manifest, lambda: files.write_atomic(manifest, before + table, step="manifest"))
+            files.fault("after-manifest")
+            return build_locked(library, kb)
+        except BaseException:
+            if manifest.read_bytes() != before:
+                files.write_atomic(manifest, before)
+            if not adopted:
+                target.unlink(missing_ok=True)
+            if made_directory:
+                with contextlib.suppress(OSError):
+                    target.parent.rmdir()
+            raise
+
+
+def _write(path: Path, write: Callable[[], None]) -> None:
     try:
-        manifest.write_text(before + table, encoding="utf-8")
-        return build(library, kb)
-    except BaseException:
-        manifest.write_text(before, encoding="utf-8")
-        target.unlink(missing_ok=True)
-        raise
+        write()
+    except OSError as err:
+        raise BuildError(f"{path}: cannot write: {err.strerror or err}") from None

@@ -15,11 +15,13 @@ from __future__ import annotations
 import bisect
 import itertools
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from whoosh.lang.porter import stem
 
+from kb import budget
 from kb.index import fold_word
 
 MAX_QUERY = 500
@@ -130,6 +132,8 @@ class Typed:
     """Words typed with a trailing ``*`` (without it)."""
     dropped: list[str] = field(default_factory=list)
     """Filler words left out."""
+    left_out: list[str] = field(default_factory=list)
+    """Parts over `PARTS`, not searched."""
     joined: dict[str, str] = field(default_factory=dict)
     """A word -> the compound it makes with its neighbour (``ship yard`` -> shipyard)."""
 
@@ -156,7 +160,25 @@ def read_query(text: str) -> Typed:
             _once(typed.prefixes, word.rstrip("*"))
         else:
             _once(typed.words, word.rstrip("*"))
+    _cap(typed)
     return typed
+
+
+def _cap(typed: Typed) -> None:
+    """Keep at most `budget.PARTS` parts: clauses, prefixes, words, then exclusions; the rest
+    go to ``left_out``."""
+    room = budget.PARTS
+
+    def keep(items: list[Any], label: Callable[[Any], str]) -> list[Any]:
+        nonlocal room
+        typed.left_out += [label(item) for item in items[room:]]
+        kept, room = items[:room], max(0, room - len(items))
+        return kept
+
+    wanted = keep([c for c in typed.clauses if not c.negated], lambda c: str(c.text))
+    typed.prefixes = keep(typed.prefixes, lambda p: f"{p}*")
+    typed.words = keep(typed.words, str)
+    typed.clauses = wanted + keep([c for c in typed.clauses if c.negated], lambda c: f"-{c.text}")
 
 
 def _once(words: list[str], word: str) -> None:

@@ -12,15 +12,18 @@ else a person types gives results or none, never an error.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import difflib
 import html
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whoosh import highlight, query
 from whoosh.searching import Hit, Searcher
 
+from kb import budget
 from kb.index import name_analyzer, text_analyzer
 from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
 from kb.versions import series_kind
@@ -61,10 +64,11 @@ def _either(word: str, compound: str | None) -> query.Query | None:
 
 
 def prefix_query(stem: str) -> query.Query | None:
-    """A word typed with ``*``: any headword, card-name or text word starting with it."""
+    """A word typed with ``*``: any headword, card-name or text word starting with it (a
+    prefix shorter than `budget.MIN_PREFIX` is the word itself)."""
     terms = _terms(_NAMES, stem)
-    if len(terms) != 1:
-        return None
+    if len(terms) != 1 or len(terms[0]) < budget.MIN_PREFIX:
+        return word_query(stem)
     return query.Or([query.Prefix(f, terms[0]) for f in ("headword", "cards", "text")])
 
 
@@ -84,52 +88,102 @@ def clause_query(clause: Clause) -> query.Query | None:
     return query.Or(options) if options else None
 
 
-def _kept(parts: list[query.Query | None]) -> list[query.Query]:
-    return [p for p in parts if p is not None]
+@dataclass
+class Plan:
+    """A query as it will run: the parts every hit needs, the words ranked by how many match,
+    the exclusions; parts over the budget are left out (``work.left_out``)."""
+
+    required: list[query.Query] = field(default_factory=list)
+    words: list[tuple[str, query.Query]] = field(default_factory=list)
+    excluded: list[query.Query] = field(default_factory=list)
+
+
+def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) -> Plan:
+    """Build ``typed`` into Whoosh queries, explicit parts first and exclusions last, while
+    the leaf terms stay within `budget.TERMS`."""
+    planned = Plan()
+    spent = 0
+
+    def afford(label: str, built: query.Query | None) -> bool:
+        nonlocal spent
+        if built is None:
+            return False
+        cost = budget.leaf_terms(built)
+        if spent + cost > budget.TERMS:
+            work.left_out.append(label)
+            return False
+        spent += cost
+        return True
+
+    for clause in typed.clauses:
+        if not clause.negated and afford(clause.text, built := clause_query(clause)):
+            planned.required.append(built)
+    for stem in typed.prefixes:
+        if afford(f"{stem}*", built := prefix_query(stem)):
+            planned.required.append(built)
+    for word in typed.words:
+        if afford(word, built := _either(word, typed.joined.get(word))):
+            planned.words.append((word, built))
+    for clause in typed.clauses:
+        if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):
+            planned.excluded.append(built)
+    if game:
+        planned.required.append(query.Term("game", game))
+    if kind:
+        planned.required.append(query.Term("kind", series_kind(kind)))
+    return planned
+
+
+def _whole(plan: Plan, parts: list[query.Query], reader: Any, work: budget.Work) -> query.Query:
+    both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
+    if plan.excluded:
+        both = query.AndNot(both, query.Or(plan.excluded))
+    return budget.expand(both, reader, work)
+
+
+def built_query(searcher: Searcher, typed: Typed, work: budget.Work) -> query.Query | None:
+    """The query every word of ``typed`` must match, prefixes expanded within the budget
+    (None: nothing to search); ``work`` gets the terms it holds."""
+    planned = plan(typed, None, None, work)
+    every = planned.required + [q for _, q in planned.words]
+    return _whole(planned, every, searcher.reader(), work) if every else None
 
 
 def run(
-    searcher: Searcher, typed: Typed, allowed: set[int] | None, game: str | None, kind: str | None, limit: int
-) -> list[tuple[int, str]]:
+    searcher: Searcher, typed: Typed, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
+    work: budget.Work | None = None,
+) -> list[tuple[int, str]]:  # fmt: skip
     """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
-    when None): the versions matching every word first, then those matching the most."""
-    required = _kept([clause_query(c) for c in typed.clauses if not c.negated])
-    required += _kept([prefix_query(p) for p in typed.prefixes])
-    excluded = _kept([clause_query(c) for c in typed.clauses if c.negated])
-    words = [(w, q) for w in typed.words if (q := _either(w, typed.joined.get(w))) is not None]
-    if game:
-        required.append(query.Term("game", game))
-    if kind:
-        required.append(query.Term("kind", series_kind(kind)))
-    if not words and not (typed.clauses or typed.prefixes):
+    when None): the versions matching every word first, then those matching the most; all
+    within the budget (``work`` gets what the search did)."""
+    work = work if work is not None else budget.Work()
+    planned = plan(typed, game, kind, work)
+    every = planned.required + [q for _, q in planned.words]
+    if not (planned.words or typed.clauses or typed.prefixes) or not every:
         return []
     limit = max(1, min(limit, 200))
-
-    def whole(parts: list[query.Query]) -> query.Query:
-        both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
-        return query.AndNot(both, query.Or(excluded)) if excluded else both
-
-    every = required + [q for _, q in words]
-    if not every:
-        return []
-    found = _hits(searcher, whole(every), allowed, limit, {})
-    if len(words) > 1 and len(found) < limit:
-        some = whole([*required, query.Or([q for _, q in words])])
+    reader = searcher.reader()
+    found = _hits(searcher, _whole(planned, every, reader, work), allowed, limit, {}, work)
+    if len(planned.words) > 1 and len(found) < limit and not work.stopped:
+        some = _whole(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
         counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in _terms(a, s)}
-                  for w, _ in words}  # fmt: skip
-        more = _hits(searcher, some, allowed, max(limit, RERANK), counts)
+                  for w, _ in planned.words}  # fmt: skip
+        more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
         found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
     return [(hit["version"], hit.highlights("text", top=2)) for hit, _ in found[:limit]]
 
 
 def _hits(
-    searcher: Searcher, whole: query.Query, allowed: set[int] | None, limit: int, words: dict[str, set[tuple[str, str]]]
-) -> list[tuple[Hit, float]]:
+    searcher: Searcher, whole: query.Query, allowed: set[int] | None, limit: int,
+    words: dict[str, set[tuple[str, str]]], work: budget.Work,
+) -> list[tuple[Hit, float]]:  # fmt: skip
     """The top hits with their rank; with ``words``, rank = words matched + a score below
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
-    results = searcher.search(whole, limit=limit, filter=allowed, terms=bool(words))
+    collector = budget.collector(limit, allowed, work)
+    searcher.search_with_collector(whole, collector)
+    results = collector.results()
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     top = max((hit.score for hit in results), default=1.0) or 1.0
@@ -146,10 +200,11 @@ def _hits(
 def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
     """``typed`` with each word the knowledge base does not know replaced by its likeliest
     known spelling; None when no word needed it."""
-    fixed = [vocabulary.correct(w) or w for w in typed.words]
+    unknown = [w for w in typed.words if vocabulary.correct(w) is not None][: budget.CORRECTED]
+    fixed = [(vocabulary.correct(w) or w) if w in unknown else w for w in typed.words]
     if fixed == typed.words:
         return None
-    return Typed(typed.clauses, fixed, typed.prefixes, typed.dropped, typed.joined)
+    return dataclasses.replace(typed, words=fixed)
 
 
 def search(
@@ -167,12 +222,13 @@ def search(
     for reading in (typed, fixed):
         if reading is not None:
             reading.joined = kb.vocabulary().compounds(reading.words)
-    hits = run(searcher, fixed or typed, allowed, game, kind, limit)
+    work = budget.Work()
+    hits = run(searcher, fixed or typed, allowed, game, kind, limit, work)
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
-        growing = Typed(typed.clauses, typed.words[:-1], [*typed.prefixes, last], typed.dropped, typed.joined)
+        growing = dataclasses.replace(typed, words=typed.words[:-1], prefixes=[*typed.prefixes, last])
         seen = {v for v, _ in hits}
-        hits += [h for h in run(searcher, growing, allowed, game, kind, limit) if h[0] not in seen]
+        hits += [h for h in run(searcher, growing, allowed, game, kind, limit, work) if h[0] not in seen]
         hits = hits[: max(1, limit)]
     by_id = kb.version_by_id
     results = []
@@ -188,7 +244,9 @@ def search(
     corrected = " ".join(fixed.words) if fixed else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
             "corrected": corrected,
-            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary())}  # fmt: skip
+            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary()),
+            "partial": work.stopped or work.capped,
+            "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
 
 
 def names_entry(typed: Typed, headword: str) -> bool:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, BuildError, build, current, report_for
+from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, build, current, library_changed, report_for
 from kb.cardquery import UnknownCard
 from kb.library import add_document
 from kb.query import BadDate, UnknownTopic, parse_date
@@ -69,8 +69,21 @@ def cmd_parse(args: argparse.Namespace) -> int:
     return 0
 
 
+def _notify(line: str) -> None:
+    print(f"rulings: {line}", file=sys.stderr, flush=True)
+
+
 def cmd_build(args: argparse.Namespace) -> int:
-    report = build(Path(args.library), Path(args.kb), Path(args.cards) if args.cards else None)
+    if args.check:
+        current(Path(args.kb))
+        changed = library_changed(Path(args.library), Path(args.kb), strict=True)
+        if changed:
+            print(f"rulings: {changed}; run 'rulings build'", file=sys.stderr)
+            return 1
+        print("the knowledge base in service matches the library")
+        return 0
+    report = build(Path(args.library), Path(args.kb), Path(args.cards) if args.cards else None,
+                   wait=args.wait, notify=_notify)  # fmt: skip
     if args.json:
         print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents,
                      "cards": report.cards, "imported": report.imported, "links": report.links,
@@ -92,7 +105,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 def cmd_add(args: argparse.Namespace) -> int:
     report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
-                          args.game, args.title, args.version)  # fmt: skip
+                          args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
     print(report.documents[-1].line() if report.documents else "")
     print(f"built {report.directory} in {report.seconds:.2f} s")
     return 0
@@ -129,6 +142,18 @@ def parser() -> argparse.ArgumentParser:
     build_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
     build_cmd.add_argument("--cards", help="a Lackey CSV card file to import into the catalog")
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
+    build_cmd.add_argument(
+        "--wait",
+        type=float,
+        default=WAIT,
+        metavar="SECONDS",
+        help=f"wait this long for another build or add to end, then refuse (default {WAIT:g})",
+    )
+    build_cmd.add_argument(
+        "--check",
+        action="store_true",
+        help="build nothing; exit 1 if the library changed since the KB in service was built",
+    )
     build_cmd.set_defaults(run=cmd_build)
 
     def query(name: str, help_text: str, run: Any) -> argparse.ArgumentParser:
@@ -181,6 +206,13 @@ def parser() -> argparse.ArgumentParser:
     add.add_argument("--game", default="stccg")
     add.add_argument("--library", default=str(DEFAULT_LIBRARY))
     add.add_argument("--kb", default=str(DEFAULT_KB))
+    add.add_argument(
+        "--wait",
+        type=float,
+        default=WAIT,
+        metavar="SECONDS",
+        help=f"wait this long for another build or add to end, then refuse (default {WAIT:g})",
+    )
     add.set_defaults(run=cmd_add)
     return top
 

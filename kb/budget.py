@@ -1,0 +1,127 @@
+"""The work one search may do: caps on query parts, term expansions and documents examined.
+
+A query is bounded before it runs and while it runs, so no request can hold a server
+thread for long whatever is typed:
+
+- repeated parts are searched once and at most `PARTS` parts (words, phrases) are read;
+- a prefix needs `MIN_PREFIX` characters (``t*`` is the word ``t``);
+- a prefix (``ship*``) or a misspelt word expands, per field, to at most `EXPANSIONS`
+  index terms: the most frequent among the first `SCAN` the index lists;
+- the query as run holds at most `TERMS` leaf terms; parts beyond are left out;
+- a "did you mean" corrects at most `CORRECTED` unknown words;
+- collection stops after `DOCUMENTS` matching documents or `SECONDS` after the search
+  began (its fuzzy retry included), whichever comes first, and the best hits found so
+  far are returned, marked partial.
+
+`Work` records what a query did, so tests bound the work rather than the time.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from whoosh import collectors, query
+
+PARTS = 12
+"""Query parts (words, phrases, field terms) read; the rest are left out."""
+MIN_PREFIX = 2
+"""Characters a prefix needs before ``*`` expands it."""
+EXPANSIONS = 16
+"""Index terms one prefix or misspelt word expands to, per field."""
+SCAN = 2000
+"""Index terms read to choose those expansions."""
+TERMS = 96
+"""Leaf terms in the whole query as run."""
+CORRECTED = 4
+"""Unknown words a "did you mean" corrects (each compared with every name's words)."""
+DOCUMENTS = 40_000
+"""Matching documents examined before collection stops."""
+SECONDS = 0.5
+"""Time collection may take before it stops."""
+
+
+@dataclass
+class Work:
+    """What one search did: its leaf terms after expansion and the documents it examined.
+    One `Work` is shared by every collection of a search, so they share its deadline."""
+
+    deadline: float = field(default_factory=lambda: time.monotonic() + SECONDS)
+    documents: int = DOCUMENTS
+    terms: int = 0
+    examined: int = 0
+    capped: bool = False
+    """A prefix or misspelt word had more expansions than were searched."""
+    stopped: bool = False
+    """Collection stopped early (documents or time): better hits may exist."""
+    left_out: list[str] = field(default_factory=list)
+    """Query parts not searched (over `PARTS` or `TERMS`)."""
+
+
+def expand(built: query.Query, reader: Any, work: Work) -> query.Query:
+    """``built`` with every prefix and fuzzy term replaced by the index terms it stands for
+    (at most `EXPANSIONS` per field); counts the leaf terms into ``work``."""
+    if isinstance(built, (query.Prefix, query.FuzzyTerm)):
+        if isinstance(built, query.Prefix):
+            found = reader.expand_prefix(built.fieldname, built.text)
+        else:
+            found = reader.terms_within(built.fieldname, built.text, built.maxdist, prefix=built.prefixlength)
+        candidates = list(itertools.islice(found, SCAN + 1))
+        work.capped |= len(candidates) > EXPANSIONS
+        chosen = _most_frequent(reader, built.fieldname, candidates[:SCAN])
+        decode = reader.schema[built.fieldname].from_bytes
+        terms = [query.Term(built.fieldname, w if isinstance(w, str) else decode(w)) for w in chosen]
+        work.terms += len(terms)
+        return query.Or(terms) if len(terms) > 1 else (terms[0] if terms else query.NullQuery)
+    if built.is_leaf():
+        work.terms += leaf_terms(built)
+        return built
+    return built.apply(lambda child: expand(child, reader, work))
+
+
+def _most_frequent(reader: Any, fieldname: str, candidates: list[Any]) -> list[Any]:
+    if len(candidates) <= EXPANSIONS:
+        return sorted(candidates)
+    ranked = sorted(candidates, key=lambda w: (-reader.doc_frequency(fieldname, w), w))
+    return sorted(ranked[:EXPANSIONS])
+
+
+def leaf_terms(built: query.Query) -> int:
+    """The index terms a built query names (a phrase counts each word); a prefix or fuzzy
+    term not yet expanded counts as the `EXPANSIONS` it may become."""
+    if isinstance(built, (query.Prefix, query.FuzzyTerm)):
+        return EXPANSIONS
+    if isinstance(built, query.Phrase):
+        return len(built.words)
+    if built.is_leaf():
+        return 0 if built is query.NullQuery else 1
+    return sum(leaf_terms(child) for child in built.children())
+
+
+class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
+    """Stops collection after the work's documents (`DOCUMENTS`) or at its deadline, keeping the hits so far.
+
+    Unlike Whoosh's TimeLimitCollector it needs no signal (so it works in any thread):
+    it simply stops handing on matches, and the search returns what it has."""
+
+    def __init__(self, child: Any, work: Work) -> None:
+        super().__init__(child)
+        self.work = work
+
+    def matches(self) -> Iterator[int]:
+        for docnum in self.child.matches():
+            if self.work.examined >= self.work.documents or time.monotonic() > self.work.deadline:
+                self.work.stopped = True
+                return
+            self.work.examined += 1
+            yield docnum
+
+
+def collector(limit: int, allowed: set[int] | None, work: Work) -> Any:
+    """A collector of the ``limit`` best hits among the ``allowed`` documents (all when None),
+    recording matched terms (for snippets), within the budget."""
+    inner = BudgetCollector(collectors.TermsCollector(collectors.TopCollector(limit)), work)
+    return collectors.FilterCollector(inner, allowed, None) if allowed is not None else inner

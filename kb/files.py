@@ -1,0 +1,198 @@
+"""Small file-system helpers for writing a library and a knowledge base safely.
+
+- `hold`: an exclusive ``flock`` on a directory, waited for up to a bound, so that one
+  ``build`` or ``add`` at a time changes a library or a knowledge base.
+- `write_atomic` and `copy_atomic`: every write goes to a temporary file in the target's
+  directory (``.<name>.<pid>.tmp``), is fsynced, then renamed over the target, and the
+  directory is fsynced: a reader or a crash sees the old bytes or the new, never a mix.
+- `owner_gone`: whether the process that made a ``….<pid>.tmp`` leftover is gone (its pid
+  is not alive and nobody holds a lock on it), so a later command may remove it.
+- `fault`: the fault-injection hook the tests use: ``RULINGS_FAULT=<step>`` makes the process
+  kill itself (SIGKILL) at that named step; ``RULINGS_FAULT=<step>:enospc`` raises
+  ``OSError(ENOSPC)`` there instead, as a full disk would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import os
+import re
+import signal
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+CHUNK = 1 << 20
+"""Bytes copied per write by `copy_atomic`."""
+_PID = re.compile(r"\.(\d+)\.tmp$")
+
+
+class Busy(Exception):
+    """Another process held a lock for longer than we were willing to wait."""
+
+
+def fault(step: str) -> None:
+    """The fault-injection point ``step``: die or fail here when ``RULINGS_FAULT`` names it."""
+    wanted = os.environ.get("RULINGS_FAULT")
+    if wanted == step:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if wanted == f"{step}:enospc":
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+def fsync_directory(directory: Path) -> None:
+    """Make the entries of ``directory`` (renames, new files) durable."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def temporary_for(path: Path) -> Path:
+    """The temporary file this process writes before renaming it to ``path``."""
+    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+
+
+def _open_temporary(path: Path, mode: int) -> tuple[Path, int]:
+    temporary = temporary_for(path)
+    temporary.unlink(missing_ok=True)  # ours, left by an earlier failure of this very pid
+    return temporary, os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+
+
+def _finish(fd: int, temporary: Path, path: Path, replace: bool) -> None:
+    os.fsync(fd)
+    os.close(fd)
+    if replace:
+        os.replace(temporary, path)
+    else:
+        os.link(temporary, path)  # fails with FileExistsError rather than overwrite
+        temporary.unlink()
+    fsync_directory(path.parent)
+
+
+def write_atomic(path: Path, data: bytes, step: str = "") -> None:
+    """Replace ``path`` with ``data`` in one rename (keeping its permission bits if it exists)."""
+    try:
+        mode = path.stat().st_mode & 0o7777
+    except FileNotFoundError:
+        mode = 0o644
+    temporary, fd = _open_temporary(path, mode)
+    try:
+        os.fchmod(fd, mode)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view) :]
+        if step:
+            fault(step)
+        _finish(fd, temporary, path, replace=True)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def copy_atomic(source: Path, target: Path, step: str = "") -> None:
+    """Copy ``source`` to ``target``, which must not exist; on any failure nothing is left behind.
+
+    ``step`` names the fault point checked after the first chunk is written."""
+    temporary, fd = _open_temporary(target, 0o644)
+    try:
+        with source.open("rb") as reader:
+            first = True
+            while chunk := reader.read(CHUNK):
+                view = memoryview(chunk)
+                while view:
+                    view = view[os.write(fd, view) :]
+                if first and step:
+                    fault(step)
+                first = False
+        _finish(fd, temporary, target, replace=False)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        temporary.unlink(missing_ok=True)
+        raise
+
+
+def _try_lock(fd: int) -> bool:
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+@contextlib.contextmanager
+def hold(
+    directory: Path, wait: float, what: str, notify: Callable[[str], None] | None = None, poll: float = 0.1
+) -> Iterator[None]:
+    """Hold an exclusive lock on ``directory`` for the ``with`` block.
+
+    If another process holds it, call ``notify`` once with a "waiting" line and retry for up
+    to ``wait`` seconds, then raise `Busy`. The lock is released when the block ends or the
+    process dies, so a killed command never leaves a stale lock."""
+    wait = max(0.0, wait)
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        if not _try_lock(fd):
+            if notify and wait > 0:
+                notify(f"waiting for another {what} (up to {wait:g} s)")
+            deadline = time.monotonic() + wait
+            while not _try_lock(fd):
+                if time.monotonic() >= deadline:
+                    raise Busy(f"another {what} is still running after {wait:g} s; try again when it ends")
+                time.sleep(poll)
+        yield
+    finally:
+        os.close(fd)
+
+
+@contextlib.contextmanager
+def claim(directory: Path) -> Iterator[None]:
+    """Hold a lock on ``directory`` (a staging or new build directory) while we own it."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def pid_alive(pid: int) -> bool:
+    """Whether a process ``pid`` exists."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def owner_gone(path: Path) -> bool:
+    """Whether whoever made ``path`` is gone: the pid in its name (``….<pid>.tmp``, if any) is not
+    alive and no process holds a lock on it."""
+    match = _PID.search(path.name)
+    if match and int(match.group(1)) != os.getpid() and pid_alive(int(match.group(1))):
+        return False
+    if path.is_symlink() or not path.is_dir():
+        return True
+    return unlocked(path)
+
+
+def unlocked(directory: Path) -> bool:
+    """Whether no process holds a lock on ``directory``."""
+    try:
+        fd = os.open(directory, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        return _try_lock(fd)
+    finally:
+        os.close(fd)
