@@ -19,10 +19,11 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from whoosh import highlight, query
+from whoosh import query
 from whoosh.searching import Searcher
 
 from kb.index import name_analyzer, text_analyzer
+from kb.snippet import snippets
 from kb.versions import series_kind
 
 if TYPE_CHECKING:
@@ -159,9 +160,7 @@ def run(
     if kind:
         whole = query.And([whole, query.Term("kind", series_kind(kind))])
     results = searcher.search(whole, limit=max(1, min(limit, 200)), filter=allowed, terms=True)
-    results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
-    results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
-    return [(hit["version"], hit.highlights("text", top=2)) for hit in results]
+    return snippets(results)
 
 
 def search(

@@ -1,7 +1,8 @@
 """The Flask application: `create_app` wires the knowledge base, blueprints and safety.
 
 The app is read-only. It opens the knowledge base that ``<kb>/current`` points to and, when
-a rebuild switches that link, opens the new one on the next request (no restart). Every
+a rebuild switches that link, opens the new one on the next request (no restart) and closes
+the old one when the last request using it ends. Every
 response carries a Content-Security-Policy allowing only this site's own assets.
 """
 
@@ -31,22 +32,58 @@ log = logging.getLogger(__name__)
 
 
 class KnowledgeBases:
-    """The knowledge base in service, reopened when ``<kb>/current`` changes."""
+    """The knowledge base in service, reopened when ``<kb>/current`` changes.
+
+    Every request holds the knowledge base it started with (`acquire` ... `release`). A
+    replaced knowledge base is closed (its searchers and their files) when the last request
+    holding it ends. While a new one loads, other requests are served by the old one.
+    """
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.lock = threading.Lock()
+        """Guards ``kb``, ``directory`` and ``users``."""
+        self.loading = threading.Lock()
+        """Held by the one request loading a new knowledge base."""
         self.directory: Path | None = None
         self.kb: KnowledgeBase | None = None
+        self.users: dict[KnowledgeBase, int] = {}
+        """Knowledge bases held by requests -> how many requests hold each."""
 
-    def get(self) -> KnowledgeBase:
+    def acquire(self) -> KnowledgeBase:
+        """The knowledge base in service, held until `release`."""
         directory = current(self.root)
-        if directory != self.directory:
+        with self.lock:
+            if self.kb is not None and (directory == self.directory or self.loading.locked()):
+                return self._hold(self.kb)
+        with self.loading:
             with self.lock:
-                if directory != self.directory:
-                    self.kb, self.directory = KnowledgeBase(directory), directory
-        assert self.kb is not None
-        return self.kb
+                if self.kb is not None and directory == self.directory:
+                    return self._hold(self.kb)
+            fresh = KnowledgeBase(directory)
+            with self.lock:
+                old, self.kb, self.directory = self.kb, fresh, directory
+                held = self._hold(fresh)
+                idle = old is not None and old not in self.users
+            if idle:
+                assert old is not None
+                old.close()
+            return held
+
+    def release(self, kb: KnowledgeBase) -> None:
+        """A request is done with ``kb``; a replaced knowledge base no request holds is closed."""
+        with self.lock:
+            self.users[kb] -= 1
+            idle = self.users[kb] == 0
+            if idle:
+                del self.users[kb]
+            retired = idle and kb is not self.kb
+        if retired:
+            kb.close()
+
+    def _hold(self, kb: KnowledgeBase) -> KnowledgeBase:
+        self.users[kb] = self.users.get(kb, 0) + 1
+        return kb
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -55,11 +92,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(KB=str(DEFAULT_KB), JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    bases = KnowledgeBases(Path(app.config["KB"]))
+    bases = app.extensions["knowledge_bases"] = KnowledgeBases(Path(app.config["KB"]))
 
     @app.before_request
     def open_kb() -> None:
-        g.kb = bases.get()
+        g.kb = bases.acquire()
+
+    @app.teardown_request
+    def release_kb(_: BaseException | None) -> None:
+        kb = g.pop("kb", None)
+        if kb is not None:
+            bases.release(kb)
 
     @app.after_request
     def secure(response: Response) -> Response:
