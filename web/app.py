@@ -8,6 +8,7 @@ response carries a Content-Security-Policy allowing only this site's own assets.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import threading
 from pathlib import Path
@@ -31,12 +32,31 @@ SECURITY_HEADERS = {
 log = logging.getLogger(__name__)
 
 
+def give_back_memory() -> None:
+    """Return freed heap memory to the system. glibc keeps what a closed knowledge base freed
+    in the arena of the thread that loaded it, so without this the resident size of a server
+    grew by hundreds of MB over a few switches of a large knowledge base."""
+    if _TRIM is not None:
+        _TRIM(0)
+
+
+def _malloc_trim() -> Any:
+    try:
+        return ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return None
+
+
+_TRIM = _malloc_trim()
+
+
 class KnowledgeBases:
     """The knowledge base in service, reopened when ``<kb>/current`` changes.
 
     Every request holds the knowledge base it started with (`acquire` ... `release`). A
     replaced knowledge base is closed (its searchers and their files) when the last request
-    holding it ends. While a new one loads, other requests are served by the old one.
+    holding it ends, and its freed memory is given back to the system. While
+    a new one loads, other requests are served by the old one.
     """
 
     def __init__(self, root: Path) -> None:
@@ -68,10 +88,13 @@ class KnowledgeBases:
             if idle:
                 assert old is not None
                 old.close()
+                del old
+                give_back_memory()
             return held
 
-    def release(self, kb: KnowledgeBase) -> None:
-        """A request is done with ``kb``; a replaced knowledge base no request holds is closed."""
+    def release(self, kb: KnowledgeBase) -> bool:
+        """A request is done with ``kb``; a replaced knowledge base no request holds is closed.
+        Whether it was (the caller then drops its reference and calls `give_back_memory`)."""
         with self.lock:
             self.users[kb] -= 1
             idle = self.users[kb] == 0
@@ -80,6 +103,7 @@ class KnowledgeBases:
             retired = idle and kb is not self.kb
         if retired:
             kb.close()
+        return retired
 
     def _hold(self, kb: KnowledgeBase) -> KnowledgeBase:
         self.users[kb] = self.users.get(kb, 0) + 1
@@ -101,8 +125,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.teardown_request
     def release_kb(_: BaseException | None) -> None:
         kb = g.pop("kb", None)
-        if kb is not None:
-            bases.release(kb)
+        if kb is not None and bases.release(kb):
+            del kb  # the last reference: its memory is free now
+            give_back_memory()
 
     @app.after_request
     def secure(response: Response) -> Response:
