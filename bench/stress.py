@@ -191,11 +191,12 @@ def main() -> int:
             subprocess.run([sys.executable, "-m", "web.cli", "build", "--library", str(args.library), "--kb", str(kb)],
                            cwd=ROOT, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
         port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port),
-             "--threads", str(args.threads)],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=open(Path(work) / "serve.log", "wb"),
-        )  # fmt: skip
+        with (Path(work) / "serve.log").open("wb") as log:
+            server = subprocess.Popen(
+                [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port),
+                 "--threads", str(args.threads)],
+                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
+            )  # fmt: skip
         try:
             wait_until_up(port, server)
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
