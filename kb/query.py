@@ -2,7 +2,9 @@
 
 Every answer is a plain dict (JSON-ready), so the CLI and the web app present the same
 thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
-`BadDate`.
+`BadDate`. A `KnowledgeBase` is safe to share between threads: the store is read into memory
+and closed at load, each thread searches with its own Whoosh searchers, and shared caches
+are guarded by a lock or published whole.
 """
 
 from __future__ import annotations

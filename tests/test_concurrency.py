@@ -97,6 +97,13 @@ def test_sixteen_threads_get_the_single_thread_answers(root: str, request: pytes
     assert any("<mark" in r["snippet"] for a in alone for r in a["results"])
     for got in answers(lambda question: search(kb, question[0], **question[1]), QUERIES, THREADS):
         assert got == alone
+    assert kb.open_searchers() <= 2 * (THREADS + 1)
+    later = threading.Thread(target=search, args=(kb, "ship"), kwargs={"every_version": True})
+    later.start()
+    later.join()
+    assert kb.open_searchers() == 3  # the ended threads' searchers were closed: the main thread's two, the new one
+    kb.close()
+    assert kb.open_searchers() == 0
 
 
 def test_a_fresh_knowledge_base_gives_the_same_snippets(bundled_root: Path) -> None:
