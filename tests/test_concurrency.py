@@ -116,9 +116,14 @@ def test_a_fresh_knowledge_base_gives_the_same_snippets(bundled_root: Path) -> N
 
 def test_a_snippet_does_not_depend_on_the_other_hits(bundled_root: Path) -> None:
     kb = KnowledgeBase(current(bundled_root))
-    many = {r["version"]: r["snippet"] for r in search(kb, "t*", limit=50)["results"]}
+    many = {r["version"]: r["snippet"] for r in search(kb, "t*", limit=200)["results"]}
     few = search(kb, "t*", limit=3)["results"]
     assert len(many) > 3 and [r["snippet"] for r in few] == [many[r["version"]] for r in few]
+    rulebook = search(kb, "t*", kind="rulebook", limit=100)["results"]  # other hits before each
+    assert len(rulebook) > 3 and [r["snippet"] for r in rulebook] == [many[r["version"]] for r in rulebook]
+    for hit in search(kb, "t*", limit=8)["results"][4:]:  # the same hit first, with no hits before it
+        alone = search(kb, f't* headword:"{hit["headword"]}"')["results"]
+        assert [r["snippet"] for r in alone if r["version"] == hit["version"]] == [hit["snippet"]]
 
 
 @pytest.mark.parametrize("root", ["bundled_root", "history_root"])
