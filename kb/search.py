@@ -20,11 +20,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from whoosh import highlight, query
+from whoosh import query
 from whoosh.searching import Searcher
 
 from kb import budget
 from kb.index import name_analyzer, text_analyzer
+from kb.snippet import snippets
 from kb.versions import series_kind
 
 if TYPE_CHECKING:
@@ -202,10 +203,7 @@ def run(
         whole = query.And([whole, query.Term("kind", series_kind(kind))])
     collector = budget.collector(max(1, min(limit, 200)), allowed, work)
     searcher.search_with_collector(whole, collector)
-    results = collector.results()
-    results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
-    results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
-    return [(hit["version"], hit.highlights("text", top=2)) for hit in results]
+    return snippets(collector.results())
 
 
 def search(
