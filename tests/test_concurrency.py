@@ -93,7 +93,7 @@ def answers(ask: Callable[[Any], Any], questions: list[Any], threads: int) -> li
 def test_sixteen_threads_get_the_single_thread_answers(root: str, request: pytest.FixtureRequest) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(root)))
     alone = [search(kb, text, **options) for text, options in QUERIES]
-    assert sum(len(a["results"]) for a in alone) > 40  # the questions find things
+    assert sum(len(a["results"]) for a in alone) > 15  # the questions find things
     assert any("<mark" in r["snippet"] for a in alone for r in a["results"])
     for got in answers(lambda question: search(kb, question[0], **question[1]), QUERIES, THREADS):
         assert got == alone
