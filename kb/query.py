@@ -2,7 +2,9 @@
 
 Every answer is a plain dict (JSON-ready), so the CLI and the web app present the same
 thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
-`BadDate`.
+`BadDate`. A `KnowledgeBase` is safe to share between threads: the store is read into memory
+and closed at load, each thread searches with its own Whoosh searchers, and shared caches
+are guarded by a lock or published whole.
 """
 
 from __future__ import annotations
@@ -10,10 +12,10 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import difflib
-import gc
 import json
 import re
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +32,8 @@ from kb.worddiff import word_diff
 from rulings.normalize import headword_key, title_key
 
 NAMES = name_analyzer()
+MAX_FILTERS = 64
+"""Dates whose document filters are kept (the cache is emptied when full)."""
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
 
 
@@ -84,14 +88,32 @@ class KnowledgeBase:
         if not (directory / BUILT_ON).is_file():
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
         self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
-        self.db = store.open_readonly(directory / store.DB_NAME)
-        self.documents = {r["id"]: dict(r) for r in self.db.execute("SELECT * FROM documents")}
-        self.topics = {r["id"]: dict(r) for r in self.db.execute("SELECT * FROM topics")}
-        self.versions = [_version(r) for r in self.db.execute("SELECT * FROM versions ORDER BY id")]
+        db = store.open_readonly(directory / store.DB_NAME)
+        try:
+            self._load(db)
+        finally:
+            db.close()  # everything is in memory now: no connection outlives the load
+        self.directory = directory
+        self.boundaries = sorted({d for v in self.versions for d in (v.valid_from, v.valid_to) if d})
+        self._lock = threading.Lock()
+        """Guards the searcher table, the filter cache and ``closed``."""
+        self._searchers: dict[threading.Thread, dict[str, Searcher]] = {}
+        """Each thread's own searchers, by index directory: a searcher is never shared."""
+        self._allowed: dict[dt.date, set[int]] = {}
+        """Date -> document numbers in force then; a set is never changed once stored."""
+        self._names: dict[str, str] | None = None
+        self._vocabulary: Vocabulary | None = None
+        self._completion: list[Name] | None = None
+        self.closed = False
+
+    def _load(self, db: sqlite3.Connection) -> None:
+        """Read the store into memory: documents, topics, versions, cards and their indexes."""
+        self.documents = {r["id"]: dict(r) for r in db.execute("SELECT * FROM documents")}
+        self.topics = {r["id"]: dict(r) for r in db.execute("SELECT * FROM topics")}
+        self.versions = [_version(r) for r in db.execute("SELECT * FROM versions ORDER BY id")]
         self.by_topic: dict[str, list[Version]] = {}
         for version in self.versions:
             self.by_topic.setdefault(version.topic, []).append(version)
-        self.directory = directory
         self.version_by_id = {v.id: v for v in self.versions}
         self.version_keys: dict[int, str] = {}
         self.version_by_key: dict[str, Version] = {}
@@ -102,14 +124,7 @@ class KnowledgeBase:
                 number += 1
                 key = f"{base}@{number}"
             self.version_keys[version.id], self.version_by_key[key] = key, version
-        self._searcher: Searcher | None = None
-        self._current: Searcher | None = None
-        self._allowed: dict[dt.date, set[int]] = {}
-        self.boundaries = sorted({d for v in self.versions for d in (v.valid_from, v.valid_to) if d})
-        self._names: dict[str, str] | None = None
-        self._vocabulary: Vocabulary | None = None
-        self._completion: list[Name] | None = None
-        self.cards = {r["key"]: dict(r) for r in self.db.execute("SELECT * FROM cards")}
+        self.cards = {r["key"]: dict(r) for r in db.execute("SELECT * FROM cards")}
         self.cards_by_title: dict[str, list[str]] = {}
         """Title key of a card's name or alias -> card keys."""
         for key, card in self.cards.items():
@@ -118,7 +133,7 @@ class KnowledgeBase:
         self.card_links: dict[int, list[tuple[str, str]]] = {}
         self.card_versions: dict[str, dict[int, set[str]]] = {}
         """Card key -> the versions naming it (in version order) -> how they name it."""
-        for row in self.db.execute("SELECT * FROM card_links ORDER BY version_id, rowid"):
+        for row in db.execute("SELECT * FROM card_links ORDER BY version_id, rowid"):
             self.card_links.setdefault(row["version_id"], []).append((row["card_key"], row["via"]))
             self.card_versions.setdefault(row["card_key"], {}).setdefault(row["version_id"], set()).add(row["via"])
         self.referring: dict[tuple[str, str], set[str]] = {}
@@ -134,27 +149,64 @@ class KnowledgeBase:
         for ident, topic in self.topics.items():
             for key in {headword_key(topic["headword"]), ident.split(":", 1)[1].replace("-", " ")}:
                 self.topics_by_key.setdefault(key, []).append(ident)
-        gc.freeze()  # the loaded knowledge base lives as long as the process: keep it out of GC passes
 
     # -- search support ---------------------------------------------------------------
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
-        """A searcher for the versions in force on ``on`` (every version when None), and the
-        document numbers it must keep (None: all). Both indexes of this build are opened on
-        first use and kept for the life of the build (never refreshed)."""
+        """This thread's searcher for the versions in force on ``on`` (every version when None),
+        and the document numbers it must keep (None: all; never to be changed). Each thread
+        opens its own searchers on first use and keeps them until `close` (Whoosh searchers
+        are not thread-safe)."""
         if on is not None and self._current_exact(on):
-            if self._current is None:
-                self._current = _open_index(self.directory / CURRENT_DIR)
-            return self._current, None
-        if self._searcher is None:
-            self._searcher = _open_index(self.directory / INDEX_DIR)
+            return self._own(CURRENT_DIR), None
+        searcher = self._own(INDEX_DIR)
         if on is None:
-            return self._searcher, None
-        if on not in self._allowed:
-            if len(self._allowed) > 64:
-                self._allowed.clear()
-            self._allowed[on] = set(self._searcher.docs_for_query(date_filter(on)))
-        return self._searcher, self._allowed[on]
+            return searcher, None
+        with self._lock:
+            allowed = self._allowed.get(on)
+        if allowed is None:
+            allowed = set(searcher.docs_for_query(date_filter(on)))
+            with self._lock:
+                if len(self._allowed) >= MAX_FILTERS:
+                    self._allowed = {}
+                self._allowed[on] = allowed
+        return searcher, allowed
+
+    def _own(self, name: str) -> Searcher:
+        """The calling thread's searcher over index ``name``; opened on first use. Searchers of
+        threads that have ended are closed here."""
+        thread = threading.current_thread()
+        with self._lock:
+            if self.closed:
+                raise BuildError(f"{self.directory}: this knowledge base was replaced and closed")
+            mine = self._searchers.setdefault(thread, {})
+            if name not in mine:
+                for ended in [t for t in self._searchers if not t.is_alive() and t is not thread]:
+                    for searcher in self._searchers.pop(ended).values():
+                        searcher.close()
+                mine[name] = _open_index(self.directory / name)
+            return mine[name]
+
+    def open_searchers(self) -> int:
+        """How many searchers are open (at most two per live thread that searched)."""
+        with self._lock:
+            return sum(len(mine) for mine in self._searchers.values())
+
+    def close(self) -> None:
+        """Close every searcher of every thread; searching afterwards is an error. The
+        in-memory answers (show, history, diff...) keep working."""
+        with self._lock:
+            self.closed = True
+            searchers = [s for mine in self._searchers.values() for s in mine.values()]
+            self._searchers.clear()
+        for searcher in searchers:
+            searcher.close()
+
+    def __enter__(self) -> KnowledgeBase:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
 
     def _current_exact(self, on: dt.date) -> bool:
         """Whether the versions in force on ``on`` are those in force on the build date."""
@@ -164,11 +216,12 @@ class KnowledgeBase:
 
     def names(self) -> dict[str, str]:
         """Folded headword or card name -> the name, for "did you mean"."""
-        if self._names is None:
+        if self._names is None:  # built whole, then published: other threads never see it half made
             spelled = [t["headword"] for t in self.topics.values()]
             spelled += [n for c in self.cards.values() for n in [c["name"], *json.loads(c["aliases"])]]
-            self._names = {" ".join(t.text for t in NAMES(n)): n for n in spelled}
-            self._names.pop("", None)
+            names = {" ".join(t.text for t in NAMES(n)): n for n in spelled}
+            names.pop("", None)
+            self._names = names
         return self._names
 
     def vocabulary(self) -> Vocabulary:

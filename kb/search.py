@@ -20,12 +20,13 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whoosh import highlight, query
+from whoosh import query
 from whoosh.searching import Hit, Searcher
 
 from kb import budget
 from kb.index import name_analyzer, text_analyzer
 from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
+from kb.snippet import snippet
 from kb.versions import series_kind
 from rulings.normalize import fold_quotes, headword_key
 
@@ -171,7 +172,7 @@ def run(
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
         found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
-    return [(hit["version"], hit.highlights("text", top=2)) for hit, _ in found[:limit]]
+    return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
 
 
 def _hits(
@@ -184,8 +185,6 @@ def _hits(
     collector = budget.collector(limit, allowed, work)
     searcher.search_with_collector(whole, collector)
     results = collector.results()
-    results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
-    results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []
     for hit in results:
@@ -232,13 +231,13 @@ def search(
         hits = hits[: max(1, limit)]
     by_id = kb.version_by_id
     results = []
-    for version_id, snippet in hits:
+    for version_id, marked in hits:
         version = by_id[version_id]
         part = kb.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
-        results.append({**part, "topic": version.topic, "snippet": snippet or fallback, "full": False})
+        results.append({**part, "topic": version.topic, "snippet": marked or fallback, "full": False})
     if results and names_entry(fixed or typed, results[0]["headword"]):
         results[0]["full"] = True
     corrected = " ".join(fixed.words) if fixed else None

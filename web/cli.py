@@ -111,15 +111,43 @@ def cmd_add(args: argparse.Namespace) -> int:
     return 0
 
 
+SERVE_CONNECTIONS = 1000
+"""Connections waitress keeps open at once (its default, 100, let idle sockets lock everyone out)."""
+SERVE_TIMEOUT = 30
+"""Seconds an idle connection (no request running) is kept open."""
+
+
+def serving_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """waitress's settings for ``rulings serve``: enough connections that idle or slow clients
+    cannot fill them, idle ones closed after ``--timeout`` seconds (checked every few seconds),
+    and poll() instead of select(), which cannot watch more than 1,024 sockets."""
+    return {
+        "host": args.host, "port": args.port, "threads": args.threads, "connection_limit": args.connections,
+        "channel_timeout": args.timeout, "cleanup_interval": max(1, min(10, args.timeout // 3)), "backlog": 2048,
+        "asyncore_use_poll": True,
+    }  # fmt: skip
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import waitress
 
     from web.app import create_app
 
     current(Path(args.kb))  # fail early, with one line, when nothing is built yet
-    print(f"serving {args.kb} on http://{args.host}:{args.port}/ (Ctrl-C stops)")
-    waitress.serve(create_app({"KB": args.kb}), host=args.host, port=args.port, threads=args.threads)
+    print(
+        f"serving {args.kb} on http://{args.host}:{args.port}/ with {args.threads} threads, up to "
+        f"{args.connections} connections, idle ones closed after {args.timeout} s (Ctrl-C stops)",
+        flush=True,
+    )
+    waitress.serve(create_app({"KB": args.kb}), **serving_settings(args))
     return 0
+
+
+def _positive(text: str) -> int:
+    """An argument that must be a whole number above zero."""
+    if not text.isdigit() or int(text) < 1 or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to 999999999")
+    return int(text)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -194,7 +222,11 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--kb", default=str(DEFAULT_KB))
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--threads", type=int, default=8)
+    serve.add_argument("--threads", type=_positive, default=8, help="requests answered at once (default 8)")
+    serve.add_argument("--connections", type=_positive, default=SERVE_CONNECTIONS,
+                       help=f"connections kept open at once (default {SERVE_CONNECTIONS})")  # fmt: skip
+    serve.add_argument("--timeout", type=_positive, default=SERVE_TIMEOUT,
+                       help=f"seconds before an idle connection is closed (default {SERVE_TIMEOUT})")  # fmt: skip
     serve.set_defaults(run=cmd_serve)
 
     add = commands.add_parser("add", help="add a newly published document to the library and rebuild")

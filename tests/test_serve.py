@@ -1,0 +1,134 @@
+"""The real server: ``rulings serve`` in a subprocess on a loopback port, under idle clients
+and knowledge-base switches."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+from kb.build import current
+from web.cli import main
+
+IDLE = 200
+"""Idle connections opened before a normal client asks."""
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(kb: Path, log: Path, *options: str) -> Iterator[subprocess.Popen[bytes]]:
+    """``rulings serve --kb kb`` on a free loopback port, stopped on exit; yields the process
+    (its port in ``process.args``)."""
+    port = free_port()
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port), *options],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        for _ in range(300):  # up to 30 s on a busy machine
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                assert process.poll() is None, log.read_text()
+                time.sleep(0.1)
+        else:
+            raise AssertionError(f"the server did not start: {log.read_text()}")
+        yield process
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def port_of(process: subprocess.Popen[bytes]) -> int:
+    return int(process.args[process.args.index("--port") + 1])  # type: ignore[index, union-attr, arg-type]
+
+
+def get(port: int, path: str, timeout: float = 5) -> tuple[int, bytes]:
+    """One request on a fresh connection; the client gives up after ``timeout`` seconds of silence."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read()
+    finally:
+        connection.close()
+
+
+def test_two_hundred_idle_connections_do_not_lock_out_a_client(bundled_root: Path, tmp_path: Path) -> None:
+    with serving(bundled_root, tmp_path / "serve.log") as server:
+        port = port_of(server)
+        idle: list[socket.socket] = []
+        try:
+            for number in range(IDLE):
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                if number % 2:  # half send the start of a request and never finish it
+                    sock.sendall(b"GET /?q=ship HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                idle.append(sock)
+            status, body = get(port, "/?q=conundrum+target")
+            assert status == 200 and b"1 result for" in body
+            assert get(port, "/entry/stccg:conundrum.json")[0] == 200
+            with pytest.raises(TimeoutError):  # the idle ones are still open, not dropped to make room
+                idle[0].settimeout(0.2)
+                idle[0].recv(1)
+        finally:
+            for sock in idle:
+                sock.close()
+
+
+def test_serving_options_are_checked() -> None:
+    for bad in (["--connections", "0"], ["--timeout", "-5"], ["--threads", "many"]):
+        with pytest.raises(SystemExit) as exit_status:
+            main(["serve", *bad])
+        assert exit_status.value.code == 2
+
+
+def open_files(pid: int) -> int:
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def test_fifty_switches_leave_the_server_no_more_open_files(bundled_root: Path, tmp_path: Path) -> None:
+    """Three builds; ``current`` flipped between them 50 times, each switch followed by
+    concurrent requests (searches on both indexes, an entry, a 404): the server's open files
+    stay flat, because each knowledge base left is closed."""
+    root = tmp_path / "kb"
+    for number in range(3):
+        shutil.copytree(current(bundled_root), root / "builds" / f"b{number}")
+    (root / "current").symlink_to(Path("builds") / "b0")
+    urls = [("/index.json?q=t*", 200), ("/?q=ship&as_of=2000-11-01", 200), ("/entry/stccg:conundrum.json", 200),
+            ("/entry/stccg:no-such-entry", 404)]  # fmt: skip
+    with serving(root, tmp_path / "serve.log") as server:
+        port = port_of(server)
+        counts = []
+        for switch in range(50):
+            link = root / "current.new"
+            link.symlink_to(Path("builds") / f"b{(switch + 1) % 3}")
+            link.replace(root / "current")
+            statuses: list[int] = []
+            askers = [
+                threading.Thread(target=lambda u=u, out=statuses: out.append(get(port, u)[0])) for u, _ in urls * 2
+            ]
+            for asker in askers:
+                asker.start()
+            for asker in askers:
+                asker.join()
+            assert sorted(statuses) == sorted(s for _, s in urls * 2)
+            counts.append(open_files(server.pid))
+    assert max(counts) - counts[4] <= 6, counts
