@@ -31,6 +31,7 @@ clean:
 
 bench: $(STAMP)
 	$(BIN)/python bench/search_bench.py
+	$(BIN)/python bench/relevance.py bench/relevance.toml bench/relevance-heldout.toml
 	$(BIN)/python bench/link_quality.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/adversarial.py

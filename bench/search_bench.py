@@ -1,7 +1,7 @@
 """Benchmark: build time, index size and query latency of `rulings` against SQLite FTS5.
 
 Run: ``make bench`` (or ``.venv/bin/python bench/search_bench.py [WORKDIR]`` to keep the
-generated library in WORKDIR between runs). Generates the scaled
+generated library in WORKDIR between runs; add ``--reuse`` to reuse its knowledge base too). Generates the scaled
 library of `bench/generate.py` (about 90,000 versions) in a temporary directory, builds the
 knowledge base with the real pipeline, builds an SQLite FTS5 table (bm25, the same
 headword/cards/text columns and weights) from the same versions as the baseline, then
@@ -26,9 +26,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb.build import build  # noqa: E402
+from kb.build import BuildReport, build, current  # noqa: E402
+from kb.completion import complete  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import complete, run, search  # noqa: E402
+from kb.questions import read_query  # noqa: E402
+from kb.search import run, search  # noqa: E402
 
 QUERIES = {
     "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
@@ -39,9 +41,12 @@ QUERIES = {
     "field": ['card:"Yellow Alert"', "card:Runabout", 'card:"Female\'s Love Interest"', "card:Wormhole",
               'card:"U.S.S. Galaxy"'],
     "fuzzy": ["conondrum", "dilema", "spacelin", "persnnel", "artefact"],
+    "question": ["can conundrum target a cloaked ship", "may i abort a mission attempt", "how do i seed the spaceline",
+                 "where do commandeered cards go when destroyed", "does a damaged ship lose its shields"],
 }  # fmt: skip
 FTS = {
     "single word": None, "two words": None, "phrase": None, "fuzzy": None,
+    "question": lambda q: " OR ".join(w for w in q.split() if w not in ("can", "may", "i", "how", "do", "a", "the")),
     "field": lambda q: "cards:" + q.split(":", 1)[1],
 }  # fmt: skip
 PREFIXES = ["con", "mi", "sh", "ye", "u.s", "kl", "a", "d", "tor", "wor", "ga", "pa"]
@@ -99,15 +104,14 @@ def measure(
     """Latencies (ms) of the Whoosh query alone, of search() whole, and of FTS5, each query
     run once untimed to warm caches, then REPEAT times."""
     searcher, allowed = kb.searcher(on)
-    fuzzy = category == "fuzzy"
     match = [_fts_query(category, text) for text in queries]
     for text, fts_text in zip(queries, match, strict=True):
-        run(searcher, text, allowed, None, None, 20, fuzzy=fuzzy)
+        run(searcher, read_query(text), allowed, None, None, 20)
         fts.execute(sql, (fts_text, *args)).fetchall()
     ours, full, base = [], [], []
     for _ in range(REPEAT):
         for text, fts_text in zip(queries, match, strict=True):
-            ours.append(timed(lambda t=text: run(searcher, t, allowed, None, None, 20, fuzzy=fuzzy)))
+            ours.append(timed(lambda t=text: run(searcher, read_query(t), allowed, None, None, 20)))
             full.append(timed(lambda t=text: search(kb, t, as_of=on, every_version=on is None)))
             base.append(timed(lambda q=fts_text: fts.execute(sql, (q, *args)).fetchall()))
     return ours, full, base
@@ -115,11 +119,15 @@ def measure(
 
 def main() -> int:
     with tempfile.TemporaryDirectory() as work:
-        root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(work)
+        paths = [a for a in sys.argv[1:] if not a.startswith("--")]
+        root = Path(paths[0]) if paths else Path(work)
         if not (root / "library").exists():
             generate(root / "library")
         documents = len(list((root / "library" / "stccg").iterdir()))
-        report = build(root / "library", root / "kb", procs=2)
+        if "--reuse" in sys.argv and (root / "kb" / "current").exists():
+            report = BuildReport(current(root / "kb"), [], float("nan"))
+        else:
+            report = build(root / "library", root / "kb", procs=2)
         kb = KnowledgeBase(report.directory)
         (root / "fts.sqlite").unlink(missing_ok=True)
         fts_seconds = build_fts(kb, root / "fts.sqlite")

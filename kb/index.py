@@ -11,7 +11,9 @@ new build directory; readers only open it.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,8 +21,8 @@ from typing import Any
 from whoosh import fields, index, query
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 
-from kb.versions import Topic, Version
-from rulings.normalize import fold_quotes
+from kb.versions import Topic, Version, reference_keys
+from rulings.normalize import fold_quotes, headword_key
 
 INDEX_DIR = "index"
 """The folder of the index of every version, inside a build directory."""
@@ -28,20 +30,51 @@ CURRENT_DIR = "index-current"
 """The folder of the small index of the versions in force on the build date."""
 BUILT_ON = "built_on.txt"
 """The build date, which `CURRENT_DIR` is exact for."""
+VOCABULARY = "vocabulary.json"
+"""The folded words of every version with their counts, and the words of names, for spelling correction."""
 NEVER = dt.date.max.toordinal()
 """valid_to of a version still in force (and valid_from of one pending)."""
 WORD = r"\[\w+\]|\w+(?:['\u2019.\-]\w+)*\.?"
 """A word as the index sees it: ``[MQ]``, ``Cha'Joh``, ``U.S.S.``, ``Bio-ship``."""
 
 
+_WORD = re.compile(WORD)
+
+
 class FoldFilter(Filter):  # type: ignore[misc]
-    """Fold a word to its comparable form: no quotes, periods, brackets or hyphens."""
+    """Fold a word to its comparable form: no quotes, periods, brackets or hyphens.
+
+    A hyphenated compound is also split into its parts, at consecutive positions, so it is
+    found however it is typed: ``multi-affiliation`` gives ``multiaffiliation`` (when
+    ``joined``), ``multi`` and ``affiliation``. The index keeps the joined form too
+    (``bioship`` finds ``Bio-ship``); a query does not need it.
+    """
+
+    def __init__(self, joined: bool = True) -> None:
+        self.joined = joined
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        shift = 0
         for token in tokens:
+            parts = [p for p in (fold_word(w) for w in fold_quotes(token.text).split("-")) if p]
             token.text = fold_word(token.text)
-            if token.text:
+            if not token.text:
+                continue
+            if token.positions:
+                token.pos += shift
+            if len(parts) < 2:
                 yield token
+                continue
+            first = token.pos if token.positions else 0
+            if self.joined:
+                yield token
+            for offset, part in enumerate(parts):
+                piece = token.copy()
+                piece.text = part
+                if token.positions:
+                    piece.pos = first + offset
+                yield piece
+            shift += len(parts) - 1
 
 
 def fold_word(word: str) -> str:
@@ -49,14 +82,14 @@ def fold_word(word: str) -> str:
     return re.sub(r"[\[\]'.\-]", "", fold_quotes(word)).lower()
 
 
-def name_analyzer() -> Any:
-    """Headwords and card names: folded, not stemmed."""
-    return RegexTokenizer(WORD) | FoldFilter() | LowercaseFilter()
+def name_analyzer(joined: bool = True) -> Any:
+    """Headwords and card names: folded, not stemmed (``joined``: keep a compound's joined form)."""
+    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()
 
 
-def text_analyzer() -> Any:
-    """Entry text: folded and stemmed."""
-    return RegexTokenizer(WORD) | FoldFilter() | LowercaseFilter() | StemFilter()
+def text_analyzer(joined: bool = True) -> Any:
+    """Entry text: folded and stemmed (``joined``: keep a compound's joined form)."""
+    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter() | StemFilter()
 
 
 def schema() -> fields.Schema:
@@ -65,8 +98,11 @@ def schema() -> fields.Schema:
         version=fields.NUMERIC(int, stored=True, unique=True),
         topic=fields.ID(stored=True),
         headword=fields.TEXT(analyzer=name_analyzer(), field_boost=4.0, stored=True),
+        headstem=fields.TEXT(analyzer=text_analyzer(), field_boost=2.5),
         cards=fields.TEXT(analyzer=name_analyzer(), field_boost=2.0),
+        cardstem=fields.TEXT(analyzer=text_analyzer(), field_boost=1.5),
         text=fields.TEXT(analyzer=text_analyzer(), stored=True),
+        extra=fields.TEXT(analyzer=text_analyzer(), field_boost=0.8),
         series=fields.ID(stored=True),
         kind=fields.ID,
         game=fields.ID(stored=True),
@@ -86,7 +122,27 @@ def write_indexes(
     day = today.toordinal()
     current = [v for v in versions if _days(v)[0] <= day < _days(v)[1]]
     write_index(build / CURRENT_DIR, current, topics, kinds, card_names, 1)
+    write_vocabulary(build / VOCABULARY, versions, card_names)
     (build / BUILT_ON).write_text(today.isoformat())
+
+
+def write_vocabulary(path: Path, versions: list[Version], card_names: dict[int, list[str]]) -> None:
+    """Count the folded words of every distinct text, summary and note; list the words of
+    headwords and card names apart (they are the preferred spelling corrections)."""
+    counts: Counter[str] = Counter()
+    for text in {t for v in versions for t in (v.text, v.summary or "", v.note) if t}:
+        counts.update(folded_words(text))
+    names = {w for v in versions for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)}
+    path.write_text(json.dumps({"counts": dict(sorted(counts.items())), "names": sorted(names)}), encoding="utf-8")
+
+
+def folded_words(text: str) -> list[str]:
+    """The folded words of ``text``, compounds also split (``Bio-ship`` -> bioship, bio, ship)."""
+    words = []
+    for word in _WORD.findall(text):
+        parts = [fold_word(p) for p in word.split("-")] if "-" in word else []
+        words += [w for w in [fold_word(word), *parts] if w]
+    return words
 
 
 def _days(version: Version) -> tuple[int, int]:
@@ -103,6 +159,8 @@ def write_index(
     ``kinds`` maps a document id to its kind; ``card_names`` a version id to the names of
     the cards it names.
     """
+    versions = list(versions)
+    seen = see_texts(versions, topics)
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
     writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
@@ -110,9 +168,11 @@ def write_index(
         for version in versions:
             start, end = _days(version)
             shown = version.text or " ".join(f"See {r}." for r in version.references)
+            names = " | ".join(card_names.get(version.id, []))
             writer.add_document(
-                version=version.id, topic=version.topic, headword=version.headword,
-                cards=" | ".join(card_names.get(version.id, [])), text=shown, series=version.series,
+                version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
+                cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
+                series=version.series,
                 kind=kinds[version.document_id], game=topics[version.topic].game, doc=version.document_id,
                 valid_from=start, valid_to=end,
             )  # fmt: skip
@@ -120,6 +180,28 @@ def write_index(
         writer.cancel()
         raise
     writer.commit()
+
+
+def extra_text(version: Version, targets: str) -> str:
+    """What a judge may search for beside the text: the publisher's change summary, the
+    version's note, a table row's cells with their column names, the text "See X" points to."""
+    cells = [f"{name}: {value}" for name, value in version.fields.items()]
+    return "\n".join(part for part in [version.summary or "", version.note, *cells, targets] if part)
+
+
+def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
+    """Version id -> the latest text of the topics its "See X" references name (same game)."""
+    latest: dict[tuple[str, str], str] = {}
+    for version in versions:
+        if version.text and version.valid_from is not None:
+            latest[(topics[version.topic].game, headword_key(version.headword))] = version.text
+    found: dict[int, str] = {}
+    for version in versions:
+        game = topics[version.topic].game
+        texts = [latest[(game, k)] for r in version.references for k in reference_keys(r)[:1] if (game, k) in latest]
+        if texts:
+            found[version.id] = "\n".join(dict.fromkeys(texts))
+    return found
 
 
 def date_filter(on: dt.date) -> query.Query:

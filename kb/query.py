@@ -24,7 +24,9 @@ from whoosh.searching import Searcher
 
 from kb import store
 from kb.build import BuildError
-from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, date_filter, name_analyzer
+from kb.completion import Name, names_of
+from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
+from kb.questions import Vocabulary
 from kb.versions import Version, reference_keys, series_kind, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key, title_key
@@ -100,7 +102,8 @@ class KnowledgeBase:
         self._allowed: dict[dt.date, set[int]] = {}
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._names: dict[str, str] | None = None
-        self._name_keys: list[tuple[str, str]] | None = None
+        self._vocabulary: Vocabulary | None = None
+        self._completion: list[Name] | None = None
         self.closed = False
 
     def _load(self, db: sqlite3.Connection) -> None:
@@ -221,11 +224,19 @@ class KnowledgeBase:
             self._names = names
         return self._names
 
-    def name_keys(self) -> list[tuple[str, str]]:
-        """Sorted (folded name, name) pairs, for autocomplete."""
-        if self._name_keys is None:
-            self._name_keys = sorted(self.names().items())
-        return self._name_keys
+    def vocabulary(self) -> Vocabulary:
+        """The words of this knowledge base, for spelling correction (read on first use)."""
+        if self._vocabulary is None:
+            path = self.directory / VOCABULARY
+            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
+            self._vocabulary = Vocabulary(data["counts"], data["names"])
+        return self._vocabulary
+
+    def completion_names(self) -> list[Name]:
+        """Every headword and card title, for autocomplete (made on first use)."""
+        if self._completion is None:
+            self._completion = names_of(self)
+        return self._completion
 
     # -- lookup ---------------------------------------------------------------------
 

@@ -1,285 +1,276 @@
-"""Search a knowledge base: a forgiving query language over the Whoosh index.
+"""Search a knowledge base: questions and keywords over the Whoosh index, best answer first.
 
-Plain words must all match (in a headword, a card name or the text; headword and card-name
-hits rank first, BM25F). ``"..."`` is a phrase; ``card:``, ``kind:``, ``doc:``, ``game:`` and
-``headword:`` restrict a word or phrase to a field; ``-word`` excludes; ``word*`` is a
-prefix. Anything else a person types is read as words: unbalanced quotes, lone operators,
-SQL, HTML or emoji give results or none, never an error. A "did you mean" comes from
-headwords and card names; when nothing matches, headwords and card names are matched
-fuzzily (one edit for short words, two for longer).
+A query is read by `kb.questions.read_query`. Its content words are not all required:
+versions matching every word come first, then those matching most of them (BM25F within
+each group, headword and card-name hits weighing most), so a question never dead-ends while
+one of its words matches. A word the knowledge base has never seen is corrected against
+its vocabulary (``commandering`` -> commandeering) and the answer says so. Explicit syntax
+keeps its meaning: ``"..."`` is a phrase, ``card:``, ``kind:``, ``doc:``, ``game:`` and
+``headword:`` restrict to a field, ``-word`` excludes, ``word*`` is a prefix. Anything
+else a person types gives results or none, never an error.
 """
 
 from __future__ import annotations
 
-import bisect
 import dataclasses
 import datetime as dt
 import difflib
 import html
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whoosh import query
-from whoosh.searching import Searcher
+from whoosh.searching import Hit, Searcher
 
 from kb import budget
 from kb.index import name_analyzer, text_analyzer
-from kb.snippet import snippets
+from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
+from kb.snippet import snippet
 from kb.versions import series_kind
+from rulings.normalize import fold_quotes, headword_key
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
-MAX_QUERY = 500
-"""Characters of a query read; the rest is ignored."""
-FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
-STOP = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "for",
-        "from",
-        "in",
-        "is",
-        "it",
-        "of",
-        "on",
-        "or",
-        "the",
-        "to",
-        "what",
-        "when",
-        "with",
-    ]
-)
-_PART = re.compile(r'(?P<neg>-)?(?:(?P<field>[A-Za-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
-_NAMES = name_analyzer()
-_TEXT = text_analyzer()
-
-
-@dataclass
-class Parsed:
-    """A query read into Whoosh terms."""
-
-    must: list[query.Query]
-    must_not: list[query.Query]
-    words: list[str]
-    """The plain words typed (for "did you mean"), each once."""
-    left_out: list[str] = dataclasses.field(default_factory=list)
-    """Words or phrases not searched: over the budget of parts or terms."""
+_NAMES = name_analyzer(joined=False)
+_TEXT = text_analyzer(joined=False)
+WORD_FIELDS = (("headword", _NAMES), ("headstem", _TEXT), ("cards", _NAMES), ("cardstem", _TEXT),
+               ("text", _TEXT), ("extra", _TEXT))  # fmt: skip
+"""Where a plain word may match, with the analyser that reads it."""
+RERANK = 100
+"""Versions matching only some of the words that are ranked by how many they match."""
 
 
 def _terms(analyzer: Any, text: str) -> list[str]:
     return [t.text for t in analyzer(text)]
 
 
-def _anywhere(word: str) -> query.Query | None:
-    """One plain word in the headword, the card names or the text."""
-    if word.endswith("*") and len(word) > 1:
-        stem = _terms(_NAMES, word.rstrip("*"))
-        if len(stem) != 1:
-            return None
-        if len(stem[0]) >= budget.MIN_PREFIX:
-            return query.Or([query.Prefix(f, stem[0]) for f in ("headword", "cards", "text")])
-    names, texts = _terms(_NAMES, word), _terms(_TEXT, word)
-    if not names:
-        return None
-    options = [query.And([query.Term(f, t) for t in names]) for f in ("headword", "cards")]
-    options.append(query.And([query.Term("text", t) for t in texts]))
-    return query.Or(options)
+def word_query(word: str) -> query.Query | None:
+    """One plain word in any searchable field (a compound must match all its parts)."""
+    options = []
+    for name, analyzer in WORD_FIELDS:
+        terms = _terms(analyzer, word)
+        if terms:
+            options.append(
+                query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
+            )
+    return query.Or(options) if options else None
 
 
-def _phrase(field: str | None, text: str) -> query.Query | None:
-    if field in ("kind", "doc", "game"):
-        value = text.strip().lower()
-        return query.Term(field, series_kind(value) if field == "kind" else value) if value else None
-    fields = [field] if field else ["headword", "cards", "text"]
+def _either(word: str, compound: str | None) -> query.Query | None:
+    """A word, or the compound it makes with its neighbour."""
+    alone = word_query(word)
+    return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
+
+
+def prefix_query(stem: str) -> query.Query | None:
+    """A word typed with ``*``: any headword, card-name or text word starting with it (a
+    prefix shorter than `budget.MIN_PREFIX` is the word itself)."""
+    terms = _terms(_NAMES, stem)
+    if len(terms) != 1 or len(terms[0]) < budget.MIN_PREFIX:
+        return word_query(stem)
+    return query.Or([query.Prefix(f, terms[0]) for f in ("headword", "cards", "text")])
+
+
+def clause_query(clause: Clause) -> query.Query | None:
+    """A phrase, a field restriction, or an excluded word."""
+    if clause.field in ("kind", "doc", "game"):
+        value = clause.text.strip().lower()
+        return query.Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
+    if not clause.phrase and clause.field is None:
+        return word_query(clause.text)
+    fields = [clause.field] if clause.field else ["headword", "cards", "text", "extra"]
     options = []
     for name in fields:
-        terms = _terms(_TEXT if name == "text" else _NAMES, text)
+        terms = _terms(_TEXT if name in ("text", "extra") else _NAMES, clause.text)
         if terms:
             options.append(query.Phrase(name, terms) if len(terms) > 1 else query.Term(name, terms[0]))
     return query.Or(options) if options else None
 
 
-def parse_query(text: str) -> Parsed:
-    """Read a query as a person types it; never raises. Each part is kept once, and at most
-    `budget.PARTS` parts and `budget.TERMS` index terms are kept, exclusions after the
-    rest (what is over goes to ``left_out``)."""
-    parsed = Parsed([], [], [])
-    matches = sorted(_PART.finditer(text[:MAX_QUERY]), key=lambda m: bool(m["neg"]))  # exclusions last
-    only_stop = all(m["word"] is not None and not m["field"] and m["word"].lower() in STOP for m in matches)
-    seen: set[tuple[bool, query.Query]] = set()
+@dataclass
+class Plan:
+    """A query as it will run: the parts every hit needs, the words ranked by how many match,
+    the exclusions; parts over the budget are left out (``work.left_out``)."""
+
+    required: list[query.Query] = field(default_factory=list)
+    words: list[tuple[str, query.Query]] = field(default_factory=list)
+    excluded: list[query.Query] = field(default_factory=list)
+
+
+def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) -> Plan:
+    """Build ``typed`` into Whoosh queries, explicit parts first and exclusions last, while
+    the leaf terms stay within `budget.TERMS`."""
+    planned = Plan()
     spent = 0
-    for match in matches:
-        if not only_stop and match["word"] is not None and not match["field"] and match["word"].lower() in STOP:
-            continue
-        field = FIELDS.get((match["field"] or "").lower())
-        raw = match["phrase"] if match["phrase"] is not None else match["word"]
-        if match["field"] and not field:
-            raw = f"{match['field']} {raw}"
-        negated = bool(match["neg"])
-        plain = not field and match["phrase"] is None
-        if plain:
-            pieces = [(w, _anywhere(w)) for w in re.split(r"[^\w'\u2019.*\-\[\]]+", raw) if w]
-        else:
-            pieces = [(raw, _phrase(field, raw))]
-        kept: list[query.Query] = []
-        for word, built in pieces:
-            if built is None or (negated, built) in seen:
-                continue
-            cost = budget.leaf_terms(built)
-            if len(seen) >= budget.PARTS or spent + cost > budget.TERMS:
-                parsed.left_out.append(word)
-                continue
-            seen.add((negated, built))
-            spent += cost
-            kept.append(built)
-            if plain and not negated:
-                parsed.words.append(word)
-        if kept:
-            (parsed.must_not if negated else parsed.must).append(_all(kept))
-    return parsed
+
+    def afford(label: str, built: query.Query | None) -> bool:
+        nonlocal spent
+        if built is None:
+            return False
+        cost = budget.leaf_terms(built)
+        if spent + cost > budget.TERMS:
+            work.left_out.append(label)
+            return False
+        spent += cost
+        return True
+
+    for clause in typed.clauses:
+        if not clause.negated and afford(clause.text, built := clause_query(clause)):
+            planned.required.append(built)
+    for stem in typed.prefixes:
+        if afford(f"{stem}*", built := prefix_query(stem)):
+            planned.required.append(built)
+    for word in typed.words:
+        if afford(word, built := _either(word, typed.joined.get(word))):
+            planned.words.append((word, built))
+    for clause in typed.clauses:
+        if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):
+            planned.excluded.append(built)
+    if game:
+        planned.required.append(query.Term("game", game))
+    if kind:
+        planned.required.append(query.Term("kind", series_kind(kind)))
+    return planned
 
 
-def _fuzzy(words: list[str]) -> list[query.Query]:
-    """Each word matched within one edit (short words) or two in headwords and card names,
-    while the whole stays within `budget.TERMS` index terms."""
-    parts, spent = [], 0
-    for word in words:
-        terms = _terms(_NAMES, word)
-        part = query.Or([query.FuzzyTerm(f, t, maxdist=1 if len(t) < 6 else 2, prefixlength=1)
-                         for f in ("headword", "cards") for t in terms])  # fmt: skip
-        spent += budget.leaf_terms(part)
-        if spent > budget.TERMS:
-            break
-        parts.append(part)
-    return parts
+def _whole(plan: Plan, parts: list[query.Query], reader: Any, work: budget.Work) -> query.Query:
+    both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
+    if plan.excluded:
+        both = query.AndNot(both, query.Or(plan.excluded))
+    return budget.expand(both, reader, work)
 
 
-def _all(parts: list[query.Query | None]) -> query.Query | None:
-    kept = [p for p in parts if p is not None]
-    return query.And(kept) if len(kept) > 1 else (kept[0] if kept else None)
-
-
-def built_query(
-    searcher: Searcher, text: str, fuzzy: bool = False, work: budget.Work | None = None
-) -> query.Query | None:  # fmt: skip
-    """The Whoosh query ``text`` runs as, prefixes and misspellings expanded to index terms
-    within the budget (None: nothing to search); ``work`` gets the terms it holds."""
-    work = work if work is not None else budget.Work()
-    parsed = parse_query(text)
-    work.left_out += parsed.left_out
-    must = _fuzzy(parsed.words) if fuzzy else parsed.must
-    if not parsed.must or not must:
-        return None
-    reader = searcher.reader()
-    whole: query.Query = query.And([budget.expand(part, reader, work) for part in must])
-    if parsed.must_not:
-        whole = query.AndNot(whole, query.Or([budget.expand(part, reader, work) for part in parsed.must_not]))
-    return whole
+def built_query(searcher: Searcher, typed: Typed, work: budget.Work) -> query.Query | None:
+    """The query every word of ``typed`` must match, prefixes expanded within the budget
+    (None: nothing to search); ``work`` gets the terms it holds."""
+    planned = plan(typed, None, None, work)
+    every = planned.required + [q for _, q in planned.words]
+    return _whole(planned, every, searcher.reader(), work) if every else None
 
 
 def run(
-    searcher: Searcher, text: str, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
-    fuzzy: bool = False, work: budget.Work | None = None,
+    searcher: Searcher, typed: Typed, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
+    work: budget.Work | None = None,
 ) -> list[tuple[int, str]]:  # fmt: skip
     """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
-    when None), found within the budget; ``work`` gets what the search did."""
+    when None): the versions matching every word first, then those matching the most; all
+    within the budget (``work`` gets what the search did)."""
     work = work if work is not None else budget.Work()
-    whole = built_query(searcher, text, fuzzy, work)
-    if whole is None:
+    planned = plan(typed, game, kind, work)
+    every = planned.required + [q for _, q in planned.words]
+    if not (planned.words or typed.clauses or typed.prefixes) or not every:
         return []
-    if game:
-        whole = query.And([whole, query.Term("game", game)])
-    if kind:
-        whole = query.And([whole, query.Term("kind", series_kind(kind))])
-    collector = budget.collector(max(1, min(limit, 200)), allowed, work)
+    limit = max(1, min(limit, 200))
+    reader = searcher.reader()
+    found = _hits(searcher, _whole(planned, every, reader, work), allowed, limit, {}, work)
+    if len(planned.words) > 1 and len(found) < limit and not work.stopped:
+        some = _whole(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+        counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in _terms(a, s)}
+                  for w, _ in planned.words}  # fmt: skip
+        more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
+        seen = {hit["version"] for hit, _ in found}
+        found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
+    return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
+
+
+def _hits(
+    searcher: Searcher, whole: query.Query, allowed: set[int] | None, limit: int,
+    words: dict[str, set[tuple[str, str]]], work: budget.Work,
+) -> list[tuple[Hit, float]]:  # fmt: skip
+    """The top hits with their rank; with ``words``, rank = words matched + a score below
+    one, so a version matching more of the words always ranks higher. Snippets are made
+    later, for the hits shown only."""
+    collector = budget.collector(limit, allowed, work)
     searcher.search_with_collector(whole, collector)
-    return snippets(collector.results())
+    results = collector.results()
+    top = max((hit.score for hit in results), default=1.0) or 1.0
+    hits = []
+    for hit in results:
+        rank = hit.score
+        if words:
+            matched = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
+            rank = sum(1 for terms in words.values() if terms & matched) + hit.score / (top * 1.001)
+        hits.append((hit, rank))
+    return hits
+
+
+def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
+    """``typed`` with each word the knowledge base does not know replaced by its likeliest
+    known spelling; None when no word needed it."""
+    unknown = [w for w in typed.words if vocabulary.correct(w) is not None][: budget.CORRECTED]
+    fixed = [(vocabulary.correct(w) or w) if w in unknown else w for w in typed.words]
+    if fixed == typed.words:
+        return None
+    return dataclasses.replace(typed, words=fixed)
 
 
 def search(
     kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-    limit: int = 20, every_version: bool = False,
+    limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
 ) -> dict[str, Any]:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-    ``every_version`` searches all), with snippets and citations, and a "did you mean".
-    ``partial`` is true when the budget cut the search short (better hits may exist);
-    ``left_out`` lists the words or phrases over the budget, not searched."""
+    ``every_version`` searches all), with snippets and citations. Unknown words are corrected
+    (``corrected`` says what was searched) unless ``exact``; ``live`` (typing) adds, after
+    the same hits, those completing the last word as a prefix."""
     on = None if every_version else (as_of or dt.date.today())
     searcher, allowed = kb.searcher(on)
+    typed = read_query(text)
+    fixed = None if exact else correct(typed, kb.vocabulary())
+    for reading in (typed, fixed):
+        if reading is not None:
+            reading.joined = kb.vocabulary().compounds(reading.words)
     work = budget.Work()
-    hits = run(searcher, text, allowed, game, kind, limit, work=work)
-    suggestion = suggest(text, kb.names(), searcher)
-    fuzzy = False
-    if not hits:
-        hits = run(searcher, text, allowed, game, kind, limit, fuzzy=True, work=work)
-        fuzzy = bool(hits)
+    hits = run(searcher, fixed or typed, allowed, game, kind, limit, work)
+    if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
+        last = typed.words[-1]
+        growing = dataclasses.replace(typed, words=typed.words[:-1], prefixes=[*typed.prefixes, last])
+        seen = {v for v, _ in hits}
+        hits += [h for h in run(searcher, growing, allowed, game, kind, limit, work) if h[0] not in seen]
+        hits = hits[: max(1, limit)]
     by_id = kb.version_by_id
     results = []
-    for version_id, snippet in hits:
+    for version_id, marked in hits:
         version = by_id[version_id]
         part = kb.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
-        results.append({**part, "topic": version.topic, "snippet": snippet or fallback})
+        results.append({**part, "topic": version.topic, "snippet": marked or fallback, "full": False})
+    if results and names_entry(fixed or typed, results[0]["headword"]):
+        results[0]["full"] = True
+    corrected = " ".join(fixed.words) if fixed else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
-            "suggestion": suggestion, "fuzzy": fuzzy, "partial": work.stopped or work.capped,
-            "left_out": list(dict.fromkeys(work.left_out))}  # fmt: skip
+            "corrected": corrected,
+            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary()),
+            "partial": work.stopped or work.capped,
+            "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
 
 
-def complete(kb: KnowledgeBase, prefix: str, limit: int = 10) -> list[str]:
-    """Up to ``limit`` headwords and card titles starting with ``prefix`` (folded)."""
-    wanted = " ".join(_terms(_NAMES, prefix))
-    if not wanted:
-        return []
-    keys = kb.name_keys()
-    start = bisect.bisect_left(keys, (wanted, ""))
-    out: list[str] = []
-    for key, name in keys[start:]:
-        if not key.startswith(wanted) or len(out) >= limit:
-            break
-        if name not in out:
-            out.append(name)
-    return out
+def names_entry(typed: Typed, headword: str) -> bool:
+    """Whether the query names the entry ``headword`` (all its words are among the query's)."""
+    wanted = set(_terms(_TEXT, headword_key(headword)))
+    return bool(wanted) and wanted <= {t for w in typed.words for t in _terms(_TEXT, w)}
 
 
-def suggest(text: str, names: dict[str, str], searcher: Searcher) -> str | None:
-    """A "did you mean" from headwords and card names (``names``: folded name -> name): for a
-    word the index does not know (the first `budget.CORRECTED` such words), or for a name
-    typed without its punctuation (``chajoh``)."""
-    parsed = parse_query(text)
-    words = [t for w in parsed.words for t in _terms(_NAMES, w.rstrip("*"))]
+def suggest(typed: Typed, names: dict[str, str], vocabulary: Vocabulary) -> str | None:
+    """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
+    name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself."""
+    words = [t for w in typed.words for t in _terms(_NAMES, w)]
     if not words:
         return None
     folded = " ".join(words)
+    typed_as = _as_typed(" ".join(typed.words))
     exact = names.get(folded)
     if exact is not None:
-        typed = " ".join(parsed.words)
-        return exact if exact.lower() != typed.lower() else None
-    reader = searcher.reader()
-    known = {w for w in words if any((f, w) in reader for f in ("headword", "cards")) or _known_text(reader, w)}
-    if len(known) == len(words):
+        return exact if _as_typed(exact) != typed_as else None
+    if all(vocabulary.knows(w) for w in words):
         return None
-    whole = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
-    if whole:
-        return names[whole[0]]
-    vocabulary = {word for key in names for word in key.split()}
-    unknown = [w for w in dict.fromkeys(words) if w not in known][: budget.CORRECTED]
-    closest = {w: (difflib.get_close_matches(w, vocabulary, n=1, cutoff=0.75) or [w])[0] for w in unknown}
-    fixed = [closest.get(w, w) for w in words]
-    corrected = " ".join(fixed)
-    return corrected if corrected != folded else None
+    close = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
+    return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
 
 
-def _known_text(reader: Any, word: str) -> bool:
-    return any(("text", t) in reader for t in _terms(_TEXT, word))
+def _as_typed(text: str) -> str:
+    """``text`` as compared with what was typed: case, quote marks and spaces aside."""
+    return re.sub(r'["\s]', "", fold_quotes(text).lower())

@@ -9,7 +9,7 @@ formatter, so the term classes of one snippet do not depend on the hits before i
 from __future__ import annotations
 
 from whoosh import highlight
-from whoosh.searching import Results
+from whoosh.searching import Hit
 
 PASSAGES = 2
 """Passages per snippet."""
@@ -26,12 +26,11 @@ class EarlierOnTies(highlight.BasicFragmentScorer):  # type: ignore[misc]
         return score - start / (len(fragment.text) + 1)
 
 
-def snippets(results: Results) -> list[tuple[int, str]]:
-    """(version id, highlighted snippet) for each hit of ``results``, best first."""
+def snippet(hit: Hit) -> str:
+    """The highlighted snippet of one hit's text (the same hit always gets the same one)."""
+    results = hit.results
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.scorer = EarlierOnTies()
-    out = []
-    for hit in results:
-        results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
-        out.append((hit["version"], hit.highlights("text", top=PASSAGES)))
-    return out
+    results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
+    text: str = hit.highlights("text", top=PASSAGES)
+    return text

@@ -54,6 +54,8 @@ class Version:
     """"upon release of X" for a pending version."""
     references: list[str] = field(default_factory=list)
     summary: str | None = None
+    fields: dict[str, str] = field(default_factory=dict)
+    """A table row's cells by column name (searchable, not stored in SQLite)."""
 
 
 def status(version: Version, on: dt.date) -> str:
@@ -104,7 +106,7 @@ class Ledger:
         return Version(
             id=len(self.versions) + 1, topic=ident, series=series, headword=entry.headword,
             valid_from=None, document_id=document_id, line_start=entry.span.start,
-            line_end=entry.span.end, summary=entry.summary, **values,  # type: ignore[arg-type]
+            line_end=entry.span.end, summary=entry.summary, fields=dict(entry.fields), **values,  # type: ignore[arg-type]
         )  # fmt: skip
 
     def start(self, version: Version, on: dt.date) -> None:

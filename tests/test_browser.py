@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import waitress
 
+from helpers import ROOT
 from web.app import create_app
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -75,7 +76,8 @@ def test_search_as_you_type(page: object, site: str) -> None:
     page.keyboard.press("/")  # type: ignore[attr-defined]
     page.keyboard.type("conund")  # type: ignore[attr-defined]
     page.wait_for_selector("#suggestions li a")  # type: ignore[attr-defined]
-    assert page.inner_text("#suggestions") == "Conundrum"  # type: ignore[attr-defined]
+    shown = page.eval_on_selector_all("#suggestions li a", "els => els.map(e => e.textContent)")  # type: ignore[attr-defined]
+    assert shown == ["Conundrum entry · stccg", "Conundrum card · stccg"]
     page.wait_for_selector("ol.results li")  # type: ignore[attr-defined]
     assert page.inner_text("ol.results li .headword") == "Conundrum"  # type: ignore[attr-defined]
     shot(page, "search")
@@ -147,3 +149,26 @@ def test_filters_apply_to_the_query_being_typed(page: object, site: str) -> None
     assert "q=ship" in page.url and "kind=rulebook" in page.url  # type: ignore[attr-defined]
     labels = page.eval_on_selector_all("ol.results .label", "els => els.map(e => e.textContent)")  # type: ignore[attr-defined]
     assert labels and all(label.startswith("Rulebook") for label in labels)
+
+
+def test_typing_shows_what_enter_gives(browser: object, site: str) -> None:
+    """For every query of the relevance set, the results shown while typing begin with
+    exactly the results Enter gives (prefix completions of the last word may follow)."""
+    import json
+    import tomllib
+    import urllib.request
+    from urllib.parse import unquote, urlencode
+
+    queries = tomllib.loads((ROOT / "bench" / "relevance.toml").read_text(encoding="utf-8"))["query"]
+    context = browser.new_context()  # type: ignore[attr-defined]
+    typing = context.new_page()
+    typing.goto(site + "/")
+    for typed in [str(q["q"]) for q in queries]:
+        typing.fill("#q", typed)
+        typing.wait_for_function("q => document.getElementById('results').dataset.query === q", arg=typed)
+        shown = typing.eval_on_selector_all("ol.results a.headword", "els => els.map(e => e.getAttribute('href'))")
+        with urllib.request.urlopen(f"{site}/index.json?{urlencode({'q': typed})}") as response:
+            submitted = [hit["topic"] for hit in json.load(response)["results"]]
+        live = [unquote(href.split("?")[0].removeprefix("/entry/")) for href in shown]
+        assert live[: len(submitted)] == submitted, typed
+    context.close()

@@ -26,8 +26,8 @@ from web.app import create_app
 THREADS = 16
 ROUNDS = 3
 QUERIES: list[tuple[str, dict[str, Any]]] = [
-    ("t*", {}),
-    ("t*", {"every_version": True}),
+    ("sh*", {}),
+    ("sh*", {"every_version": True}),
     ("s*", {"as_of": dt.date(2000, 11, 1)}),
     ("con*", {}),
     ('"mission attempt"', {}),
@@ -45,8 +45,8 @@ QUERIES: list[tuple[str, dict[str, Any]]] = [
     ("a*", {"kind": "rulebook"}),
 ]
 PAGES = [
-    "/index.json?q=t*",
-    "/index.json?q=t*&as_of=2000-11-01",
+    "/index.json?q=sh*",
+    "/index.json?q=sh*&as_of=2000-11-01",
     "/index.json?q=s*&limit=100",
     "/index.json?q=%22mission+attempt%22",
     "/index.json?q=damaged+ship&as_of=1999-01-01",
@@ -56,7 +56,7 @@ PAGES = [
     "/entry/stccg:conundrum.json",
     "/card/Nebula.json",
     "/diff.json?from=2000-10-30&to=2000-11-27",
-    "/?q=t*",
+    "/?q=sh*",
 ]
 
 
@@ -116,13 +116,13 @@ def test_a_fresh_knowledge_base_gives_the_same_snippets(bundled_root: Path) -> N
 
 def test_a_snippet_does_not_depend_on_the_other_hits(bundled_root: Path) -> None:
     kb = KnowledgeBase(current(bundled_root))
-    many = {r["version"]: r["snippet"] for r in search(kb, "t*", limit=200)["results"]}
-    few = search(kb, "t*", limit=3)["results"]
+    many = {r["version"]: r["snippet"] for r in search(kb, "sh*", limit=200)["results"]}
+    few = search(kb, "sh*", limit=3)["results"]
     assert len(many) > 3 and [r["snippet"] for r in few] == [many[r["version"]] for r in few]
-    rulebook = search(kb, "t*", kind="rulebook", limit=100)["results"]  # other hits before each
+    rulebook = search(kb, "sh*", kind="rulebook", limit=100)["results"]  # other hits before each
     assert len(rulebook) > 3 and [r["snippet"] for r in rulebook] == [many[r["version"]] for r in rulebook]
-    for hit in search(kb, "t*", limit=8)["results"][4:]:  # the same hit first, with no hits before it
-        alone = search(kb, f't* headword:"{hit["headword"]}"')["results"]
+    for hit in search(kb, "sh*", limit=8)["results"][4:]:  # the same hit first, with no hits before it
+        alone = search(kb, f'sh* headword:"{hit["headword"]}"')["results"]
         assert [r["snippet"] for r in alone if r["version"] == hit["version"]] == [hit["snippet"]]
 
 
@@ -170,7 +170,7 @@ def test_fifty_switches_leave_no_open_files_and_no_loaded_knowledge_bases(bundle
             app.preprocess_request()
             held_kb.append(g.kb)
             held.wait()
-            in_flight.append(len(search(g.kb, "t*")["results"]))
+            in_flight.append(len(search(g.kb, "sh*")["results"]))
 
     held_kb: list[KnowledgeBase] = []
     counts = []
@@ -178,7 +178,7 @@ def test_fifty_switches_leave_no_open_files_and_no_loaded_knowledge_bases(bundle
         link = root / "current.new"
         link.symlink_to(Path("builds") / f"b{switch % 3}")
         link.replace(root / "current")
-        for url, status in [("/index.json?q=t*", 200), ("/index.json?q=ship&as_of=2000-11-01", 200),
+        for url, status in [("/index.json?q=sh*", 200), ("/index.json?q=ship&as_of=2000-11-01", 200),
                             ("/entry/stccg:conundrum.json", 200), ("/entry/stccg:no-such-entry", 404)]:  # fmt: skip
             assert client.get(url).status_code == status
         with app.test_request_context("/"):

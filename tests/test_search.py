@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from kb.build import current
+from kb.completion import complete
 from kb.query import KnowledgeBase
-from kb.search import complete, search
+from kb.search import search
 from web.cli import main
 
 
@@ -55,11 +56,8 @@ def test_phrase(bundled: KnowledgeBase) -> None:
 
 
 def test_findable_however_typed(bundled: KnowledgeBase) -> None:
-    assert (
-        headwords(search(bundled, "uss galaxy"))
-        == headwords(search(bundled, "U.S.S. Galaxy"))
-        == ["Deck list: Federation Outpost"]
-    )
+    assert headwords(search(bundled, "uss galaxy")) == headwords(search(bundled, "U.S.S. Galaxy"))
+    assert headwords(search(bundled, "uss galaxy"))[0] == "Deck list: Federation Outpost"
     assert headwords(search(bundled, "K\u2019Vort")) == ["Deck list: Klingon Outpost"]
     assert headwords(search(bundled, "[MQ]"))[0] == "Mirror Quadrant icon [MQ]"
     assert headwords(search(bundled, "mq"))[0] == "Mirror Quadrant icon [MQ]"
@@ -73,20 +71,22 @@ def test_exclusion_prefix_and_kind(bundled: KnowledgeBase) -> None:
     assert set(h["series"].split(":")[0] for h in search(bundled, "kind:rulebook ship")["results"]) == {"rulebook"}
 
 
-def test_misspellings_suggest_and_fall_back_to_fuzzy(bundled: KnowledgeBase) -> None:
+def test_misspellings_are_corrected_and_said(bundled: KnowledgeBase) -> None:
     answer = search(bundled, "conondrum")
-    assert (answer["suggestion"], answer["fuzzy"], headwords(answer)) == ("Conundrum", True, ["Conundrum"])
+    assert (answer["corrected"], answer["suggestion"], headwords(answer)) == ("conundrum", None, ["Conundrum"])
+    exact = search(bundled, "conondrum", exact=True)
+    assert (exact["corrected"], exact["results"]) == (None, [])
     assert search(bundled, "chajoh")["suggestion"] == "Cha'Joh"
     kreetchta = search(bundled, "kreetchta")
     assert headwords(kreetchta) == ["Kreechta"] and kreetchta["results"][0]["cards"] == ["Kreetchta"]
-    assert search(bundled, "mirror univrse")["suggestion"] == "mirror universe"
+    assert search(bundled, "mirror univrse")["corrected"] == "mirror universe"
 
 
 def test_as_of_search_excludes_a_later_version(fixture_kb: KnowledgeBase) -> None:
     assert "Q-Flash" not in headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 1)))
     assert headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 18))) == ["Q-Flash"]
     before = search(fixture_kb, "personnel removed", as_of=dt.date(2000, 11, 1))
-    assert [(h["headword"], h["valid_from"]) for h in before["results"]] == [("mission attempt", "2000-10-30")]
+    assert (before["results"][0]["headword"], before["results"][0]["valid_from"]) == ("mission attempt", "2000-10-30")
     every = search(fixture_kb, "Q-Continuum", every_version=True)
     assert [(h["headword"], h["valid_from"]) for h in every["results"]] == [
         ("Q-Flash", "2000-08-01"),
@@ -94,10 +94,23 @@ def test_as_of_search_excludes_a_later_version(fixture_kb: KnowledgeBase) -> Non
     ]
 
 
+def names(items: list[dict[str, str]]) -> list[str]:
+    return [item["name"] for item in items]
+
+
 def test_complete(bundled: KnowledgeBase) -> None:
-    assert complete(bundled, "con") == ["Conundrum"]
-    assert complete(bundled, "cha") == ["Cha'Joh"]
-    assert complete(bundled, "u.s.s.") == ["U.S.S. Dauntless", "U.S.S. Defiant", "U.S.S. Enterprise-E",
+    assert names(complete(bundled, "con"))[0] == "Conundrum"
+    assert [(c["name"], c["kind"]) for c in complete(bundled, "cha")] == [("Cha'Joh", "entry"), ("Cha'Joh", "card")]
+    assert names(complete(bundled, "riker")) == ["Admiral Riker"] * 2
+    assert names(complete(bundled, "nerys")) == ["Kira Nerys"] * 2
+    assert names(complete(bundled, "conond")) == ["Conundrum"] * 2
+    assert [(c["name"], c["kind"], c["game"], c["target"]) for c in complete(bundled, "kree")] == [
+        ("Kreechta", "entry", "neutral-zone", "neutral-zone:neutral.kreechta"),
+        ("Kreechta", "card", "neutral-zone", "Kreetchta"),
+        ("Kreetchta", "card", "neutral-zone", "Kreetchta"),
+    ]
+    assert sorted(set(names(complete(bundled, "u.s.s.", limit=20)))) == [
+                                            "U.S.S. Dauntless", "U.S.S. Defiant", "U.S.S. Enterprise-E",
                                             "U.S.S. Excelsior", "U.S.S. Galaxy", "U.S.S. Nebula", "U.S.S. Reliant",
                                             "U.S.S. Yosemite"]  # fmt: skip
     assert len(complete(bundled, "m")) == 10
@@ -136,7 +149,7 @@ def test_cli_search_json(capsys: pytest.CaptureFixture[str], bundled_root: Path)
     import json
 
     answer = json.loads(capsys.readouterr().out)
-    assert answer["suggestion"] == "Conundrum"
+    assert (answer["corrected"], answer["suggestion"]) == ("conundrum", None)
     assert {"citation", "headword", "snippet"} <= set(answer["results"][0])
     assert main(["search", "damaged ship", "--kb", kb_root, "--limit", "1"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -153,7 +166,7 @@ def test_cli_search_json(capsys: pytest.CaptureFixture[str], bundled_root: Path)
         ("Mr. Quark", ["mr", "quark"], ["mr", "quark"]),
         ("[MQ] personnel", ["mq", "personnel"], ["mq", "personnel"]),
         ("Quark 2E", ["quark", "2e"], ["quark", "2e"]),
-        ("Bio-ship Alpha", ["bioship", "alpha"], ["bioship", "alpha"]),
+        ("Bio-ship Alpha", ["bioship", "bio", "ship", "alpha"], ["bioship", "bio", "ship", "alpha"]),
         ("damaged ships", ["damaged", "ships"], ["damag", "ship"]),
     ],
 )
@@ -165,7 +178,7 @@ def test_analyzers_keep_card_game_words(typed: str, names: list[str], text: list
 
 
 def test_mr_quark_and_cli_marks(bundled: KnowledgeBase, bundled_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert headwords(search(bundled, "Mr. Quark")) == ["persona"]
+    assert headwords(search(bundled, "Mr. Quark"))[0] == "persona"
     assert main(["search", "Mr. Quark", "--kb", str(bundled_root)]) == 0
     out = capsys.readouterr().out
     assert "the mirror universe personnel *Mr.* *Quark* is the opposite" in out and "<mark" not in out

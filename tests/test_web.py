@@ -39,20 +39,26 @@ def get_html(client: FlaskClient, url: str, status: int = 200) -> str:
 
 def test_search_page_html_and_json(client: FlaskClient) -> None:
     html = get_html(client, "/?q=conundrum+target")
-    assert 'href="/entry/stccg:conundrum"' in html and "1 result for “conundrum target”" in html
+    assert 'href="/entry/stccg:conundrum"' in html and " results for “conundrum target”" in html
     response = client.get("/?q=conundrum+target")
     assert response.headers["Link"] == '</index.json?q=conundrum+target>; rel="alternate"; type="application/json"'
     data = get_json(client, "/index.json?q=conondrum")
-    assert data["suggestion"] == "Conundrum" and data["results"][0]["headword"] == "Conundrum"
-    assert "Did you mean <a" in get_html(client, "/?q=conondrum")
+    assert data["corrected"] == "conundrum" and data["results"][0]["headword"] == "Conundrum"
+    assert "Showing results for <strong>conundrum</strong>" in get_html(client, "/?q=conondrum")
+    assert get_json(client, "/index.json?q=conondrum&exact=1")["results"] == []
+    assert "Did you mean <a" in get_html(client, "/?q=chajoh")
 
 
 def test_autocomplete(client: FlaskClient) -> None:
-    assert get_json(client, "/complete.json?q=con")["completions"] == [
-        {"name": "Conundrum", "url": "/entry/stccg:conundrum"}
-    ]
+    assert get_json(client, "/complete.json?q=con")["completions"][0] == {
+        "name": "Conundrum",
+        "kind": "entry",
+        "game": "stccg",
+        "target": "stccg:conundrum",
+        "url": "/entry/stccg:conundrum",
+    }
     assert get_json(client, "/complete.json?q=kreet")["completions"] == [
-        {"name": "Kreetchta", "url": "/card/Kreetchta"}
+        {"name": "Kreetchta", "kind": "card", "game": "neutral-zone", "target": "Kreetchta", "url": "/card/Kreetchta"}
     ]
 
 

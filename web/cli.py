@@ -214,6 +214,7 @@ def parser() -> argparse.ArgumentParser:
     search_cmd.add_argument("--kind", help="rulebook, glossary or current-rulings")
     search_cmd.add_argument("--limit", type=int, default=20)
     search_cmd.add_argument("--all", action="store_true", help="search every version, not only those in force")
+    search_cmd.add_argument("--exact", action="store_true", help="search the words as typed, without correcting them")
     docs = query("docs", "the documents in force on a date", cmd_docs)
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 

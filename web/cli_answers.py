@@ -175,21 +175,21 @@ def _marks(snippet: str) -> str:
 
 def cmd_search(args: argparse.Namespace) -> int:
     answer = search(_open(args), args.query, parse_date(args.as_of) if args.as_of else None, args.game, args.kind,
-                    args.limit, args.all)  # fmt: skip
+                    args.limit, args.all, exact=args.exact)  # fmt: skip
     if args.json:
         print_json(answer)
         return 0
     if answer["suggestion"]:
         print(f"Did you mean: {answer['suggestion']}?")
-    if answer["fuzzy"]:
-        print("No exact matches; showing close matches.")
+    if answer["corrected"]:
+        print(f"Showing results for {answer['corrected']!r} (--exact searches for {answer['query']!r} as typed)")
     print(
         f"{len(answer['results'])} result(s) for {answer['query']!r}"
         + (f" as of {answer['as_of']}" if answer["as_of"] else ", all versions")
     )
     for number, hit in enumerate(answer["results"], start=1):
         print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
-        print(_wrap(_marks(hit["snippet"])))
+        print(_wrap(hit["text"] if hit["full"] else _marks(hit["snippet"])))
         print(f"    Source: {_cite(hit)}")
     return 0
 

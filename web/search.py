@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, request
+from flask import Blueprint, g, request, url_for
 
-from kb.search import complete, search
+from kb.completion import complete
+from kb.search import search
 from kb.versions import SERIES_KINDS
 from web.views import as_of, int_arg, page, route
 
@@ -20,10 +21,11 @@ def index(json_wanted: bool) -> Any:
     kind = request.args.get("kind") or None
     if kind not in (None, *SERIES_KINDS):
         kind = None
-    answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "fuzzy": False}
+    answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None}
     limit = int_arg("limit", 20, 1, 100)
     if text.strip():
-        answer = search(g.kb, text, as_of(), game, kind, limit=limit)
+        answer = search(g.kb, text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
+                        live=request.args.get("live") == "1")  # fmt: skip
     games = sorted({t["game"] for t in g.kb.topics.values()})
     return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS},
                 json_wanted)  # fmt: skip
@@ -31,8 +33,10 @@ def index(json_wanted: bool) -> Any:
 
 @bp.route("/complete.json")
 def completions() -> Any:
-    headwords = {t["headword"]: t["id"] for t in g.kb.topics.values()}
-    items = []
-    for name in complete(g.kb, request.args.get("q", "")[:100]):
-        items.append({"name": name, "url": f"/entry/{headwords[name]}" if name in headwords else f"/card/{name}"})
+    items = complete(g.kb, request.args.get("q", "")[:100])
+    for item in items:
+        if item["kind"] == "entry":
+            item["url"] = url_for("entries.entry", topic=item["target"])
+        else:
+            item["url"] = url_for("cards.card_page", name=item["target"])
     return {"query": request.args.get("q", ""), "completions": items}

@@ -15,11 +15,15 @@
   var timer = null;
   var asOf = new URLSearchParams(window.location.search).get("as_of") || "";
   function clear() { list.replaceChildren(); list.hidden = true; }
-  function item(text, href) {
+  function item(c) {
     var li = document.createElement("li");
     var a = document.createElement("a");
-    a.href = href;
-    a.textContent = text;
+    a.href = c.url;
+    a.textContent = c.name;
+    var label = document.createElement("span");
+    label.className = "kind";
+    label.textContent = " " + c.kind + " · " + c.game;
+    a.appendChild(label);
     li.appendChild(a);
     return li;
   }
@@ -28,14 +32,13 @@
     if (!q) { clear(); return; }
     fetch("/complete.json?q=" + encodeURIComponent(q)).then(function (r) { return r.json(); }).then(function (data) {
       clear();
-      data.completions.forEach(function (c) { list.appendChild(item(c.name, c.url)); });
+      data.completions.forEach(function (c) { list.appendChild(item(c)); });
       list.hidden = data.completions.length === 0;
     }).catch(clear);
     var results = document.getElementById("results");
     if (!results) { return; }
-    // While typing, the last word is a prefix: "conund" already finds Conundrum.
-    var live = /\w$/.test(q) && q.indexOf('"') < 0 ? q + "*" : q;
-    var url = "/?q=" + encodeURIComponent(live) + (asOf ? "&as_of=" + encodeURIComponent(asOf) : "");
+    // While typing, the results are those Enter gives, then any that complete the last word.
+    var url = "/?live=1&q=" + encodeURIComponent(q) + (asOf ? "&as_of=" + encodeURIComponent(asOf) : "");
     fetch(url).then(function (r) { return r.text(); }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("results");

@@ -1,0 +1,105 @@
+"""Search relevance on a set of judge and player queries: success@1, success@3, MRR, the misses.
+
+Each query of ``bench/relevance.toml`` lists the entries (topic ids) that answer it. A query
+succeeds at k when one of them is among the first k distinct entries `rulings search --json`
+returns; its reciprocal rank is 1/rank of the first answer (0 beyond the first ten). Run:
+
+    .venv/bin/python bench/relevance.py [SET.toml ...] [--kb KB]
+
+with no ``--kb``, the bundled library ``data/`` is built into a temporary directory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import json
+import sys
+import tempfile
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = [ROOT / "bench" / "relevance.toml"]
+
+
+@dataclass
+class Outcome:
+    """One query's answer: the entries returned (distinct, in order) and the expected ones."""
+
+    query: str
+    kind: str
+    expected: list[str]
+    returned: list[str]
+
+    @property
+    def rank(self) -> int | None:
+        """1-based rank of the first expected entry, or None."""
+        return next((i for i, topic in enumerate(self.returned, start=1) if topic in self.expected), None)
+
+
+def read_set(path: Path) -> list[dict[str, object]]:
+    """The queries of a relevance file."""
+    queries: list[dict[str, object]] = tomllib.loads(path.read_text(encoding="utf-8"))["query"]
+    return queries
+
+
+def ask(kb: Path, text: str) -> list[str]:
+    """The distinct topics ``rulings search --json`` returns for ``text``, in order."""
+    from web.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(["search", text, "--kb", str(kb), "--json", "--limit", "10"])
+    return list(dict.fromkeys(hit["topic"] for hit in json.loads(out.getvalue())["results"]))
+
+
+def evaluate(kb: Path, queries: list[dict[str, object]]) -> list[Outcome]:
+    """Every query's outcome against the knowledge base under ``kb``."""
+    return [
+        Outcome(str(q["q"]), str(q.get("type", "")), list(q["answers"]), ask(kb, str(q["q"])))  # type: ignore[call-overload]
+        for q in queries
+    ]
+
+
+def scores(outcomes: list[Outcome]) -> dict[str, float]:
+    """success@1, success@3 and MRR."""
+    count = len(outcomes) or 1
+    return {
+        "success@1": sum(o.rank == 1 for o in outcomes) / count,
+        "success@3": sum(o.rank is not None and o.rank <= 3 for o in outcomes) / count,
+        "mrr": sum(1 / o.rank for o in outcomes if o.rank) / count,
+    }
+
+
+def report(name: str, outcomes: list[Outcome]) -> None:
+    """Print the scores and the queries whose answer is not in the top three."""
+    s = scores(outcomes)
+    print(f"{name}: {len(outcomes)} queries, success@1 {s['success@1']:.3f}, success@3 {s['success@3']:.3f}, "
+          f"MRR {s['mrr']:.3f}")  # fmt: skip
+    for o in outcomes:
+        if o.rank is None or o.rank > 3:
+            print(f"  miss ({o.kind}, rank {o.rank or '-'}): {o.query!r} wants {o.expected[0]}; got {o.returned[:3]}")
+
+
+def main() -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("sets", nargs="*", type=Path, default=SETS)
+    options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
+    args = options.parse_args()
+    with tempfile.TemporaryDirectory() as work:
+        kb = args.kb
+        if kb is None:
+            from kb.build import build
+
+            kb = Path(work) / "kb"
+            build(ROOT / "data", kb)
+        for path in args.sets:
+            report(path.name, evaluate(kb, read_set(path)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,267 @@
+"""Read what a person types into the search box: explicit syntax, content words, spelling.
+
+A judge types the player's question ("can conundrum target a cloaked ship"). `read_query`
+keeps the explicit syntax (``"phrase"``, ``field:word``, ``-word``, ``word*``) and turns the
+rest into content words: question and filler words ("can", "may", "I", "how", ...) are
+dropped unless they are all there is, and a word typed twice counts once.
+`Vocabulary.correct` mends a word of five or more letters that the knowledge base has never
+seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): within one
+edit for words up to five letters, two for longer ones; headword and card-name words first,
+then the commonest.
+"""
+
+from __future__ import annotations
+
+import bisect
+import itertools
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from whoosh.lang.porter import stem
+
+from kb import budget
+from kb.index import fold_word
+
+MAX_QUERY = 500
+"""Characters of a query read; the rest is ignored."""
+FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
+FILLER = frozenset(
+    {
+        "a",
+        "about",
+        "all",
+        "am",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "been",
+        "being",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "for",
+        "from",
+        "get",
+        "gets",
+        "had",
+        "has",
+        "have",
+        "happen",
+        "happens",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "may",
+        "me",
+        "might",
+        "my",
+        "of",
+        "on",
+        "or",
+        "should",
+        "so",
+        "than",
+        "that",
+        "the",
+        "their",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "to",
+        "was",
+        "we",
+        "were",
+        "what",
+        "whats",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+    }
+)
+"""Question and filler words, dropped from a query unless they are all it has."""
+_PART = re.compile(r'(?P<neg>-)?(?:(?P<field>[A-Za-z]+):)?(?:"(?P<phrase>[^"]*)"?|(?P<word>[^\s"]+))')
+_SPLIT = re.compile(r"[^\w'\u2019.*\-\[\]]+")
+
+
+@dataclass
+class Clause:
+    """One explicit piece of a query: a phrase, a field restriction or an exclusion."""
+
+    text: str
+    field: str | None
+    """The index field (``cards``, ``kind``...), or None for anywhere."""
+    phrase: bool
+    negated: bool
+
+
+@dataclass
+class Typed:
+    """A query as read: explicit clauses, the content words, the prefixes."""
+
+    clauses: list[Clause] = field(default_factory=list)
+    words: list[str] = field(default_factory=list)
+    """Plain content words, in order, each once."""
+    prefixes: list[str] = field(default_factory=list)
+    """Words typed with a trailing ``*`` (without it)."""
+    dropped: list[str] = field(default_factory=list)
+    """Filler words left out."""
+    left_out: list[str] = field(default_factory=list)
+    """Parts over `PARTS`, not searched."""
+    joined: dict[str, str] = field(default_factory=dict)
+    """A word -> the compound it makes with its neighbour (``ship yard`` -> shipyard)."""
+
+
+def read_query(text: str) -> Typed:
+    """Read a query as a person types it; never raises."""
+    typed = Typed()
+    plain: list[str] = []
+    for match in _PART.finditer(text[:MAX_QUERY]):
+        raw = match["phrase"] if match["phrase"] is not None else match["word"]
+        name = (match["field"] or "").lower()
+        target = FIELDS.get(name)
+        if name and not target:
+            raw = f"{match['field']} {raw}"
+        if target or match["phrase"] is not None or match["neg"]:
+            if raw.strip():
+                typed.clauses.append(Clause(raw, target, match["phrase"] is not None, bool(match["neg"])))
+            continue
+        plain += [w for w in _SPLIT.split(raw) if w.strip("*.'\u2019-")]
+    content = [w for w in plain if fold_word(w.rstrip("*")) not in FILLER]
+    typed.dropped = [w for w in plain if w not in content] if content else []
+    for word in content or plain:
+        if word.endswith("*") and len(word.rstrip("*")) > 0:
+            _once(typed.prefixes, word.rstrip("*"))
+        else:
+            _once(typed.words, word.rstrip("*"))
+    _cap(typed)
+    return typed
+
+
+def _cap(typed: Typed) -> None:
+    """Keep at most `budget.PARTS` parts: clauses, prefixes, words, then exclusions; the rest
+    go to ``left_out``."""
+    room = budget.PARTS
+
+    def keep(items: list[Any], label: Callable[[Any], str]) -> list[Any]:
+        nonlocal room
+        typed.left_out += [label(item) for item in items[room:]]
+        kept, room = items[:room], max(0, room - len(items))
+        return kept
+
+    wanted = keep([c for c in typed.clauses if not c.negated], lambda c: str(c.text))
+    typed.prefixes = keep(typed.prefixes, lambda p: f"{p}*")
+    typed.words = keep(typed.words, str)
+    typed.clauses = wanted + keep([c for c in typed.clauses if c.negated], lambda c: f"-{c.text}")
+
+
+def _once(words: list[str], word: str) -> None:
+    if fold_word(word) not in {fold_word(w) for w in words}:
+        words.append(word)
+
+
+def _inflects(word: str, known: str) -> bool:
+    """Whether two words with one stem differ only in their endings (three letters at most each)."""
+    shared = next((i for i, (a, b) in enumerate(zip(word, known, strict=False)) if a != b), min(len(word), len(known)))
+    return abs(len(word) - len(known)) <= 2 and max(len(word), len(known)) - shared <= 3
+
+
+def distance(a: str, b: str, limit: int) -> int:
+    """The optimal-string-alignment edit distance of ``a`` and ``b`` (transpositions count
+    one), or ``limit + 1`` as soon as it must exceed ``limit``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] = []
+    row = list(range(len(b) + 1))
+    for i, char in enumerate(a, start=1):
+        above, row = row, [i] + [0] * len(b)
+        for j, other in enumerate(b, start=1):
+            row[j] = min(above[j] + 1, row[j - 1] + 1, above[j - 1] + (char != other))
+            if i > 1 and j > 1 and char == b[j - 2] and a[i - 2] == other:
+                row[j] = min(row[j], before[j - 2] + 1)
+        if min(row) > limit:
+            return limit + 1
+        before = above
+    return row[-1]
+
+
+class Vocabulary:
+    """The folded words of a knowledge base with their counts, for spelling correction."""
+
+    def __init__(self, counts: dict[str, int], names: Iterable[str]) -> None:
+        self.counts = counts
+        self.names = frozenset(names)
+        """Words of headwords and card names: preferred corrections."""
+        self._by_start: dict[str, list[str]] = {}
+        self._stems: dict[str, list[str]] = {}
+        """A stem -> the known words with that stem."""
+        for word in sorted(set(counts) | self.names):
+            self._by_start.setdefault(word[:1], []).append(word)
+            self._stems.setdefault(stem(word), []).append(word)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.counts or word in self.names
+
+    def knows(self, word: str) -> bool:
+        """Whether ``word`` (folded) is known, or an inflection of a known word (``cloaked``
+        for cloaking): same stem, a length within two letters, and the same letters but for an
+        ending of three at most (``commandering`` is neither ``commander`` nor ``commandeering``)."""
+        return word in self or any(_inflects(word, known) for known in self._stems.get(stem(word), []))
+
+    def compounds(self, words: list[str]) -> dict[str, str]:
+        """Each word that, joined with the next, makes a known word -> that word (both words)."""
+        found: dict[str, str] = {}
+        for first, second in itertools.pairwise(words):
+            whole = fold_word(first) + fold_word(second)
+            if whole in self and fold_word(first) and fold_word(second):
+                found[first] = found[second] = whole
+        return found
+
+    def begins(self, word: str) -> bool:
+        """Whether ``word`` (folded) begins a known word (it may still be being typed)."""
+        words = self._by_start.get(word[:1], [])
+        at = bisect.bisect_left(words, word)
+        return at < len(words) and words[at].startswith(word)
+
+    def correct(self, word: str) -> str | None:
+        """The known word ``word`` was most likely meant to be, or None (known, too short,
+        a number, or nothing close). The first letter is taken as typed."""
+        folded = fold_word(word)
+        if len(folded) < 5 or not folded.isalpha() or self.knows(folded) or self.begins(folded):
+            return None
+        limit = 1 if len(folded) <= 5 else 2
+        best: tuple[int, bool, int, str] | None = None
+        for candidate in self._by_start.get(folded[:1], []):
+            if candidate in FILLER:
+                continue
+            far = distance(folded, candidate, limit)
+            if far <= limit:
+                key = (far, candidate not in self.names, -self.counts.get(candidate, 0), candidate)
+                best = key if best is None or key < best else best
+        return best[3] if best else None

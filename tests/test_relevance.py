@@ -1,0 +1,86 @@
+"""Search answers the questions judges type: a relevance floor on the set written from the
+documents (bench/relevance.toml), through `rulings search --json`, and the issue's examples."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+from kb.build import current
+from kb.query import KnowledgeBase
+from kb.search import search
+
+sys.path.insert(0, str(ROOT / "bench"))
+from relevance import evaluate, read_set, scores
+
+
+@pytest.fixture(scope="module")
+def bundled(bundled_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(bundled_root))
+
+
+def test_relevance_floor(bundled_root: Path) -> None:
+    outcomes = evaluate(bundled_root, read_set(ROOT / "bench" / "relevance.toml"))
+    assert len(outcomes) >= 80
+    measured = scores(outcomes)
+    misses = [o.query for o in outcomes if o.rank is None or o.rank > 3]
+    assert measured["success@3"] >= 0.9, misses
+
+
+def topics(answer: dict[str, object], top: int = 3) -> list[str]:
+    return [hit["topic"] for hit in answer["results"]][:top]  # type: ignore[attr-defined, index]
+
+
+@pytest.mark.parametrize(
+    ("typed", "wanted"),
+    [
+        ("can conundrum target a cloaked ship", "stccg:conundrum"),
+        ("can personnel on an incompatible ship board a Nor", "stccg:docking"),
+        ("may I abort a mission attempt", "stccg:mission-attempt"),
+        ("how do I seed the spaceline", "stccg:seeding-the-spaceline"),
+        ("how is range measured", "neutral-zone:range"),
+        ("kreechta ability", "neutral-zone:neutral.kreechta"),
+        ("multi affiliation", "stccg:multi-affiliation-cards"),
+        ("multi-affiliation", "stccg:multi-affiliation-cards"),
+        ("commandering", "stccg:commandeering"),
+        ("chajoh sisters of duras", "stccg:chajoh"),
+        ("regnet worf", "stccg:regent-worf"),
+        ("conondrum", "stccg:conundrum"),
+        ("bioship", "neutral-zone:neutral.bio-ship-alpha"),
+        ("bio-ship", "neutral-zone:neutral.bio-ship-alpha"),
+    ],
+)
+def test_questions_find_the_ruling(bundled: KnowledgeBase, typed: str, wanted: str) -> None:
+    assert wanted in topics(search(bundled, typed))
+
+
+def test_question_words_are_dropped_and_all_words_rank_first(bundled: KnowledgeBase) -> None:
+    answer = search(bundled, "can conundrum target a cloaked ship")
+    assert answer["results"][0]["topic"] == "stccg:conundrum"
+    assert answer["results"][0]["full"] is True  # the question names the entry: its whole text is shown
+    assert search(bundled, "how")["results"] == search(bundled, "how", exact=True)["results"]
+
+
+def test_corrections_are_said_and_never_offered_as_the_query(bundled: KnowledgeBase) -> None:
+    assert search(bundled, "commandering")["corrected"] == "commandeering"
+    assert search(bundled, "regnet worf")["corrected"] == "regent worf"
+    stopped = search(bundled, "stopped")
+    assert (stopped["corrected"], stopped["suggestion"]) == (None, None)
+    assert search(bundled, "cloaked")["corrected"] is None  # an inflection of cloaking, not a typo
+    assert search(bundled, "conund")["corrected"] is None  # half typed, not a typo
+
+
+def test_live_results_start_with_the_submitted_ones(bundled: KnowledgeBase) -> None:
+    for typed in ("conundrum cloaked", "stopped", "mission att", "conund"):
+        submitted = topics(search(bundled, typed), 20)
+        live = topics(search(bundled, typed, live=True), 20)
+        assert live[: len(submitted)] == submitted
+    assert topics(search(bundled, "conund", live=True))[0] == "stccg:conundrum"
+
+
+def test_change_summaries_are_searchable(bundled: KnowledgeBase) -> None:
+    # "Sisters of Duras" is only in the publisher's change summary of Cha'Joh.
+    assert "stccg:chajoh" in topics(search(bundled, '"sisters of duras"'))
