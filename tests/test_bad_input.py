@@ -53,12 +53,14 @@ def test_unreadable_files_are_refused_with_file_and_line(tmp_path: Path, data: b
     ids=["utf-8", "utf-8-bom", "cp1252", "crlf", "cr-cp1252"],
 )
 def test_accepted_encodings_and_line_endings_give_the_same_entries(tmp_path: Path, data: bytes, encoding: str) -> None:
-    result = parse_file(write(tmp_path, data), "glossary")
+    path = write(tmp_path, data)
+    result = parse_file(path, "glossary")
     assert result.document.encoding == encoding
+    note = f"\nwarning: {path}:1: not UTF-8; the file was decoded as cp1252 (Windows-1252)"
     assert render(result) == (
         "[glossary entry] \u201cany\u201d @1\n  Refers to any version.\n"
         "[glossary entry] artifact @2\n  An artifact is seeded.\n"
-        "coverage: 2 lines, chrome [], unparsed [], complete True"
+        "coverage: 2 lines, chrome [], unparsed [], complete True" + (note if encoding == "cp1252" else "")
     )
 
 
