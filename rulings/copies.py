@@ -71,7 +71,10 @@ def merge(primary: list[Piece], other: list[Piece], label: str) -> tuple[list[Pi
     merged: list[Piece] = []
     a = [p.clean for p in primary]
     b = [p.clean for p in other]
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # autojunk (difflib's heuristic: in sequences of 200+ lines, a line making up over 1% of them is
+    # matched only next to other matches) keeps a section of one line repeated thousands of times
+    # from costing the square of its length; real sections are shorter and unaffected.
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=True)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         mine, theirs = primary[i1:i2], other[j1:j2]
         if tag == "equal":
@@ -99,7 +102,8 @@ def _merge_replaced(mine: list[Piece], theirs: list[Piece], label: str, notes: l
             kept, dropped = (a, b) if len(a.clean) >= len(b.clean) else (b, a)
             kept.duplicates += [dropped.number, *dropped.duplicates]
             out.append(kept)
-            notes.append(f"{label}: {_describe(kept, dropped)}")
+            if kept.clean != dropped.clean:
+                notes.append(f"{label}: {_describe(kept, dropped)}")
             continue
         for piece in (a, b):
             if piece:
