@@ -33,3 +33,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/link_quality.py
 	$(BIN)/python bench/load.py
+	$(BIN)/python bench/rulebook_bench.py

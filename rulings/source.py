@@ -149,13 +149,19 @@ def read_bounded(path: str | Path, limit: int) -> bytes:
     when the file cannot be opened or read.
     """
     descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as handle:
+    try:
         info = os.fstat(descriptor)
-        if not stat.S_ISREG(info.st_mode):
-            kind = _FILE_TYPES.get(stat.S_IFMT(info.st_mode), "not a file")
-            raise ValueError(f"not a regular file ({kind}); expected a plain-text file")
-        if info.st_size > limit:
-            raise ValueError(f"the file is {info.st_size:,} bytes (limit {limit:,})")
+    except OSError:
+        os.close(descriptor)
+        raise
+    if not stat.S_ISREG(info.st_mode):
+        os.close(descriptor)
+        kind = _FILE_TYPES.get(stat.S_IFMT(info.st_mode), "not a file")
+        raise ValueError(f"not a regular file ({kind}); expected a plain-text file")
+    if info.st_size > limit:
+        os.close(descriptor)
+        raise ValueError(f"the file is {info.st_size:,} bytes (limit {limit:,})")
+    with os.fdopen(descriptor, "rb") as handle:
         data = handle.read(limit + 1)
     if len(data) > limit:
         raise ValueError(f"the file is over {limit:,} bytes (limit {limit:,})")
