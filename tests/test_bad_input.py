@@ -130,7 +130,8 @@ def test_mixed_encoding_warning_reaches_the_parse_command(tmp_path: Path, capsys
 
 
 def test_many_stray_lines_are_named_up_to_a_limit_then_counted(tmp_path: Path) -> None:
-    lines = ["Cha\u2019Joh - A Klingon ship.".encode()] + [f"w{chr(97 + n)} - Text\xa0here.".encode("cp1252") for n in range(25)]
+    stray = [f"w{chr(97 + n)} - Text\xa0here.".encode("cp1252") for n in range(25)]
+    lines = ["Cha\u2019Joh - A Klingon ship.".encode(), *stray]
     path = write(tmp_path, b"\n".join(lines) + b"\n")
     result = parse_file(path, "glossary")
     assert len(result.entries) == 26
