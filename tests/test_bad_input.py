@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import subprocess
 import sys
@@ -205,3 +206,21 @@ def test_five_megabyte_rulebook_parses_with_every_line_accounted_for(tmp_path: P
     report = coverage(result)
     assert (report.complete, report.nonblank, len(result.entries)) == (True, 21168, 3960)
     assert len([e for e in result.entries if e.kind == "section"]) == 1089
+
+
+def test_mixed_encoding_warning_reaches_the_build_report(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    library = tmp_path / "library"
+    (library / "stccg").mkdir(parents=True)
+    mixed(library / "stccg")
+    (library / "library.toml").write_text(
+        '[[document]]\nid = "g"\nfile = "stccg/doc.txt"\ngame = "stccg"\nkind = "glossary"\n'
+        'title = "G"\nversion = "1"\ndate = "2000-01-01"\n'
+    )
+    assert main(["build", "--library", str(library), "--kb", str(tmp_path / "kb"), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    path = library / "stccg" / "doc.txt"
+    stray = "this line's stray bytes were read as cp1252, the rest of the file as UTF-8"
+    assert report["documents"][0]["warnings"] == [
+        f"{path}:1: not valid UTF-8 (byte 0xa0 at column 26); {stray}",
+        f"{path}:3: not valid UTF-8 (byte 0x92 at column 10); {stray}",
+    ]
