@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, render
+from helpers import ROOT, parse_text, render
 from rulings.model import ParseError
 from rulings.parse import coverage, parse_file
 from rulings.source import MAX_BYTES, MAX_LINE
@@ -224,3 +224,26 @@ def test_mixed_encoding_warning_reaches_the_build_report(tmp_path: Path, capsys:
         f"{path}:1: not valid UTF-8 (byte 0xa0 at column 26); {stray}",
         f"{path}:3: not valid UTF-8 (byte 0x92 at column 10); {stray}",
     ]
+
+
+def test_a_reused_section_number_with_another_title_is_not_merged_as_a_copy() -> None:
+    text = "01. Setup\nShuffle the deck.\n\n02. Play\nDraw a card.\n\n"
+    text += "01. Scoring\nCount points.\n\n01. Setup\nShuffle the deck.\n"
+    assert render(parse_text(text, "rulebook")) == (
+        "[section] 01. Setup @1-2\n  Shuffle the deck.\n  duplicates: 10, 11\n"
+        "[section] 01. Scoring @7-8\n  Count points.\n"
+        "[section] 02. Play @4-5\n  Draw a card.\n"
+        "coverage: 8 lines, chrome [], unparsed [], complete True\n"
+        "warning: doc.txt: section 01 at line 7 has another title than section 01 at line 1; "
+        "kept as a section of its own"
+    )
+
+
+def test_differing_copies_over_the_limit_stay_sections_of_their_own() -> None:
+    result = parse_text("".join(f"01. Setup\nShuffle the deck {n} times over.\n\n" for n in range(10)), "rulebook")
+    assert [(e.span.start, len(e.duplicate_lines)) for e in result.entries] == [(1, 14), (25, 0), (28, 0)]
+    assert coverage(result).complete
+    assert result.warnings[-1] == (
+        "doc.txt: section 01 has 10 differing copies; the fullest 8 merged, "
+        "2 kept as sections of their own (lines 25, 28)"
+    )
