@@ -35,3 +35,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/link_quality.py
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/adversarial.py
+	$(BIN)/python bench/rulebook_bench.py

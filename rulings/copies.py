@@ -3,17 +3,27 @@
 Reposted rulebooks repeat whole sections, and the copies drift: a sentence here, a full
 stop there, a bullet list only one copy kept. Merging keeps every line that is in any
 copy, picks the fuller of two near-identical lines, and reports each difference.
+
+The work is bounded so that a long document parses in time linear in its size: each
+line's compared text is computed once, identical copies are folded together line by line
+(`fold_identical`) without a diff, and two lines are compared character by character only
+when both are short (`SHORT`); longer lines are compared by their words.
 """
 
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rulings.normalize import clean_line
 
 SIMILAR = 0.9
 """Two lines this alike (difflib ratio) are one line copied with a small change."""
+SHORT = 200
+"""Lines up to this many characters are compared character by character (cost grows with the square
+of the length); longer ones by the words they share, in linear time."""
 
 
 @dataclass
@@ -29,16 +39,23 @@ class Piece:
     duplicates: list[int] = field(default_factory=list)
     """Lines of other copies that repeat it."""
 
-    @property
+    @cached_property
     def clean(self) -> str:
-        """The text compared across copies."""
+        """The text compared across copies (computed once: ``text`` never changes)."""
         return clean_line(self.text)
 
 
 def _alike(a: str, b: str) -> bool:
     if a.startswith(b) or b.startswith(a):
         return True
-    return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= SIMILAR
+    shorter, longer = sorted((len(a), len(b)))
+    if 2 * shorter < SIMILAR * (shorter + longer):
+        return False  # even if every character of the shorter line matched, the ratio would stay under SIMILAR
+    if longer <= SHORT:
+        return difflib.SequenceMatcher(None, a, b, autojunk=False).ratio() >= SIMILAR
+    words_a, words_b = Counter(a.split()), Counter(b.split())
+    shared = sum((words_a & words_b).values())
+    return 2 * shared >= SIMILAR * (words_a.total() + words_b.total())
 
 
 def _describe(kept: Piece, dropped: Piece) -> str:
@@ -54,7 +71,10 @@ def merge(primary: list[Piece], other: list[Piece], label: str) -> tuple[list[Pi
     merged: list[Piece] = []
     a = [p.clean for p in primary]
     b = [p.clean for p in other]
-    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    # autojunk (difflib's heuristic: in sequences of 200+ lines, a line making up over 1% of them is
+    # matched only next to other matches) keeps a section of one line repeated thousands of times
+    # from costing the square of its length; real sections are shorter and unaffected.
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=True)
     for tag, i1, i2, j1, j2 in matcher.get_opcodes():
         mine, theirs = primary[i1:i2], other[j1:j2]
         if tag == "equal":
@@ -82,7 +102,8 @@ def _merge_replaced(mine: list[Piece], theirs: list[Piece], label: str, notes: l
             kept, dropped = (a, b) if len(a.clean) >= len(b.clean) else (b, a)
             kept.duplicates += [dropped.number, *dropped.duplicates]
             out.append(kept)
-            notes.append(f"{label}: {_describe(kept, dropped)}")
+            if kept.clean != dropped.clean:
+                notes.append(f"{label}: {_describe(kept, dropped)}")
             continue
         for piece in (a, b):
             if piece:
@@ -94,6 +115,17 @@ def _merge_replaced(mine: list[Piece], theirs: list[Piece], label: str, notes: l
 def _lines(pieces: list[Piece]) -> str:
     numbers = [p.number for p in pieces]
     return f"{numbers[0]}-{numbers[-1]}" if len(numbers) > 1 else f"{numbers[0]}"
+
+
+def signature(pieces: list[Piece]) -> tuple[str, ...]:
+    """What makes two copies identical: their compared lines, in order."""
+    return tuple(p.clean for p in pieces)
+
+
+def fold_identical(kept: list[Piece], copy: list[Piece]) -> None:
+    """Record ``copy``, identical to ``kept`` (same `signature`), as duplicates of ``kept``'s lines."""
+    for mine, theirs in zip(kept, copy, strict=True):
+        mine.duplicates += [theirs.number, *theirs.duplicates]
 
 
 def fullest_first(copies: list[list[Piece]]) -> list[list[Piece]]:

@@ -2,7 +2,9 @@
 
 `load_manifest` refuses a malformed manifest with one `ManifestError` line that names
 the table and the key: a missing key, an unknown kind, a bad date, a missing file, two
-documents with one id, a ``supersedes`` naming no document.
+documents with one id, a ``supersedes`` naming no document. A manifest that is not a
+regular file, is over `MAX_MANIFEST` bytes, is not UTF-8 (a BOM is accepted), holds a
+NUL byte or nests too deeply is refused in one line too, naming the line where it can.
 """
 
 from __future__ import annotations
@@ -13,9 +15,13 @@ import tomllib
 from pathlib import Path
 
 from rulings.model import KINDS, Document
+from rulings.source import read_bounded
 
 MANIFEST = "library.toml"
 """The manifest's file name inside a library directory."""
+
+MAX_MANIFEST = 10_000_000
+"""Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
 OPTIONAL = ("date_approximate", "supersedes", "note")
@@ -59,11 +65,21 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     approximate = table.get("date_approximate", False)
     if not isinstance(approximate, bool):
         raise ManifestError(f"{where}: key 'date_approximate' must be true or false")
-    path = (library / str(table["file"])).resolve()
-    if not path.is_relative_to(library.resolve()):
-        raise ManifestError(f"{where}: key 'file': {table['file']!r} is outside the library")
-    if not path.is_file():
-        raise ManifestError(f"{where}: key 'file': no such file {table['file']!r}")
+    name = str(table["file"])
+    if "\x00" in name:
+        raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
+    try:
+        path = (library / name).resolve()
+        inside = path.is_relative_to(library.resolve())
+        exists, regular = path.exists(), path.is_file()
+    except (OSError, ValueError, RuntimeError) as err:
+        raise ManifestError(f"{where}: key 'file': {name!r} is not a usable path ({_one_line(err)})") from None
+    if not inside:
+        raise ManifestError(f"{where}: key 'file': {name!r} is outside the library")
+    if not exists:
+        raise ManifestError(f"{where}: key 'file': no such file {name!r}")
+    if not regular:
+        raise ManifestError(f"{where}: key 'file': {name!r} is not a regular file")
     return Document(
         id=ident,
         path=str(path),
@@ -78,16 +94,47 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     )
 
 
-def _read(path: Path) -> dict[str, object]:
+def _line_of(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+def _one_line(error: BaseException) -> str:
+    return " ".join(str(error).split())
+
+
+def _text(path: Path, what: str) -> str:
+    """The UTF-8 text of a manifest or titles file (BOM dropped), refused in one line when it is not."""
     where = str(path)
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ManifestError(f"{where}: no manifest (expected {MANIFEST} in the library)") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise ManifestError(f"{where}: cannot read the manifest: {err}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise ManifestError(f"{where}: not valid TOML: {err}") from None
+        data = read_bounded(path, MAX_MANIFEST)
+    except ValueError as err:
+        raise ManifestError(f"{where}: {err}") from None
+    except OSError as err:
+        raise ManifestError(f"{where}: cannot read the {what}: {err.strerror or _one_line(err)}") from None
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise ManifestError(f"{where}: line {_line_of(data, nul)}: NUL byte; the {what} must be plain text")
+    body = data.removeprefix(b"\xef\xbb\xbf")
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = _line_of(body, err.start)
+        raise ManifestError(
+            f"{where}: line {line}: byte 0x{body[err.start]:02x} is not UTF-8; save the {what} as UTF-8"
+        ) from None
+
+
+def _read(path: Path) -> dict[str, object]:
+    where = str(path)
+    if not path.exists() and not path.is_symlink():
+        raise ManifestError(f"{where}: no manifest (expected {MANIFEST} in the library)")
+    text = _text(path, "manifest")
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise ManifestError(f"{where}: not valid TOML: arrays or tables nested too deeply") from None
+    except ValueError as err:  # TOMLDecodeError, and an integer of too many digits
+        raise ManifestError(f"{where}: not valid TOML: {_one_line(err)}") from None
 
 
 def load_releases(library: str | Path) -> dict[str, dt.date]:
@@ -143,7 +190,7 @@ def load_manifest(library: str | Path) -> list[Document]:
 def load_titles(library: str | Path, game: str) -> frozenset[str]:
     """Card titles the library supplies for ``game`` (``titles/<game>.txt``), if any."""
     path = Path(library) / "titles" / f"{game}.txt"
-    if not path.is_file():
+    if not path.exists():
         return frozenset()
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = _text(path, "titles file").splitlines()
     return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))

@@ -85,6 +85,7 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
     else:
         result = parse_current(document, source, titles)
     result.lines = source.lines
+    result.warnings[:0] = source.warnings
     return result
 
 

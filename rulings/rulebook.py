@@ -14,12 +14,15 @@ from dataclasses import dataclass, field
 from rulings import copies
 from rulings.cardlist import deck_name, parse_deck_line
 from rulings.model import Document, Entry, ParseResult
-from rulings.normalize import clean_line
+from rulings.normalize import clean_line, headword_key
 from rulings.rulebook_lines import Line, classify, label_of, numbered_parts
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs
 
 TOP_LEVEL = ("numbered heading", "title heading")
+MAX_VARIANTS = 8
+"""Differing copies of one section merged with a diff; more are not a reposted section but
+a document reusing numbers, and the rest stay sections of their own."""
 _PHASE_END = re.compile(r"[;,.]?\s*(?:and|plus)?$")
 
 
@@ -64,38 +67,87 @@ def _blocks(lines: list[Line]) -> list[Block]:
 
 
 def _merge_repeats(blocks: list[Block], warnings: list[str]) -> tuple[list[Block], int]:
-    """Merge blocks that repeat a section number; order numbered blocks by number."""
+    """Merge blocks that repeat a section (same number and title); order numbered blocks by number.
+
+    Copies are grouped by number and title; within a group, identical copies are folded
+    together line by line and at most `MAX_VARIANTS` differing ones are merged with a diff,
+    so the work stays linear in the document's size. Two sections that share a number
+    but not a title, and the copies over the limit, stay sections of their own (reported).
+    """
     numbers = [b.number for b in blocks if b.number]
     if len(numbers) == len(set(numbers)):
         return blocks, 0
-    by_number: dict[str, list[Block]] = {}
+    groups: dict[tuple[str, str], list[Block]] = {}
     others: list[Block] = []
     for block in blocks:
-        (by_number.setdefault(block.number, []) if block.number else others).append(block)
+        if block.number and block.heading:
+            groups.setdefault((block.number, headword_key(numbered_parts(block.heading.text)[1])), []).append(block)
+        else:
+            others.append(block)
     merged_count = 0
     result: list[Block] = []
-    for number in sorted(by_number, key=int):
-        group = by_number[number]
-        ordered = sorted(group, key=lambda b: -sum(len(p.clean) for p in b.body))
-        keep = ordered[0]
-        for copy in ordered[1:]:
-            assert keep.heading and copy.heading
-            keep.heading.duplicates.append(copy.heading.number)
-            keep.body, notes = copies.merge(keep.body, copy.body, f"section {number}")
-            warnings.extend(notes)
-            merged_count += 1
-        result.append(keep)
+    first_of_number: dict[str, Block] = {}
+    for (number, _title), group in sorted(groups.items(), key=lambda item: (int(item[0][0]), _first_line(item[1]))):
+        first = first_of_number.setdefault(number, group[0])
+        if first is not group[0]:
+            warnings.append(
+                f"section {number} at line {_first_line(group)} has another title than section {number} "
+                f"at line {_first_line([first])}; kept as a section of its own"
+            )
+        kept, count = _merge_group(number, group, warnings)
+        merged_count += count
+        result += kept
+    leading: list[Block] = []
     for orphan in others:
-        home = next((b for b in result if copies.contained(orphan.body, b.body)), None)
-        if orphan.heading is None and home is not None:
+        home = None
+        if orphan.heading is None:
+            home = next((b for b in result if copies.contained(orphan.body, b.body)), None)
+        if home is not None:
             home.body, _ = copies.merge(home.body, orphan.body, "untitled text")
             warnings.append(
                 f"lines {orphan.body[0].number}-{orphan.body[-1].number} repeat part of section {home.number}; merged"
             )
             merged_count += 1
         else:
-            result.insert(0, orphan)
-    return result, merged_count
+            leading.append(orphan)
+    return leading + result, merged_count
+
+
+def _first_line(group: list[Block]) -> int:
+    heading = group[0].heading
+    assert heading is not None
+    return heading.number
+
+
+def _merge_group(number: str, group: list[Block], warnings: list[str]) -> tuple[list[Block], int]:
+    """The copies of one section merged into the fullest (plus any copies over the limit), and how many merged."""
+    ordered = sorted(group, key=lambda b: -sum(len(p.clean) for p in b.body))
+    variants: dict[tuple[str, ...], Block] = {}
+    folded = 0
+    for block in ordered:
+        twin = variants.setdefault(copies.signature(block.body), block)
+        if twin is not block:
+            copies.fold_identical(twin.body, block.body)
+            _absorb_heading(twin, block)
+            folded += 1
+    distinct = list(variants.values())
+    keep, merged, separate = distinct[0], distinct[1:MAX_VARIANTS], distinct[MAX_VARIANTS:]
+    for copy in merged:
+        _absorb_heading(keep, copy)
+        keep.body, notes = copies.merge(keep.body, copy.body, f"section {number}")
+        warnings.extend(notes)
+    if separate:
+        lines = ", ".join(str(_first_line([b])) for b in separate[:10]) + (", ..." if len(separate) > 10 else "")
+        warnings.append(
+            f"section {number} has {len(distinct)} differing copies; the fullest {MAX_VARIANTS} merged, "
+            f"{len(separate)} kept as sections of their own (lines {lines})"
+        )
+    return [keep, *sorted(separate, key=lambda b: _first_line([b]))], folded + len(merged)
+
+
+def _absorb_heading(keep: Block, copy: Block) -> None:
+    assert keep.heading and copy.heading
+    keep.heading.duplicates += [copy.heading.number, *copy.heading.duplicates]
 
 
 class _Assembler:

@@ -71,7 +71,10 @@ def phase(line: Line) -> str | None:
 
 def caps_heading(line: Line) -> str | None:
     """``SHIP VS. SHIP``, ``REMEMBER, IT'S STAR TREK [R] !``: an all-caps sub-heading."""
-    text = _ICON.sub("", line.text.strip())
+    text = line.text.strip()
+    if len(text) > 4 * 60:  # checked before the icons are cut, which costs the square of a long line's length
+        return None
+    text = _ICON.sub("", text)
     letters = [c for c in text if c.isalpha()]
     if len(letters) < 2 or len(text) > 60:
         return None

@@ -1,22 +1,36 @@
 """Read a source document's bytes into numbered lines, refusing what is not text.
 
 Accepts UTF-8 (with or without BOM) and cp1252, and CRLF, CR or LF line endings.
-Refuses, with a `ParseError` naming file and line: an empty file, a binary file
-(a NUL byte), bytes no accepted encoding decodes, and absurdly long lines.
+A file that is UTF-8 except for a few stray bytes is decoded line by line: every valid
+UTF-8 sequence as UTF-8, each stray byte as cp1252, and each such line named in a
+warning (never the whole file re-read as cp1252). Refuses, with a `ParseError` naming
+file and line: what is not a regular file, a file over `MAX_BYTES` (checked before it
+is read), an empty file, a binary file (a NUL byte), bytes no accepted encoding
+decodes, and absurdly long lines.
 """
 
 from __future__ import annotations
 
+import codecs
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from rulings.model import ParseError
 
+MAX_BYTES = 50_000_000
+"""Largest document accepted, in bytes; the longest real rulebooks are under 1 MB."""
 MAX_LINE = 20_000
 """Longest line accepted, in characters; real rulings paragraphs stay under 3,000."""
+MAX_ENCODING_WARNINGS = 10
+"""Lines named one by one when a file mixes encodings; the rest are counted in one warning."""
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_BOM = b"\xef\xbb\xbf"
+_STRAY_AS_CP1252 = "rulings-stray-as-cp1252"
 
 
 @dataclass(frozen=True)
@@ -28,11 +42,70 @@ class SourceText:
     lines: list[str]
     """The lines, without line endings."""
     encoding: str
-    """``utf-8``, ``utf-8-sig`` or ``cp1252``."""
+    """``utf-8``, ``utf-8-sig``, ``cp1252``, or ``utf-8+cp1252`` (UTF-8 with stray cp1252 bytes)."""
+    warnings: tuple[str, ...] = ()
+    """What decoding had to guess, each ``file:line: message``."""
+
+
+def _stray_as_cp1252(error: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: the bytes UTF-8 rejected, read as cp1252 (raises if cp1252 cannot)."""
+    assert isinstance(error, UnicodeDecodeError)
+    stray = error.object[error.start : error.end]
+    try:
+        return bytes(stray).decode("cp1252"), error.end
+    except UnicodeDecodeError as inner:
+        start = error.start + inner.start
+        raise UnicodeDecodeError("cp1252", error.object, start, start + 1, "undefined in cp1252") from None
+
+
+codecs.register_error(_STRAY_AS_CP1252, _stray_as_cp1252)
 
 
 def _line_of(data: bytes, offset: int) -> int:
     return data.count(b"\n", 0, offset) + 1 if b"\n" in data else data.count(b"\r", 0, offset) + 1
+
+
+def _neither(path: str, line: int, byte: int) -> ParseError:
+    return ParseError(path, line, f"byte 0x{byte:02x} is neither UTF-8 nor cp1252")
+
+
+def _decode_mixed(path: str, body: bytes) -> tuple[list[str], str, tuple[str, ...]]:
+    """Lines of a body that is not valid UTF-8 as a whole: per line, or all cp1252 when no line is UTF-8."""
+    raw_lines = _BYTE_LINE_BREAK.split(body)
+    lines: list[str] = []
+    stray: list[tuple[int, int, int]] = []
+    """(line, column, byte) of the first non-UTF-8 byte of each line that has one."""
+    utf8_evidence = False
+    for number, raw in enumerate(raw_lines, start=1):
+        try:
+            lines.append(raw.decode("utf-8"))
+            utf8_evidence = utf8_evidence or not raw.isascii()
+            continue
+        except UnicodeDecodeError as err:
+            stray.append((number, len(raw[: err.start].decode("utf-8")) + 1, raw[err.start]))
+        try:
+            lines.append(raw.decode("utf-8", errors=_STRAY_AS_CP1252))
+        except UnicodeDecodeError as err:
+            raise _neither(path, number, raw[err.start]) from None
+    if not utf8_evidence:
+        try:
+            text = body.decode("cp1252")
+        except UnicodeDecodeError as err:
+            raise _neither(path, _line_of(body, err.start), body[err.start]) from None
+        note = f"{path}:{stray[0][0]}: not UTF-8; the file was decoded as cp1252 (Windows-1252)"
+        return _LINE_BREAK.split(text), "cp1252", (note,)
+    warnings = [
+        f"{path}:{line}: not valid UTF-8 (byte 0x{byte:02x} at column {column}); "
+        "this line's stray bytes were read as cp1252, the rest of the file as UTF-8"
+        for line, column, byte in stray[:MAX_ENCODING_WARNINGS]
+    ]
+    if len(stray) > MAX_ENCODING_WARNINGS:
+        rest = [line for line, _, _ in stray[MAX_ENCODING_WARNINGS:]]
+        warnings.append(
+            f"{path}:{rest[0]}: {len(rest):,} more lines (the last is line {rest[-1]}) "
+            "are not valid UTF-8; their stray bytes were read as cp1252"
+        )
+    return lines, "utf-8+cp1252", tuple(warnings)
 
 
 def decode(path: str, data: bytes) -> SourceText:
@@ -42,36 +115,66 @@ def decode(path: str, data: bytes) -> SourceText:
     nul = data.find(b"\x00")
     if nul >= 0:
         raise ParseError(path, _line_of(data, nul), "binary file (NUL byte); expected plain text")
-    if data.startswith(b"\xef\xbb\xbf"):
-        encoding, body = "utf-8-sig", data[3:]
-    else:
-        encoding, body = "utf-8", data
+    bom = data.startswith(_BOM)
+    body = data[len(_BOM) :] if bom else data
+    warnings: tuple[str, ...] = ()
     try:
-        text = body.decode("utf-8")
+        lines = _LINE_BREAK.split(body.decode("utf-8"))
+        encoding = "utf-8-sig" if bom else "utf-8"
     except UnicodeDecodeError:
-        encoding = "cp1252"
-        try:
-            text = body.decode("cp1252")
-        except UnicodeDecodeError as err:
-            raise ParseError(
-                path,
-                _line_of(body, err.start),
-                f"byte 0x{body[err.start]:02x} is neither UTF-8 nor cp1252",
-            ) from None
-    lines = _LINE_BREAK.split(text)
+        lines, encoding, warnings = _decode_mixed(path, body)
     if lines and lines[-1] == "":
         lines.pop()
     for number, line in enumerate(lines, start=1):
         if len(line) > MAX_LINE:
             raise ParseError(path, number, f"line is {len(line):,} characters long (limit {MAX_LINE:,})")
-    return SourceText(path, lines, encoding)
+    return SourceText(path, lines, encoding, warnings)
+
+
+_FILE_TYPES = {
+    stat.S_IFDIR: "a directory",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFIFO: "a named pipe",
+    stat.S_IFSOCK: "a socket",
+}
+
+
+def read_bounded(path: str | Path, limit: int) -> bytes:
+    """The bytes of the regular file at ``path``, refusing anything else or anything over ``limit`` bytes.
+
+    The file is opened without blocking (a named pipe does not wait for a writer), checked
+    with ``fstat`` before a byte is read, and read at most ``limit + 1`` bytes (a file that
+    grows meanwhile is still refused). Raises `ValueError` with a one-line reason, `OSError`
+    when the file cannot be opened or read.
+    """
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    try:
+        info = os.fstat(descriptor)
+    except OSError:
+        os.close(descriptor)
+        raise
+    if not stat.S_ISREG(info.st_mode):
+        os.close(descriptor)
+        kind = _FILE_TYPES.get(stat.S_IFMT(info.st_mode), "not a file")
+        raise ValueError(f"not a regular file ({kind}); expected a plain-text file")
+    if info.st_size > limit:
+        os.close(descriptor)
+        raise ValueError(f"the file is {info.st_size:,} bytes (limit {limit:,})")
+    with os.fdopen(descriptor, "rb") as handle:
+        data = handle.read(limit + 1)
+    if len(data) > limit:
+        raise ValueError(f"the file is over {limit:,} bytes (limit {limit:,})")
+    return data
 
 
 def read_source(path: str | Path) -> SourceText:
-    """Read and decode the file at ``path``."""
+    """Read and decode the file at ``path`` (at most `MAX_BYTES`)."""
     name = str(path)
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(path, MAX_BYTES)
+    except ValueError as err:
+        raise ParseError(name, 1, str(err)) from None
     except OSError as err:
         raise ParseError(name, 1, f"cannot read the file: {err.strerror or err}") from None
     return decode(name, data)

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from helpers import SEEDS
-from rulings.manifest import ManifestError, load_manifest, load_titles
+from rulings.manifest import MAX_MANIFEST, ManifestError, load_manifest, load_titles
+from web.cli import main
 
 GOOD = """
 [[document]]
@@ -106,3 +107,85 @@ def test_native_toml_date_is_accepted(tmp_path: Path) -> None:
 def test_no_manifest(tmp_path: Path) -> None:
     with pytest.raises(ManifestError, match="no manifest"):
         load_manifest(tmp_path)
+
+
+def test_manifest_with_a_utf8_bom_is_accepted(tmp_path: Path) -> None:
+    root = library(tmp_path, "")
+    (root / "library.toml").write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert [(d.id, d.title) for d in load_manifest(root)] == [("a", "Glossary")]
+
+
+def bad_manifest(tmp_path: Path, what: str) -> Path:
+    """A library whose manifest is broken in the way ``what`` names."""
+    root = library(tmp_path, GOOD)
+    manifest = root / "library.toml"
+    if what == "nul-in-file":
+        manifest.write_text(GOOD.replace('"a.txt"', '"a\\u0000.txt"'))
+    elif what == "nul-byte":
+        manifest.write_bytes(GOOD.encode().replace(b'"Glossary"', b'"Gloss\x00ary"'))
+    elif what == "deep-nesting":
+        manifest.write_text(GOOD + "deep = " + "[" * 1000 + "]" * 1000 + "\n")
+    elif what == "huge-integer":
+        manifest.write_text(GOOD.replace("[[document]]", "n = 1" + "0" * 5000 + "\n\n[[document]]"))
+    elif what == "not-utf8":
+        manifest.write_bytes(GOOD.encode().replace(b'"Glossary"', b'"Glossaire \xe9t\xe9"'))
+    elif what == "directory":
+        manifest.unlink()
+        manifest.mkdir()
+    elif what == "huge":
+        with manifest.open("r+b") as handle:  # sparse: one byte over the limit costs no disk
+            handle.truncate(MAX_MANIFEST + 1)
+    elif what == "titles-not-utf8":
+        (root / "titles").mkdir()
+        (root / "titles" / "stccg.txt").write_bytes(b"Conundrum\nQ's Tent\nCaf\xe9\n")
+    return root
+
+
+BAD = {
+    "nul-in-file": "[[document]] #1 (id 'a'): key 'file': 'a\\x00.txt' contains a NUL character",
+    "nul-byte": "line 7: NUL byte; the manifest must be plain text",
+    "deep-nesting": "not valid TOML: arrays or tables nested too deeply",
+    "huge-integer": "not valid TOML: Exceeds the limit (4300 digits) for integer string conversion: value has 5001 "
+    "digits; use sys.set_int_max_str_digits() to increase the limit",
+    "not-utf8": "line 7: byte 0xe9 is not UTF-8; save the manifest as UTF-8",
+    "directory": "not a regular file (a directory); expected a plain-text file",
+    "huge": f"the file is {MAX_MANIFEST + 1:,} bytes (limit {MAX_MANIFEST:,})",
+}
+
+
+@pytest.mark.parametrize("what", list(BAD))
+def test_unreadable_manifest_is_refused_in_one_line(tmp_path: Path, what: str) -> None:
+    root = bad_manifest(tmp_path, what)
+    with pytest.raises(ManifestError) as caught:
+        load_manifest(root)
+    assert str(caught.value) == f"{root / 'library.toml'}: {BAD[what]}"
+
+
+def test_titles_file_that_is_not_utf8_is_refused_with_its_line(tmp_path: Path) -> None:
+    root = bad_manifest(tmp_path, "titles-not-utf8")
+    with pytest.raises(ManifestError) as caught:
+        load_titles(root, "stccg")
+    assert str(caught.value) == (
+        f"{root / 'titles' / 'stccg.txt'}: line 3: byte 0xe9 is not UTF-8; save the titles file as UTF-8"
+    )
+
+
+TITLES_ERROR = "titles/stccg.txt: line 3: byte 0xe9 is not UTF-8; save the titles file as UTF-8"
+
+
+@pytest.mark.parametrize("what", [*BAD, "titles-not-utf8"])
+def test_cli_build_reports_a_bad_library_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], what: str
+) -> None:
+    (tmp_path / "library").mkdir()
+    root = bad_manifest(tmp_path / "library", what)
+    expected = f"{root}/{TITLES_ERROR}" if what == "titles-not-utf8" else f"{root / 'library.toml'}: {BAD[what]}"
+    assert main(["build", "--library", str(root), "--kb", str(tmp_path / "kb")]) == 1
+    assert capsys.readouterr() == ("", f"rulings: error: {expected}\n")
+    assert not (tmp_path / "kb").exists()
+
+
+def test_cli_parse_reports_a_bad_titles_file_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = bad_manifest(tmp_path, "titles-not-utf8")
+    assert main(["parse", str(root / "a.txt"), "--kind", "glossary", "--library", str(root)]) == 1
+    assert capsys.readouterr() == ("", f"rulings: error: {root}/{TITLES_ERROR}\n")
