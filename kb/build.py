@@ -118,7 +118,10 @@ def build(
 ) -> BuildReport:  # fmt: skip
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
 
-    Holds the library's and the knowledge base's locks throughout (see `transaction`)."""
+    Holds the library's and the knowledge base's locks throughout (see `transaction`). A
+    malformed manifest or titles file is refused before anything (the knowledge-base directory included) is made."""
+    for game in {d.game for d in load_manifest(library)}:
+        load_titles(library, game)
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
         if changed and notify:
