@@ -5,13 +5,15 @@ thread for long whatever is typed:
 
 - repeated parts are searched once and at most `PARTS` parts (words, phrases) are read;
 - a prefix needs `MIN_PREFIX` characters (``t*`` is the word ``t``);
-- a prefix (``ship*``) or a misspelt word expands, per field, to at most `EXPANSIONS`
-  index terms: the most frequent among the first `SCAN` the index lists;
+- a prefix (``ship*``) expands, per field, to at most `EXPANSIONS` index terms: the most
+  frequent among the first `SCAN` the index lists;
 - the query as run holds at most `TERMS` leaf terms; parts beyond are left out;
-- a "did you mean" corrects at most `CORRECTED` unknown words;
-- collection stops after `DOCUMENTS` matching documents or `SECONDS` after the search
-  began (its fuzzy retry included), whichever comes first, and the best hits found so
-  far are returned, marked partial.
+- at most `CORRECTED` unknown words are spelling-corrected;
+- collection stops after `DOCUMENTS` matching documents or `SECONDS` of the searching
+  thread's own CPU time (`time.thread_time`, so other requests on a loaded server do not
+  cut an ordinary search short and change its answer) after the search began (all its
+  passes included), whichever comes first, and the best hits found so far are returned,
+  marked partial.
 
 `Work` records what a query did, so tests bound the work rather than the time.
 """
@@ -41,7 +43,7 @@ CORRECTED = 4
 DOCUMENTS = 40_000
 """Matching documents examined before collection stops."""
 SECONDS = 0.5
-"""Time collection may take before it stops."""
+"""CPU time of the searching thread collection may take before it stops."""
 
 
 @dataclass
@@ -49,7 +51,8 @@ class Work:
     """What one search did: its leaf terms after expansion and the documents it examined.
     One `Work` is shared by every collection of a search, so they share its deadline."""
 
-    deadline: float = field(default_factory=lambda: time.monotonic() + SECONDS)
+    deadline: float = field(default_factory=lambda: time.thread_time() + SECONDS)
+    """On the `time.thread_time` clock of the thread that searches (a `Work` is not shared across threads)."""
     documents: int = DOCUMENTS
     terms: int = 0
     examined: int = 0
@@ -113,7 +116,7 @@ class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
 
     def matches(self) -> Iterator[int]:
         for docnum in self.child.matches():
-            if self.work.examined >= self.work.documents or time.monotonic() > self.work.deadline:
+            if self.work.examined >= self.work.documents or time.thread_time() > self.work.deadline:
                 self.work.stopped = True
                 return
             self.work.examined += 1
