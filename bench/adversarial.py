@@ -56,10 +56,12 @@ def hostile(kb: KnowledgeBase) -> dict[str, str]:
     return {"t*": "t*", **queries}
 
 
-def timed(action: Any) -> tuple[float, Any]:
-    started = time.perf_counter()
+def timed(action: Any) -> tuple[float, float, Any]:
+    """Wall seconds, this thread's CPU seconds (what the server's other requests do not
+    change), and the answer."""
+    started, cpu = time.perf_counter(), time.thread_time()
     answer = action()
-    return time.perf_counter() - started, answer
+    return time.perf_counter() - started, time.thread_time() - cpu, answer
 
 
 def open_kb(argument: str | None, work: Path) -> KnowledgeBase:
@@ -80,26 +82,27 @@ def main() -> int:
             ("as of 2005-06-01", {"as_of": AS_OF}),
             ("every version", {"every_version": True}),
         ]
-        rows: list[tuple[str, float, str]] = []
+        rows: list[tuple[str, float, float, str]] = []
         for scope, options in scopes:
             search(kb, "warm up", **options)
             for name, text in hostile(kb).items():
-                seconds, answer = timed(lambda t=text, o=options: search(kb, t, **o))
+                seconds, cpu, answer = timed(lambda t=text, o=options: search(kb, t, **o))
                 note = "partial" if answer["partial"] else ""
                 if answer["left_out"]:
                     note += f" {len(answer['left_out'])} left out"
-                rows.append((f"{scope}: {name}", seconds, note.strip()))
-        seconds, answer = timed(lambda: search(kb, "ship", as_of=UNCACHED))
-        rows.append((f"ship as of {UNCACHED} (date filter not cached)", seconds, ""))
+                rows.append((f"{scope}: {name}", seconds, cpu, note.strip()))
+        seconds, cpu, answer = timed(lambda: search(kb, "ship", as_of=UNCACHED))
+        rows.append((f"ship as of {UNCACHED} (date filter not cached)", seconds, cpu, ""))
         names = "\n".join(f"Nonexistent Card Number {n}" for n in range(2500))
-        seconds, answer = timed(lambda: deck(kb, names))
-        rows.append(("deck of 2,500 unknown names", seconds, f"{answer['skipped']} lines skipped"))
-        print(f"\n{'hostile request':<48}{'seconds':>9}  answer")
-        for label, seconds, note in rows:
-            print(f"{label:<48}{seconds:>9.2f}  {note}")
-        worst = max(rows, key=lambda r: r[1])
-        verdict = "within" if worst[1] < TARGET else "OVER"
-        print(f"\nworst: {worst[0]} {worst[1]:.2f} s ({verdict} the {TARGET:.0f} s target)")
+        seconds, cpu, answer = timed(lambda: deck(kb, names))
+        rows.append(("deck of 2,500 unknown names", seconds, cpu, f"{answer['skipped']} lines skipped"))
+        print(f"\n{'hostile request':<48}{'seconds':>9}{'cpu s':>8}  answer")
+        for label, seconds, cpu, note in rows:
+            print(f"{label:<48}{seconds:>9.2f}{cpu:>8.2f}  {note}")
+        for column, name in ((1, "wall"), (2, "cpu")):
+            worst = max(rows, key=lambda r: r[column])
+            verdict = "within" if worst[column] < TARGET else "OVER"
+            print(f"worst {name}: {worst[0]} {worst[column]:.2f} s ({verdict} the {TARGET:.0f} s target)")
     return 0
 
 

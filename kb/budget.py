@@ -39,7 +39,7 @@ SCAN = 2000
 TERMS = 96
 """Leaf terms in the whole query as run."""
 CORRECTED = 4
-"""Unknown words a "did you mean" corrects (each compared with every name's words)."""
+"""Unknown words spelling-corrected (each compared with the known words of its first letter)."""
 DOCUMENTS = 40_000
 """Matching documents examined before collection stops."""
 SECONDS = 0.5
