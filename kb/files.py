@@ -56,21 +56,35 @@ def temporary_for(path: Path) -> Path:
     return path.with_name(f".{path.name}.{os.getpid()}.tmp")
 
 
-def _open_temporary(path: Path, mode: int) -> tuple[Path, int]:
+@contextlib.contextmanager
+def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
+    """A new temporary file beside ``path`` to write through the yielded descriptor; on
+    success it is fsynced and moved to ``path`` (``replace``: over it; else only if ``path``
+    does not exist), the directory fsynced; on any failure it is removed."""
     temporary = temporary_for(path)
     temporary.unlink(missing_ok=True)  # ours, left by an earlier failure of this very pid
-    return temporary, os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        yield fd
+        os.fsync(fd)
+        os.close(fd)
+        if replace:
+            os.replace(temporary, path)
+        else:
+            os.link(temporary, path)  # fails with FileExistsError rather than overwrite
+            temporary.unlink()
+        fsync_directory(path.parent)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.close(fd)
+        temporary.unlink(missing_ok=True)
+        raise
 
 
-def _finish(fd: int, temporary: Path, path: Path, replace: bool) -> None:
-    os.fsync(fd)
-    os.close(fd)
-    if replace:
-        os.replace(temporary, path)
-    else:
-        os.link(temporary, path)  # fails with FileExistsError rather than overwrite
-        temporary.unlink()
-    fsync_directory(path.parent)
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
 
 
 def write_atomic(path: Path, data: bytes, step: str = "") -> None:
@@ -79,43 +93,24 @@ def write_atomic(path: Path, data: bytes, step: str = "") -> None:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o644
-    temporary, fd = _open_temporary(path, mode)
-    try:
+    with _temporary(path, mode, replace=True) as fd:
         os.fchmod(fd, mode)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view) :]
+        _write_all(fd, data)
         if step:
             fault(step)
-        _finish(fd, temporary, path, replace=True)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 def copy_atomic(source: Path, target: Path, step: str = "") -> None:
     """Copy ``source`` to ``target``, which must not exist; on any failure nothing is left behind.
 
     ``step`` names the fault point checked after the first chunk is written."""
-    temporary, fd = _open_temporary(target, 0o644)
-    try:
-        with source.open("rb") as reader:
-            first = True
-            while chunk := reader.read(CHUNK):
-                view = memoryview(chunk)
-                while view:
-                    view = view[os.write(fd, view) :]
-                if first and step:
-                    fault(step)
-                first = False
-        _finish(fd, temporary, target, replace=False)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.close(fd)
-        temporary.unlink(missing_ok=True)
-        raise
+    with _temporary(target, 0o644, replace=False) as fd, source.open("rb") as reader:
+        first = True
+        while chunk := reader.read(CHUNK):
+            _write_all(fd, chunk)
+            if first and step:
+                fault(step)
+            first = False
 
 
 def _try_lock(fd: int) -> bool:
