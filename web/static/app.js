@@ -2,7 +2,6 @@
 // every page works without this file.
 (function () {
   "use strict";
-  document.documentElement.classList.add("js");
   var status = document.getElementById("status");
   function announce(text) {
     if (!status) { return; }
