@@ -195,6 +195,7 @@ def test_autocomplete_by_keyboard_alone(page: object, site: str) -> None:
     assert box.get_attribute("role") == "combobox" and box.get_attribute("aria-expanded") == "true"
     assert box.get_attribute("aria-controls") == "suggestions"
     page.wait_for_function("() => document.getElementById('results').dataset.query === 'conund'")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('conund')")  # type: ignore[attr-defined]
     assert page.inner_text("#status") == "1 result for “conund”"  # type: ignore[attr-defined]
     selected = "els => els.filter(e => e.getAttribute('aria-selected') === 'true').map(e => e.textContent)"
     for key, active in [("ArrowDown", "suggestion-0"), ("ArrowDown", "suggestion-1"), ("ArrowUp", "suggestion-0")]:
