@@ -3,35 +3,20 @@ the real app served by waitress on loopback. Screenshots land in tests/artifacts
 
 from __future__ import annotations
 
-import shutil
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-import waitress
 
+from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, serve
 from helpers import ROOT
-from web.app import create_app
 
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]  # fmt: skip
 KLINGON_DECK = (
     (Path(__file__).resolve().parent.parent / "data/stccg/quick-start-rules.txt").read_text().splitlines()[92]
 )
 
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
-                                "(.ci/run installs it: apt-get install chromium)")  # fmt: skip
-
-
-def serve(kb: Path) -> Iterator[str]:
-    server = waitress.create_server(create_app({"KB": str(kb)}), host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+pytestmark = NEEDS_CHROMIUM
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +31,7 @@ def history_site(history_root: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-        yield launched
-        launched.close()
+    yield from launch()
 
 
 @pytest.fixture(params=[360, 1280], ids=["phone", "desktop"])
@@ -75,13 +55,13 @@ def test_search_as_you_type(page: object, site: str) -> None:
     page.goto(site + "/")  # type: ignore[attr-defined]
     page.keyboard.press("/")  # type: ignore[attr-defined]
     page.keyboard.type("conund")  # type: ignore[attr-defined]
-    page.wait_for_selector("#suggestions li a")  # type: ignore[attr-defined]
-    shown = page.eval_on_selector_all("#suggestions li a", "els => els.map(e => e.textContent)")  # type: ignore[attr-defined]
+    page.wait_for_selector("#suggestions [role=option]")  # type: ignore[attr-defined]
+    shown = page.eval_on_selector_all("#suggestions [role=option]", "els => els.map(e => e.textContent)")  # type: ignore[attr-defined]
     assert shown == ["Conundrum entry · stccg", "Conundrum card · stccg"]
     page.wait_for_selector("ol.results li")  # type: ignore[attr-defined]
     assert page.inner_text("ol.results li .headword") == "Conundrum"  # type: ignore[attr-defined]
     shot(page, "search")
-    page.click("#suggestions li a")  # type: ignore[attr-defined]
+    page.click("#suggestions [role=option]")  # type: ignore[attr-defined]
     page.wait_for_selector("h1")  # type: ignore[attr-defined]
     assert page.inner_text("h1") == "Conundrum"  # type: ignore[attr-defined]
     assert "Current Rulings Update (11/27/00), 2000-11-27, lines 79-83" in page.inner_text(".source")  # type: ignore[attr-defined]
@@ -143,6 +123,8 @@ def test_diff_between_two_dates(page: object, history_site: str) -> None:
 def test_filters_apply_to_the_query_being_typed(page: object, site: str) -> None:
     page.goto(site + "/")  # type: ignore[attr-defined]
     page.fill("#q", "ship")  # type: ignore[attr-defined]
+    page.wait_for_selector("#suggestions [role=option]")  # type: ignore[attr-defined]
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]
     page.select_option("select[name=kind]", "rulebook")  # type: ignore[attr-defined]
     page.click("#filters button")  # type: ignore[attr-defined]
     page.wait_for_selector("ol.results li")  # type: ignore[attr-defined]
@@ -172,3 +154,107 @@ def test_typing_shows_what_enter_gives(browser: object, site: str) -> None:
         live = [unquote(href.split("?")[0].removeprefix("/entry/")) for href in shown]
         assert live[: len(submitted)] == submitted, typed
     context.close()
+
+
+def test_a_cited_line_lands_below_the_header_and_highlighted(page: object, site: str) -> None:
+    page.goto(site + "/docs/stccg-cr-update-2000-11-27?lines=79-83#L79")  # type: ignore[attr-defined]
+    header = page.locator("header").bounding_box()  # type: ignore[attr-defined]
+    line = page.locator("#L79").bounding_box()  # type: ignore[attr-defined]
+    assert header["y"] + header["height"] <= line["y"] < 800
+    cited = page.eval_on_selector_all(".line.cited", "els => els.map(e => e.id)")  # type: ignore[attr-defined]
+    assert cited == ["L79", "L80", "L81", "L82", "L83"]
+    plain = page.eval_on_selector("#L78", "e => getComputedStyle(e).backgroundColor")  # type: ignore[attr-defined]
+    marked = page.eval_on_selector("#L79", "e => getComputedStyle(e).backgroundColor")  # type: ignore[attr-defined]
+    assert marked != plain
+    shot(page, "cited-lines")
+
+
+@pytest.mark.parametrize("path", ["/?q=conundrum", "/?q=card%3ANebula&kind=glossary", "/entry/stccg:conundrum",
+                                  "/card/Nebula", "/deck?list=Nebula%0AConundrum", "/docs",
+                                  "/docs/stccg-cr-update-2000-11-27?lines=79-83", "/asof/2000-11-27", "/diff",
+                                  "/entry/no-such-topic"])  # fmt: skip
+def test_every_control_is_44_px_on_a_phone(browser: object, site: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 360, "height": 800})  # type: ignore[attr-defined]
+    phone = context.new_page()
+    phone.goto(site + path)
+    assert phone.evaluate(SMALL_TARGETS) == []
+    if path == "/?q=conundrum":
+        phone.fill("#q", "conund")
+        phone.wait_for_selector("#suggestions [role=option]")
+        assert phone.evaluate(SMALL_TARGETS) == []
+    context.close()
+
+
+def test_autocomplete_by_keyboard_alone(page: object, site: str) -> None:
+    """The WAI-ARIA combobox: arrows move through the suggestions, Enter opens the active one, Esc closes."""
+    page.goto(site + "/?q=ship")  # type: ignore[attr-defined]
+    page.keyboard.press("/")  # type: ignore[attr-defined]
+    page.keyboard.type("conund")  # type: ignore[attr-defined]
+    page.wait_for_selector("#suggestions [role=option]")  # type: ignore[attr-defined]
+    box = page.locator("#q")  # type: ignore[attr-defined]
+    assert box.get_attribute("role") == "combobox" and box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("aria-controls") == "suggestions"
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'conund'")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.getElementById('status').textContent.includes('conund')")  # type: ignore[attr-defined]
+    assert page.inner_text("#status") == "1 result for “conund”"  # type: ignore[attr-defined]
+    selected = "els => els.filter(e => e.getAttribute('aria-selected') === 'true').map(e => e.textContent)"
+    for key, active in [("ArrowDown", "suggestion-0"), ("ArrowDown", "suggestion-1"), ("ArrowUp", "suggestion-0")]:
+        page.keyboard.press(key)  # type: ignore[attr-defined]
+        assert box.get_attribute("aria-activedescendant") == active
+    assert page.eval_on_selector_all("#suggestions [role=option]", selected) == ["Conundrum entry · stccg"]  # type: ignore[attr-defined]
+    assert page.evaluate("document.activeElement.id") == "q"  # type: ignore[attr-defined]
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]
+    assert page.is_hidden("#suggestions")  # type: ignore[attr-defined]
+    assert box.get_attribute("aria-expanded") == "false" and box.get_attribute("aria-activedescendant") is None
+    page.keyboard.press("ArrowDown")  # type: ignore[attr-defined]
+    page.keyboard.press("ArrowDown")  # type: ignore[attr-defined]
+    assert box.get_attribute("aria-activedescendant") == "suggestion-1"
+    with page.expect_navigation():  # type: ignore[attr-defined]
+        page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    assert page.url == site + "/card/Conundrum"  # type: ignore[attr-defined]
+    page.goto(site + "/")  # type: ignore[attr-defined]
+    page.keyboard.press("/")  # type: ignore[attr-defined]
+    page.keyboard.type("conund")  # type: ignore[attr-defined]
+    page.wait_for_selector("#suggestions [role=option]")  # type: ignore[attr-defined]
+    for key in ["ArrowDown", "ArrowDown", "ArrowUp"]:
+        page.keyboard.press(key)  # type: ignore[attr-defined]
+    with page.expect_navigation():  # type: ignore[attr-defined]
+        page.keyboard.press("Enter")  # type: ignore[attr-defined]
+    assert page.url == site + "/entry/stccg:conundrum"  # type: ignore[attr-defined]
+
+
+def test_apply_without_javascript_sends_the_query_as_typed(browser: object, site: str) -> None:
+    context = browser.new_context(java_script_enabled=False)  # type: ignore[attr-defined]
+    plain = context.new_page()
+    plain.goto(site + "/?q=ship")
+    plain.fill("#q", "damaged ship")
+    plain.select_option("select[name=kind]", "rulebook")
+    plain.click("#filters button")
+    plain.wait_for_selector("ol.results li")
+    assert plain.url == site + "/?q=damaged+ship&as_of=&game=&kind=rulebook"
+    assert plain.input_value("#q") == "damaged ship"
+    context.close()
+
+
+def test_copy_citation(browser: object, site: str) -> None:
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])  # type: ignore[attr-defined]
+    opened = context.new_page()
+    opened.goto(site + "/entry/stccg:conundrum")
+    opened.click(".part button.copy-cite")
+    opened.wait_for_function("() => document.getElementById('status').textContent === 'Citation copied'")
+    copied = opened.evaluate("navigator.clipboard.readText()")
+    lines = copied.split("\n")
+    assert lines[0].startswith("Conundrum (Glossary): When you fail to overcome this dilemma,")
+    assert lines[-2:] == ["— Current Rulings Update (11/27/00), 2000-11-27, lines 79-83",
+                          site + "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary"]  # fmt: skip
+    opened.goto(site + "/?q=conundrum")
+    assert opened.is_visible("ol.results button.copy-cite")
+    context.close()
+    plain = browser.new_context(java_script_enabled=False)  # type: ignore[attr-defined]
+    page = plain.new_page()
+    page.goto(site + "/entry/stccg:conundrum")
+    assert page.is_hidden(".part button.copy-cite")
+    assert page.inner_text(".part .source") == (
+        "Current Rulings Update (11/27/00), 2000-11-27, lines 79-83 · permalink"
+    )
+    plain.close()

@@ -1,6 +1,50 @@
-// Search as you type and autocomplete; every page works without this file.
+// Search as you type, autocomplete as a WAI-ARIA combobox, and "copy citation" buttons;
+// every page works without this file.
 (function () {
   "use strict";
+  var status = document.getElementById("status");
+  function announce(text) {
+    if (!status) { return; }
+    // A change of text is what screen readers announce: clear first so a repeat is heard too.
+    status.textContent = "";
+    setTimeout(function () { status.textContent = text; }, 50);
+  }
+
+  // Copy citation: the ruling's text, its source and date, and its permalink.
+  function absolute(path) { return new URL(path, window.location.href).href; }
+  function copyByCommand(text) {
+    var area = document.createElement("textarea");
+    area.value = text;
+    area.setAttribute("readonly", "");
+    area.className = "visually-hidden";
+    document.body.appendChild(area);
+    area.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
+    area.remove();
+    return done;
+  }
+  function copyCitation(button) {
+    var text = button.dataset.citation + "\n" + absolute(button.dataset.permalink);
+    function copied() { button.textContent = "Copied"; announce("Citation copied"); setTimeout(function () { button.textContent = "Copy citation"; }, 2000); }
+    function failed() { announce("Could not copy; the citation is beside the button"); }
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(copied, function () { if (copyByCommand(text)) { copied(); } else { failed(); } });
+    } else if (copyByCommand(text)) {
+      copied();
+    } else {
+      failed();
+    }
+  }
+  function showCopyButtons(root) {
+    root.querySelectorAll("button.copy-cite").forEach(function (button) { button.hidden = false; });
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.copy-cite");
+    if (button) { copyCitation(button); }
+  });
+  showCopyButtons(document);
+
   var box = document.getElementById("q");
   var list = document.getElementById("suggestions");
   if (!box || !list) { return; }
@@ -12,28 +56,59 @@
       box.select();
     }
   });
+
+  // The combobox: focus stays in the box; aria-activedescendant names the active option.
+  var active = -1;
+  var asked = 0;
   var timer = null;
   var asOf = new URLSearchParams(window.location.search).get("as_of") || "";
-  function clear() { list.replaceChildren(); list.hidden = true; }
-  function item(c) {
+  function options() { return list.querySelectorAll("[role=option]"); }
+  function setActive(index) {
+    var all = options();
+    active = index;
+    all.forEach(function (option, i) { option.setAttribute("aria-selected", i === index ? "true" : "false"); });
+    if (index >= 0 && index < all.length) {
+      box.setAttribute("aria-activedescendant", all[index].id);
+      all[index].scrollIntoView({ block: "nearest" });
+    } else {
+      box.removeAttribute("aria-activedescendant");
+    }
+  }
+  function open(yes) {
+    list.hidden = !yes;
+    box.setAttribute("aria-expanded", yes ? "true" : "false");
+    if (!yes) { setActive(-1); }
+  }
+  function clear() { list.replaceChildren(); open(false); }
+  function option(c, i) {
     var li = document.createElement("li");
-    var a = document.createElement("a");
-    a.href = c.url;
-    a.textContent = c.name;
+    li.id = "suggestion-" + i;
+    li.setAttribute("role", "option");
+    li.setAttribute("aria-selected", "false");
+    li.dataset.url = c.url;
+    var name = document.createElement("span");
+    name.textContent = c.name;
     var label = document.createElement("span");
     label.className = "kind";
     label.textContent = " " + c.kind + " · " + c.game;
-    a.appendChild(label);
-    li.appendChild(a);
+    li.append(name, label);
     return li;
   }
+  function go(li) { window.location.assign(li.dataset.url); }
+  list.addEventListener("mousedown", function (event) { event.preventDefault(); });  // keep focus in the box
+  list.addEventListener("click", function (event) {
+    var li = event.target.closest("[role=option]");
+    if (li) { go(li); }
+  });
   function update() {
     var q = box.value.trim();
+    var ask = ++asked;
     if (!q) { clear(); return; }
     fetch("/complete.json?q=" + encodeURIComponent(q)).then(function (r) { return r.json(); }).then(function (data) {
-      clear();
-      data.completions.forEach(function (c) { list.appendChild(item(c)); });
-      list.hidden = data.completions.length === 0;
+      if (ask !== asked) { return; }  // a later keystroke asked again
+      list.replaceChildren();
+      data.completions.forEach(function (c, i) { list.appendChild(option(c, i)); });
+      open(data.completions.length > 0);
     }).catch(clear);
     var results = document.getElementById("results");
     if (!results) { return; }
@@ -42,17 +117,32 @@
     fetch(url).then(function (r) { return r.text(); }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("results");
-      if (fresh && box.value.trim() === q) { results.replaceWith(fresh); }
+      var current = document.getElementById("results");
+      if (fresh && current && box.value.trim() === q) {
+        current.replaceWith(fresh);
+        showCopyButtons(fresh);
+        var count = fresh.querySelector(".count");
+        if (count) { announce(count.textContent); }
+      }
     }).catch(function () {});
   }
   box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(update, 150); });
-  var filters = document.getElementById("filters");
-  if (filters) {
-    // The filters apply to what is typed now, not to the query the page was loaded with.
-    filters.addEventListener("submit", function () { filters.elements.q.value = box.value; });
-  }
+  box.addEventListener("blur", function () { open(false); });
   box.addEventListener("keydown", function (event) {
-    if (event.key === "ArrowDown" && !list.hidden) { event.preventDefault(); list.querySelector("a").focus(); }
-    if (event.key === "Escape") { clear(); }
+    var count = options().length;
+    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
+      if (!count) { return; }
+      event.preventDefault();
+      if (list.hidden) { open(true); }
+      var down = event.key === "ArrowDown";
+      // Past the last option (or above the first) focus returns to the text typed.
+      var next = down ? (active + 1 < count ? active + 1 : -1) : (active < 0 ? count - 1 : active - 1);
+      setActive(next);
+    } else if (event.key === "Enter" && !list.hidden && active >= 0) {
+      event.preventDefault();
+      go(options()[active]);
+    } else if (event.key === "Escape") {
+      if (!list.hidden) { event.preventDefault(); open(false); }
+    }
   });
 })();

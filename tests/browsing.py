@@ -1,0 +1,48 @@
+"""What the browser tests share: Debian's chromium as Playwright launches it, the real app
+served by waitress on loopback, and the checks a page of the app must pass on a phone."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import waitress
+
+from web.app import create_app
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]  # fmt: skip
+NEEDS_CHROMIUM = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed "
+                                    "(.ci/run installs it: apt-get install chromium)")  # fmt: skip
+TAP = 44
+"""The least width and height of a control, in CSS pixels."""
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=option]')]
+  .filter(e => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => [e.outerHTML.slice(0, 80), Math.round(e.getBoundingClientRect().width),
+             Math.round(e.getBoundingClientRect().height)])
+  .filter(([, w, h]) => w < TAP || h < TAP)""".replace("TAP", str(TAP))
+"""Script: every visible control smaller than TAP by TAP pixels, as [html, width, height]."""
+
+
+def serve(kb: Path) -> Iterator[str]:
+    """The app on ``kb`` served on a free loopback port, until the generator is closed."""
+    server = waitress.create_server(create_app({"KB": str(kb)}), host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+
+
+def launch() -> Iterator[object]:
+    """Debian's chromium, headless, for one test module."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        yield launched
+        launched.close()
