@@ -68,7 +68,9 @@ class DocumentReport:
         c = self.coverage
         return (
             f"{self.id}: {self.entries} entries, {self.chrome} chrome lines, "
-            f"{self.unparsed} unparsed lines, {self.duplicates_merged} duplicates merged "
+            f"{self.unparsed} unparsed lines, "
+            + (f"{c.split} split lines, " if c.split else "")
+            + f"{self.duplicates_merged} duplicates merged "
             f"({c.nonblank} non-blank lines, {c.percent:.1f}% accounted for)"
         )
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
-from rulings.topics import is_topic_start, join_paragraphs, split_topic, take_references
+from rulings.topics import is_topic_start, join_paragraphs, split_topic, take_references, unglue_lines
 
 
 def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[str]) -> tuple[list[Entry], list[int]]:
@@ -38,13 +38,24 @@ def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[
 def parse_glossary(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Glossary into glossary entries."""
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
-    entries, before = topic_entries(numbered, "glossary entry", titles)
+    pieces, splits = unglue_lines(numbered, titles)
+    entries, before = topic_entries(pieces, "glossary entry", titles)
     if before:
         text = join_paragraphs([source.lines[n - 1] for n in before])
         entries.insert(0, Entry(document.title, "introduction", text, before))
-    return ParseResult(
+    result = ParseResult(
         document=document,
         entries=entries,
         line_count=len(source.lines),
         nonblank=[n for n, _ in numbered],
     )
+    glued(result, splits)
+    return result
+
+
+def glued(result: ParseResult, splits: list[tuple[int, str]]) -> None:
+    """Record the lines split into glued entries, each with a warning."""
+    for number, headword in splits:
+        if number not in result.split:
+            result.split.append(number)
+        result.warnings.append(f"{result.document.path}:{number}: entries glued on one line; {headword!r} split off")

@@ -147,6 +147,8 @@ class ParseResult:
     """Lines recognised as forum chrome (titles, navigation, copyright)."""
     unparsed: list[int] = field(default_factory=list)
     """Non-blank lines no rule accounted for."""
+    split: list[int] = field(default_factory=list)
+    """Lines holding several entries glued together (each such line is in each of them)."""
     warnings: list[str] = field(default_factory=list)
     """Findings worth a look, each ``file:line: message``."""
     duplicates_merged: int = 0

@@ -3,6 +3,7 @@
 `parse_document` picks the parser for the document's kind. `coverage` checks the
 promise that nothing is lost: each non-blank line is in exactly one entry (as its text
 or as a merged duplicate), in the chrome, or in the reported unparsed remainder.
+A line split into glued entries is in each of them and counted once.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ class Coverage:
     """Lines of forum chrome."""
     unparsed: int
     """Lines no rule accounted for (reported)."""
+    split: int
+    """Lines split into several glued entries (each counted once, in ``in_entries``)."""
     missing: tuple[int, ...]
     """Non-blank lines accounted for nowhere: must be empty."""
     twice: tuple[int, ...]
@@ -53,8 +56,10 @@ def coverage(result: ParseResult) -> Coverage:
     """Count where each line of ``result``'s source went."""
     seen: Counter[int] = Counter()
     own = [n for e in result.entries for n in e.lines]
+    split = set(result.split)
+    once = [n for n in own if n not in split] + [n for n in split if n in own]
     dups = [n for e in result.entries for n in e.duplicate_lines]
-    for numbers in (own, dups, result.chrome, result.unparsed):
+    for numbers in (once, dups, result.chrome, result.unparsed):
         seen.update(numbers)
     nonblank = set(result.nonblank)
     return Coverage(
@@ -63,6 +68,7 @@ def coverage(result: ParseResult) -> Coverage:
         duplicates=len(set(dups)),
         chrome=len(set(result.chrome)),
         unparsed=len(set(result.unparsed)),
+        split=len(split),
         missing=tuple(sorted(nonblank - set(seen))),
         twice=tuple(sorted(n for n, c in seen.items() if c > 1)),
     )

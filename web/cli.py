@@ -37,7 +37,9 @@ def _coverage_line(result: ParseResult) -> str:
     c = report_for(result).coverage
     return (
         f"coverage: {c.nonblank} non-blank lines: {c.in_entries} in entries, {c.duplicates} "
-        f"duplicates merged, {c.chrome} chrome, {c.unparsed} unparsed; {c.percent:.1f}% accounted for"
+        f"duplicates merged, {c.chrome} chrome, {c.unparsed} unparsed"
+        + (f", {c.split} split" if c.split else "")
+        + f"; {c.percent:.1f}% accounted for"
         + ("" if c.complete else f"; MISSING {list(c.missing)} TWICE {list(c.twice)}")
     )
 
