@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import files, store
-from kb.catalog import bundled_catalog, import_lackey
+from kb.catalog import ImportReport, bundled_catalog, import_lackey
 from kb.index import write_indexes
 from kb.linking import link_versions
 from kb.versions import apply_documents, dangling_references, series_kind
@@ -89,7 +89,9 @@ class BuildReport:
     cards: int = 0
     """Cards in the catalog."""
     imported: int = 0
-    """Rows imported from the Lackey file."""
+    """Rows imported from the Lackey files."""
+    imports: list[ImportReport] = field(default_factory=list)
+    """Each Lackey file's import report."""
     links: int = 0
     """Version-to-card links."""
 
@@ -115,7 +117,7 @@ def parse_library(library: Path) -> list[ParseResult]:
 
 
 def build(
-    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None, procs: int = 1,
+    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: list[Path] | Path | None = None, procs: int = 1,
     wait: float = WAIT, notify: Callable[[str], None] | None = None,
 ) -> BuildReport:  # fmt: skip
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
@@ -148,7 +150,7 @@ def transaction(
         raise BuildError(str(err)) from None
 
 
-def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int = 1) -> BuildReport:
+def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None, procs: int = 1) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`."""
     started = time.perf_counter()
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
@@ -159,7 +161,8 @@ def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int 
             raise BuildError(f"{report.id}: lines lost or counted twice: {report.coverage}")
     ledger = apply_documents(results, load_releases(library))
     catalog = bundled_catalog(results)
-    imported = import_lackey(cards, catalog) if cards else 0
+    imports = [import_lackey(p, catalog) for p in ([cards] if isinstance(cards, Path) else cards or [])]
+    imported = sum(i.printings for i in imports)
     texts = [e.text for r in results for e in r.entries]
     links = link_versions(ledger.versions, ledger.topics, catalog, texts)
     dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
@@ -199,7 +202,7 @@ def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int 
     _prune(builds, final)
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
-        cards=len(catalog.cards), imported=imported, links=len(links),
+        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports,
     )  # fmt: skip
 
 

@@ -59,7 +59,7 @@ CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
 CREATE TABLE cards (
     key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
     affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
-    source TEXT NOT NULL
+    source TEXT NOT NULL, printings TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE card_links (
     version_id INTEGER NOT NULL REFERENCES versions(id), card_key TEXT NOT NULL REFERENCES cards(key),
@@ -85,10 +85,10 @@ def write(
                 _write_one(connection, result)
             _write_versions(connection, ledger)
             connection.executemany(
-                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
-                     json.dumps(c.aliases), c.source)
+                     json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
                     for c in catalog.cards.values()
                 ],
             )  # fmt: skip

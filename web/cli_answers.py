@@ -139,6 +139,9 @@ def cmd_card(args: argparse.Namespace) -> int:
     print(f"{answer['name']}  ({facts}), as of {answer['as_of']}")
     if answer["aliases"]:
         print(f"  also written: {', '.join(answer['aliases'])}")
+    if answer["printings"]:
+        printed = [p["name"] + (f" [{p['set']}]" if p["set"] else "") for p in answer["printings"]]
+        print(f"  printings: {'; '.join(printed)}")
     print(f"Rulings headed by it: {len(answer['headed'])}")
     _print_entries(answer["headed"])
     others = answer["entries"][len(answer["headed"]) :]
