@@ -17,7 +17,7 @@ from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs, unglue_lines
+from rulings.topics import is_colon_topic, join_paragraphs, unglue_lines
 
 _TITLE = re.compile(r"^STAR TREK CUSTOMIZABLE CARD GAME$", re.IGNORECASE)
 _SUMMARIES = re.compile(r"^SIGNIFICANT RULINGS CHANGES", re.IGNORECASE)
@@ -162,6 +162,8 @@ def _summaries(result: ParseResult, lines: list[str], start: int, end: int) -> l
     for number, text in body:
         if text.lstrip().startswith("*"):
             entries.append(Entry("", "change summary", text.lstrip()[1:].strip(), [number], marked=True))
+        elif is_colon_topic(text):
+            entries.append(Entry("", "change summary", text.strip(), [number]))
         elif entries:
             entries[-1].lines.append(number)
             entries[-1].text = f"{entries[-1].text} {clean_line(text)}"

@@ -2,10 +2,14 @@
 
 Lines before the first entry (title, version, introduction) form an introduction entry.
 Bullets and paragraphs after an entry belong to it until the next entry starts (see
-`rulings.topics.is_topic_start`). "See X" sentences become references.
+`rulings.topics.is_topic_start`). "See X" sentences become references. A **Temporary Rulings** block at the top (from its
+heading to ``END OF TEMPORARY RULINGS`` or the next ALL-CAPS heading) holds ``temporary
+ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
 """
 
 from __future__ import annotations
+
+import re
 
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
@@ -35,11 +39,41 @@ def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[
     return entries, before
 
 
+_TEMPORARY = re.compile(r"^TEMPORARY RULINGS:?$", re.IGNORECASE)
+_TEMPORARY_END = re.compile(r"^END OF (?:THE )?TEMPORARY RULINGS\.?$", re.IGNORECASE)
+_CAPS_HEADING = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
+
+
+def _temporary_block(
+    pieces: list[tuple[int, str]], titles: frozenset[str]
+) -> tuple[list[tuple[int, str]], list[Entry]]:
+    """The pieces outside a Temporary Rulings block, and the block's heading and entries."""
+    start = next((k for k, (_, t) in enumerate(pieces) if _TEMPORARY.match(t.strip())), None)
+    if start is None:
+        return pieces, []
+    end = start + 1
+    while end < len(pieces) and not _TEMPORARY_END.match(pieces[end][1].strip()):
+        if _CAPS_HEADING.match(pieces[end][1].strip()) and not pieces[end][1].lstrip().startswith("*"):
+            break
+        end += 1
+    closing = end < len(pieces) and bool(_TEMPORARY_END.match(pieces[end][1].strip()))
+    rulings, before = topic_entries(pieces[start + 1 : end], "temporary ruling", titles)
+    for ruling in rulings:
+        ruling.authority = "temporary"
+    lines = [pieces[start][0], *before] + ([pieces[end][0]] if closing else [])
+    texts = dict(pieces[start + 1 : end])
+    heading = Entry(pieces[start][1].strip().rstrip(":"), "section", join_paragraphs([texts[n] for n in before]), lines)
+    rest = pieces[:start] + pieces[end + (1 if closing else 0) :]
+    return rest, [heading, *rulings]
+
+
 def parse_glossary(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Glossary into glossary entries."""
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
     pieces, splits = unglue_lines(numbered, titles)
+    pieces, temporary = _temporary_block(pieces, titles)
     entries, before = topic_entries(pieces, "glossary entry", titles)
+    entries[:0] = temporary
     if before:
         text = join_paragraphs([source.lines[n - 1] for n in before])
         entries.insert(0, Entry(document.title, "introduction", text, before))

@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 
 from rulings.amendments import Amendment
 
-KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update")
+KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update", "faq", "dated-rulings")
 """The document kinds a manifest may name, each with its own parser."""
+
+
+AUTHORITIES = ("official", "temporary", "informal")
+"""How binding an entry is: published rules, temporary rulings awaiting a Glossary, or Q&A answers."""
 
 
 class ParseError(Exception):
@@ -90,6 +94,10 @@ class Entry:
     """For a ruling: the instruction it gives about another entry, if any."""
     effective_release: str | None = None
     """For a ruling "effective upon release of X": X."""
+    authority: str = "official"
+    """One of `AUTHORITIES`."""
+    date: dt.date | None = None
+    """For a ruling of a dated list: its own date (it takes effect then, not on the document's date)."""
 
     @property
     def span(self) -> Span:

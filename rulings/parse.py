@@ -13,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulings.current import parse_current
+from rulings.faq import parse_dated, parse_faq
 from rulings.glossary import parse_glossary
 from rulings.model import KINDS, Document, ParseError, ParseResult
+from rulings.noise import clean
 from rulings.rulebook import parse_rulebook
 from rulings.source import SourceText, read_source
 
@@ -86,10 +88,20 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
     document.encoding = source.encoding
     if document.kind == "rulebook":
         result = parse_rulebook(document, source, titles)
-    elif document.kind == "glossary":
-        result = parse_glossary(document, source, titles)
     else:
-        result = parse_current(document, source, titles)
+        cleaned = clean(source)
+        if document.kind == "glossary":
+            result = parse_glossary(document, cleaned.source, titles)
+        elif document.kind == "faq":
+            result = parse_faq(document, cleaned.source)
+        elif document.kind == "dated-rulings":
+            result = parse_dated(document, cleaned.source)
+        else:
+            result = parse_current(document, cleaned.source, titles)
+        result.chrome = sorted(result.chrome + cleaned.chrome)
+        result.unparsed = sorted(result.unparsed + cleaned.unparsed)
+        result.nonblank = [i + 1 for i, t in enumerate(source.lines) if t.strip()]
+        result.warnings += cleaned.warnings
     result.lines = source.lines
     result.warnings[:0] = source.warnings
     return result

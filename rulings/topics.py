@@ -44,6 +44,11 @@ _GLUE = re.compile(r"(?<=[.!?)\"'\u201d])[ \t]*\*[ \t]*(?=\S)")
 _COLON_HEAD = re.compile(rf"^[^:]{{1,{MAX_HEADWORD}}}:\s+\S")
 
 
+def is_colon_topic(line: str) -> bool:
+    """Whether a line reads ``Headword: text`` (a change summary written without a ``*``)."""
+    return bool(_COLON_HEAD.match(line.strip()))
+
+
 def unglue(line: str, titles: Iterable[str] = (), colon: bool = False) -> list[str]:
     """The entries glued onto one line by a repost that lost its line breaks.
 

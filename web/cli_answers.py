@@ -57,7 +57,8 @@ def _cite(part: dict[str, Any]) -> str:
 
 def _print_part(part: dict[str, Any]) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
-    print(f"  [{part['label']}] {part['status']} {since}; {part['operation']}")
+    authority = f" ({part['authority']})" if part.get("authority", "official") != "official" else ""
+    print(f"  [{part['label']}] {part['status']}{authority} {since}; {part['operation']}")
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
