@@ -12,6 +12,7 @@ and ``Example:`` paragraphs. Each is a ``ruling`` entry carrying its own date.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 
 from rulings.model import Document, Entry, ParseResult
@@ -31,7 +32,9 @@ def _start(document: Document, source: SourceText) -> tuple[ParseResult, list[tu
 def _introduction(result: ParseResult, numbered: list[tuple[int, str]], before: list[int]) -> None:
     if before:
         texts = dict(numbered)
-        result.entries.insert(0, Entry(result.document.title, "introduction", join_paragraphs([texts[n] for n in before]), before))
+        result.entries.insert(
+            0, Entry(result.document.title, "introduction", join_paragraphs([texts[n] for n in before]), before)
+        )
 
 
 def parse_faq(document: Document, source: SourceText) -> ParseResult:
@@ -95,7 +98,7 @@ def parse_dated(document: Document, source: SourceText) -> ParseResult:
         if not entry.text:
             result.warnings.append(f"{document.path}:{entry.lines[0]}: {entry.headword}: dated ruling with no text")
     dates = [e.date for e in result.entries if e.date]
-    if any(later > earlier for earlier, later in zip(dates, dates[1:], strict=False)):
+    if any(later > earlier for earlier, later in itertools.pairwise(dates)):
         result.warnings.append(f"{document.path}:1: the rulings are not newest first")
     _introduction(result, numbered, before)
     return result

@@ -2,9 +2,9 @@
 
 Lines before the first entry (title, version, introduction) form an introduction entry.
 Bullets and paragraphs after an entry belong to it until the next entry starts (see
-`rulings.topics.is_topic_start`). "See X" sentences become references. A **Temporary Rulings** block at the top (from its
-heading to ``END OF TEMPORARY RULINGS`` or the next ALL-CAPS heading) holds ``temporary
-ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
+`rulings.topics.is_topic_start`). "See X" sentences become references. A **Temporary
+Rulings** block at the top (from its heading to ``END OF TEMPORARY RULINGS`` or the next
+ALL-CAPS heading) holds ``temporary ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
 """
 
 from __future__ import annotations
