@@ -279,7 +279,7 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> No
         if amendment and amendment.action in ("replace", "delete", "add", "cancel"):
             _amend(ledger, result, entry, amendment, date)
         else:
-            operation = "errata" if amendment else "original"
+            operation = "errata" if amendment or entry.fields.get("erratum") else "original"
             ledger.start(ledger.new(entry, document.game, "current-rulings", document.id, operation=operation), date)
 
     condition = ledger.when(release, on, order, run)

@@ -2,7 +2,10 @@
 
 Lines before the first entry (title, version, introduction) form an introduction entry.
 Bullets and paragraphs after an entry belong to it until the next entry starts (see
-`rulings.topics.is_topic_start`). "See X" sentences become references. A **Temporary
+`rulings.topics.is_topic_start`). "See X" sentences become references; ``Headword. See
+X.`` is an entry that only refers. ``Erratum: Headword - text`` or ``Headword - Erratum:
+text`` gives a card's corrected text (the quoted part, if any, in the field ``erratum``).
+A **Temporary
 Rulings** block at the top (from its heading to ``END OF TEMPORARY RULINGS`` or the next
 ALL-CAPS heading) holds ``temporary ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
 """
@@ -13,7 +16,10 @@ import re
 
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
-from rulings.topics import is_topic_start, join_paragraphs, split_topic, take_references, unglue_lines
+from rulings.topics import is_topic_start, join_paragraphs, see_only, split_topic, take_references, unglue_lines
+
+_ERRATUM = re.compile(r"^Errat(?:um|a):\s*", re.IGNORECASE)
+_QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{3,})[\"\u201d]")
 
 
 def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[str]) -> tuple[list[Entry], list[int]]:
@@ -21,14 +27,21 @@ def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[
     entries: list[Entry] = []
     paragraphs: list[list[str]] = []
     before: list[int] = []
+    errata: set[int] = set()
     for number, text in numbered:
         marked = text.lstrip().startswith("*")
         body = text.lstrip().lstrip("*").strip() if marked else text
+        erratum = _ERRATUM.match(body)
+        body = body[erratum.end() :] if erratum else body
         previous = (entries[-1].headword, paragraphs[-1][-1]) if entries else None
-        parts = split_topic(body, titles)
-        if parts and (marked or is_topic_start(body, previous, titles)):
+        dashed = split_topic(body, titles)
+        parts = dashed or see_only(body)
+        candidate = body if dashed or not parts else f"{parts[0]} - {parts[1]}"
+        if parts and (marked or erratum or is_topic_start(candidate, previous, titles)):
             entries.append(Entry(parts[0], kind, "", [number], marked=marked))
             paragraphs.append([parts[1]])
+            if erratum:
+                errata.add(number)
         elif entries:
             entries[-1].lines.append(number)
             paragraphs[-1].append(text)
@@ -36,6 +49,11 @@ def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[
             before.append(number)
     for entry, texts in zip(entries, paragraphs, strict=True):
         entry.text, entry.references = take_references(join_paragraphs(texts))
+        corrected = _ERRATUM.match(entry.text)
+        if corrected or any(n in errata for n in entry.lines[:1]):
+            rest = entry.text[corrected.end() :] if corrected else entry.text
+            quoted = _QUOTED.search(rest)
+            entry.fields["erratum"] = quoted.group(1) if quoted else rest
     return entries, before
 
 

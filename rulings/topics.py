@@ -87,6 +87,19 @@ def unglue_lines(
     return pieces, splits
 
 
+_SEE_ONLY = re.compile(
+    rf"^(?P<head>[^.:()\u2013\u2014]{{1,{MAX_HEADWORD}}}?)[.:,]?\s+(?P<see>\(?See (?:also )?[^.()]+\.\)?)$"
+)
+
+
+def see_only(line: str) -> tuple[str, str] | None:
+    """``Headword. See X.`` (or ``Headword: See X.``, ``Headword (See X.)``): an entry that only refers."""
+    match = _SEE_ONLY.match(line.strip())
+    if not match or " - " in match["head"] or len(match["head"].split()) > 6:
+        return None
+    return match["head"].strip(), match["see"].strip("()")
+
+
 def is_topic_start(line: str, previous: tuple[str, str] | None, titles: Iterable[str] = ()) -> bool:
     """Whether an unmarked line starts a new topic rather than continuing ``previous``
     (the headword and the last paragraph of the topic before).
