@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.build import DEFAULT_LIBRARY, build  # noqa: E402
+from kb.build import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 
 LABELS = ROOT / "tests" / "fixtures" / "links" / "seed-004.txt"
@@ -81,7 +81,7 @@ def evaluate(kb: KnowledgeBase) -> Quality:
 def main() -> int:
     catalogs = [Path(a) for a in sys.argv[1:]] or [ROOT.parent / "shared" / "cards" / "Physical.csv"]
     with tempfile.TemporaryDirectory() as kb_dir:
-        report = build(DEFAULT_LIBRARY, Path(kb_dir), catalogs)
+        report = build(ROOT / "data", Path(kb_dir), catalogs)
         for imported in report.imports:
             print(imported.line())
         quality = evaluate(KnowledgeBase(report.directory))

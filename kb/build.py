@@ -34,11 +34,12 @@ from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 
-PROJECT = Path(__file__).resolve().parent.parent
-DEFAULT_LIBRARY = PROJECT / "data"
-"""The bundled document library."""
-DEFAULT_KB = Path(os.environ.get("RULINGS_KB", PROJECT / "instance" / "kb"))
-"""Where knowledge bases are built (git-ignored); ``RULINGS_KB`` overrides it."""
+DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
+"""The document library: ``data/`` in the working directory (not beside the installed package);
+``RULINGS_LIBRARY`` overrides it."""
+DEFAULT_KB = Path(os.environ.get("RULINGS_KB", "instance/kb")).absolute()
+"""Where knowledge bases are built: ``instance/kb`` in the working directory (git-ignored);
+``RULINGS_KB`` overrides it."""
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
 WAIT = 600.0
