@@ -148,3 +148,8 @@ def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFi
         "    A Runabout may carry four personnel.",
         "    Source: Glossary (1.6), 2000-09-01, lines 4",
     ]
+    history = run(capsys, "history", "--kb", kb, "Runabout").splitlines()
+    assert [line for line in history if line[:2] in ("3.", "4.")] == [
+        "3. 2000-06-20 -> 2000-09-01  [Current Rulings] replace, rescinded",
+        "4. 2000-09-01 -> 2000-12-01  [Current Rulings] original, rescinded (temporary)",
+    ]

@@ -57,8 +57,7 @@ def _cite(part: dict[str, Any]) -> str:
 
 def _print_part(part: dict[str, Any]) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
-    authority = f" ({part['authority']})" if part.get("authority", "official") != "official" else ""
-    print(f"  [{part['label']}] {part['status']}{authority} {since}; {part['operation']}")
+    print(f"  [{part['label']}] {part['status']}{_authority(part)} {since}; {part['operation']}")
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
@@ -85,6 +84,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _authority(part: dict[str, Any]) -> str:
+    """`` (temporary)`` or `` (informal)`` beside a status; nothing for official text."""
+    return f" ({part['authority']})" if part.get("authority", "official") != "official" else ""
+
+
 def cmd_history(args: argparse.Namespace) -> int:
     answer = _open(args).history(args.topic, args.game)
     if args.json:
@@ -95,7 +99,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         until = part["valid_to"] or ("in force" if part["valid_from"] else "-")
         print(
             f"{number}. {part['valid_from'] or part['condition']} -> {until}  [{part['label']}] {part['operation']}, "
-            f"{part['status']}"
+            f"{part['status']}{_authority(part)}"
         )
         print(f"    Source: {_cite(part)}")
         if part["note"]:
