@@ -1,8 +1,9 @@
 """Precision and recall of card linking on the labelled rulings of seed 004.
 
-Run: ``.venv/bin/python bench/link_quality.py [CATALOG.csv]`` (default
-``../shared/cards/Physical.csv``). Builds a knowledge base from the bundled library with
-that catalog in a temporary directory, compares each ruling's linked cards (title and
+Run: ``.venv/bin/python bench/link_quality.py [CATALOG.csv ...]`` (default
+``../shared/cards/Physical.csv``; give several files, e.g. Physical.csv and Virtual.csv, to
+load them together). Builds a knowledge base from the bundled library with those catalogs
+in a temporary directory, compares each ruling's linked cards (title and
 reference links; headword links excluded) with ``tests/fixtures/links/seed-004.txt``, and
 prints precision, recall, the misses and the false links.
 """
@@ -17,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.build import DEFAULT_LIBRARY, build  # noqa: E402
+from kb.build import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 
 LABELS = ROOT / "tests" / "fixtures" / "links" / "seed-004.txt"
@@ -78,9 +79,12 @@ def evaluate(kb: KnowledgeBase) -> Quality:
 
 
 def main() -> int:
-    catalog = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT.parent / "shared" / "cards" / "Physical.csv"
+    catalogs = [Path(a) for a in sys.argv[1:]] or [ROOT.parent / "shared" / "cards" / "Physical.csv"]
     with tempfile.TemporaryDirectory() as kb_dir:
-        quality = evaluate(KnowledgeBase(build(DEFAULT_LIBRARY, Path(kb_dir), catalog).directory))
+        report = build(ROOT / "data", Path(kb_dir), catalogs)
+        for imported in report.imports:
+            print(imported.line())
+        quality = evaluate(KnowledgeBase(report.directory))
     print(f"precision {quality.precision:.3f}  recall {quality.recall:.3f}  "
           f"({quality.true} right, {len(quality.false)} wrong, {len(quality.missed)} missed; "
           f"{len(quality.negatives_linked)} of {quality.negatives} negatives linked)")  # fmt: skip

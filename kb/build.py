@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import files, store
-from kb.catalog import bundled_catalog, import_lackey
+from kb.catalog import ImportReport, bundled_catalog, import_lackey
 from kb.index import write_indexes
 from kb.linking import link_versions
 from kb.versions import apply_documents, dangling_references, series_kind
@@ -34,11 +34,12 @@ from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 
-PROJECT = Path(__file__).resolve().parent.parent
-DEFAULT_LIBRARY = PROJECT / "data"
-"""The bundled document library."""
-DEFAULT_KB = Path(os.environ.get("RULINGS_KB", PROJECT / "instance" / "kb"))
-"""Where knowledge bases are built (git-ignored); ``RULINGS_KB`` overrides it."""
+DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
+"""The document library: ``data/`` in the working directory (not beside the installed package);
+``RULINGS_LIBRARY`` overrides it."""
+DEFAULT_KB = Path(os.environ.get("RULINGS_KB", "instance/kb")).absolute()
+"""Where knowledge bases are built: ``instance/kb`` in the working directory (git-ignored);
+``RULINGS_KB`` overrides it."""
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
 WAIT = 600.0
@@ -68,7 +69,9 @@ class DocumentReport:
         c = self.coverage
         return (
             f"{self.id}: {self.entries} entries, {self.chrome} chrome lines, "
-            f"{self.unparsed} unparsed lines, {self.duplicates_merged} duplicates merged "
+            f"{self.unparsed} unparsed lines, "
+            + (f"{c.split} split lines, " if c.split else "")
+            + f"{self.duplicates_merged} duplicates merged "
             f"({c.nonblank} non-blank lines, {c.percent:.1f}% accounted for)"
         )
 
@@ -87,7 +90,9 @@ class BuildReport:
     cards: int = 0
     """Cards in the catalog."""
     imported: int = 0
-    """Rows imported from the Lackey file."""
+    """Rows imported from the Lackey files."""
+    imports: list[ImportReport] = field(default_factory=list)
+    """Each Lackey file's import report."""
     links: int = 0
     """Version-to-card links."""
 
@@ -113,7 +118,7 @@ def parse_library(library: Path) -> list[ParseResult]:
 
 
 def build(
-    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: Path | None = None, procs: int = 1,
+    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: list[Path] | Path | None = None, procs: int = 1,
     wait: float = WAIT, notify: Callable[[str], None] | None = None,
 ) -> BuildReport:  # fmt: skip
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
@@ -146,7 +151,7 @@ def transaction(
         raise BuildError(str(err)) from None
 
 
-def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int = 1) -> BuildReport:
+def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None, procs: int = 1) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`."""
     started = time.perf_counter()
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
@@ -157,7 +162,8 @@ def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int 
             raise BuildError(f"{report.id}: lines lost or counted twice: {report.coverage}")
     ledger = apply_documents(results, load_releases(library))
     catalog = bundled_catalog(results)
-    imported = import_lackey(cards, catalog) if cards else 0
+    imports = [import_lackey(p, catalog) for p in ([cards] if isinstance(cards, Path) else cards or [])]
+    imported = sum(i.printings for i in imports)
     texts = [e.text for r in results for e in r.entries]
     links = link_versions(ledger.versions, ledger.topics, catalog, texts)
     dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
@@ -197,7 +203,7 @@ def build_locked(library: Path, kb: Path, cards: Path | None = None, procs: int 
     _prune(builds, final)
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
-        cards=len(catalog.cards), imported=imported, links=len(links),
+        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports,
     )  # fmt: skip
 
 

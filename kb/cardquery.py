@@ -91,7 +91,7 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
     return {
         "name": row["name"], "key": key, "game": row["game"], "type": row["type"], "sets": json.loads(row["sets"]),
         "affiliation": row["affiliation"], "uniqueness": row["uniqueness"], "persona": row["persona"],
-        "aliases": json.loads(row["aliases"]), "as_of": on.isoformat(),
+        "aliases": json.loads(row["aliases"]), "printings": json.loads(row["printings"]), "as_of": on.isoformat(),
         "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),
         "history": history,
     }  # fmt: skip

@@ -1,9 +1,11 @@
-"""The card catalog: cards per game, from the seed documents or a Lackey CSV file.
+"""The card catalog: cards per game, from the seed documents or Lackey CSV files.
 
 `bundled_catalog` builds one from parsed documents alone: deck lists, ship reference
 tables and examples, transcriber notes naming a card's printed spelling, and card titles
-heading rulings. `import_lackey` reads the community's Lackey CSV format; a bad row is
-reported by line number and skipped, never aborting the import.
+heading rulings. `import_lackey` reads the community's Lackey CSV format (Physical.csv,
+Virtual.csv); a bad row is reported by line number and skipped, never aborting the import.
+A card is a title: every row whose name reduces to the same title (``Odo``, ``Odo *VP``,
+``Odo (Homefront II)``) is one printing of it.
 """
 
 from __future__ import annotations
@@ -31,8 +33,58 @@ _EXAMPLE_SHIP = re.compile(
     r"^(?P<name>.+?) is a (?P<faction>\w+) (?:large |small )?(?P<role>attack|collector) ship\.$", re.I
 )
 _CARD_READS = re.compile(r'"(?P<printed>[^"]+)"; the (?:ship )?card itself reads "(?P<card>[^"]+)"')
-_SET_SUFFIX = re.compile(r"\s+\((?P<set>[^()]+)\)$")
+_SET_SUFFIX = re.compile(r"\s*\((?P<set>[^()]+)\)$")
 _EDITION = re.compile(r"\s+2E$")
+_VIRTUAL = re.compile(r"\s+\*VP$")
+_MARKS = re.compile(r"\s*(?P<marks>[*+]+)$")
+CONVENTIONS = {
+    "virtual": "' *VP' virtual promo",
+    "*": "trailing '*'",
+    "+": "trailing '+'",
+    "parenthesised": "parenthesised set or disambiguator",
+    "2E": "'2E' card of the Second Edition (stccg-2e)",
+    "persona()": "Persona in parentheses",
+    "persona": "Persona without parentheses",
+}
+"""The name and column conventions of the community's card files, as the import report names them."""
+
+
+@dataclass
+class Printing:
+    """One row of a card file: a printing (version, virtual promo...) of a card title."""
+
+    name: str
+    """The name as the file writes it (``Odo (Homefront II) *VP``)."""
+    set: str = ""
+    release: str = ""
+    disambiguator: str = ""
+    """The parenthesised set or subtitle of the name, if any."""
+    virtual: bool = False
+    """A virtual promo (`` *VP``)."""
+    source: str = ""
+    """``<file>:<line>``."""
+
+
+@dataclass
+class ImportReport:
+    """What importing one card file did."""
+
+    path: Path
+    rows: int = 0
+    printings: int = 0
+    titles: int = 0
+    """Distinct card titles among this file's printings."""
+    skipped: int = 0
+    conventions: dict[str, int] = field(default_factory=dict)
+    """How many rows used each of `CONVENTIONS`."""
+
+    def line(self) -> str:
+        """The one-line summary printed by ``rulings build``."""
+        met = ", ".join(f"{CONVENTIONS[k]} {n}" for k, n in self.conventions.items() if n) or "none"
+        return (
+            f"{self.path.name}: {self.rows} rows, {self.printings} printings of {self.titles} titles, "
+            f"{self.skipped} skipped; conventions met: {met}"
+        )
 
 
 @dataclass
@@ -52,6 +104,8 @@ class Card:
     """Other spellings that mean this card (misspellings, printed variants)."""
     source: str = ""
     """Where it came from: ``seed:<document id>`` or ``lackey:<file>:<line>``."""
+    printings: list[Printing] = field(default_factory=list)
+    """The card files' rows for this title."""
 
     @property
     def key(self) -> str:
@@ -72,10 +126,13 @@ class Catalog:
         if known is None:
             self.cards[card.key] = card
             return card
-        for name in ("type", "affiliation", "uniqueness", "persona"):
+        for name in ("type", "affiliation", "uniqueness"):
             if not getattr(known, name) and getattr(card, name):
                 setattr(known, name, getattr(card, name))
+        personas = list(dict.fromkeys(_personas(known) + _personas(card)))
+        known.persona = "" if personas == [known.name] else ";".join(personas)
         known.sets += [s for s in card.sets if s not in known.sets]
+        known.printings += card.printings
         if card.name != known.name and card.name not in known.aliases:
             known.aliases.append(card.name)
         known.aliases += [a for a in card.aliases if a not in known.aliases]
@@ -92,6 +149,11 @@ class Catalog:
     def games(self) -> set[str]:
         """The games with cards."""
         return {c.game for c in self.cards.values()}
+
+
+def _personas(card: Card) -> list[str]:
+    """The personas a card's printings give (``(Odo)`` is ``Odo``), a printing without one representing its title."""
+    return [p.strip().removeprefix("(").removesuffix(")") for p in card.persona.split(";") if p.strip()] or [card.name]
 
 
 def bundled_catalog(results: list[ParseResult]) -> Catalog:
@@ -137,24 +199,31 @@ def _card_headed(headword: str, text: str, summary: str | None, references: list
     return not (pure_reference and " " not in bare)
 
 
-def import_lackey(path: Path, catalog: Catalog) -> int:
-    """Add the cards of a Lackey CSV file to ``catalog``; return how many rows were imported."""
-    imported = 0
+def import_lackey(path: Path, catalog: Catalog) -> ImportReport:
+    """Add the cards of a Lackey CSV file to ``catalog``; report rows, printings, titles and conventions."""
+    report = ImportReport(path, conventions=dict.fromkeys(CONVENTIONS, 0))
+    keys: set[str] = set()
     with path.open(encoding="utf-8-sig", newline="") as handle:
         reader = csv.DictReader(handle)
         missing = [c for c in LACKEY_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
             catalog.problems.append(f"{path}:1: not a Lackey card file: no column {', '.join(missing)}")
-            return 0
+            return report
         for row in reader:
             line = reader.line_num
+            report.rows += 1
             problem = _row_problem(row)
             if problem:
                 catalog.problems.append(f"{path}:{line}: {problem}; row skipped")
+                report.skipped += 1
                 continue
-            catalog.add(_lackey_card(row, f"lackey:{path.name}:{line}"))
-            imported += 1
-    return imported
+            card, met = _lackey_card(row, f"{path.name}:{line}")
+            keys.add(catalog.add(card).key)
+            report.printings += 1
+            for convention in met:
+                report.conventions[convention] += 1
+    report.titles = len(keys)
+    return report
 
 
 def _row_problem(row: dict[str | None, str | list[str] | None]) -> str | None:
@@ -162,24 +231,48 @@ def _row_problem(row: dict[str | None, str | list[str] | None]) -> str | None:
         return "more fields than the header"
     if any(row.get(c) is None for c in LACKEY_COLUMNS):
         return "fewer fields than the header"
-    if not str(row["Name"]).strip().rstrip("*").strip():
+    if not read_name(str(row["Name"]))[0]:
         return "no card name"
     if not str(row["Type"]).strip():
         return "no card type"
     return None
 
 
-def _lackey_card(row: dict[str | None, str | list[str] | None], source: str) -> Card:
-    name = fold_quotes(str(row["Name"]).strip()).rstrip("*").strip()
-    game = "stccg"
-    printing = _SET_SUFFIX.search(name)
-    if printing:
-        name = name[: printing.start()]
-    if _EDITION.search(name):
-        name, game = _EDITION.sub("", name), "stccg-2e"
-    sets = [str(row["Set"]).strip()] + ([printing["set"]] if printing else [])
-    return Card(
+def read_name(written: str) -> tuple[str, str, list[str], list[str]]:
+    """A card file's name as (title, game, disambiguators, conventions met):
+    ``Odo (Dogs of War)* *VP`` is the title ``Odo`` of ``stccg``, disambiguated ``Dogs of War``."""
+    name, game = fold_quotes(written.strip()), "stccg"
+    disambiguators: list[str] = []
+    met: list[str] = []
+    while True:
+        if virtual := _VIRTUAL.search(name):
+            name, met = name[: virtual.start()], [*met, "virtual"]
+        elif marks := _MARKS.search(name):
+            name, met = name[: marks.start()], [*met, *sorted(set(marks["marks"]) - set(met))]
+        elif printing := _SET_SUFFIX.search(name):
+            name, met = name[: printing.start()], [*met, "parenthesised"]
+            disambiguators.insert(0, printing["set"].strip())
+        elif _EDITION.search(name):
+            name, game, met = _EDITION.sub("", name), "stccg-2e", [*met, "2E"]
+        else:
+            break
+    return name.strip(), game, disambiguators, list(dict.fromkeys(met))
+
+
+def _lackey_card(row: dict[str | None, str | list[str] | None], source: str) -> tuple[Card, list[str]]:
+    written = str(row["Name"]).strip()
+    name, game, disambiguators, met = read_name(written)
+    persona = fold_quotes(str(row["Persona"]).strip())
+    if persona:
+        met.append("persona()" if persona.startswith("(") else "persona")
+    sets = [str(row["Set"]).strip(), *disambiguators]
+    printing = Printing(
+        name=written, set=str(row["Set"]).strip(), release=str(row.get("Release") or "").strip(),
+        disambiguator=" / ".join(disambiguators), virtual="virtual" in met, source=source,
+    )  # fmt: skip
+    card = Card(
         name=name, game=game, type=str(row["Type"]).strip(), sets=[s for s in sets if s],
         affiliation=str(row["Affil"]).strip(), uniqueness=str(row["Uniqueness"]).strip(),
-        persona=fold_quotes(str(row["Persona"]).strip()), source=source,
+        persona=persona, source=f"lackey:{source}", printings=[printing],
     )  # fmt: skip
+    return card, met

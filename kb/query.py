@@ -77,7 +77,7 @@ def _version(row: sqlite3.Row) -> Version:
         valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
         line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
         supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
-        references=json.loads(row["refs"]), summary=row["summary"],
+        references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
     )  # fmt: skip
 
 
@@ -263,7 +263,7 @@ class KnowledgeBase:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
             return f"Rulebook: {self.documents[series.split(':', 1)[1]]['title']}"
-        return {"glossary": "Glossary", "current-rulings": "Current Rulings"}[series]
+        return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
 
     def part(self, version: Version, on: dt.date) -> dict[str, Any]:
         """One version as an answer part: text, status, operation, dates, note, citation, cards."""
@@ -271,6 +271,7 @@ class KnowledgeBase:
             "version": version.id, "key": self.version_keys[version.id], "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
+            "authority": version.authority,
             "operation": version.operation, "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),

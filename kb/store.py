@@ -52,14 +52,14 @@ CREATE TABLE versions (
     headword TEXT NOT NULL, text TEXT NOT NULL, valid_from TEXT, valid_to TEXT, ended TEXT,
     document_id TEXT NOT NULL REFERENCES documents(id), line_start INTEGER NOT NULL,
     line_end INTEGER NOT NULL, operation TEXT NOT NULL, supersedes INTEGER, note TEXT NOT NULL,
-    condition TEXT, refs TEXT NOT NULL, summary TEXT
+    condition TEXT, refs TEXT NOT NULL, summary TEXT, authority TEXT NOT NULL DEFAULT 'official'
 );
 CREATE INDEX versions_topic ON versions(topic_id);
 CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
 CREATE TABLE cards (
     key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
     affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
-    source TEXT NOT NULL
+    source TEXT NOT NULL, printings TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE card_links (
     version_id INTEGER NOT NULL REFERENCES versions(id), card_key TEXT NOT NULL REFERENCES cards(key),
@@ -85,10 +85,10 @@ def write(
                 _write_one(connection, result)
             _write_versions(connection, ledger)
             connection.executemany(
-                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
-                     json.dumps(c.aliases), c.source)
+                     json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
                     for c in catalog.cards.values()
                 ],
             )  # fmt: skip
@@ -102,12 +102,12 @@ def _write_versions(connection: sqlite3.Connection, ledger: Ledger) -> None:
         "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in ledger.topics.values()]
     )
     connection.executemany(
-        "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (
                 v.id, v.topic, v.series, v.headword, v.text, _iso(v.valid_from), _iso(v.valid_to), v.end,
                 v.document_id, v.line_start, v.line_end, v.operation, v.supersedes, v.note, v.condition,
-                json.dumps(v.references), v.summary,
+                json.dumps(v.references), v.summary, v.authority,
             )
             for v in ledger.versions
         ],

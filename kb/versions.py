@@ -24,7 +24,10 @@ from rulings.normalize import headword_key
 
 NOT_TOPICS = ("introduction", "heading", "change summary", "note")
 """Rulebook entry kinds that belong to their document, not to a topic."""
-TOPIC_KINDS = {"glossary": ("glossary entry",), "current-rulings": ("ruling",), "current-rulings-update": ("ruling",)}
+TOPIC_KINDS = {
+    "glossary": ("glossary entry",), "current-rulings": ("ruling",), "current-rulings-update": ("ruling",),
+    "faq": ("question",), "dated-rulings": ("ruling",),
+}  # fmt: skip
 """For the other document kinds, the only entry kinds that are topics."""
 
 
@@ -56,6 +59,8 @@ class Version:
     summary: str | None = None
     fields: dict[str, str] = field(default_factory=dict)
     """A table row's cells by column name (searchable, not stored in SQLite)."""
+    authority: str = "official"
+    """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
 
 
 def status(version: Version, on: dt.date) -> str:
@@ -106,7 +111,8 @@ class Ledger:
         return Version(
             id=len(self.versions) + 1, topic=ident, series=series, headword=entry.headword,
             valid_from=None, document_id=document_id, line_start=entry.span.start,
-            line_end=entry.span.end, summary=entry.summary, fields=dict(entry.fields), **values,  # type: ignore[arg-type]
+            line_end=entry.span.end, summary=entry.summary, fields=dict(entry.fields), authority=entry.authority,
+            **values,  # type: ignore[arg-type]
         )  # fmt: skip
 
     def start(self, version: Version, on: dt.date) -> None:
@@ -160,9 +166,12 @@ class Ledger:
             action(date)
 
 
-SERIES_KINDS = ("rulebook", "glossary", "current-rulings")
+SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
 """The kinds of series a search or diff can be limited to."""
-_KIND_ALIASES = {"current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings"}
+_KIND_ALIASES = {
+    "current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings",
+    "dated-rulings": "current-rulings", "question": "faq",
+}  # fmt: skip
 
 
 def series_kind(kind: str) -> str:
@@ -222,6 +231,15 @@ def apply_documents(results: list[ParseResult], releases: dict[str, dt.date]) ->
                 ledger.start(ledger.new(entry, document.game, "glossary", document.id), on)
             _omitted(ledger, document.game, "glossary", topics, on, "rescinded")
             _omitted(ledger, document.game, "current-rulings", [], on, "consolidated")
+            for entry in [e for e in result.entries if e.kind == "temporary ruling"]:
+                ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), on)
+        elif document.kind == "faq":
+            for entry in topics:
+                ledger.start(ledger.new(entry, document.game, "faq", document.id), on)
+            _omitted(ledger, document.game, "faq", topics, on, "rescinded")
+        elif document.kind == "dated-rulings":
+            for entry in sorted(topics, key=lambda e: e.date or on):
+                ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), entry.date or on)
         else:
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq)
@@ -261,7 +279,7 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> No
         if amendment and amendment.action in ("replace", "delete", "add", "cancel"):
             _amend(ledger, result, entry, amendment, date)
         else:
-            operation = "errata" if amendment else "original"
+            operation = "errata" if amendment or entry.fields.get("erratum") else "original"
             ledger.start(ledger.new(entry, document.game, "current-rulings", document.id, operation=operation), date)
 
     condition = ledger.when(release, on, order, run)

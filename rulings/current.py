@@ -13,11 +13,11 @@ import re
 
 from rulings.amendments import effective_release, parse_amendment
 from rulings.chrome import is_chrome, post_title
-from rulings.glossary import topic_entries
+from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs
+from rulings.topics import is_colon_topic, join_paragraphs, unglue_lines
 
 _TITLE = re.compile(r"^STAR TREK CUSTOMIZABLE CARD GAME$", re.IGNORECASE)
 _SUMMARIES = re.compile(r"^SIGNIFICANT RULINGS CHANGES", re.IGNORECASE)
@@ -66,7 +66,9 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     end = next((k for k, (_, t) in enumerate(body) if is_chrome(t)), len(body))
     result.chrome += [n for n, _ in body[end:] if is_chrome(lines[n - 1])]
     result.unparsed += [n for n, _ in body[end:] if not is_chrome(lines[n - 1])]
-    rulings, before = topic_entries(body[:end], "ruling", titles)
+    pieces, splits = unglue_lines(body[:end], titles)
+    glued(result, splits)
+    rulings, before = topic_entries(pieces, "ruling", titles)
     result.entries.append(Entry("RULINGS", "heading", "", [rulings_at + 1]))
     result.unparsed += before
     result.warnings += [f"{document.path}:{n}: text before the first ruling" for n in before]
@@ -152,12 +154,16 @@ def _complete_set(lines: list[str], start: int, end: int) -> list[str]:
 
 def _summaries(result: ParseResult, lines: list[str], start: int, end: int) -> list[Entry]:
     heading = clean_line(lines[start])
-    body = [(i + 1, lines[i]) for i in range(start + 1, end) if lines[i].strip()]
+    numbered = [(i + 1, lines[i]) for i in range(start + 1, end) if lines[i].strip()]
+    body, splits = unglue_lines(numbered, colon=True)
+    glued(result, splits)
     entries: list[Entry] = []
     intro: list[int] = [start + 1]
     for number, text in body:
         if text.lstrip().startswith("*"):
             entries.append(Entry("", "change summary", text.lstrip()[1:].strip(), [number], marked=True))
+        elif is_colon_topic(text):
+            entries.append(Entry("", "change summary", text.strip(), [number]))
         elif entries:
             entries[-1].lines.append(number)
             entries[-1].text = f"{entries[-1].text} {clean_line(text)}"

@@ -11,8 +11,12 @@ from dataclasses import dataclass, field
 
 from rulings.amendments import Amendment
 
-KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update")
+KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update", "faq", "dated-rulings")
 """The document kinds a manifest may name, each with its own parser."""
+
+
+AUTHORITIES = ("official", "temporary", "informal")
+"""How binding an entry is: published rules, temporary rulings awaiting a Glossary, or Q&A answers."""
 
 
 class ParseError(Exception):
@@ -90,6 +94,10 @@ class Entry:
     """For a ruling: the instruction it gives about another entry, if any."""
     effective_release: str | None = None
     """For a ruling "effective upon release of X": X."""
+    authority: str = "official"
+    """One of `AUTHORITIES`."""
+    date: dt.date | None = None
+    """For a ruling of a dated list: its own date (it takes effect then, not on the document's date)."""
 
     @property
     def span(self) -> Span:
@@ -147,6 +155,8 @@ class ParseResult:
     """Lines recognised as forum chrome (titles, navigation, copyright)."""
     unparsed: list[int] = field(default_factory=list)
     """Non-blank lines no rule accounted for."""
+    split: list[int] = field(default_factory=list)
+    """Lines holding several entries glued together (each such line is in each of them)."""
     warnings: list[str] = field(default_factory=list)
     """Findings worth a look, each ``file:line: message``."""
     duplicates_merged: int = 0

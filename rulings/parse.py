@@ -3,6 +3,7 @@
 `parse_document` picks the parser for the document's kind. `coverage` checks the
 promise that nothing is lost: each non-blank line is in exactly one entry (as its text
 or as a merged duplicate), in the chrome, or in the reported unparsed remainder.
+A line split into glued entries is in each of them and counted once.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulings.current import parse_current
+from rulings.faq import parse_dated, parse_faq
 from rulings.glossary import parse_glossary
 from rulings.model import KINDS, Document, ParseError, ParseResult
+from rulings.noise import clean
 from rulings.rulebook import parse_rulebook
 from rulings.source import SourceText, read_source
 
@@ -32,6 +35,8 @@ class Coverage:
     """Lines of forum chrome."""
     unparsed: int
     """Lines no rule accounted for (reported)."""
+    split: int
+    """Lines split into several glued entries (each counted once, in ``in_entries``)."""
     missing: tuple[int, ...]
     """Non-blank lines accounted for nowhere: must be empty."""
     twice: tuple[int, ...]
@@ -53,8 +58,10 @@ def coverage(result: ParseResult) -> Coverage:
     """Count where each line of ``result``'s source went."""
     seen: Counter[int] = Counter()
     own = [n for e in result.entries for n in e.lines]
+    split = set(result.split)
+    once = [n for n in own if n not in split] + [n for n in split if n in own]
     dups = [n for e in result.entries for n in e.duplicate_lines]
-    for numbers in (own, dups, result.chrome, result.unparsed):
+    for numbers in (once, dups, result.chrome, result.unparsed):
         seen.update(numbers)
     nonblank = set(result.nonblank)
     return Coverage(
@@ -63,6 +70,7 @@ def coverage(result: ParseResult) -> Coverage:
         duplicates=len(set(dups)),
         chrome=len(set(result.chrome)),
         unparsed=len(set(result.unparsed)),
+        split=len(split),
         missing=tuple(sorted(nonblank - set(seen))),
         twice=tuple(sorted(n for n, c in seen.items() if c > 1)),
     )
@@ -80,10 +88,20 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
     document.encoding = source.encoding
     if document.kind == "rulebook":
         result = parse_rulebook(document, source, titles)
-    elif document.kind == "glossary":
-        result = parse_glossary(document, source, titles)
     else:
-        result = parse_current(document, source, titles)
+        cleaned = clean(source)
+        if document.kind == "glossary":
+            result = parse_glossary(document, cleaned.source, titles)
+        elif document.kind == "faq":
+            result = parse_faq(document, cleaned.source)
+        elif document.kind == "dated-rulings":
+            result = parse_dated(document, cleaned.source)
+        else:
+            result = parse_current(document, cleaned.source, titles)
+        result.chrome = sorted(result.chrome + cleaned.chrome)
+        result.unparsed = sorted(result.unparsed + cleaned.unparsed)
+        result.nonblank = [i + 1 for i, t in enumerate(source.lines) if t.strip()]
+        result.warnings += cleaned.warnings
     result.lines = source.lines
     result.warnings[:0] = source.warnings
     return result

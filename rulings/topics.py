@@ -40,6 +40,66 @@ def split_topic(line: str, titles: Iterable[str] = ()) -> tuple[str, str] | None
     return None
 
 
+_GLUE = re.compile(r"(?<=[.!?)\"'\u201d])[ \t]*\*[ \t]*(?=\S)")
+_COLON_HEAD = re.compile(rf"^[^:]{{1,{MAX_HEADWORD}}}:\s+\S")
+
+
+def is_colon_topic(line: str) -> bool:
+    """Whether a line reads ``Headword: text`` (a change summary written without a ``*``)."""
+    return bool(_COLON_HEAD.match(line.strip()))
+
+
+def unglue(line: str, titles: Iterable[str] = (), colon: bool = False) -> list[str]:
+    """The entries glued onto one line by a repost that lost its line breaks.
+
+    ``* docking - ... entry.* Kle'eg - This personnel ...`` is two entries: a ``*`` right after
+    the end of a sentence, followed by what reads as ``Headword - text`` (or, with ``colon``,
+    ``Headword: text``), starts a new one. Pieces after the first start with ``* ``.
+    """
+    cuts: list[tuple[int, int]] = []
+    for match in _GLUE.finditer(line):
+        if not line[: match.start()].strip(" *"):
+            continue
+        rest = line[match.end() :]
+        if _COLON_HEAD.match(rest) if colon else split_topic(rest, titles):
+            cuts.append((match.start(), match.end()))
+    if not cuts:
+        return [line]
+    pieces = [line[: cuts[0][0]].rstrip()]
+    for (_, end), (start, _) in zip(cuts, [*cuts[1:], (len(line), len(line))], strict=True):
+        pieces.append("* " + line[end:start].strip())
+    return pieces
+
+
+def unglue_lines(
+    numbered: list[tuple[int, str]], titles: Iterable[str] = (), colon: bool = False
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """`unglue` over (line, text) pairs: the pieces, each with its line, and (line, new headword) per split."""
+    pieces: list[tuple[int, str]] = []
+    splits: list[tuple[int, str]] = []
+    for number, text in numbered:
+        parts = unglue(text, titles, colon)
+        pieces += [(number, part) for part in parts]
+        for part in parts[1:]:
+            body = part[2:]
+            head = body.split(":")[0] if colon else (split_topic(body, titles) or (body, ""))[0]
+            splits.append((number, head.strip()))
+    return pieces, splits
+
+
+_SEE_ONLY = re.compile(
+    rf"^(?P<head>[^.:()\u2013\u2014]{{1,{MAX_HEADWORD}}}?)[.:,]?\s+(?P<see>\(?See (?:also )?[^.()]+\.\)?)$"
+)
+
+
+def see_only(line: str) -> tuple[str, str] | None:
+    """``Headword. See X.`` (or ``Headword: See X.``, ``Headword (See X.)``): an entry that only refers."""
+    match = _SEE_ONLY.match(line.strip())
+    if not match or " - " in match["head"] or len(match["head"].split()) > 6:
+        return None
+    return match["head"].strip(), match["see"].strip("()")
+
+
 def is_topic_start(line: str, previous: tuple[str, str] | None, titles: Iterable[str] = ()) -> bool:
     """Whether an unmarked line starts a new topic rather than continuing ``previous``
     (the headword and the last paragraph of the topic before).

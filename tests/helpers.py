@@ -63,6 +63,8 @@ def render(result: ParseResult) -> str:
         mark = "*" if e.marked else ""
         out.append(f"[{e.kind}]{number} {mark}{e.headword} @{e.span}")
         out += [f"  {p}" for p in e.text.split("\n\n") if p]
+        if e.authority != "official" or e.date:
+            out.append(f"  authority: {e.authority}" + (f", dated {e.date}" if e.date else ""))
         if e.references:
             out.append(f"  see: {' | '.join(e.references)}")
         if e.summary_of:

@@ -75,10 +75,10 @@ def test_bundled_catalog_from_the_seeds() -> None:
 @needs_catalog
 def test_lackey_import_of_the_real_catalog() -> None:
     catalog = Catalog()
-    assert import_lackey(PHYSICAL, catalog) == 3396
+    assert import_lackey(PHYSICAL, catalog).printings == 3396
     assert catalog.problems == []
     games = [c.game for c in catalog.cards.values()]
-    assert (len(games), games.count("stccg"), games.count("stccg-2e")) == (3077, 2371, 706)
+    assert (len(games), games.count("stccg"), games.count("stccg-2e")) == (3076, 2370, 706)
     bounty = catalog.cards["stccg:hms bounty"]
     assert (bounty.name, bounty.type, bounty.affiliation) == ("H.M.S. Bounty", "Ship", "Klingon/Federation")
     assert catalog.cards["stccg:borg queen"].sets == ["Trad_Modern_Open_Warp", "The Borg"]
@@ -110,7 +110,7 @@ def test_lackey_bad_rows_are_reported_and_skipped(tmp_path: Path) -> None:
     path = tmp_path / "cards.csv"
     path.write_text("\ufeff" + "\n".join([header, *rows]) + "\n", encoding="utf-8")
     catalog = Catalog()
-    assert import_lackey(path, catalog) == 2
+    assert import_lackey(path, catalog).printings == 2
     assert catalog.problems == [
         f"{path}:3: no card name; row skipped",
         f"{path}:4: fewer fields than the header; row skipped",
@@ -119,7 +119,7 @@ def test_lackey_bad_rows_are_reported_and_skipped(tmp_path: Path) -> None:
     ]
     assert sorted(c.name for c in catalog.cards.values()) == ["Conundrum", "Lineup"]
     (tmp_path / "other.csv").write_text("Title,Kind\nX,Y\n")
-    assert import_lackey(tmp_path / "other.csv", catalog) == 0
+    assert import_lackey(tmp_path / "other.csv", catalog).printings == 0
     assert catalog.problems[-1].endswith("other.csv:1: not a Lackey card file: no column Name, Set, Type, Affil, "
                                          "Uniqueness, Persona")  # fmt: skip
 

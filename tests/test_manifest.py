@@ -47,9 +47,9 @@ def library(tmp_path: Path, manifest: str) -> Path:
     [
         (GOOD.replace('version = "1.7"\n', ""), "[[document]] #1 (id 'a'): missing key 'version'"),
         (
-            GOOD.replace('"glossary"', '"faq"'),
-            "[[document]] #1 (id 'a'): key 'kind': unknown kind 'faq' (expected "
-            "one of rulebook, glossary, current-rulings, current-rulings-update)",
+            GOOD.replace('"glossary"', '"errata"'),
+            "[[document]] #1 (id 'a'): key 'kind': unknown kind 'errata' (expected "
+            "one of rulebook, glossary, current-rulings, current-rulings-update, faq, dated-rulings)",
         ),
         (
             GOOD.replace('"2000-08-01"', '"2000-13-45"'),

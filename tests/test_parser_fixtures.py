@@ -10,7 +10,10 @@ from rulings.amendments import parse_amendment
 TITLES = frozenset(
     {"Federation Outpost", "U.S.S. Galaxy", "Runabout", "Dr. Farek", "Taitt", "Palor Toff - Alien Trader"}
 )
-KINDS = {"rulebook": "rulebook", "glossary": "glossary", "current": "current-rulings-update"}
+KINDS = {
+    "rulebook": "rulebook", "glossary": "glossary", "current": "current-rulings-update", "faq": "faq",
+    "dated": "dated-rulings",
+}  # fmt: skip
 
 
 def _cases() -> list[object]:

@@ -37,7 +37,9 @@ def _coverage_line(result: ParseResult) -> str:
     c = report_for(result).coverage
     return (
         f"coverage: {c.nonblank} non-blank lines: {c.in_entries} in entries, {c.duplicates} "
-        f"duplicates merged, {c.chrome} chrome, {c.unparsed} unparsed; {c.percent:.1f}% accounted for"
+        f"duplicates merged, {c.chrome} chrome, {c.unparsed} unparsed"
+        + (f", {c.split} split" if c.split else "")
+        + f"; {c.percent:.1f}% accounted for"
         + ("" if c.complete else f"; MISSING {list(c.missing)} TWICE {list(c.twice)}")
     )
 
@@ -82,11 +84,12 @@ def cmd_build(args: argparse.Namespace) -> int:
             return 1
         print("the knowledge base in service matches the library")
         return 0
-    report = build(Path(args.library), Path(args.kb), Path(args.cards) if args.cards else None,
+    report = build(Path(args.library), Path(args.kb), [Path(c) for c in args.cards or []],
                    wait=args.wait, notify=_notify)  # fmt: skip
     if args.json:
         print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents,
                      "cards": report.cards, "imported": report.imported, "links": report.links,
+                     "imports": [{**vars(i), "path": str(i.path)} for i in report.imports],
                      "warnings": report.warnings, "references": report.references})  # fmt: skip
         return 0
     for document in report.documents:
@@ -94,6 +97,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         for warning in document.warnings:
             print(f"  warning: {warning}")
     print(f"cards: {report.cards} in the catalog ({report.imported} rows imported), {report.links} links")
+    for imported in report.imports:
+        print(f"  {imported.line()}")
     for warning in report.warnings:
         print(f"  warning: {warning}")
     print(f"references: {len(report.references)} to topics not in this knowledge base")
@@ -168,7 +173,9 @@ def parser() -> argparse.ArgumentParser:
         "--library", default=str(DEFAULT_LIBRARY), help=f"library directory (default {DEFAULT_LIBRARY})"
     )
     build_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
-    build_cmd.add_argument("--cards", help="a Lackey CSV card file to import into the catalog")
+    build_cmd.add_argument(
+        "--cards", action="append", help="a Lackey CSV card file to import into the catalog (repeatable)"
+    )
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
     build_cmd.add_argument(
         "--wait",

@@ -57,7 +57,7 @@ def _cite(part: dict[str, Any]) -> str:
 
 def _print_part(part: dict[str, Any]) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
-    print(f"  [{part['label']}] {part['status']} {since}; {part['operation']}")
+    print(f"  [{part['label']}] {part['status']}{_authority(part)} {since}; {part['operation']}")
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
@@ -84,6 +84,11 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
+def _authority(part: dict[str, Any]) -> str:
+    """`` (temporary)`` or `` (informal)`` beside a status; nothing for official text."""
+    return f" ({part['authority']})" if part.get("authority", "official") != "official" else ""
+
+
 def cmd_history(args: argparse.Namespace) -> int:
     answer = _open(args).history(args.topic, args.game)
     if args.json:
@@ -94,7 +99,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         until = part["valid_to"] or ("in force" if part["valid_from"] else "-")
         print(
             f"{number}. {part['valid_from'] or part['condition']} -> {until}  [{part['label']}] {part['operation']}, "
-            f"{part['status']}"
+            f"{part['status']}{_authority(part)}"
         )
         print(f"    Source: {_cite(part)}")
         if part["note"]:
@@ -139,6 +144,9 @@ def cmd_card(args: argparse.Namespace) -> int:
     print(f"{answer['name']}  ({facts}), as of {answer['as_of']}")
     if answer["aliases"]:
         print(f"  also written: {', '.join(answer['aliases'])}")
+    if answer["printings"]:
+        printed = [p["name"] + (f" [{p['set']}]" if p["set"] else "") for p in answer["printings"]]
+        print(f"  printings: {'; '.join(printed)}")
     print(f"Rulings headed by it: {len(answer['headed'])}")
     _print_entries(answer["headed"])
     others = answer["entries"][len(answer["headed"]) :]
