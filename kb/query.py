@@ -78,7 +78,14 @@ def _version(row: sqlite3.Row) -> Version:
         line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
         supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
         references=json.loads(row["refs"]), summary=row["summary"],
+        ended_by=_ended_by(row),
     )  # fmt: skip
+
+
+def _ended_by(row: sqlite3.Row) -> dict[str, str] | None:
+    """The document that ended a version (a store built before this column has none)."""
+    names = row.keys()  # a Row's ``in`` looks at its values, not its column names
+    return json.loads(row["ended_by"]) if "ended_by" in names and row["ended_by"] else None
 
 
 class KnowledgeBase:
@@ -115,6 +122,13 @@ class KnowledgeBase:
         for version in self.versions:
             self.by_topic.setdefault(version.topic, []).append(version)
         self.version_by_id = {v.id: v for v in self.versions}
+        self.successor = {v.supersedes: v for v in self.versions if v.supersedes and v.valid_from}
+        """Version id -> the version that superseded it."""
+        self.number: dict[int, int] = {}
+        """Version id -> its place (from 1) in its topic's history, oldest first."""
+        for versions in self.by_topic.values():
+            for place, version in enumerate(sorted(versions, key=_history_order), start=1):
+                self.number[version.id] = place
         self.version_keys: dict[int, str] = {}
         self.version_by_key: dict[str, Version] = {}
         for version in self.versions:
@@ -274,8 +288,26 @@ class KnowledgeBase:
             "operation": version.operation, "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
-            "cards": self.cards_of([version]),
+            "ended_by": self.ending(version), "cards": self.cards_of([version]),
         }  # fmt: skip
+
+    def ending(self, version: Version) -> dict[str, Any] | None:
+        """When, by which document (cited) and why a version stopped being in force; None while it is."""
+        if version.valid_to is None or version.end is None:
+            return None
+        by = version.ended_by or {"document": version.document_id, "lines": ""}
+        document = self.documents[by["document"]]
+        name = f"{document['title']} ({document['version']})"
+        after = self.successor.get(version.id)
+        why = {
+            "superseded": f"superseded by version {self.number[after.id]}" if after else "superseded",
+            "rescinded": f"omitted from the full {document['title']} of {document['date']}",
+            "consolidated": f"consolidated into {document['title']} {document['version']}",
+            "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
+        }.get(version.end, version.end)
+        return {"date": iso(version.valid_to), "reason": version.end, "why": why, "document": document["id"],
+                "title": document["title"], "version": document["version"], "lines": by["lines"],
+                "successor": self.version_keys[after.id] if after else None}  # fmt: skip
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
         """The versions of ``topic`` in force on ``on``, one per series."""
@@ -292,9 +324,19 @@ class KnowledgeBase:
         return {
             "topic": topic, "headword": self.topics[topic]["headword"], "game": self.topics[topic]["game"],
             "as_of": on.isoformat(), "text": "\n\n".join(p["text"] for p in parts if p["text"]),
-            "parts": parts, "pending": waiting, "backrefs": self.backrefs(topic),
+            "parts": parts, "ended": self.ended(topic, on), "pending": waiting, "backrefs": self.backrefs(topic),
             "cards": self.cards_of(self.in_force(topic, on)),
         }  # fmt: skip
+
+    def ended(self, topic: str, on: dt.date) -> list[dict[str, Any]]:
+        """For each series of ``topic`` with nothing in force on ``on``, its last version that had
+        ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
+        last: dict[str, Version] = {}
+        for version in sorted(self.by_topic.get(topic, []), key=_history_order):
+            if version.valid_to is not None and version.valid_to <= on:
+                last[version.series] = version
+        live = {v.series for v in self.by_topic.get(topic, []) if status(v, on) in ("active", "pending")}
+        return [self.part(v, on) for series, v in last.items() if series not in live]
 
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
@@ -307,7 +349,7 @@ class KnowledgeBase:
         today = dt.date.today()
         by_id = {v.id: v for v in self.versions}
         versions = []
-        for version in sorted(self.by_topic[topic], key=lambda v: (v.valid_from or dt.date.max, v.id)):
+        for version in sorted(self.by_topic[topic], key=_history_order):
             part = self.part(version, today)
             previous = by_id.get(version.supersedes) if version.supersedes else None
             part["supersedes"] = version.supersedes
@@ -383,6 +425,10 @@ class KnowledgeBase:
 
 def _open_index(directory: Path) -> Searcher:
     return index.open_dir(str(directory)).searcher(weighting=scoring.BM25F())
+
+
+def _history_order(version: Version) -> tuple[dt.date, int]:
+    return version.valid_from or dt.date.max, version.id
 
 
 def _joined(versions: list[Version]) -> str:

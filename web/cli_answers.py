@@ -55,16 +55,32 @@ def _cite(part: dict[str, Any]) -> str:
     return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
 
 
+def ending_line(part: dict[str, Any]) -> str | None:
+    """When, by what and why a version stopped, with the document and lines that did it."""
+    end = part.get("ended_by")
+    if not end:
+        return None
+    lines = f", lines {end['lines']}" if end["lines"] else ""
+    return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
+
+
 def _print_part(part: dict[str, Any]) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
+    if part["status"] in ("superseded", "rescinded"):
+        since = f"in force {part['valid_from']} to {part['valid_to']}"
     print(f"  [{part['label']}] {part['status']} {since}; {part['operation']}")
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
         print(f"    NOTE: {part['note']}")
+    if part["summary"]:
+        print(_wrap(f"Publisher's summary: {part['summary']}"))
     if part["references"]:
         print(f"    See: {', '.join(part['references'])}")
     print(f"    Source: {_cite(part)}")
+    ended = ending_line(part)
+    if ended and part["status"] != "active":
+        print(f"    {ended}")
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -77,6 +93,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         _print_part(part)
     if not answer["parts"]:
         print("  (nothing in force on that date)")
+    for part in answer["ended"]:
+        _print_part(part)
     for part in answer["pending"]:
         _print_part(part)
     if answer["backrefs"]:
@@ -97,8 +115,13 @@ def cmd_history(args: argparse.Namespace) -> int:
             f"{part['status']}"
         )
         print(f"    Source: {_cite(part)}")
+        ended = ending_line(part)
+        if ended:
+            print(f"    {ended}")
         if part["note"]:
             print(f"    NOTE: {part['note']}")
+        if part["summary"]:
+            print(_wrap(f"Publisher's summary: {part['summary']}"))
         changed = render_diff([tuple(s) for s in part["diff"]]) if part["supersedes"] else part["text"]
         print(_wrap(changed))
     return 0

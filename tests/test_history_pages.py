@@ -1,0 +1,127 @@
+"""History that explains itself (issue #11): why and by what each version stopped, the
+publisher's summaries and the source's notes, the banner on an old version, the feed of
+every change, and one vocabulary of filters — on pages, in JSON and in the CLI."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from helpers import FIXTURES, SEEDS
+from kb.build import build
+from web.app import create_app
+from web.cli import main
+
+
+@pytest.fixture(scope="module")
+def history(history_root: Path) -> FlaskClient:
+    return create_app({"KB": str(history_root), "TESTING": True}).test_client()
+
+
+@pytest.fixture(scope="module")
+def client(bundled_root: Path) -> FlaskClient:
+    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
+
+
+def html(client: FlaskClient, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status, (url, response.data[:300])
+    return response.get_data(as_text=True)
+
+
+def as_json(client: FlaskClient, url: str, status: int = 200) -> Any:
+    response = client.get(url)
+    assert response.status_code == status, (url, response.data[:300])
+    return response.get_json()
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    status = main(list(args))
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+KIRA_END = {"date": "2001-01-29", "reason": "rescinded", "why": "omitted from the full Current Rulings of 2001-01-29",
+            "document": "cr-2001-01-29", "title": "Current Rulings", "version": "1/29/01", "lines": "13-15",
+            "successor": None}  # fmt: skip
+
+
+# -- 1. rescinded and superseded, explained ----------------------------------------------
+
+
+def test_rescinded_entry_page_says_when_by_what_and_why(history: FlaskClient) -> None:
+    page = html(history, "/entry/stccg:kira-nerys")
+    assert (
+        'The Current Rulings text was in force from 2000-11-27 and <span class="ended">ended 2001-01-29: omitted'
+        ' from the full Current Rulings of 2001-01-29 — <a class="cite" href="/docs/cr-2001-01-29?lines=13-15#L13">'
+        "Current Rulings (1/29/01), lines 13-15</a></span>."
+    ) in page
+    assert "This personnel's fourth skill is Navigation x2" in page  # the text that was rescinded is shown
+    assert ">2000-11-27 to 2001-01-29</a> Current Rulings: errata" in page  # the timeline: start and end
+
+
+def test_rescinded_entry_json_and_cli(history: FlaskClient, history_root: Path, capsys: Any) -> None:
+    data = as_json(history, "/entry/stccg:kira-nerys.json")
+    assert data["parts"] == [] and data["ended"][0]["ended_by"] == KIRA_END
+    status, out, _ = run(capsys, "show", "Kira Nerys", "--kb", str(history_root))
+    assert status == 0
+    assert "  [Current Rulings] rescinded in force 2000-11-27 to 2001-01-29; errata" in out.splitlines()
+    ended = (
+        "    Ended 2001-01-29: omitted from the full Current Rulings of 2001-01-29"
+        " (Current Rulings (1/29/01), lines 13-15)"
+    )
+    assert ended in out.splitlines()
+    status, out, _ = run(capsys, "history", "Kira Nerys", "--kb", str(history_root))
+    assert out.splitlines()[3] == ended
+    status, out, _ = run(capsys, "history", "Kira Nerys", "--kb", str(history_root), "--json")
+    assert json.loads(out)["versions"][0]["ended_by"] == KIRA_END
+
+
+def test_superseded_cancelled_and_consolidated_say_why(history_root: Path, capsys: Any) -> None:
+    _, out, _ = run(capsys, "history", "Conundrum", "--kb", str(history_root), "--json")
+    ends = [v["ended_by"] for v in json.loads(out)["versions"]]
+    assert [(e["why"], e["document"], e["lines"], e["successor"]) for e in ends[:2]] == [
+        ("superseded by version 2", "cr-update-2000-11-27", "79-83", "stccg:conundrum@cr-update-2000-11-27@glossary"),
+        ("superseded by version 3", "cr-update-2000-12-18", "21", "stccg:conundrum@cr-update-2000-12-18@glossary"),
+    ]
+    assert ends[2] is None
+    _, out, _ = run(capsys, "history", "holodeck", "--kb", str(history_root))
+    assert (
+        "    Ended 2000-12-25: cancelled upon release of Fixture Expansion A"
+        " (Current Rulings Update (12/18/00), lines 23)"
+    ) in out.splitlines()
+
+
+def test_consolidated_into_a_glossary(tmp_path: Path, capsys: Any) -> None:
+    library = tmp_path / "library"
+    shutil.copytree(FIXTURES / "library", library)
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", library / "stccg")
+    (library / "stccg" / "glossary-1.8.txt").write_text("conundrum - A dilemma.\n", encoding="utf-8")
+    with (library / "library.toml").open("a", encoding="utf-8") as manifest:
+        manifest.write('\n[[document]]\nid = "glossary-1-8"\nfile = "stccg/glossary-1.8.txt"\ngame = "stccg"\n'
+                       'kind = "glossary"\ntitle = "Glossary"\nversion = "1.8"\ndate = "2001-03-01"\n')  # fmt: skip
+    build(library, tmp_path / "kb")
+    _, out, _ = run(capsys, "history", "Cha'Joh", "--kb", str(tmp_path / "kb"), "--json")
+    last = json.loads(out)["versions"][-1]["ended_by"]
+    assert (last["why"], last["document"], last["lines"]) == ("consolidated into Glossary 1.8", "glossary-1-8", "1")
+
+
+# -- 2. the publisher's summaries and the source's notes -----------------------------------
+
+
+def test_summary_and_source_note_with_their_ruling(client: FlaskClient, bundled_root: Path, capsys: Any) -> None:
+    page = html(client, "/entry/stccg:conundrum")
+    assert ("<strong>Publisher's summary:</strong> The affected ship may not be assisted by other ships in its"
+            " attack.") in page  # fmt: skip
+    note = "the source adds: this also corrects the incorrect interpretation in the 7/00 Dilemma Resolution Guide"
+    assert f'<p class="note">Note: {note}</p>' in page
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", str(bundled_root))
+    assert f"    NOTE: {note}" in out.splitlines()
+    assert "    Publisher's summary: The affected ship may not be assisted by other ships in its attack." in out
+    data = as_json(client, "/entry/stccg:conundrum.json")
+    assert data["parts"][0]["note"] == note
