@@ -338,6 +338,11 @@ class KnowledgeBase:
         live = {v.series for v in self.by_topic.get(topic, []) if status(v, on) in ("active", "pending")}
         return [self.part(v, on) for series, v in last.items() if series not in live]
 
+    def _endings(self, topic: str, before: list[Version], on: dt.date) -> list[dict[str, Any]]:
+        """How the series of ``before`` came to have nothing in force by ``on``: the last ending of each."""
+        series = {v.series for v in before}
+        return [p["ended_by"] for p in self.ended(topic, on) if p["series"] in series]
+
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
         keys = [key for v in versions for key, _ in self.card_links.get(v.id, [])]
@@ -393,7 +398,14 @@ class KnowledgeBase:
             if not before and after:
                 answer["added"].append({**item, "text": new, "parts": [self.part(v, end) for v in after]})
             elif before and not after:
-                answer["rescinded"].append({**item, "text": old, "ended": [v.end for v in before]})
+                answer["rescinded"].append(
+                    {
+                        **item,
+                        "text": old,
+                        "ended": [v.end for v in before],
+                        "ended_by": self._endings(ident, before, end),
+                    }
+                )
             elif old != new or [v.note for v in before] != [v.note for v in after]:
                 answer["changed"].append(
                     {**item, "diff": word_diff(old, new), "parts": [self.part(v, end) for v in after]}

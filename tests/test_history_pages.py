@@ -125,3 +125,52 @@ def test_summary_and_source_note_with_their_ruling(client: FlaskClient, bundled_
     assert "    Publisher's summary: The affected ship may not be assisted by other ships in its attack." in out
     data = as_json(client, "/entry/stccg:conundrum.json")
     assert data["parts"][0]["note"] == note
+
+
+def test_diff_shows_summaries_and_why_rescinded(history: FlaskClient, history_root: Path, capsys: Any) -> None:
+    page = html(history, "/diff?from=2000-10-30&to=2001-01-29")
+    summary = (
+        '<p class="summary"><strong>Publisher\'s summary:</strong> You may no longer simultaneously change the'
+        " affiliations of this ship and the Sisters of Duras aboard.</p>"
+    )
+    assert page.count(summary) == 1  # once, although Cha'Joh changed in two series
+    assert (
+        '<a href="/entry/stccg:mission-attempt">mission attempt</a> <span class="badge rescinded">rescinded</span>'
+        ' <span class="ended">ended 2001-01-29: omitted from the full Current Rulings of 2001-01-29'
+    ) in page
+    data = as_json(history, "/diff.json?from=2000-10-30&to=2001-01-29")
+    assert [(i["headword"], [e["why"] for e in i["ended_by"]]) for i in data["rescinded"]] == [
+        ("holodeck", ["cancelled upon release of Fixture Expansion A"]),
+        ("mission attempt", ["omitted from the full Current Rulings of 2001-01-29"]),
+    ]
+    _, out, _ = run(capsys, "diff", "2000-10-30", "2001-01-29", "--kb", str(history_root))
+    lines = out.splitlines()
+    assert lines[lines.index("- holodeck") + 1] == (
+        "    Ended 2000-12-25: cancelled upon release of Fixture Expansion A (Current Rulings Update (12/18/00), lines 23)"
+    )
+
+
+# -- 3. an old version opened by its permalink -------------------------------------------
+
+
+def test_superseded_version_carries_a_banner_to_the_text_in_force(history: FlaskClient) -> None:
+    page = html(history, "/version/stccg:conundrum@glossary-1-7@glossary")
+    assert (
+        '<p class="banner">Not in force since 2000-11-27; the text in force is'
+        ' <a href="/version/stccg:conundrum@cr-update-2000-12-18@glossary">the Glossary version of 2000-12-18</a>'
+        " (Current Rulings Update (12/18/00), lines 21).</p>"
+    ) in page
+    current = html(history, "/version/stccg:conundrum@cr-update-2000-12-18@glossary")
+    assert "Not in force since" not in current
+    old_day = html(history, "/version/stccg:conundrum@glossary-1-7@glossary?as_of=2000-09-01")
+    assert "Not in force since" not in old_day
+
+
+def test_rescinded_version_banner_says_nothing_is_in_force(history: FlaskClient) -> None:
+    page = html(history, "/version/stccg:kira-nerys@cr-update-2000-11-27@current-rulings")
+    assert (
+        '<p class="banner">Not in force since 2001-01-29; no Current Rulings text is in force: <span class="ended">'
+        "ended 2001-01-29: omitted from the full Current Rulings of 2001-01-29"
+    ) in page
+    data = as_json(history, "/version/stccg:kira-nerys@cr-update-2000-11-27@current-rulings.json")
+    assert data["now"] == {"key": None}

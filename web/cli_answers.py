@@ -143,6 +143,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
             print(f"{mark} {item['headword']}{extra}")
             if key == "changed":
                 print(_wrap(render_diff([tuple(s) for s in item["diff"]])))
+            for end in item.get("ended_by", []) if key == "rescinded" else []:
+                print(f"    {ending_line({'ended_by': end})}")
     return 0
 
 
