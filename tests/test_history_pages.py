@@ -146,7 +146,8 @@ def test_diff_shows_summaries_and_why_rescinded(history: FlaskClient, history_ro
     _, out, _ = run(capsys, "diff", "2000-10-30", "2001-01-29", "--kb", str(history_root))
     lines = out.splitlines()
     assert lines[lines.index("- holodeck") + 1] == (
-        "    Ended 2000-12-25: cancelled upon release of Fixture Expansion A (Current Rulings Update (12/18/00), lines 23)"
+        "    Ended 2000-12-25: cancelled upon release of Fixture Expansion A"
+        " (Current Rulings Update (12/18/00), lines 23)"
     )
 
 
