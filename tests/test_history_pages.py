@@ -5,7 +5,9 @@ every change, and one vocabulary of filters — on pages, in JSON and in the CLI
 from __future__ import annotations
 
 import json
+import re
 import shutil
+import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +177,62 @@ def test_rescinded_version_banner_says_nothing_is_in_force(history: FlaskClient)
     ) in page
     data = as_json(history, "/version/stccg:kira-nerys@cr-update-2000-11-27@current-rulings.json")
     assert data["now"] == {"key": None}
+
+
+# -- 4. the feed: every kind of change, valid Atom --------------------------------------
+
+ATOM = "{http://www.w3.org/2005/Atom}"
+XHTML = "{http://www.w3.org/1999/xhtml}"
+
+
+def _atom(client: FlaskClient) -> ET.Element:
+    response = client.get("/changes.atom")
+    assert response.status_code == 200 and response.content_type == "application/atom+xml; charset=utf-8"
+    return ET.fromstring(response.data)
+
+
+def _assert_rfc4287(feed: ET.Element) -> None:
+    """The elements RFC 4287 requires: atom:feed has one id, title and updated, and an author
+    (or every entry has one); each atom:entry has one id, title and updated; dates are RFC 3339;
+    xhtml content is one XHTML div."""
+    assert feed.tag == f"{ATOM}feed"
+    for name in ("id", "title", "updated"):
+        assert len(feed.findall(f"{ATOM}{name}")) == 1, name
+    assert feed.findtext(f"{ATOM}author/{ATOM}name")
+    stamp = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+    assert stamp.fullmatch(feed.findtext(f"{ATOM}updated") or "")
+    entries = feed.findall(f"{ATOM}entry")
+    assert entries
+    for entry in entries:
+        for name in ("id", "title", "updated"):
+            assert len(entry.findall(f"{ATOM}{name}")) == 1, name
+        assert stamp.fullmatch(entry.findtext(f"{ATOM}updated") or "")
+        assert entry.find(f"{ATOM}link") is not None or entry.find(f"{ATOM}content") is not None
+        content = entry.find(f"{ATOM}content")
+        if content is not None and content.get("type") == "xhtml":
+            assert [child.tag for child in content] == [f"{XHTML}div"]
+
+
+def test_feed_lists_every_kind_of_change_per_document(history: FlaskClient) -> None:
+    feed = _atom(history)
+    _assert_rfc4287(feed)
+    entries = {e.find(f"{ATOM}link").get("href"): e for e in feed.findall(f"{ATOM}entry")}  # type: ignore[union-attr]
+    full = entries["/docs/cr-2001-01-29"]
+    assert full.findtext(f"{ATOM}title") == "Current Rulings (1/29/01): 0 added, 0 changed, 41 rescinded, 0 pending"
+    update = entries["/docs/cr-update-2000-12-18"]
+    assert (
+        update.findtext(f"{ATOM}title")
+        == "Current Rulings Update (12/18/00): 0 added, 5 changed, 1 rescinded, 1 pending"
+    )
+    summary = update.findtext(f"{ATOM}summary") or ""
+    assert "Rescinded: holodeck (cancelled). Pending: tribble (original)." in summary
+    items = [" ".join("".join(li.itertext()).split()) for li in update.iter(f"{XHTML}li")]
+    assert "holodeck [Glossary] cancelled: cancelled upon release of Fixture Expansion A" in items
+    assert "tribble [Current Rulings] original: upon release of Fixture Expansion B" in items
+    kira = [
+        " ".join("".join(li.itertext()).split()) for li in full.iter(f"{XHTML}li") if "Kira" in "".join(li.itertext())
+    ]
+    assert kira == [
+        "Kira Nerys [Current Rulings] rescinded: omitted from the full Current Rulings of 2001-01-29"
+        " Publisher's summary: The [DS9] version has the correct game text and lore."
+    ]

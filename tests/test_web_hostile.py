@@ -65,14 +65,14 @@ def test_feed_escapes_titles_and_headwords(hostile: FlaskClient) -> None:
     assert "<script>" not in body
     titles = [entry.findtext(f"{ATOM}title") for entry in feed.iter(f"{ATOM}entry")]
     assert titles == [
-        "Current Rulings (1/29/01): 0 versions",
-        f"{SCRIPT_TITLE} (12/18/00): 7 versions",
-        "Current Rulings Update (11/27/00): 51 versions",
-        "Current Rulings (10/30/00): 4 versions",
-        "Glossary\ufffd\ufffd (1.7): 10 versions",
+        "Current Rulings (1/29/01): 0 added, 0 changed, 42 rescinded, 0 pending",
+        f"{SCRIPT_TITLE} (12/18/00): 1 added, 5 changed, 1 rescinded, 1 pending",
+        "Current Rulings Update (11/27/00): 41 added, 10 changed, 0 rescinded, 0 pending",
+        "Current Rulings (10/30/00): 4 added, 0 changed, 0 rescinded, 0 pending",
+        "Glossary\ufffd\ufffd (1.7): 10 added, 0 changed, 0 rescinded, 0 pending",
     ]
     summary = list(feed.iter(f"{ATOM}entry"))[1].findtext(f"{ATOM}summary") or ""
-    assert summary.startswith(f"{SCRIPT_HEADWORD} (original); commandeering (replace-part); ")
+    assert summary.startswith(f"Added: {SCRIPT_HEADWORD} (original). Changed: commandeering (replace-part); ")
 
 
 def test_feed_is_valid_atom_and_ignores_the_host_header(hostile: FlaskClient) -> None:

@@ -10,6 +10,7 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from kb.cardquery import deck_keys
+from kb.changes import CHANGE_KINDS, by_document
 from kb.query import BadDate, parse_date
 from web.views import date_arg, page, route, wants_json
 
@@ -54,11 +55,11 @@ def feed() -> Any:
     with a ``BASE_URL`` (or ``RULINGS_BASE_URL`` is set); nothing in it comes from the request,
     not even the Host header."""
     documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
+    changes = by_document(g.kb)
     items = []
     for document in documents:
-        versions = [v for v in g.kb.versions if v.document_id == document["id"]]
         updated = document["date"] or g.kb.built_on
-        items.append({"document": document, "versions": versions[:200], "count": len(versions),
+        items.append({"document": document, "changes": changes[document["id"]], "kinds": CHANGE_KINDS,
                       "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
     updated = max((d["date"] for d in documents if d["date"]), default=None) or g.kb.built_on
     root = str(current_app.config.get("BASE_URL") or os.environ.get("RULINGS_BASE_URL", "")).rstrip("/")
