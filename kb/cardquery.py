@@ -41,6 +41,7 @@ class UnknownCard(LookupError):
 
 def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
     """The catalog key of a card named (or aliased) ``name``: punctuation-, case- and quote-insensitive."""
+    game = kb.game_filter(game)
     key = _known_card(kb, name, game)
     if key is None:
         raise UnknownCard(name, _close_cards(_card_names(kb, game), name))
@@ -122,6 +123,7 @@ def resolve_deck(
 ) -> tuple[dict[str, int], list[dict[str, Any]], int]:  # fmt: skip
     """A deck list's known cards (catalog key -> count, in order), its unknown names (each
     once, with suggestions for the first `SUGGESTED`), and the number of card lines skipped."""
+    game = kb.game_filter(game)
     titles = [c["name"] for c in kb.cards.values() if game in (None, c["game"])]
     cards, skipped = _read_deck(text, titles)
     known: dict[str, int] = {}

@@ -27,7 +27,7 @@ from kb.build import BuildError
 from kb.completion import Name, names_of
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
 from kb.questions import Vocabulary
-from kb.versions import Version, reference_keys, series_kind, status
+from kb.versions import UnknownFilter, Version, kind_filter, reference_keys, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key, title_key
 
@@ -39,6 +39,10 @@ _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
 
 class BadDate(ValueError):
     """A date that is not YYYY-MM-DD (or M/D/YY)."""
+
+
+class ReversedRange(BadDate):
+    """A diff asked from a later date to an earlier one."""
 
 
 class UnknownTopic(LookupError):
@@ -139,6 +143,7 @@ class KnowledgeBase:
                 key = f"{base}@{number}"
             self.version_keys[version.id], self.version_by_key[key] = key, version
         self.cards = {r["key"]: dict(r) for r in db.execute("SELECT * FROM cards")}
+        self._games = sorted({t["game"] for t in self.topics.values()} | {c["game"] for c in self.cards.values()})
         self.cards_by_title: dict[str, list[str]] = {}
         """Title key of a card's name or alias -> card keys."""
         for key, card in self.cards.items():
@@ -256,6 +261,7 @@ class KnowledgeBase:
 
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""
+        game = self.game_filter(game)
         if query in self.topics:
             return query
         key = headword_key(query)
@@ -265,6 +271,17 @@ class KnowledgeBase:
         headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics.values()}
         close = difflib.get_close_matches(key, list(headwords), n=5, cutoff=0.6)
         raise UnknownTopic(query, [headwords[c] for c in close])
+
+    def games(self) -> list[str]:
+        """The games this knowledge base has topics or cards of."""
+        return self._games
+
+    def game_filter(self, value: str | None) -> str | None:
+        """``value`` if it names a game of this knowledge base (None: any game); else an
+        `UnknownFilter` listing the games."""
+        if value is None or value in self.games():
+            return value
+        raise UnknownFilter(f"unknown game {value[:40]!r}; the games are {', '.join(self.games())}")
 
     def citation(self, version: Version) -> dict[str, Any]:
         """Where a version's text comes from."""
@@ -364,6 +381,7 @@ class KnowledgeBase:
 
     def as_of(self, on: dt.date, game: str | None = None) -> dict[str, Any]:
         """The whole knowledge base in force on a date."""
+        game = self.game_filter(game)
         topics = []
         for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
             parts = self.in_force(ident, on)
@@ -378,8 +396,12 @@ class KnowledgeBase:
         cards: set[str] | None = None,
     ) -> dict[str, Any]:  # fmt: skip
         """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
-        keys) limits it to versions naming one of those cards."""
-        wanted = {series_kind(k) for k in kinds} if kinds else None
+        keys) limits it to versions naming one of those cards. A start after the end is a
+        `ReversedRange`; an unknown kind or game an `UnknownFilter`."""
+        if start > end:
+            raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
+        wanted = {kind_filter(k) for k in kinds} if kinds else None
+        game = self.game_filter(game)
 
         def keep(version: Version) -> bool:
             kind = "rulebook" if version.series.startswith("rulebook:") else version.series

@@ -179,6 +179,27 @@ def series_kind(kind: str) -> str:
     return _KIND_ALIASES.get(kind, kind)
 
 
+class UnknownFilter(ValueError):
+    """A filter value (kind, game) that names nothing; the message lists the valid ones."""
+
+
+def kind_filter(value: str) -> str:
+    """The series kind meant by a kind a person gives (``current-rulings-update`` is
+    ``current-rulings``); anything else is an `UnknownFilter` listing the valid kinds."""
+    kind = series_kind(value.strip().lower())
+    if kind not in SERIES_KINDS:
+        raise UnknownFilter(
+            f"unknown kind {value[:40]!r}; the kinds are {', '.join(SERIES_KINDS)}"
+            " (current-rulings-update means current-rulings)"
+        )
+    return kind
+
+
+def series_of_kind(series: str) -> str:
+    """The kind of a series: ``rulebook:<id>`` is ``rulebook``."""
+    return series.split(":", 1)[0]
+
+
 def reference_keys(target: str) -> list[str]:
     """The topic keys a "See X" may mean: X itself, or, for "See persona - Mirror versions",
     the entry before the dash (the reference points into it)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
+from markupsafe import escape
 
 from helpers import FIXTURES, SEEDS
 from kb.build import build
@@ -236,3 +237,80 @@ def test_feed_lists_every_kind_of_change_per_document(history: FlaskClient) -> N
         "Kira Nerys [Current Rulings] rescinded: omitted from the full Current Rulings of 2001-01-29"
         " Publisher's summary: The [DS9] version has the correct game text and lore."
     ]
+
+
+# -- 5. reversed ranges and one vocabulary of filters -------------------------------------
+
+
+def test_reversed_range_is_an_error(history: FlaskClient, history_root: Path, capsys: Any) -> None:
+    status, out, err = run(capsys, "diff", "2000-11-27", "2000-10-30", "--kb", str(history_root))
+    assert (status, out, err) == (
+        2, "", "rulings: error: FROM 2000-11-27 is after TO 2000-10-30; give the earlier date first\n"
+    )  # fmt: skip
+    status, out, err = run(capsys, "diff", "2000-11-27", "2000-10-30", "--kb", str(history_root), "--json")
+    assert (status, json.loads(out), err) == (
+        2, {"error": "FROM 2000-11-27 is after TO 2000-10-30; give the earlier date first"}, ""
+    )  # fmt: skip
+    page = html(history, "/diff?from=2000-11-27&to=2000-10-30", 400)
+    assert "FROM 2000-11-27 is after TO 2000-10-30; give the earlier date first" in page
+    assert as_json(history, "/diff.json?from=2000-11-27&to=2000-10-30", 400)["error"] == (
+        "FROM 2000-11-27 is after TO 2000-10-30; give the earlier date first"
+    )
+
+
+KINDS_ERROR = (
+    "unknown kind 'bogus'; the kinds are rulebook, glossary, current-rulings"
+    " (current-rulings-update means current-rulings)"
+)
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("/diff?kind=bogus", KINDS_ERROR),
+        ("/diff.json?kind=bogus", KINDS_ERROR),
+        ("/index.json?q=conundrum&kind=bogus", KINDS_ERROR),
+        ("/?q=conundrum&kind=bogus", KINDS_ERROR),
+        ("/index.json?q=conundrum&game=bogus", "unknown game 'bogus'; the games are stccg"),
+        ("/diff.json?game=bogus", "unknown game 'bogus'; the games are stccg"),
+        ("/asof/2000-11-27.json?game=bogus", "unknown game 'bogus'; the games are stccg"),
+        ("/card/Conundrum.json?game=bogus", "unknown game 'bogus'; the games are stccg"),
+        ("/deck.json?list=Conundrum&game=bogus", "unknown game 'bogus'; the games are stccg"),
+    ],
+)
+def test_unknown_filter_values_are_a_400_listing_the_valid_ones(history: FlaskClient, url: str, message: str) -> None:
+    response = history.get(url)
+    assert response.status_code == 400
+    if url.split("?")[0].endswith(".json"):
+        assert response.get_json()["error"] == message
+    else:
+        assert str(escape(message)) in response.get_data(as_text=True)
+
+
+def test_unknown_filter_values_in_the_cli(history_root: Path, capsys: Any) -> None:
+    kb = str(history_root)
+    assert run(capsys, "diff", "2000-10-30", "2000-11-27", "--kind", "bogus", "--kb", kb) == (
+        2, "", f"rulings: error: {KINDS_ERROR}\n"
+    )  # fmt: skip
+    status, out, _ = run(capsys, "search", "conundrum", "--game", "bogus", "--kb", kb, "--json")
+    assert (status, json.loads(out)) == (2, {"error": "unknown game 'bogus'; the games are stccg"})
+    status, out, _ = run(capsys, "show", "conondrum", "--kb", kb, "--json")
+    assert (status, json.loads(out)) == (1, {"error": "no entry 'conondrum'; did you mean: Conundrum?",
+                                             "suggestions": ["Conundrum"]})  # fmt: skip
+    status, out, _ = run(capsys, "show", "--json")
+    assert (status, json.loads(out)) == (2, {"error": "show: the following arguments are required: topic"})
+
+
+def test_one_vocabulary_of_kinds(client: FlaskClient, history: FlaskClient, history_root: Path, capsys: Any) -> None:
+    found = as_json(client, "/index.json?q=conundrum&kind=glossary")["results"]
+    assert [(h["headword"], h["label"]) for h in found] == [("Conundrum", "Glossary")]
+    assert as_json(client, "/index.json?q=conundrum&kind=current-rulings-update")["results"] == []
+    alias = as_json(history, "/diff.json?from=2000-10-30&to=2000-11-27&kind=current-rulings-update")
+    named = as_json(history, "/diff.json?from=2000-10-30&to=2000-11-27&kind=current-rulings")
+    assert alias == named and len(named["added"]) == 39
+    status, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kind", "current-rulings-update",
+                         "--kb", str(history_root), "--json")  # fmt: skip
+    cli = json.loads(out)
+    assert status == 0 and cli == {k: named[k] for k in cli}
+    page = html(history, "/diff?from=2000-10-30&to=2000-11-27&kind=current-rulings-update")
+    assert "<option selected>current-rulings</option>" in page

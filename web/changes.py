@@ -11,7 +11,8 @@ from flask import Blueprint, abort, current_app, g, make_response, render_templa
 
 from kb.cardquery import deck_keys
 from kb.changes import CHANGE_KINDS, by_document
-from kb.query import BadDate, parse_date
+from kb.query import BadDate, ReversedRange, parse_date
+from kb.versions import SERIES_KINDS, kind_filter
 from web.views import date_arg, page, route, wants_json
 
 bp = Blueprint("changes", __name__)
@@ -26,10 +27,14 @@ def diff(json_wanted: bool) -> Any:
     game = request.args.get("game") or None
     deck_text = request.args.get("deck", "")[:20_000]
     cards = deck_keys(g.kb, deck_text, game) if deck_text.strip() else None
-    answer = g.kb.diff(start, end, game, kinds, cards)
+    try:
+        answer = g.kb.diff(start, end, game, kinds, cards)
+    except ReversedRange as err:
+        abort(400, str(err))
     dates_known = sorted(set(dates))
-    return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": kinds or []},
-                json_wanted)  # fmt: skip
+    chosen = [kind_filter(k) for k in kinds or []]
+    return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": chosen,
+                                      "all_kinds": SERIES_KINDS}, json_wanted)  # fmt: skip
 
 
 def _day_before(first: str | None) -> dt.date:

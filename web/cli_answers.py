@@ -20,6 +20,7 @@ from kb.build import current
 from kb.cardquery import card, deck, deck_keys
 from kb.query import KnowledgeBase, parse_date
 from kb.search import search
+from kb.versions import kind_filter
 from kb.worddiff import render_diff
 
 
@@ -199,7 +200,9 @@ def _marks(snippet: str) -> str:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    answer = search(_open(args), args.query, parse_date(args.as_of) if args.as_of else None, args.game, args.kind,
+    kb = _open(args)
+    kind = kind_filter(args.kind) if args.kind else None
+    answer = search(kb, args.query, parse_date(args.as_of) if args.as_of else None, kb.game_filter(args.game), kind,
                     args.limit, args.all, exact=args.exact)  # fmt: skip
     if args.json:
         print_json(answer)
