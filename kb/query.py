@@ -22,7 +22,7 @@ from typing import Any
 from whoosh import index, scoring
 from whoosh.searching import Searcher
 
-from kb import store
+from kb import documents, store
 from kb.build import BuildError
 from kb.completion import Name, names_of
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
@@ -444,17 +444,8 @@ class KnowledgeBase:
         return [{"topic": t, "headword": self.topics[t]["headword"]} for t in sorted(found)]
 
     def documents_in_force(self, on: dt.date) -> dict[str, Any]:
-        """The library's documents dated on or before ``on``, and the complete set the latest names."""
-        dated = [d for d in self.documents.values() if _date(d["date"]) and _date(d["date"]) <= on]  # type: ignore[operator]
-        dated.sort(key=lambda d: d["date"])
-        declaring = [d for d in dated if json.loads(d["complete_set"])]
-        latest = declaring[-1] if declaring else None
-        return {
-            "as_of": on.isoformat(),
-            "declared_by": latest["id"] if latest else None,
-            "complete_set": json.loads(latest["complete_set"]) if latest else [],
-            "documents": [{k: d[k] for k in ("id", "game", "kind", "title", "version", "date")} for d in dated],
-        }
+        """The documents in force on ``on`` and the complete sets declared by then (`kb.documents`)."""
+        return documents.in_force(self, on)
 
 
 def _open_index(directory: Path) -> Searcher:

@@ -314,3 +314,50 @@ def test_one_vocabulary_of_kinds(client: FlaskClient, history: FlaskClient, hist
     assert status == 0 and cli == {k: named[k] for k in cli}
     page = html(history, "/diff?from=2000-10-30&to=2000-11-27&kind=current-rulings-update")
     assert "<option selected>current-rulings</option>" in page
+
+
+# -- 6. the documents in force on a date ----------------------------------------------------
+
+
+def test_documents_as_of_a_date_only_those_in_force(client: FlaskClient) -> None:
+    data = as_json(client, "/docs.json?as_of=1995-01-01")
+    assert [d["id"] for d in data["documents"]] == ["stccg-rulebook-excerpt"]
+    assert [d["id"] for d in data["later"]] == ["stccg-quick-start", "nz-rulebook", "stccg-cr-update-2000-11-27"]
+    page = html(client, "/docs?as_of=1995-01-01")
+    assert "<h1>Documents in force on 1995-01-01</h1>" in page
+    assert '<p class="banner">Only the documents in force on <strong>1995-01-01</strong> are listed' in page
+    in_force = page.split("<h2>Published after 1995-01-01</h2>")[0]
+    assert "nz-rulebook" not in in_force and "/docs/stccg-rulebook-excerpt" in in_force
+
+
+def test_documents_replaced_and_the_declared_complete_set(
+    history: FlaskClient, history_root: Path, capsys: Any
+) -> None:
+    data = as_json(history, "/docs.json?as_of=2001-02-01")
+    assert [d["id"] for d in data["documents"]] == ["glossary-1-7", "cr-2001-01-29"]
+    assert [(d["id"], d["replaced_by"]) for d in data["replaced"]] == [
+        ("cr-2000-10-30", "cr-2001-01-29"),
+        ("cr-update-2000-11-27", "cr-2001-01-29"),
+        ("cr-update-2000-12-18", "cr-2001-01-29"),
+    ]
+    assert [d["id"] for d in data["declarations"]] == [
+        "cr-2001-01-29", "cr-update-2000-12-18", "cr-update-2000-11-27", "cr-2000-10-30"
+    ]  # fmt: skip
+    assert data["declarations"][1]["set"] == [
+        {"name": "Rulebook Version 1.7 (August 2000)", "document": None},
+        {"name": "Glossary Version 1.7 (August 2000)", "document": "glossary-1-7"},
+        {"name": "Current Rulings (12/18/00 - full version)", "document": None},
+    ]
+    page = html(history, "/docs?as_of=2001-02-01")
+    assert (
+        '<ul><li>Rulebook Version 1.7 (August 2000) <strong class="lacking">not in this library</strong></li>'
+        '<li><a href="/docs/glossary-1-7">Glossary Version 1.7 (August 2000)</a></li>'
+        '<li><a href="/docs/cr-2001-01-29">Current Rulings (1/29/01)</a></li></ul>'
+    ) in page
+    _, out, _ = run(capsys, "docs", "--as-of", "2001-02-01", "--kb", str(history_root))
+    assert out.splitlines()[3:7] == [
+        "A complete set of rules, according to cr-2001-01-29:",
+        "  - Rulebook Version 1.7 (August 2000)  (not in this library)",
+        "  - Glossary Version 1.7 (August 2000)  [glossary-1-7]",
+        "  - Current Rulings (1/29/01)  [cr-2001-01-29]",
+    ]

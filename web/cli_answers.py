@@ -227,11 +227,18 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.json:
         print_json(answer)
         return 0
-    print(f"Documents on {answer['as_of']}:")
+    print(f"Documents in force on {answer['as_of']}:")
     for d in answer["documents"]:
         print(f"  {d['date']}  {d['kind']:<23} {d['title']} ({d['version']})  [{d['id']}]")
-    if answer["declared_by"]:
-        print(f"A complete set of rules, according to {answer['declared_by']}:")
-        for name in answer["complete_set"]:
-            print(f"  - {name}")
+    if answer["declarations"]:
+        latest = answer["declarations"][0]
+        print(f"A complete set of rules, according to {latest['id']}:")
+        for item in latest["set"]:
+            print(
+                f"  - {item['name']}" + (f"  [{item['document']}]" if item["document"] else "  (not in this library)")
+            )
+    for d in answer["replaced"]:
+        print(f"Replaced by then: {d['id']} (by {d['replaced_by']})")
+    if answer["later"]:
+        print(f"Published later: {', '.join(d['id'] for d in answer['later'])}")
     return 0
