@@ -10,12 +10,13 @@ import shutil
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from flask.testing import FlaskClient
 from markupsafe import escape
 
-from helpers import FIXTURES, SEEDS
+from helpers import FIXTURES, SEEDS, SHARED
 from kb.build import build
 from web.app import create_app
 from web.cli import main
@@ -361,3 +362,60 @@ def test_documents_replaced_and_the_declared_complete_set(
         "  - Glossary Version 1.7 (August 2000)  [glossary-1-7]",
         "  - Current Rulings (1/29/01)  [cr-2001-01-29]",
     ]
+
+
+# -- 7. cards: encoded links, one name in several games, deck headers ------------------------
+
+PHYSICAL = SHARED / "cards" / "Physical.csv"
+
+
+@pytest.fixture(scope="module")
+def catalog(tmp_path_factory: pytest.TempPathFactory) -> FlaskClient:
+    if not PHYSICAL.is_file():
+        pytest.skip("../shared/cards/Physical.csv is absent")
+    root = tmp_path_factory.mktemp("cards-kb") / "kb"
+    build(SEEDS, root, PHYSICAL)
+    return create_app({"KB": str(root), "TESTING": True}).test_client()
+
+
+def test_card_links_are_encoded(catalog: FlaskClient) -> None:
+    first = as_json(catalog, "/complete.json?q=rule%20of%20acq")["completions"][0]
+    assert (first["name"], first["url"]) == ("Rule Of Acquisition #102", "/card/Rule%20Of%20Acquisition%20%23102")
+    assert catalog.get(first["url"]).status_code == 200
+    page = html(catalog, "/card/Rule%20Of%20Acquisition%20%23103", 404)
+    assert 'href="/card/Rule%20Of%20Acquisition%20%23102"' in page
+
+
+def test_a_name_in_several_games_says_so_and_links_each(catalog: FlaskClient) -> None:
+    page = html(catalog, "/card/U.S.S.%20Enterprise-E?game=stccg-2e")
+    assert (
+        '<p class="note">This name is also a card of neutral-zone:'
+        ' <a href="/card/U.S.S.%20Enterprise-E?game=neutral-zone">U.S.S. Enterprise-E (neutral-zone)</a>; of stccg: '
+        '<a href="/card/U.S.S.%20Enterprise-E?game=stccg">U.S.S. Enterprise-E (stccg)</a>.'
+        " This page is the stccg-2e card.</p>"
+    ) in page
+    data = as_json(catalog, "/card/Kreechta.json")
+    assert (data["key"], data["same_name"]) == (
+        "stccg:kreechta", [{"name": "Kreetchta", "game": "neutral-zone", "key": "neutral-zone:kreetchta"}]
+    )  # fmt: skip
+    other = as_json(catalog, "/card/Kreetchta.json?game=neutral-zone")
+    assert other["same_name"] == [{"name": "Kreechta", "game": "stccg", "key": "stccg:kreechta"}]
+
+
+def test_deck_headers_are_not_cards(client: FlaskClient, bundled_root: Path, capsys: Any, tmp_path: Path) -> None:
+    listing = "Missions:\n2x Conundrum\nSHIPS\nCha'Joh\nSeed deck (6)\nDraw Deck: 60\nKira Nerys x3\n"
+    data = as_json(client, "/deck.json?list=" + quote(listing))
+    assert data["total"] == 6 and data["unknown"] == []
+    assert data["headers"] == ["Missions:", "SHIPS", "Seed deck (6)", "Draw Deck: 60"]
+    assert [(c["name"], c["count"]) for c in data["cards"]] == [("Conundrum", 2), ("Cha'Joh", 1), ("Kira Nerys", 3)]
+    page = html(client, "/deck?list=" + quote(listing))
+    assert (
+        "6 cards, 3 distinct known (section headers not counted: Missions:, SHIPS, Seed deck (6), Draw Deck: 60)"
+        in page
+    )
+    assert '2\u00d7 <a href="/card/Conundrum?game=stccg">Conundrum</a>' in page
+    deck_file = tmp_path / "deck.txt"
+    deck_file.write_text(listing, encoding="utf-8")
+    _, out, _ = run(capsys, "deck", str(deck_file), "--kb", str(bundled_root))
+    assert out.splitlines()[0].startswith("Deck of 6 cards, rulings in force on ")
+    assert "unknown card" not in out
