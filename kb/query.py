@@ -22,12 +22,12 @@ from typing import Any
 from whoosh import index, scoring
 from whoosh.searching import Searcher
 
-from kb import documents, store
+from kb import changes, documents, store
 from kb.build import BuildError
 from kb.completion import Name, names_of
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
 from kb.questions import Vocabulary
-from kb.versions import UnknownFilter, Version, kind_filter, reference_keys, status
+from kb.versions import UnknownFilter, Version, history_order, reference_keys, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key, title_key
 
@@ -131,7 +131,7 @@ class KnowledgeBase:
         self.number: dict[int, int] = {}
         """Version id -> its place (from 1) in its topic's history, oldest first."""
         for versions in self.by_topic.values():
-            for place, version in enumerate(sorted(versions, key=_history_order), start=1):
+            for place, version in enumerate(sorted(versions, key=history_order), start=1):
                 self.number[version.id] = place
         self.version_keys: dict[int, str] = {}
         self.version_by_key: dict[str, Version] = {}
@@ -308,24 +308,6 @@ class KnowledgeBase:
             "ended_by": self.ending(version), "cards": self.cards_of([version]),
         }  # fmt: skip
 
-    def ending(self, version: Version) -> dict[str, Any] | None:
-        """When, by which document (cited) and why a version stopped being in force; None while it is."""
-        if version.valid_to is None or version.end is None:
-            return None
-        by = version.ended_by or {"document": version.document_id, "lines": ""}
-        document = self.documents[by["document"]]
-        name = f"{document['title']} ({document['version']})"
-        after = self.successor.get(version.id)
-        why = {
-            "superseded": f"superseded by version {self.number[after.id]}" if after else "superseded",
-            "rescinded": f"omitted from the full {document['title']} of {document['date']}",
-            "consolidated": f"consolidated into {document['title']} {document['version']}",
-            "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
-        }.get(version.end, version.end)
-        return {"date": iso(version.valid_to), "reason": version.end, "why": why, "document": document["id"],
-                "title": document["title"], "version": document["version"], "lines": by["lines"],
-                "successor": self.version_keys[after.id] if after else None}  # fmt: skip
-
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
         """The versions of ``topic`` in force on ``on``, one per series."""
         return [v for v in self.by_topic.get(topic, []) if status(v, on) == "active"]
@@ -345,21 +327,6 @@ class KnowledgeBase:
             "cards": self.cards_of(self.in_force(topic, on)),
         }  # fmt: skip
 
-    def ended(self, topic: str, on: dt.date) -> list[dict[str, Any]]:
-        """For each series of ``topic`` with nothing in force on ``on``, its last version that had
-        ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
-        last: dict[str, Version] = {}
-        for version in sorted(self.by_topic.get(topic, []), key=_history_order):
-            if version.valid_to is not None and version.valid_to <= on:
-                last[version.series] = version
-        live = {v.series for v in self.by_topic.get(topic, []) if status(v, on) in ("active", "pending")}
-        return [self.part(v, on) for series, v in last.items() if series not in live]
-
-    def _endings(self, topic: str, before: list[Version], on: dt.date) -> list[dict[str, Any]]:
-        """How the series of ``before`` came to have nothing in force by ``on``: the last ending of each."""
-        series = {v.series for v in before}
-        return [p["ended_by"] for p in self.ended(topic, on) if p["series"] in series]
-
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
         keys = [key for v in versions for key, _ in self.card_links.get(v.id, [])]
@@ -371,7 +338,7 @@ class KnowledgeBase:
         today = dt.date.today()
         by_id = {v.id: v for v in self.versions}
         versions = []
-        for version in sorted(self.by_topic[topic], key=_history_order):
+        for version in sorted(self.by_topic[topic], key=history_order):
             part = self.part(version, today)
             previous = by_id.get(version.supersedes) if version.supersedes else None
             part["supersedes"] = version.supersedes
@@ -391,52 +358,23 @@ class KnowledgeBase:
                 )
         return {"as_of": on.isoformat(), "topics": topics}
 
+    def ending(self, version: Version) -> dict[str, Any] | None:
+        """When, by which document (cited) and why a version stopped being in force (`kb.changes.ending`)."""
+        return changes.ending(self, version)
+
+    def ended(self, topic: str, on: dt.date) -> list[dict[str, Any]]:
+        """The last versions of ``topic``'s series with nothing in force on ``on`` (`kb.changes.ended`)."""
+        return changes.ended(self, topic, on)
+
     def diff(
         self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
         cards: set[str] | None = None,
     ) -> dict[str, Any]:  # fmt: skip
-        """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
-        keys) limits it to versions naming one of those cards. A start after the end is a
-        `ReversedRange`; an unknown kind or game an `UnknownFilter`."""
+        """Topics added, changed, rescinded and pending between two dates (`kb.changes.diff`); a
+        start after the end is a `ReversedRange`."""
         if start > end:
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
-        wanted = {kind_filter(k) for k in kinds} if kinds else None
-        game = self.game_filter(game)
-
-        def keep(version: Version) -> bool:
-            kind = "rulebook" if version.series.startswith("rulebook:") else version.series
-            named = cards is None or any(key in cards for key, _ in self.card_links.get(version.id, []))
-            return (wanted is None or kind in wanted) and named
-
-        answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
-                                  "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
-        for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
-            if game not in (None, topic["game"]):
-                continue
-            before = [v for v in self.in_force(ident, start) if keep(v)]
-            after = [v for v in self.in_force(ident, end) if keep(v)]
-            old, new = _joined(before), _joined(after)
-            item = {"topic": ident, "headword": topic["headword"]}
-            if not before and after:
-                answer["added"].append({**item, "text": new, "parts": [self.part(v, end) for v in after]})
-            elif before and not after:
-                answer["rescinded"].append(
-                    {
-                        **item,
-                        "text": old,
-                        "ended": [v.end for v in before],
-                        "ended_by": self._endings(ident, before, end),
-                    }
-                )
-            elif old != new or [v.note for v in before] != [v.note for v in after]:
-                answer["changed"].append(
-                    {**item, "diff": word_diff(old, new), "parts": [self.part(v, end) for v in after]}
-                )
-            for version in self.by_topic[ident]:
-                document_date = _date(self.documents[version.document_id]["date"]) or dt.date.min
-                if keep(version) and status(version, end) == "pending" and start < document_date <= end:
-                    answer["pending"].append({**item, **self.part(version, end)})
-        return answer
+        return changes.diff(self, start, end, game, kinds, cards)
 
     def backrefs(self, topic: str) -> list[dict[str, str]]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
@@ -450,14 +388,6 @@ class KnowledgeBase:
 
 def _open_index(directory: Path) -> Searcher:
     return index.open_dir(str(directory)).searcher(weighting=scoring.BM25F())
-
-
-def _history_order(version: Version) -> tuple[dt.date, int]:
-    return version.valid_from or dt.date.max, version.id
-
-
-def _joined(versions: list[Version]) -> str:
-    return "\n\n".join(v.text for v in versions if v.text)
 
 
 def iso(value: dt.date | None) -> str | None:

@@ -69,6 +69,11 @@ def status(version: Version, on: dt.date) -> str:
     return "superseded" if version.end == "superseded" else "rescinded"
 
 
+def history_order(version: Version) -> tuple[dt.date, int]:
+    """The order of a topic's history: by start date (pending last), then as built."""
+    return version.valid_from or dt.date.max, version.id
+
+
 @dataclass
 class Topic:
     """A subject with entries: game + normalised headword."""
