@@ -115,6 +115,7 @@ class KnowledgeBase:
         self._names: dict[str, str] | None = None
         self._vocabulary: Vocabulary | None = None
         self._completion: list[Name] | None = None
+        self._changes: dict[int, dict[str, dict[str, Any]]] = {}
         self.closed = False
 
     def _load(self, db: sqlite3.Connection) -> None:
@@ -256,6 +257,13 @@ class KnowledgeBase:
         if self._completion is None:
             self._completion = names_of(self)
         return self._completion
+
+    def document_changes(self, limit: int) -> dict[str, dict[str, Any]]:
+        """What each document changed, up to ``limit`` items of each kind (`kb.changes.by_document`),
+        made on first use for each limit."""
+        if limit not in self._changes:  # made whole, then published
+            self._changes = {**self._changes, limit: changes.by_document(self, limit)}
+        return self._changes[limit]
 
     # -- lookup ---------------------------------------------------------------------
 

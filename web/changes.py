@@ -10,12 +10,16 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from kb.cardquery import deck_keys
-from kb.changes import CHANGE_KINDS, by_document
+from kb.changes import CHANGE_KINDS
 from kb.query import BadDate, ReversedRange, parse_date
 from kb.versions import SERIES_KINDS, kind_filter
 from web.views import date_arg, page, route, wants_json
 
 bp = Blueprint("changes", __name__)
+FEED_DOCUMENTS = 50
+"""Documents in the feed, newest first."""
+FEED_ITEMS = 50
+"""Changes of each kind listed per document (the counts are of all)."""
 
 
 @route(bp, "/diff")
@@ -58,11 +62,12 @@ def as_of_page(when: str) -> Any:
 def feed() -> Any:
     """The Atom feed, one entry per document. Links are relative unless the app is configured
     with a ``BASE_URL`` (or ``RULINGS_BASE_URL`` is set); nothing in it comes from the request,
-    not even the Host header."""
+    not even the Host header. It carries the newest `FEED_DOCUMENTS` documents, each with its
+    counts of every kind of change and up to `FEED_ITEMS` changes of each kind."""
     documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
-    changes = by_document(g.kb)
+    changes = g.kb.document_changes(FEED_ITEMS)
     items = []
-    for document in documents:
+    for document in documents[:FEED_DOCUMENTS]:
         updated = document["date"] or g.kb.built_on
         items.append({"document": document, "changes": changes[document["id"]], "kinds": CHANGE_KINDS,
                       "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
