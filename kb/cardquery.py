@@ -28,6 +28,17 @@ DECK_LINES = 500
 """Card lines of a deck list read; the rest are skipped (and counted)."""
 SUGGESTED = 20
 """Unknown names of a deck that get "did you mean" suggestions."""
+_SECTION_WORDS = (
+    "mission missions ship ships personnel dilemma dilemmas equipment event events interrupt interrupts facility"
+    " facilities doorway doorways artifact artifacts objective objectives incident incidents outpost outposts site"
+    " sites time location locations q card cards q-card q-cards tribble tribbles trouble troubles seed draw side"
+    " deck decks sideboard headquarters battle bridge"
+)
+SECTIONS = frozenset(_SECTION_WORDS.split())
+"""Words of a deck list's section headers ("SHIPS", "Seed deck", "Q-cards")."""
+_HEADER = re.compile(
+    r"^(?P<name>[^:]{1,40}):\s*(?:\(?\d{1,4}\)?)?$|^(?P<bare>[A-Za-z][A-Za-z' -]{0,38})\s*(?:\(\d{1,4}\))?$"
+)
 
 
 class UnknownCard(LookupError):
@@ -41,6 +52,7 @@ class UnknownCard(LookupError):
 
 def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
     """The catalog key of a card named (or aliased) ``name``: punctuation-, case- and quote-insensitive."""
+    game = kb.game_filter(game)
     key = _known_card(kb, name, game)
     if key is None:
         raise UnknownCard(name, _close_cards(_card_names(kb, game), name))
@@ -93,8 +105,17 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
         "affiliation": row["affiliation"], "uniqueness": row["uniqueness"], "persona": row["persona"],
         "aliases": json.loads(row["aliases"]), "printings": json.loads(row["printings"]), "as_of": on.isoformat(),
         "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),
-        "history": history,
+        "history": history, "same_name": same_name(kb, key),
     }  # fmt: skip
+
+
+def same_name(kb: KnowledgeBase, key: str) -> list[dict[str, str]]:
+    """The other cards (of other games, or other printings) a name or alias of card ``key``
+    also names: name, game and key of each, in key order."""
+    row = kb.cards[key]
+    spellings = {title_key(s) for s in [row["name"], *json.loads(row["aliases"])]}
+    others = sorted({k for s in spellings for k in kb.cards_by_title.get(s, []) if k != key})
+    return [{"name": kb.cards[k]["name"], "game": kb.cards[k]["game"], "key": k} for k in others]
 
 
 def read_deck(text: str, titles: list[str]) -> list[tuple[str, int]]:
@@ -102,11 +123,24 @@ def read_deck(text: str, titles: list[str]) -> list[tuple[str, int]]:
     return _read_deck(text, titles)[0]
 
 
-def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int]:
-    """The cards of a deck list's first `DECK_LINES` card lines, and how many card lines follow."""
+def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int, list[str]]:
+    """The cards of a deck list's first `DECK_LINES` lines, and how many lines follow. Section
+    headers ("Missions:", "SHIPS", "Seed deck (6)") are not cards: a line ending in a colon
+    (and perhaps a count), or words of `SECTIONS` alone that are no card's title."""
     lines = [line for line in (raw.strip() for raw in text.splitlines()) if line and not line.startswith("#")]
+    known: set[str] | None = None
     cards: list[tuple[str, int]] = []
+    headers: list[str] = []
     for line in lines[:DECK_LINES]:
+        header = _HEADER.match(line)
+        if header and header["bare"]:
+            known = known if known is not None else {title_key(t) for t in titles}
+            words = header["bare"].lower().replace("'s", "").split()
+            if title_key(header["bare"]) in known or not all(w in SECTIONS for w in words):
+                header = None
+        if header:
+            headers.append(line)
+            continue
         if card_list(Line(0, line, True, True)):
             cards += [(c.name, c.count) for c in parse_deck_line(line, titles)[0]]
             continue
@@ -114,16 +148,18 @@ def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int
         assert match is not None
         count = match["pre"] or match["post"] or match["paren"] or "1"
         cards.append((match["name"].strip(), int(count)))
-    return cards, max(0, len(lines) - DECK_LINES)
+    return cards, max(0, len(lines) - DECK_LINES), headers
 
 
 def resolve_deck(
     kb: KnowledgeBase, text: str, game: str | None = None
-) -> tuple[dict[str, int], list[dict[str, Any]], int]:  # fmt: skip
+) -> tuple[dict[str, int], list[dict[str, Any]], int, list[str]]:  # fmt: skip
     """A deck list's known cards (catalog key -> count, in order), its unknown names (each
-    once, with suggestions for the first `SUGGESTED`), and the number of card lines skipped."""
+    once, with suggestions for the first `SUGGESTED`), the number of lines skipped and the
+    section headers read."""
+    game = kb.game_filter(game)
     titles = [c["name"] for c in kb.cards.values() if game in (None, c["game"])]
-    cards, skipped = _read_deck(text, titles)
+    cards, skipped, headers = _read_deck(text, titles)
     known: dict[str, int] = {}
     unknown: dict[str, dict[str, Any]] = {}
     names: dict[str, str] | None = None
@@ -139,20 +175,20 @@ def resolve_deck(
                 names = names if names is not None else _card_names(kb, game)
                 suggestions = _close_cards(names, name)
             unknown[name] = {"name": name, "count": count, "suggestions": suggestions}
-    return known, list(unknown.values()), skipped
+    return known, list(unknown.values()), skipped, headers
 
 
 def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
     """For each card of a deck list, its rulings in force (deck lists themselves left out);
     unknown names with suggestions; ``skipped``: card lines past `DECK_LINES`, not read."""
     on = as_of or dt.date.today()
-    known, unknown, skipped = resolve_deck(kb, text, game)
+    known, unknown, skipped, headers = resolve_deck(kb, text, game)
     cards = []
     for key, count in known.items():
         answer = _card(kb, key, on)
         rulings = [e for e in answer["entries"] if kb.topics[e["topic"]]["kind"] != "card list"]
         cards.append({"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings})
-    return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped,
+    return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped, "headers": headers,
             "total": sum(known.values()) + sum(u["count"] for u in unknown)}  # fmt: skip
 
 

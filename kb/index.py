@@ -21,7 +21,7 @@ from typing import Any
 from whoosh import fields, index, query
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 
-from kb.versions import Topic, Version, reference_keys
+from kb.versions import Topic, Version, reference_keys, series_of_kind
 from rulings.normalize import fold_quotes, headword_key
 
 INDEX_DIR = "index"
@@ -156,7 +156,9 @@ def write_index(
 ) -> None:  # fmt: skip
     """Create an index in ``directory`` (which must not exist) with one document per version.
 
-    ``kinds`` maps a document id to its kind; ``card_names`` a version id to the names of
+    A version's ``kind`` is its series' kind (a Glossary entry replaced by a Current Rulings
+    update is of kind glossary, as it is labelled; ``kinds``, document id -> kind, is no longer read);
+    ``card_names`` a version id to the names of
     the cards it names.
     """
     versions = list(versions)
@@ -173,7 +175,7 @@ def write_index(
                 version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
                 cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
                 series=version.series,
-                kind=kinds[version.document_id], game=topics[version.topic].game, doc=version.document_id,
+                kind=series_of_kind(version.series), game=topics[version.topic].game, doc=version.document_id,
                 valid_from=start, valid_to=end,
             )  # fmt: skip
     except BaseException:

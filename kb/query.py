@@ -22,12 +22,12 @@ from typing import Any
 from whoosh import index, scoring
 from whoosh.searching import Searcher
 
-from kb import store
+from kb import changes, documents, store
 from kb.build import BuildError
 from kb.completion import Name, names_of
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
 from kb.questions import Vocabulary
-from kb.versions import Version, reference_keys, series_kind, status
+from kb.versions import UnknownFilter, Version, history_order, reference_keys, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key, title_key
 
@@ -39,6 +39,10 @@ _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
 
 class BadDate(ValueError):
     """A date that is not YYYY-MM-DD (or M/D/YY)."""
+
+
+class ReversedRange(BadDate):
+    """A diff asked from a later date to an earlier one."""
 
 
 class UnknownTopic(LookupError):
@@ -78,7 +82,14 @@ def _version(row: sqlite3.Row) -> Version:
         line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
         supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
         references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
+        ended_by=_ended_by(row),
     )  # fmt: skip
+
+
+def _ended_by(row: sqlite3.Row) -> dict[str, str] | None:
+    """The document that ended a version (a store built before this column has none)."""
+    names = row.keys()  # a Row's ``in`` looks at its values, not its column names
+    return json.loads(row["ended_by"]) if "ended_by" in names and row["ended_by"] else None
 
 
 class KnowledgeBase:
@@ -104,6 +115,7 @@ class KnowledgeBase:
         self._names: dict[str, str] | None = None
         self._vocabulary: Vocabulary | None = None
         self._completion: list[Name] | None = None
+        self._changes: dict[int, dict[str, dict[str, Any]]] = {}
         self.closed = False
 
     def _load(self, db: sqlite3.Connection) -> None:
@@ -115,6 +127,13 @@ class KnowledgeBase:
         for version in self.versions:
             self.by_topic.setdefault(version.topic, []).append(version)
         self.version_by_id = {v.id: v for v in self.versions}
+        self.successor = {v.supersedes: v for v in self.versions if v.supersedes and v.valid_from}
+        """Version id -> the version that superseded it."""
+        self.number: dict[int, int] = {}
+        """Version id -> its place (from 1) in its topic's history, oldest first."""
+        for versions in self.by_topic.values():
+            for place, version in enumerate(sorted(versions, key=history_order), start=1):
+                self.number[version.id] = place
         self.version_keys: dict[int, str] = {}
         self.version_by_key: dict[str, Version] = {}
         for version in self.versions:
@@ -125,6 +144,7 @@ class KnowledgeBase:
                 key = f"{base}@{number}"
             self.version_keys[version.id], self.version_by_key[key] = key, version
         self.cards = {r["key"]: dict(r) for r in db.execute("SELECT * FROM cards")}
+        self._games = sorted({t["game"] for t in self.topics.values()} | {c["game"] for c in self.cards.values()})
         self.cards_by_title: dict[str, list[str]] = {}
         """Title key of a card's name or alias -> card keys."""
         for key, card in self.cards.items():
@@ -238,10 +258,18 @@ class KnowledgeBase:
             self._completion = names_of(self)
         return self._completion
 
+    def document_changes(self, limit: int) -> dict[str, dict[str, Any]]:
+        """What each document changed, up to ``limit`` items of each kind (`kb.changes.by_document`),
+        made on first use for each limit."""
+        if limit not in self._changes:  # made whole, then published
+            self._changes = {**self._changes, limit: changes.by_document(self, limit)}
+        return self._changes[limit]
+
     # -- lookup ---------------------------------------------------------------------
 
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""
+        game = self.game_filter(game)
         if query in self.topics:
             return query
         key = headword_key(query)
@@ -251,6 +279,17 @@ class KnowledgeBase:
         headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics.values()}
         close = difflib.get_close_matches(key, list(headwords), n=5, cutoff=0.6)
         raise UnknownTopic(query, [headwords[c] for c in close])
+
+    def games(self) -> list[str]:
+        """The games this knowledge base has topics or cards of."""
+        return self._games
+
+    def game_filter(self, value: str | None) -> str | None:
+        """``value`` if it names a game of this knowledge base (None: any game); else an
+        `UnknownFilter` listing the games."""
+        if value is None or value in self.games():
+            return value
+        raise UnknownFilter(f"unknown game {value[:40]!r}; the games are {', '.join(self.games())}")
 
     def citation(self, version: Version) -> dict[str, Any]:
         """Where a version's text comes from."""
@@ -275,7 +314,7 @@ class KnowledgeBase:
             "operation": version.operation, "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
-            "cards": self.cards_of([version]),
+            "ended_by": self.ending(version), "cards": self.cards_of([version]),
         }  # fmt: skip
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
@@ -293,7 +332,7 @@ class KnowledgeBase:
         return {
             "topic": topic, "headword": self.topics[topic]["headword"], "game": self.topics[topic]["game"],
             "as_of": on.isoformat(), "text": "\n\n".join(p["text"] for p in parts if p["text"]),
-            "parts": parts, "pending": waiting, "backrefs": self.backrefs(topic),
+            "parts": parts, "ended": self.ended(topic, on), "pending": waiting, "backrefs": self.backrefs(topic),
             "cards": self.cards_of(self.in_force(topic, on)),
         }  # fmt: skip
 
@@ -308,7 +347,7 @@ class KnowledgeBase:
         today = dt.date.today()
         by_id = {v.id: v for v in self.versions}
         versions = []
-        for version in sorted(self.by_topic[topic], key=lambda v: (v.valid_from or dt.date.max, v.id)):
+        for version in sorted(self.by_topic[topic], key=history_order):
             part = self.part(version, today)
             previous = by_id.get(version.supersedes) if version.supersedes else None
             part["supersedes"] = version.supersedes
@@ -318,6 +357,7 @@ class KnowledgeBase:
 
     def as_of(self, on: dt.date, game: str | None = None) -> dict[str, Any]:
         """The whole knowledge base in force on a date."""
+        game = self.game_filter(game)
         topics = []
         for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
             parts = self.in_force(ident, on)
@@ -327,41 +367,23 @@ class KnowledgeBase:
                 )
         return {"as_of": on.isoformat(), "topics": topics}
 
+    def ending(self, version: Version) -> dict[str, Any] | None:
+        """When, by which document (cited) and why a version stopped being in force (`kb.changes.ending`)."""
+        return changes.ending(self, version)
+
+    def ended(self, topic: str, on: dt.date) -> list[dict[str, Any]]:
+        """The last versions of ``topic``'s series with nothing in force on ``on`` (`kb.changes.ended`)."""
+        return changes.ended(self, topic, on)
+
     def diff(
         self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
         cards: set[str] | None = None,
     ) -> dict[str, Any]:  # fmt: skip
-        """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
-        keys) limits it to versions naming one of those cards."""
-        wanted = {series_kind(k) for k in kinds} if kinds else None
-
-        def keep(version: Version) -> bool:
-            kind = "rulebook" if version.series.startswith("rulebook:") else version.series
-            named = cards is None or any(key in cards for key, _ in self.card_links.get(version.id, []))
-            return (wanted is None or kind in wanted) and named
-
-        answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
-                                  "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
-        for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
-            if game not in (None, topic["game"]):
-                continue
-            before = [v for v in self.in_force(ident, start) if keep(v)]
-            after = [v for v in self.in_force(ident, end) if keep(v)]
-            old, new = _joined(before), _joined(after)
-            item = {"topic": ident, "headword": topic["headword"]}
-            if not before and after:
-                answer["added"].append({**item, "text": new, "parts": [self.part(v, end) for v in after]})
-            elif before and not after:
-                answer["rescinded"].append({**item, "text": old, "ended": [v.end for v in before]})
-            elif old != new or [v.note for v in before] != [v.note for v in after]:
-                answer["changed"].append(
-                    {**item, "diff": word_diff(old, new), "parts": [self.part(v, end) for v in after]}
-                )
-            for version in self.by_topic[ident]:
-                document_date = _date(self.documents[version.document_id]["date"]) or dt.date.min
-                if keep(version) and status(version, end) == "pending" and start < document_date <= end:
-                    answer["pending"].append({**item, **self.part(version, end)})
-        return answer
+        """Topics added, changed, rescinded and pending between two dates (`kb.changes.diff`); a
+        start after the end is a `ReversedRange`."""
+        if start > end:
+            raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
+        return changes.diff(self, start, end, game, kinds, cards)
 
     def backrefs(self, topic: str) -> list[dict[str, str]]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
@@ -369,25 +391,12 @@ class KnowledgeBase:
         return [{"topic": t, "headword": self.topics[t]["headword"]} for t in sorted(found)]
 
     def documents_in_force(self, on: dt.date) -> dict[str, Any]:
-        """The library's documents dated on or before ``on``, and the complete set the latest names."""
-        dated = [d for d in self.documents.values() if _date(d["date"]) and _date(d["date"]) <= on]  # type: ignore[operator]
-        dated.sort(key=lambda d: d["date"])
-        declaring = [d for d in dated if json.loads(d["complete_set"])]
-        latest = declaring[-1] if declaring else None
-        return {
-            "as_of": on.isoformat(),
-            "declared_by": latest["id"] if latest else None,
-            "complete_set": json.loads(latest["complete_set"]) if latest else [],
-            "documents": [{k: d[k] for k in ("id", "game", "kind", "title", "version", "date")} for d in dated],
-        }
+        """The documents in force on ``on`` and the complete sets declared by then (`kb.documents`)."""
+        return documents.in_force(self, on)
 
 
 def _open_index(directory: Path) -> Searcher:
     return index.open_dir(str(directory)).searcher(weighting=scoring.BM25F())
-
-
-def _joined(versions: list[Version]) -> str:
-    return "\n\n".join(v.text for v in versions if v.text)
 
 
 def iso(value: dt.date | None) -> str | None:

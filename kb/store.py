@@ -52,7 +52,7 @@ CREATE TABLE versions (
     headword TEXT NOT NULL, text TEXT NOT NULL, valid_from TEXT, valid_to TEXT, ended TEXT,
     document_id TEXT NOT NULL REFERENCES documents(id), line_start INTEGER NOT NULL,
     line_end INTEGER NOT NULL, operation TEXT NOT NULL, supersedes INTEGER, note TEXT NOT NULL,
-    condition TEXT, refs TEXT NOT NULL, summary TEXT, authority TEXT NOT NULL DEFAULT 'official'
+    condition TEXT, refs TEXT NOT NULL, summary TEXT, authority TEXT NOT NULL DEFAULT 'official', ended_by TEXT
 );
 CREATE INDEX versions_topic ON versions(topic_id);
 CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
@@ -102,12 +102,12 @@ def _write_versions(connection: sqlite3.Connection, ledger: Ledger) -> None:
         "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in ledger.topics.values()]
     )
     connection.executemany(
-        "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         [
             (
                 v.id, v.topic, v.series, v.headword, v.text, _iso(v.valid_from), _iso(v.valid_to), v.end,
                 v.document_id, v.line_start, v.line_end, v.operation, v.supersedes, v.note, v.condition,
-                json.dumps(v.references), v.summary, v.authority,
+                json.dumps(v.references), v.summary, v.authority, json.dumps(v.ended_by) if v.ended_by else None,
             )
             for v in ledger.versions
         ],

@@ -50,6 +50,8 @@ class Version:
     valid_to: dt.date | None = None
     end: str | None = None
     """Why it stopped: superseded, rescinded, cancelled, consolidated."""
+    ended_by: dict[str, str] | None = None
+    """The document that ended it: ``document`` id, cited ``lines``, and the ``release`` it waited for."""
     supersedes: int | None = None
     note: str = ""
     """What a reader must know, e.g. that the amended text is not in the knowledge base."""
@@ -70,6 +72,11 @@ def status(version: Version, on: dt.date) -> str:
     if version.valid_to is None or on < version.valid_to:
         return "active"
     return "superseded" if version.end == "superseded" else "rescinded"
+
+
+def history_order(version: Version) -> tuple[dt.date, int]:
+    """The order of a topic's history: by start date (pending last), then as built."""
+    return version.valid_from or dt.date.max, version.id
 
 
 @dataclass
@@ -125,6 +132,7 @@ class Ledger:
             return
         if previous:
             previous.valid_to, previous.end = on, "superseded"
+            previous.ended_by = {"document": version.document_id, "lines": lines(version.line_start, version.line_end)}
             version.supersedes = previous.id
             if version.operation == "original":
                 version.operation = "replace"
@@ -139,11 +147,11 @@ class Ledger:
         version.supersedes = previous.id if previous else None
         self.versions.append(version)
 
-    def stop(self, key: tuple[str, str], on: dt.date, reason: str) -> None:
-        """End the version in force for ``key`` on ``on``."""
+    def stop(self, key: tuple[str, str], on: dt.date, reason: str, by: dict[str, str]) -> None:
+        """End the version in force for ``key`` on ``on``, for ``reason``, by the document ``by`` names."""
         version = self.in_force.pop(key, None)
         if version:
-            version.valid_to, version.end = on, reason
+            version.valid_to, version.end, version.ended_by = on, reason, by
 
     def when(self, release: str | None, on: dt.date, order: int, action: Callable[[dt.date], None]) -> str | None:
         """Run ``action`` on ``on``, or on the release date of ``release``; else return the condition."""
@@ -166,6 +174,11 @@ class Ledger:
             action(date)
 
 
+def lines(start: int, end: int) -> str:
+    """A cited line range as text: ``79`` or ``79-83``."""
+    return f"{start}" + (f"-{end}" if end != start else "")
+
+
 SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
 """The kinds of series a search or diff can be limited to."""
 _KIND_ALIASES = {
@@ -178,6 +191,27 @@ def series_kind(kind: str) -> str:
     """The series kind a document kind (or a word a person types) belongs to:
     ``current-rulings-update`` and ``ruling`` are ``current-rulings``."""
     return _KIND_ALIASES.get(kind, kind)
+
+
+class UnknownFilter(ValueError):
+    """A filter value (kind, game) that names nothing; the message lists the valid ones."""
+
+
+def kind_filter(value: str) -> str:
+    """The series kind meant by a kind a person gives (``current-rulings-update`` is
+    ``current-rulings``); anything else is an `UnknownFilter` listing the valid kinds."""
+    kind = series_kind(value.strip().lower())
+    if kind not in SERIES_KINDS:
+        raise UnknownFilter(
+            f"unknown kind {value[:40]!r}; the kinds are {', '.join(SERIES_KINDS)}"
+            " (current-rulings-update means current-rulings)"
+        )
+    return kind
+
+
+def series_of_kind(series: str) -> str:
+    """The kind of a series: ``rulebook:<id>`` is ``rulebook``."""
+    return series.split(":", 1)[0]
 
 
 def reference_keys(target: str) -> list[str]:
@@ -225,18 +259,18 @@ def apply_documents(results: list[ParseResult], releases: dict[str, dt.date]) ->
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, series, document.id), on)
             if document.supersedes:
-                _omitted(ledger, document.game, series, topics, on, "rescinded")
+                _omitted(ledger, result, series, topics, "rescinded")
         elif document.kind == "glossary":
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, "glossary", document.id), on)
-            _omitted(ledger, document.game, "glossary", topics, on, "rescinded")
-            _omitted(ledger, document.game, "current-rulings", [], on, "consolidated")
+            _omitted(ledger, result, "glossary", topics, "rescinded")
+            _omitted(ledger, result, "current-rulings", [], "consolidated", topics)
             for entry in [e for e in result.entries if e.kind == "temporary ruling"]:
                 ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), on)
         elif document.kind == "faq":
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, "faq", document.id), on)
-            _omitted(ledger, document.game, "faq", topics, on, "rescinded")
+            _omitted(ledger, result, "faq", topics, "rescinded")
         elif document.kind == "dated-rulings":
             for entry in sorted(topics, key=lambda e: e.date or on):
                 ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), entry.date or on)
@@ -244,7 +278,7 @@ def apply_documents(results: list[ParseResult], releases: dict[str, dt.date]) ->
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq)
             if document.kind == "current-rulings":
-                _omitted(ledger, document.game, "current-rulings", topics, on, "rescinded")
+                _omitted(ledger, result, "current-rulings", topics, "rescinded")
     ledger.catch_up(None)
     return ledger
 
@@ -261,11 +295,21 @@ def _lineages(results: list[ParseResult]) -> dict[str, str]:
     return roots
 
 
-def _omitted(ledger: Ledger, game: str, series: str, kept: list[Entry], on: dt.date, reason: str) -> None:
+def _omitted(
+    ledger: Ledger, result: ParseResult, series: str, kept: list[Entry], reason: str, into: list[Entry] | None = None
+) -> None:
+    """End every version of ``series`` in force that ``kept`` (the document's entries) leaves out,
+    citing the document's entries (``into``: the entry on the same topic, when it has one)."""
+    game, on = result.document.game, result.document.date or dt.date.min
     present = {topic_id(game, e) for e in kept}
+    same = {topic_id(game, e): e for e in into or []}
+    listed = kept or into or []
+    span = lines(min(e.span.start for e in listed), max(e.span.end for e in listed)) if listed else ""
     for key in [k for k in ledger.in_force if k[1] == series and k[0].startswith(f"{game}:")]:
         if key[0] not in present:
-            ledger.stop(key, on, reason)
+            here = same.get(key[0])
+            cited = lines(here.span.start, here.span.end) if here else span
+            ledger.stop(key, on, reason, {"document": result.document.id, "lines": cited})
 
 
 def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> None:
@@ -280,7 +324,9 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> No
             _amend(ledger, result, entry, amendment, date)
         else:
             operation = "errata" if amendment or entry.fields.get("erratum") else "original"
-            ledger.start(ledger.new(entry, document.game, "current-rulings", document.id, operation=operation), date)
+            version = ledger.new(entry, document.game, "current-rulings", document.id, operation=operation)
+            version.note = _aside(amendment)
+            ledger.start(version, date)
 
     condition = ledger.when(release, on, order, run)
     if condition:
@@ -301,9 +347,12 @@ def _amend(ledger: Ledger, result: ParseResult, entry: Entry, amendment: Amendme
     base = ledger.in_force.get(key)
     make = ledger.new
     if amendment.action == "cancel":
-        ledger.stop(key, on, "cancelled")
+        by = {"document": document.id, "lines": lines(entry.span.start, entry.span.end)}
+        ledger.stop(key, on, "cancelled", {**by, "release": amendment.release} if amendment.release else by)
     elif amendment.action == "replace" and amendment.unit == "entry":
-        ledger.start(make(entry, document.game, series, document.id, operation="replace", text=amendment.text), on)
+        version = make(entry, document.game, series, document.id, operation="replace", text=amendment.text)
+        version.note = _aside(amendment)
+        ledger.start(version, on)
     else:
         operation = {"replace": "replace-part", "delete": "delete-part", "add": "add"}[amendment.action]
         text, note = _edited(base, amendment)
@@ -312,6 +361,7 @@ def _amend(ledger: Ledger, result: ParseResult, entry: Entry, amendment: Amendme
         rest_here = amendment.action == "delete" and series == "current-rulings" and amendment.text
         if rest_here:
             text = "\n\n".join(t for t in (text, amendment.text) if t)
+        note = "; ".join(n for n in (note, _aside(amendment)) if n)
         version = make(entry, document.game, series, document.id, operation=operation, text=text, note=note)
         inherited = base.references if base else []
         own = entry.references if amendment.action != "delete" or rest_here else []
@@ -322,6 +372,11 @@ def _amend(ledger: Ledger, result: ParseResult, entry: Entry, amendment: Amendme
     if amendment.action in ("delete", "cancel") and amendment.text:
         rest = make(entry, document.game, "current-rulings", document.id, text=amendment.text)
         ledger.start(rest, on)
+
+
+def _aside(amendment: Amendment | None) -> str:
+    """The source's own remark on an instruction ("this also corrects ..."), as a note."""
+    return f"the source adds: {amendment.aside}" if amendment and amendment.aside else ""
 
 
 def _edited(base: Version | None, amendment: Amendment) -> tuple[str, str]:

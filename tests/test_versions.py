@@ -232,5 +232,7 @@ def test_missing_base_with_only_the_bundled_seeds(bundled_root: Path) -> None:
     assert part["note"] == "replaces the first paragraph of the Glossary entry; that text is not in this knowledge base"
     (persona,) = bundled.show("persona")["parts"]
     assert persona["note"] == "adds to the Glossary entry; that text is not in this knowledge base"
-    assert bundled.show("Conundrum")["parts"][0]["note"] == ""
+    assert bundled.show("Conundrum")["parts"][0]["note"] == (
+        "the source adds: this also corrects the incorrect interpretation in the 7/00 Dilemma Resolution Guide"
+    )
     assert bundled.show("Conundrum", D("2000-11-26"))["parts"] == []

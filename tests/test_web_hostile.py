@@ -65,14 +65,14 @@ def test_feed_escapes_titles_and_headwords(hostile: FlaskClient) -> None:
     assert "<script>" not in body
     titles = [entry.findtext(f"{ATOM}title") for entry in feed.iter(f"{ATOM}entry")]
     assert titles == [
-        "Current Rulings (1/29/01): 0 versions",
-        f"{SCRIPT_TITLE} (12/18/00): 7 versions",
-        "Current Rulings Update (11/27/00): 51 versions",
-        "Current Rulings (10/30/00): 4 versions",
-        "Glossary\ufffd\ufffd (1.7): 10 versions",
+        "Current Rulings (1/29/01): 0 added, 0 changed, 42 rescinded, 0 pending",
+        f"{SCRIPT_TITLE} (12/18/00): 1 added, 5 changed, 1 rescinded, 1 pending",
+        "Current Rulings Update (11/27/00): 41 added, 10 changed, 0 rescinded, 0 pending",
+        "Current Rulings (10/30/00): 4 added, 0 changed, 0 rescinded, 0 pending",
+        "Glossary\ufffd\ufffd (1.7): 10 added, 0 changed, 0 rescinded, 0 pending",
     ]
     summary = list(feed.iter(f"{ATOM}entry"))[1].findtext(f"{ATOM}summary") or ""
-    assert summary.startswith(f"{SCRIPT_HEADWORD} (original); commandeering (replace-part); ")
+    assert summary.startswith(f"Added: {SCRIPT_HEADWORD} (original). Changed: commandeering (replace-part); ")
 
 
 def test_feed_is_valid_atom_and_ignores_the_host_header(hostile: FlaskClient) -> None:
@@ -153,9 +153,9 @@ def test_post_is_405_with_allow(hostile: FlaskClient) -> None:
 
 
 def test_link_header_encodes_the_query(hostile: FlaskClient) -> None:
-    response = hostile.get('/?q=a>;rel="stylesheet"&kind=, x&kind=2')
+    response = hostile.get('/?q=a>;rel="stylesheet"&other=, x&other=2')  # an unknown kind is a 400 now
     assert response.headers["Link"] == (
-        '</index.json?q=a%3E%3Brel%3D%22stylesheet%22&kind=%2C+x&kind=2>; rel="alternate"; type="application/json"'
+        '</index.json?q=a%3E%3Brel%3D%22stylesheet%22&other=%2C+x&other=2>; rel="alternate"; type="application/json"'
     )
     response = hostile.get("/entry/a%3E%3B%22,%20%C3%A9x")
     assert response.status_code == 404 and "Link" not in response.headers
@@ -166,8 +166,8 @@ def test_link_header_encodes_the_query(hostile: FlaskClient) -> None:
 
 
 def test_link_header_encodes_the_path(hostile: FlaskClient) -> None:
-    response = hostile.get("/asof/2000-12-01?game=a%3Eb")
-    assert response.headers["Link"] == '</asof/2000-12-01.json?game=a%3Eb>; rel="alternate"; type="application/json"'
+    response = hostile.get("/asof/2000-12-01?other=a%3Eb")  # an unknown game is a 400 now
+    assert response.headers["Link"] == '</asof/2000-12-01.json?other=a%3Eb>; rel="alternate"; type="application/json"'
     response = hostile.get("/entry/stccg:q-flash")
     assert response.headers["Link"] == '</entry/stccg:q-flash.json>; rel="alternate"; type="application/json"'
 

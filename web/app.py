@@ -20,6 +20,7 @@ from werkzeug.routing import RequestRedirect
 
 from kb.build import DEFAULT_KB, BuildError, current
 from kb.query import KnowledgeBase
+from kb.versions import UnknownFilter
 from web import views
 
 SECURITY_HEADERS = {
@@ -143,6 +144,10 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         """The error page, keeping the error's own headers (``Allow`` on a 405)."""
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         return (*views.error_page(error.code or 500, error.description or error.name, []), headers)
+
+    @app.errorhandler(UnknownFilter)
+    def bad_filter(error: UnknownFilter) -> tuple[Any, int]:
+        return views.error_page(400, str(error), [])
 
     @app.errorhandler(BuildError)
     def no_kb(error: BuildError) -> tuple[Any, int]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, g, request
+from flask import Blueprint, g, request, url_for
 
 from kb.cardquery import UnknownCard, card, deck
 from web.views import as_of, error_page, page, route, wants_json
@@ -18,7 +18,8 @@ def card_page(name: str) -> Any:
     try:
         answer = card(g.kb, name, as_of(), request.args.get("game") or None)
     except UnknownCard as err:
-        return error_page(404, str(err), [{"name": s, "url": f"/card/{s}"} for s in err.suggestions])
+        found = [{"name": s, "url": url_for("cards.card_page", name=s)} for s in err.suggestions]
+        return error_page(404, str(err), found)
     return page("cards/card.html", answer, json_wanted)
 
 

@@ -10,10 +10,16 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from kb.cardquery import deck_keys
-from kb.query import BadDate, parse_date
+from kb.changes import CHANGE_KINDS
+from kb.query import BadDate, ReversedRange, parse_date
+from kb.versions import SERIES_KINDS, kind_filter
 from web.views import date_arg, page, route, wants_json
 
 bp = Blueprint("changes", __name__)
+FEED_DOCUMENTS = 50
+"""Documents in the feed, newest first."""
+FEED_ITEMS = 50
+"""Changes of each kind listed per document (the counts are of all)."""
 
 
 @route(bp, "/diff")
@@ -25,10 +31,14 @@ def diff(json_wanted: bool) -> Any:
     game = request.args.get("game") or None
     deck_text = request.args.get("deck", "")[:20_000]
     cards = deck_keys(g.kb, deck_text, game) if deck_text.strip() else None
-    answer = g.kb.diff(start, end, game, kinds, cards)
+    try:
+        answer = g.kb.diff(start, end, game, kinds, cards)
+    except ReversedRange as err:
+        abort(400, str(err))
     dates_known = sorted(set(dates))
-    return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": kinds or []},
-                json_wanted)  # fmt: skip
+    chosen = [kind_filter(k) for k in kinds or []]
+    return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": chosen,
+                                      "all_kinds": SERIES_KINDS}, json_wanted)  # fmt: skip
 
 
 def _day_before(first: str | None) -> dt.date:
@@ -52,13 +62,14 @@ def as_of_page(when: str) -> Any:
 def feed() -> Any:
     """The Atom feed, one entry per document. Links are relative unless the app is configured
     with a ``BASE_URL`` (or ``RULINGS_BASE_URL`` is set); nothing in it comes from the request,
-    not even the Host header."""
+    not even the Host header. It carries the newest `FEED_DOCUMENTS` documents, each with its
+    counts of every kind of change and up to `FEED_ITEMS` changes of each kind."""
     documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
+    changes = g.kb.document_changes(FEED_ITEMS)
     items = []
-    for document in documents:
-        versions = [v for v in g.kb.versions if v.document_id == document["id"]]
+    for document in documents[:FEED_DOCUMENTS]:
         updated = document["date"] or g.kb.built_on
-        items.append({"document": document, "versions": versions[:200], "count": len(versions),
+        items.append({"document": document, "changes": changes[document["id"]], "kinds": CHANGE_KINDS,
                       "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
     updated = max((d["date"] for d in documents if d["date"]), default=None) or g.kb.built_on
     root = str(current_app.config.get("BASE_URL") or os.environ.get("RULINGS_BASE_URL", "")).rstrip("/")

@@ -12,12 +12,13 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, build, current, library_changed, report_for
 from kb.cardquery import UnknownCard
 from kb.library import add_document
 from kb.query import BadDate, UnknownTopic, parse_date
+from kb.versions import UnknownFilter
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
 from rulings.parse import parse_file
@@ -157,7 +158,7 @@ def _positive(text: str) -> int:
 
 def parser() -> argparse.ArgumentParser:
     """The argument parser for every ``rulings`` command."""
-    top = argparse.ArgumentParser(prog="rulings", description="Card-game rules and rulings knowledge base.")
+    top = _Parser(prog="rulings", description="Card-game rules and rulings knowledge base.")
     commands = top.add_subparsers(dest="command", required=True)
 
     parse = commands.add_parser("parse", help="parse one document and show its entries and coverage")
@@ -256,25 +257,46 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose mistakes are raised (`BadArguments`), so that ``main`` reports
+    them as every other error: one line, or JSON with ``--json``; exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        command = self.prog.removeprefix("rulings").strip()
+        raise BadArguments(f"{command}: {message}" if command else message)
+
+
+class BadArguments(ValueError):
+    """The command line's arguments could not be read."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the ``rulings`` command line; return the exit status."""
-    args = parser().parse_args(argv)
+    """Run the ``rulings`` command line; return the exit status. An error is one line on
+    standard error (``rulings: error: ...``), or with ``--json`` a JSON ``{"error": ...}``
+    on standard output; the exit status is the same either way."""
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    as_json = "--json" in arguments
     try:
+        args = parser().parse_args(arguments)
         status: int = args.run(args)
-    except BadDate as err:
-        print(f"rulings: error: {err}", file=sys.stderr)
-        return 2
+    except (BadArguments, BadDate, UnknownFilter) as err:
+        return _failed(2, f"error: {err}", as_json)
     except (UnknownTopic, UnknownCard) as err:
-        print(f"rulings: {err}", file=sys.stderr)
-        return 1
+        return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
     except (ParseError, ManifestError, BuildError) as err:
-        print(f"rulings: error: {err}", file=sys.stderr)
-        return 1
+        return _failed(1, f"error: {err}", as_json)
     except BrokenPipeError:
         return 0
     except OSError as err:
-        print(f"rulings: error: {err}", file=sys.stderr)
-        return 1
+        return _failed(1, f"error: {err}", as_json)
+    return status
+
+
+def _failed(status: int, message: str, as_json: bool, extra: dict[str, Any] | None = None) -> int:
+    if as_json:
+        print_json({"error": message.removeprefix("error: "), **(extra or {})})
+    else:
+        print(f"rulings: {message}", file=sys.stderr)
     return status
 
 

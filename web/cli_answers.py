@@ -20,6 +20,7 @@ from kb.build import current
 from kb.cardquery import card, deck, deck_keys
 from kb.query import KnowledgeBase, parse_date
 from kb.search import search
+from kb.versions import kind_filter
 from kb.worddiff import render_diff
 
 
@@ -55,16 +56,32 @@ def _cite(part: dict[str, Any]) -> str:
     return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
 
 
+def ending_line(part: dict[str, Any]) -> str | None:
+    """When, by what and why a version stopped, with the document and lines that did it."""
+    end = part.get("ended_by")
+    if not end:
+        return None
+    lines = f", lines {end['lines']}" if end["lines"] else ""
+    return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
+
+
 def _print_part(part: dict[str, Any]) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
+    if part["status"] in ("superseded", "rescinded"):
+        since = f"in force {part['valid_from']} to {part['valid_to']}"
     print(f"  [{part['label']}] {part['status']}{_authority(part)} {since}; {part['operation']}")
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
         print(f"    NOTE: {part['note']}")
+    if part["summary"]:
+        print(_wrap(f"Publisher's summary: {part['summary']}"))
     if part["references"]:
         print(f"    See: {', '.join(part['references'])}")
     print(f"    Source: {_cite(part)}")
+    ended = ending_line(part)
+    if ended and part["status"] != "active":
+        print(f"    {ended}")
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -77,6 +94,8 @@ def cmd_show(args: argparse.Namespace) -> int:
         _print_part(part)
     if not answer["parts"]:
         print("  (nothing in force on that date)")
+    for part in answer["ended"]:
+        _print_part(part)
     for part in answer["pending"]:
         _print_part(part)
     if answer["backrefs"]:
@@ -102,8 +121,13 @@ def cmd_history(args: argparse.Namespace) -> int:
             f"{part['status']}{_authority(part)}"
         )
         print(f"    Source: {_cite(part)}")
+        ended = ending_line(part)
+        if ended:
+            print(f"    {ended}")
         if part["note"]:
             print(f"    NOTE: {part['note']}")
+        if part["summary"]:
+            print(_wrap(f"Publisher's summary: {part['summary']}"))
         changed = render_diff([tuple(s) for s in part["diff"]]) if part["supersedes"] else part["text"]
         print(_wrap(changed))
     return 0
@@ -125,6 +149,8 @@ def cmd_diff(args: argparse.Namespace) -> int:
             print(f"{mark} {item['headword']}{extra}")
             if key == "changed":
                 print(_wrap(render_diff([tuple(s) for s in item["diff"]])))
+            for end in item.get("ended_by", []) if key == "rescinded" else []:
+                print(f"    {ending_line({'ended_by': end})}")
     return 0
 
 
@@ -182,7 +208,9 @@ def _marks(snippet: str) -> str:
 
 
 def cmd_search(args: argparse.Namespace) -> int:
-    answer = search(_open(args), args.query, parse_date(args.as_of) if args.as_of else None, args.game, args.kind,
+    kb = _open(args)
+    kind = kind_filter(args.kind) if args.kind else None
+    answer = search(kb, args.query, parse_date(args.as_of) if args.as_of else None, kb.game_filter(args.game), kind,
                     args.limit, args.all, exact=args.exact)  # fmt: skip
     if args.json:
         print_json(answer)
@@ -207,11 +235,18 @@ def cmd_docs(args: argparse.Namespace) -> int:
     if args.json:
         print_json(answer)
         return 0
-    print(f"Documents on {answer['as_of']}:")
+    print(f"Documents in force on {answer['as_of']}:")
     for d in answer["documents"]:
         print(f"  {d['date']}  {d['kind']:<23} {d['title']} ({d['version']})  [{d['id']}]")
-    if answer["declared_by"]:
-        print(f"A complete set of rules, according to {answer['declared_by']}:")
-        for name in answer["complete_set"]:
-            print(f"  - {name}")
+    if answer["declarations"]:
+        latest = answer["declarations"][0]
+        print(f"A complete set of rules, according to {latest['id']}:")
+        for item in latest["set"]:
+            print(
+                f"  - {item['name']}" + (f"  [{item['document']}]" if item["document"] else "  (not in this library)")
+            )
+    for d in answer["replaced"]:
+        print(f"Replaced by then: {d['id']} (by {d['replaced_by']})")
+    if answer["later"]:
+        print(f"Published later: {', '.join(d['id'] for d in answer['later'])}")
     return 0

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import re
 from typing import Any
 
 from flask import Blueprint, abort, g, request
 
-from web.views import page, route, wants_json
+from web.views import as_of, page, route, wants_json
 
 bp = Blueprint("documents", __name__)
 _LINES = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
@@ -18,8 +19,12 @@ FIELDS = ("id", "game", "kind", "title", "version", "date", "date_approximate", 
 
 @route(bp, "/docs")
 def documents(json_wanted: bool) -> Any:
-    rows = sorted(g.kb.documents.values(), key=lambda d: (d["date"] or "", d["id"]))
-    return page("documents/list.html", {"documents": [{k: d[k] for k in FIELDS} for d in rows]}, json_wanted)
+    """The documents in force on ``?as_of=`` (default today), those replaced or published later
+    apart, and the complete set each Current Rulings declares, marking what the library lacks."""
+    answer = g.kb.documents_in_force(as_of() or dt.date.today())
+    for group in ("documents", "replaced", "later"):
+        answer[group] = [{**d, **{k: g.kb.documents[d["id"]][k] for k in FIELDS}} for d in answer[group]]
+    return page("documents/list.html", answer, json_wanted)
 
 
 @bp.route("/docs/<name>")

@@ -10,6 +10,7 @@ from urllib.parse import urlencode
 from flask import Blueprint, abort, g, request
 
 from kb.query import UnknownTopic
+from kb.versions import Version, status
 from kb.worddiff import word_diff
 from web.views import as_of, error_page, page, wants_json
 
@@ -49,5 +50,19 @@ def version(key: str) -> Any:
     found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(number) if number is not None else None)
     if found is None:
         abort(404, f"no version {key[:80]!r}")
-    part = g.kb.part(found, as_of() or dt.date.today())
-    return page("entries/version.html", {**part, "topic": found.topic}, json_wanted)
+    on = as_of() or dt.date.today()
+    part = g.kb.part(found, on)
+    return page("entries/version.html", {**part, "topic": found.topic, "now": _now(found, on)}, json_wanted)
+
+
+def _now(found: Version, on: dt.date) -> dict[str, Any] | None:
+    """For a version no longer in force on ``on``: its series' text in force then (key, dates,
+    citation), or, when nothing is, ``{"key": None}``; None while the version is in force."""
+    if status(found, on) != "superseded" and status(found, on) != "rescinded":
+        return None
+    for version in g.kb.in_force(found.topic, on):
+        if version.series == found.series:
+            part = g.kb.part(version, on)
+            return {"key": part["key"], "valid_from": part["valid_from"], "label": part["label"],
+                    "citation": part["citation"]}  # fmt: skip
+    return {"key": None}

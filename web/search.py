@@ -8,7 +8,7 @@ from flask import Blueprint, g, request, url_for
 
 from kb.completion import complete
 from kb.search import search
-from kb.versions import SERIES_KINDS
+from kb.versions import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
 bp = Blueprint("search", __name__)
@@ -17,16 +17,14 @@ bp = Blueprint("search", __name__)
 @route(bp, "/")
 def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
-    game = request.args.get("game") or None
-    kind = request.args.get("kind") or None
-    if kind not in (None, *SERIES_KINDS):
-        kind = None
+    game = g.kb.game_filter(request.args.get("game") or None)
+    kind = kind_filter(request.args["kind"]) if request.args.get("kind") else None
     answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None}
     limit = int_arg("limit", 20, 1, 100)
     if text.strip():
         answer = search(g.kb, text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
                         live=request.args.get("live") == "1")  # fmt: skip
-    games = sorted({t["game"] for t in g.kb.topics.values()})
+    games = g.kb.games()
     return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS},
                 json_wanted)  # fmt: skip
 

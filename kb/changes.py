@@ -1,0 +1,132 @@
+"""What changed: between two dates (`diff`), in each document (`by_document`, the Atom feed's
+entries: the topics it added, changed, rescinded or left pending), and how each version
+ended (`ending`: when, by which document and lines, and why)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, Any
+
+from kb.versions import Version, history_order, kind_filter, status
+from kb.worddiff import word_diff
+from rulings.normalize import headword_key
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
+"""The kinds of change, in the order a reader sees them."""
+
+
+def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]]:
+    """Document id -> ``count`` per change kind and up to ``limit`` items of each (headword,
+    topic, operation, the publisher's summary, and why it ended or what it waits for)."""
+    found: dict[str, dict[str, Any]] = {
+        ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in kb.documents
+    }
+
+    def record(document: str, kind: str, item: dict[str, Any]) -> None:
+        changes = found[document]
+        changes["counts"][kind] += 1
+        if len(changes[kind]) < limit:
+            changes[kind].append(item)
+
+    for version in kb.versions:
+        item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
+                "summary": version.summary, "label": kb.series_label(version.series)}  # fmt: skip
+        dated = kb.documents[version.document_id]["date"]
+        issued = dt.date.fromisoformat(dated) if dated else dt.date.min
+        if version.valid_from is None or version.valid_from > issued:
+            waits = version.condition or f"in force from {version.valid_from}"
+            record(version.document_id, "pending", {**item, "why": waits})
+        else:
+            record(version.document_id, "changed" if version.supersedes else "added", {**item, "why": ""})
+        ending = kb.ending(version)
+        if ending and ending["reason"] != "superseded":
+            record(ending["document"], "rescinded", {**item, "operation": ending["reason"], "why": ending["why"]})
+    return found
+
+
+def diff(
+    kb: KnowledgeBase, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
+    cards: set[str] | None = None,
+) -> dict[str, Any]:  # fmt: skip
+    """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
+    keys) limits it to versions naming one of those cards. A start after the end is a
+    an unknown kind or game an `UnknownFilter` (a reversed range is refused before)."""
+    wanted = {kind_filter(k) for k in kinds} if kinds else None
+    game = kb.game_filter(game)
+
+    def keep(version: Version) -> bool:
+        kind = "rulebook" if version.series.startswith("rulebook:") else version.series
+        named = cards is None or any(key in cards for key, _ in kb.card_links.get(version.id, []))
+        return (wanted is None or kind in wanted) and named
+
+    answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
+                              "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
+    for ident, topic in sorted(kb.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
+        if game not in (None, topic["game"]):
+            continue
+        before = [v for v in kb.in_force(ident, start) if keep(v)]
+        after = [v for v in kb.in_force(ident, end) if keep(v)]
+        old, new = _joined(before), _joined(after)
+        item = {"topic": ident, "headword": topic["headword"]}
+        if not before and after:
+            answer["added"].append({**item, "text": new, "parts": [kb.part(v, end) for v in after]})
+        elif before and not after:
+            answer["rescinded"].append(
+                {
+                    **item,
+                    "text": old,
+                    "ended": [v.end for v in before],
+                    "ended_by": _endings(kb, ident, before, end),
+                }
+            )
+        elif old != new or [v.note for v in before] != [v.note for v in after]:
+            answer["changed"].append({**item, "diff": word_diff(old, new), "parts": [kb.part(v, end) for v in after]})
+        for version in kb.by_topic[ident]:
+            dated = kb.documents[version.document_id]["date"]
+            document_date = dt.date.fromisoformat(dated) if dated else dt.date.min
+            if keep(version) and status(version, end) == "pending" and start < document_date <= end:
+                answer["pending"].append({**item, **kb.part(version, end)})
+    return answer
+
+
+def ending(kb: KnowledgeBase, version: Version) -> dict[str, Any] | None:
+    """When, by which document (cited) and why a version stopped being in force; None while it is."""
+    if version.valid_to is None or version.end is None:
+        return None
+    by = version.ended_by or {"document": version.document_id, "lines": ""}
+    document = kb.documents[by["document"]]
+    name = f"{document['title']} ({document['version']})"
+    after = kb.successor.get(version.id)
+    why = {
+        "superseded": f"superseded by version {kb.number[after.id]}" if after else "superseded",
+        "rescinded": f"omitted from the full {document['title']} of {document['date']}",
+        "consolidated": f"consolidated into {document['title']} {document['version']}",
+        "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
+    }.get(version.end, version.end)
+    return {"date": version.valid_to.isoformat(), "reason": version.end, "why": why, "document": document["id"],
+            "title": document["title"], "version": document["version"], "lines": by["lines"],
+            "successor": kb.version_keys[after.id] if after else None}  # fmt: skip
+
+
+def ended(kb: KnowledgeBase, topic: str, on: dt.date) -> list[dict[str, Any]]:
+    """For each series of ``topic`` with nothing in force on ``on``, its last version that had
+    ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
+    last: dict[str, Version] = {}
+    for version in sorted(kb.by_topic.get(topic, []), key=history_order):
+        if version.valid_to is not None and version.valid_to <= on:
+            last[version.series] = version
+    live = {v.series for v in kb.by_topic.get(topic, []) if status(v, on) in ("active", "pending")}
+    return [kb.part(v, on) for series, v in last.items() if series not in live]
+
+
+def _endings(kb: KnowledgeBase, topic: str, before: list[Version], on: dt.date) -> list[dict[str, Any]]:
+    """How the series of ``before`` came to have nothing in force by ``on``: the last ending of each."""
+    series = {v.series for v in before}
+    return [p["ended_by"] for p in ended(kb, topic, on) if p["series"] in series]
+
+
+def _joined(versions: list[Version]) -> str:
+    return "\n\n".join(v.text for v in versions if v.text)

@@ -1,0 +1,80 @@
+"""The library's documents in force on a date, and the complete set of documents each
+Current Rulings declares, matched against the library (which declared documents it lacks).
+
+A document is in force from its date until a later one replaces it: the document that
+names it in ``supersedes``, a later full Current Rulings (for the Current Rulings and
+their updates of its game), or a later Glossary (for a Glossary).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+FIELDS = ("id", "game", "kind", "title", "version", "date")
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
+    """The documents in force on ``on`` (oldest first), the later or replaced ones apart, and
+    each declaration of a complete set made by then (newest first) with the library's document
+    for each name (None: the library lacks it)."""
+    dated = sorted((d for d in kb.documents.values() if _day(d) <= on), key=lambda d: (d["date"] or "", d["id"]))
+    replaced = _replacements(dated)
+    current = [d for d in dated if d["id"] not in replaced]
+    declarations = []
+    for document in reversed(dated):
+        names = json.loads(document["complete_set"])
+        if names:
+            declarations.append({
+                **{k: document[k] for k in FIELDS},
+                "set": [{"name": n, "document": _match(kb, n, document["game"])} for n in names],
+            })  # fmt: skip
+    latest = declarations[0] if declarations else None
+    return {
+        "as_of": on.isoformat(),
+        "declared_by": latest["id"] if latest else None,
+        "complete_set": [item["name"] for item in latest["set"]] if latest else [],
+        "documents": [{k: d[k] for k in FIELDS} for d in current],
+        "replaced": [
+            {**{k: d[k] for k in FIELDS}, "replaced_by": replaced[d["id"]]} for d in dated if d["id"] in replaced
+        ],
+        "later": [{k: d[k] for k in FIELDS} for d in kb.documents.values() if _day(d) > on],
+        "declarations": declarations,
+    }
+
+
+def _day(document: dict[str, Any]) -> dt.date:
+    return dt.date.fromisoformat(document["date"]) if document["date"] else dt.date.min
+
+
+def _replacements(dated: list[dict[str, Any]]) -> dict[str, str]:
+    """Document id -> the id of the later document (of ``dated``, oldest first) that replaced it."""
+    replaced: dict[str, str] = {}
+    for index, document in enumerate(dated):
+        for later in dated[index + 1 :]:
+            same_game = later["game"] == document["game"] and later["date"] != document["date"]
+            full = later["kind"] == "current-rulings" and document["kind"].startswith("current-rulings")
+            glossary = later["kind"] == "glossary" == document["kind"]
+            if later["supersedes"] == document["id"] or (same_game and (full or glossary)):
+                replaced.setdefault(document["id"], later["id"])
+    return replaced
+
+
+def _match(kb: KnowledgeBase, name: str, game: str) -> str | None:
+    """The library document a declared name means ("Glossary Version 1.7 (August 2000)"): one
+    of ``game`` whose title's words are all in the name and whose version is one of its words."""
+    words = _WORD.findall(name.lower())
+    text = " ".join(words)
+    for document in kb.documents.values():
+        title = _WORD.findall(document["title"].lower())
+        version = " ".join(_WORD.findall(document["version"].lower()))
+        named = document["game"] == game and title and set(title) <= set(words) and version
+        if named and re.search(rf"(?<![a-z0-9]){re.escape(version)}(?![a-z0-9])", text):
+            return str(document["id"])
+    return None
