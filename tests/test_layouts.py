@@ -46,10 +46,11 @@ def test_build_reports_split_lines(tmp_path: Path) -> None:
 
 def test_glued_ruling_is_its_own_topic(layouts_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kb = str(layouts_kb)
-    assert run(capsys, "show", "--kb", kb, "--as-of", "2000-05-01", "Kle'eg").splitlines()[:5] == [
+    assert run(capsys, "show", "--kb", kb, "--as-of", "2000-05-01", "Kle'eg").splitlines()[:6] == [
         "Kle'eg  (stccg:kleeg), in force on 2000-05-01",
         "  [Current Rulings] active since 2000-04-10; original",
         "    This personnel may not report aboard a docked ship.",
+        "    Publisher's summary: New ruling.",
         "    See: docking",
         "    Source: Current Rulings Update (4/10/00), 2000-04-10, lines 11",
     ]
@@ -142,6 +143,7 @@ def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFi
         "",
         "    A Runabout may carry four personnel.+}",
         "- Kle'eg",
+        "    Ended 2000-09-01: consolidated into Glossary 1.6 (Glossary (1.6), lines 14-20)",
     ]
     assert run(capsys, "show", "--kb", kb, "--as-of", "2000-09-15", "Runabout").splitlines()[4:7] == [
         "  [Current Rulings] active (temporary) since 2000-09-01; original",
