@@ -124,8 +124,8 @@ def _dated(kb: KnowledgeBase, entries: list[dict[str, Any]]) -> list[dict[str, A
     """The rulings in force among ``entries`` (deck lists left out), one per part, newest first:
     date (``since``: in force from, else the source's date), topic, headword, text and citation."""
     rulings = [
-        {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"], "label": p["label"],
-         "text": p["text"], "key": p["key"], "citation": p["citation"]}
+        {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"],
+         "label": p["label"], "text": p["text"], "key": p["key"], "citation": p["citation"]}
         for e in entries if kb.topics[e["topic"]]["kind"] != "card list" for p in e["parts"]
     ]  # fmt: skip
     rulings.sort(key=lambda r: (r["topic"], r["label"]))
