@@ -101,12 +101,36 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
     for topic in headed:
         mentioning.pop(topic, None)
     return {
-        "name": row["name"], "key": key, "game": row["game"], "type": row["type"], "sets": json.loads(row["sets"]),
-        "affiliation": row["affiliation"], "uniqueness": row["uniqueness"], "persona": row["persona"],
-        "aliases": json.loads(row["aliases"]), "printings": json.loads(row["printings"]), "as_of": on.isoformat(),
+        **_catalog_row(row), "key": key, "as_of": on.isoformat(),
         "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),
+        "rulings": _dated(kb, [*headed.values(), *mentioning.values()]),
         "history": history, "same_name": same_name(kb, key),
     }  # fmt: skip
+
+
+def _catalog_row(row: Any) -> dict[str, Any]:
+    """The catalog's facts of a card; ``printed`` is whether a card file gave any printing's
+    set, rarity, text or lore (the bundled catalog gives none)."""
+    printings = json.loads(row["printings"])
+    printed = any(p.get(f) for p in printings for f in ("release", "rarity", "text", "lore", "icons"))
+    return {
+        "name": row["name"], "game": row["game"], "type": row["type"], "sets": json.loads(row["sets"]),
+        "affiliation": row["affiliation"], "uniqueness": row["uniqueness"], "persona": row["persona"],
+        "aliases": json.loads(row["aliases"]), "printings": printings, "printed": printed,
+    }  # fmt: skip
+
+
+def _dated(kb: KnowledgeBase, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rulings in force among ``entries`` (deck lists left out), one per part, newest first:
+    date (``since``: in force from, else the source's date), topic, headword, text and citation."""
+    rulings = [
+        {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"],
+         "label": p["label"], "text": p["text"], "key": p["key"], "citation": p["citation"]}
+        for e in entries if kb.topics[e["topic"]]["kind"] != "card list" for p in e["parts"]
+    ]  # fmt: skip
+    rulings.sort(key=lambda r: (r["topic"], r["label"]))
+    rulings.sort(key=lambda r: r["since"] or "", reverse=True)
+    return rulings
 
 
 def same_name(kb: KnowledgeBase, key: str) -> list[dict[str, str]]:

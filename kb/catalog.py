@@ -37,6 +37,7 @@ _SET_SUFFIX = re.compile(r"\s*\((?P<set>[^()]+)\)$")
 _EDITION = re.compile(r"\s+2E$")
 _VIRTUAL = re.compile(r"\s+\*VP$")
 _MARKS = re.compile(r"\s*(?P<marks>[*+]+)$")
+_INFO = re.compile(r"^(?:(?P<number>\S*\d\S*)\s+)?(?P<rarity>\S+)$")
 CONVENTIONS = {
     "virtual": "' *VP' virtual promo",
     "*": "trailing '*'",
@@ -63,6 +64,18 @@ class Printing:
     """A virtual promo (`` *VP``)."""
     source: str = ""
     """``<file>:<line>``."""
+    number: str = ""
+    """The collector number of the file's ``Info`` column (``110`` of ``110 R+``), if any."""
+    rarity: str = ""
+    """The rarity of the ``Info`` column (``R+`` of ``110 R+``)."""
+    type: str = ""
+    affiliation: str = ""
+    icons: str = ""
+    """The ``Icons`` column as written (``[AU][Films]``)."""
+    text: str = ""
+    """The game text (``Text`` column)."""
+    lore: str = ""
+    """The lore (``Lore`` column)."""
 
 
 @dataclass
@@ -269,10 +282,20 @@ def _lackey_card(row: dict[str | None, str | list[str] | None], source: str) -> 
     printing = Printing(
         name=written, set=str(row["Set"]).strip(), release=str(row.get("Release") or "").strip(),
         disambiguator=" / ".join(disambiguators), virtual="virtual" in met, source=source,
+        type=str(row["Type"]).strip(), affiliation=str(row["Affil"]).strip(), icons=_column(row, "Icons"),
+        text=_column(row, "Text"), lore=_column(row, "Lore"),
     )  # fmt: skip
+    info = _INFO.match(_column(row, "Info"))
+    if info:
+        printing.number, printing.rarity = info["number"] or "", info["rarity"]
     card = Card(
         name=name, game=game, type=str(row["Type"]).strip(), sets=[s for s in sets if s],
         affiliation=str(row["Affil"]).strip(), uniqueness=str(row["Uniqueness"]).strip(),
         persona=persona, source=f"lackey:{source}", printings=[printing],
     )  # fmt: skip
     return card, met
+
+
+def _column(row: dict[str | None, str | list[str] | None], name: str) -> str:
+    """An optional column's value, stripped ("" when the file has no such column)."""
+    return str(row.get(name) or "").strip()

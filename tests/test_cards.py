@@ -8,12 +8,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from markupsafe import escape
 
 from helpers import ROOT, SEEDS, SHARED
 from kb.build import build, current, parse_library
 from kb.cardquery import UnknownCard, card, deck, read_deck
 from kb.catalog import Catalog, bundled_catalog, import_lackey
 from kb.query import KnowledgeBase
+from web.app import create_app
 from web.cli import main
 
 sys.path.insert(0, str(ROOT / "bench"))
@@ -223,3 +225,80 @@ def test_cli_card_deck_and_diff_by_deck(bundled_root: Path, tmp_path: Path, caps
     assert [i["headword"] for i in diff["added"]] == ["A Fast Ship Would Be Nice", "commandeering", "Conundrum"]
     assert main(["deck", str(deck_file), "--kb", kb_root]) == 0
     assert capsys.readouterr().out.splitlines()[0].startswith("Deck of 2 cards, rulings in force on ")
+
+
+CONUNDRUM_TEXT = (
+    "Unless INTEGRITY>40, this ship must do nothing but chase (at normal speed) and attack one of your opponent's "
+    "ships on this spaceline (your choice). Discard dilemma."
+)
+CONUNDRUM_LORE = (
+    "In 2368, U.S.S. Enterprise personnel were given amnesia by Satarrans, who then attempted to trick the crew "
+    "into attacking Lysian ships and a Lysian command station."
+)
+
+
+@needs_catalog
+def test_card_answer_shows_the_printed_card(real: KnowledgeBase) -> None:
+    answer = card(real, "Conundrum", dt.date(2001, 1, 1))
+    assert answer["printed"] is True
+    assert [{k: p[k] for k in ("release", "number", "rarity", "type", "affiliation", "icons", "text", "lore")}
+            for p in answer["printings"]] == [
+        {"release": "au", "number": "", "rarity": "C", "type": "Dilemma", "affiliation": "", "icons": "[AU]",
+         "text": CONUNDRUM_TEXT, "lore": CONUNDRUM_LORE}
+    ]  # fmt: skip
+    bounty = card(real, "H.M.S. Bounty")["printings"][0]
+    assert (bounty["release"], bounty["number"], bounty["rarity"], bounty["affiliation"], bounty["icons"]) == (
+        "tmp", "110", "R+", "Klingon/Federation", "[AU][Films]"
+    )  # fmt: skip
+    scott = card(real, "Montgomery Scott", dt.date(2001, 1, 1))
+    assert [(r["since"], r["headword"], r["label"]) for r in scott["rulings"]] == [
+        ("2000-11-27", '"any"', "Glossary"),
+        ("1996-12-01", "Playing Cards From Your Hand",
+         "Rulebook: Star Trek: The Next Generation CCG Introductory Two-Player Game: Quick-Start Rules"),
+    ]  # fmt: skip
+
+
+@needs_catalog
+def test_card_page_and_cli_show_set_rarity_text_and_lore(
+    real: KnowledgeBase, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client = create_app({"KB": str(real.directory.parent.parent), "TESTING": True}).test_client()
+    page = client.get("/card/Conundrum?as_of=2001-01-01").get_data(as_text=True)
+    assert "<dt>Set and rarity</dt><dd>au, rarity C</dd>" in page and "<dt>Icons</dt><dd>[AU]</dd>" in page
+    assert f'<dd class="game-text">{escape(CONUNDRUM_TEXT)}</dd>' in page
+    assert f'<dd class="lore">{escape(CONUNDRUM_LORE)}</dd>' in page
+    assert "Trad_Modern_Open_Warp" not in page
+    assert '<li><time datetime="2000-11-27">2000-11-27</time> <a href="/entry/stccg:conundrum">Conundrum</a>' in page
+    bounty = client.get("/card/H.M.S.%20Bounty").get_data(as_text=True)
+    assert "<dd>tmp #110, rarity R+</dd>" in bounty and "<dt>Affiliation</dt><dd>Klingon/Federation</dd>" in bounty
+    assert main(["card", "Conundrum", "--kb", str(real.directory.parent.parent), "--as-of", "2001-01-01"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1:8] == [
+        "  printing: Conundrum  set au, rarity C",
+        "    type: Dilemma",
+        "    icons: [AU]",
+        f"    game text: {CONUNDRUM_TEXT}",
+        f"    lore: {CONUNDRUM_LORE}",
+        "Rulings in force, newest first: 1",
+        "  2000-11-27  Conundrum (Glossary)  /version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
+    ]
+
+
+def test_bundled_card_says_it_has_no_printed_details(
+    bundled: KnowledgeBase, bundled_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = card(bundled, "Conundrum", dt.date(2001, 1, 1))
+    assert (answer["printed"], answer["printings"]) == (False, [])
+    assert [(r["since"], r["headword"], r["label"]) for r in answer["rulings"]] == [
+        ("2000-11-27", "Conundrum", "Glossary")
+    ]
+    client = create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
+    page = client.get("/card/Conundrum").get_data(as_text=True)
+    assert "The catalog has no set, rarity, game text or lore for this card" in page
+    assert "<dt>" not in page
+    assert main(["card", "Conundrum", "--kb", str(bundled_root), "--as-of", "2001-01-01"]) == 0
+    assert capsys.readouterr().out.splitlines()[1:4] == [
+        "  no set, rarity, game text or lore in the catalog (build with a Lackey card file to add them)",
+        "Rulings in force, newest first: 1",
+        "  2000-11-27  Conundrum (Glossary)  /version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
+    ]

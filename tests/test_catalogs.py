@@ -114,10 +114,11 @@ def test_build_with_repeated_cards_option(
     named = sorted({base.cards[k]["name"] for v in anys for k, _ in base.card_links.get(v.id, []) if "odo" in k})
     assert named == ["Odo", "Odo Founder"]
     html = create_app({"KB": kb, "TESTING": True}).test_client().get("/card/Odo?game=stccg").get_data(as_text=True)
-    assert (
-        "Printings: Odo (Premiere); Odo *VP (Promo); Odo (Homefront II) *VP (Promo); Odo (Dogs of War)+ (Virtual)"
-        in html
-    )
+    assert [line for line in html.splitlines() if line.startswith("<h3>Odo")] == [
+        "<h3>Odo</h3>", "<h3>Odo *VP</h3>", "<h3>Odo (Homefront II) *VP</h3>", "<h3>Odo (Dogs of War)+</h3>"
+    ]  # fmt: skip
+    assert "<dt>Set and rarity</dt><dd>dow, rarity V</dd>" in html and '<dd class="game-text">Dogs.</dd>' in html
+    assert "Promo" not in html and "Premiere" not in html
 
 
 @needs_files

@@ -170,9 +170,15 @@ def cmd_card(args: argparse.Namespace) -> int:
     print(f"{answer['name']}  ({facts}), as of {answer['as_of']}")
     if answer["aliases"]:
         print(f"  also written: {', '.join(answer['aliases'])}")
-    if answer["printings"]:
-        printed = [p["name"] + (f" [{p['set']}]" if p["set"] else "") for p in answer["printings"]]
-        print(f"  printings: {'; '.join(printed)}")
+    for printing in answer["printings"] if answer["printed"] else []:
+        _print_printing(printing)
+    if answer["printings"] and not answer["printed"]:
+        print(f"  printings: {'; '.join(p['name'] for p in answer['printings'])}")
+    if not answer["printed"]:
+        print("  no set, rarity, game text or lore in the catalog (build with a Lackey card file to add them)")
+    print(f"Rulings in force, newest first: {len(answer['rulings'])}")
+    for ruling in answer["rulings"]:
+        print(f"  {ruling['since']}  {ruling['headword']} ({ruling['label']})  /version/{ruling['key']}")
     print(f"Rulings headed by it: {len(answer['headed'])}")
     _print_entries(answer["headed"])
     others = answer["entries"][len(answer["headed"]) :]
@@ -180,6 +186,17 @@ def cmd_card(args: argparse.Namespace) -> int:
     _print_entries(others)
     print(f"Versions that ever named it: {len(answer['history'])}")
     return 0
+
+
+def _print_printing(printing: dict[str, Any]) -> None:
+    """One printing of a card file: set and rarity, type, affiliation, icons, game text, lore."""
+    number = f" #{printing['number']}" if printing.get("number") else ""
+    rarity = f", rarity {printing['rarity']}" if printing.get("rarity") else ""
+    print(f"  printing: {printing['name']}  set {printing.get('release') or '(not given)'}{number}{rarity}")
+    for label, field in (("type", "type"), ("affiliation", "affiliation"), ("icons", "icons"),
+                         ("game text", "text"), ("lore", "lore")):  # fmt: skip
+        if printing.get(field):
+            print(f"    {label}: {printing[field]}")
 
 
 def _deck_text(source: str) -> str:
