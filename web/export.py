@@ -181,13 +181,15 @@ def export(kb_root: Path, out: Path, base_url: str = "", today: dt.date | None =
             site.diff_to[found.rsplit("_", 1)[1]] = found
     partial = out.with_name(f".{out.name}.partial-{os.getpid()}")
     shutil.rmtree(partial, ignore_errors=True)
-    written: list[str] = []
+    written: dict[str, None] = {}
 
     def write(name: str, data: bytes) -> None:
         target = partial / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-        written.append(name)
+        if name in written:
+            raise ExportError(f"{name}: two pages of the export would be written to this file")
+        written[name] = None
 
     try:
         for url, name in site.pages.items():
@@ -202,7 +204,6 @@ def export(kb_root: Path, out: Path, base_url: str = "", today: dt.date | None =
         write("changes.atom", feed.encode())
         for asset in sorted(p for p in STATIC.iterdir() if p.is_file()):
             write(f"static/{asset.name}", asset.read_bytes())
-        write("static/offline.js", (STATIC / "offline.js").read_bytes())
         write("sw.js", (STATIC / "sw.js").read_bytes())
         for name, data in search_files(site):
             write(name, data)
@@ -215,8 +216,8 @@ def export(kb_root: Path, out: Path, base_url: str = "", today: dt.date | None =
         raise
     finally:
         app.extensions["knowledge_bases"].release(kb)
-    size = sum((out / name).stat().st_size for name in set(written))
-    return {"directory": str(out), "files": len(set(written)), "pages": len(site.pages), "bytes": size,
+    size = sum((out / name).stat().st_size for name in written)
+    return {"directory": str(out), "files": len(written), "pages": len(site.pages), "bytes": size,
             "seconds": round(time.monotonic() - started, 2), **build}  # fmt: skip
 
 
@@ -233,11 +234,11 @@ def _get(client: Any, url: str) -> bytes:
     return data
 
 
-def _shell(written: list[str]) -> list[str]:
+def _shell(written: dict[str, None]) -> list[str]:
     """The files kept offline from the first visit of a large export: every page but the
     entries, versions, cards and documents, which are kept once opened."""
     heavy = ("entry/", "version/", "card/", "docs/")
-    return sorted(n for n in set(written) if not n.startswith(heavy))
+    return sorted(n for n in written if not n.startswith(heavy))
 
 
 def _json(data: Any) -> bytes:
@@ -263,5 +264,3 @@ def cmd_export(args: Any) -> int:
     print(f"exported {size} of build {report['build']} ({report['built_on']}) to {report['directory']} "
           f"in {report['seconds']:.1f} s")  # fmt: skip
     return 0
-
-

@@ -1,0 +1,80 @@
+// The service worker of the app and of its static export: every page, JSON twin, the search
+// index and the assets answered from the network when there is one (and kept), from the cache
+// when there is none. An export lists its files in offline.json: all are kept on the first
+// visit (a large export keeps its shell and search index, and each page once opened). When the
+// network is back and offline.json names a new build, the new build is kept and the old dropped.
+"use strict";
+var PREFIX = "rulings-";
+var SHELL = ["./", "static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
+
+function scoped(path) { return new URL(path, self.registration.scope).href; }
+
+function cacheName() {
+  return caches.keys().then(function (names) {
+    var ours = names.filter(function (n) { return n.indexOf(PREFIX) === 0; }).sort();
+    return ours.length ? ours[ours.length - 1] : PREFIX + "app";
+  });
+}
+
+function keep(name, files) {
+  return caches.open(name).then(function (cache) {
+    return cache.addAll(files.map(scoped));
+  }).then(function () {
+    return caches.keys();
+  }).then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf(PREFIX) === 0 && n !== name; }).map(function (n) { return caches.delete(n); }));
+  });
+}
+
+function check(force) {
+  // Keep the build offline.json names, unless it is the one kept already.
+  return fetch(scoped("offline.json"), { cache: "no-store" }).then(function (response) {
+    if (!response.ok) { throw new Error("no offline.json"); }
+    return response.json();
+  }).then(function (build) {
+    var name = PREFIX + build.build;
+    return caches.has(name).then(function (kept) {
+      if (kept && !force) { return null; }
+      return keep(name, ["./"].concat(build.files)).then(function () { return build; });
+    });
+  }, function () {
+    return caches.has(PREFIX + "app").then(function (kept) { return kept ? null : keep(PREFIX + "app", SHELL).then(function () { return null; }); });
+  });
+}
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(check(false).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener("message", function (event) {
+  if (!event.data || event.data.type !== "check") { return; }
+  event.waitUntil(check(false).then(function (build) {
+    if (!build) { return; }
+    return self.clients.matchAll().then(function (clients) {
+      clients.forEach(function (c) { c.postMessage({ type: "updated", build: build.build, built_on: build.built_on }); });
+    });
+  }).catch(function () {}));
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) { return; }
+  event.respondWith(fetch(request).then(function (response) {
+    if (response.ok && response.type === "basic") {
+      var copy = response.clone();
+      event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(request, copy); }));
+    }
+    return response;
+  }, function (error) {
+    return caches.match(request).then(function (found) {
+      return found || caches.match(request, { ignoreSearch: true });
+    }).then(function (found) {
+      if (found) { return found; }
+      throw error;
+    });
+  }));
+});
