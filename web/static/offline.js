@@ -32,7 +32,10 @@
     var s = foldQuotes(text.normalize("NFKC")).replace(/'s\b/g, "").replace(/['.\-]/g, "").toLowerCase();
     return s.replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
   }
-  function link(path) { return new URL(path.split("/").map(encodeURIComponent).join("/"), root).href; }
+  function link(path) {
+    var encoded = path.split("/").map(function (s) { return encodeURIComponent(s).replace(/%3A/g, ":").replace(/%40/g, "@"); });
+    return new URL((/:/.test(encoded[0]) ? "./" : "") + encoded.join("/"), root).href;
+  }
   function el(tag, attrs, children) {
     var node = document.createElement(tag);
     Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });

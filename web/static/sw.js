@@ -7,7 +7,19 @@
 var PREFIX = "rulings-";
 var SHELL = ["./", "static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
 
-function scoped(path) { return new URL(path, self.registration.scope).href; }
+function scoped(path) {
+  // A file of the export (as offline.json names it, not encoded) as a URL under the scope.
+  var url = new URL(self.registration.scope);
+  url.pathname += path === "./" ? "" : path;
+  return url.href;
+}
+
+function keyOf(href) {
+  // One spelling of a URL however its path was percent-encoded (%3A or :), so a link finds what was kept.
+  var url = new URL(href);
+  try { url.pathname = decodeURIComponent(url.pathname); } catch (e) { /* keep it as it came */ }
+  return url.href;
+}
 
 function cacheName() {
   return caches.keys().then(function (names) {
@@ -66,12 +78,13 @@ self.addEventListener("fetch", function (event) {
   event.respondWith(fetch(request).then(function (response) {
     if (response.ok && response.type === "basic") {
       var copy = response.clone();
-      event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(request, copy); }));
+      event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(keyOf(request.url), copy); }));
     }
     return response;
   }, function (error) {
-    return caches.match(request).then(function (found) {
-      return found || caches.match(request, { ignoreSearch: true });
+    var key = keyOf(request.url);
+    return caches.match(key).then(function (found) {
+      return found || caches.match(key, { ignoreSearch: true });
     }).then(function (found) {
       if (found) { return found; }
       throw error;
