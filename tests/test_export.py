@@ -52,8 +52,9 @@ def test_every_page_has_its_json_twin_equal_to_the_apps_answer(site: Path, clien
     pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
     assert len(pages) == 447
     assert pages[:6] == ["asof/1994-11-01.html", "asof/1996-12-01.html", "asof/2000-11-27.html",
-                         "asof/2023-01-01.html", "card/A Fast Ship Would Be Nice.html", "card/A Good Place To Die.html"]  # fmt: skip
-    urls = {"index.json": "/index.json", "deck.json": "/deck.json", "docs.json": "/docs.json", "diff.json": "/diff.json"}
+                         "asof/2023-01-01.html", "card/A Fast Ship Would Be Nice.html",
+                         "card/A Good Place To Die.html"]  # fmt: skip
+    urls = {name: f"/{name}" for name in ("index.json", "deck.json", "docs.json", "diff.json")}
     for page in pages:
         twin = page[: -len(".html")] + ".json"
         assert (site / twin).is_file(), twin
@@ -116,7 +117,8 @@ def test_the_command_writes_an_export_and_refuses_a_folder_that_is_not_one(bundl
     refused = subprocess.run([*command, str(tmp_path / "mine"), "--kb", str(bundled_root)], capture_output=True,
                              text=True)  # fmt: skip
     assert (refused.returncode, refused.stdout) == (1, "")
-    assert refused.stderr == f"rulings: error: {tmp_path / 'mine'}: exists and is not an export; choose an empty or new folder\n"
+    assert refused.stderr == (f"rulings: error: {tmp_path / 'mine'}: exists and is not an export; "
+                              "choose an empty or new folder\n")  # fmt: skip
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine", "out"]
     assert (tmp_path / "mine" / "notes.txt").read_text() == "keep me"
 
@@ -171,7 +173,9 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(static_host)
         page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
-        kept = "caches.keys().then(k => Promise.all(k.map(n => caches.open(n).then(c => c.keys()).then(r => r.length))))"
+        kept = (
+            "caches.keys().then(k => Promise.all(k.map(n => caches.open(n).then(c => c.keys()).then(r => r.length))))"
+        )
         assert page.evaluate(kept) == [len(files) + 1]
         assert page.text_content(".build") == "build {} of {}".format(*page.evaluate(
             "fetch('offline.json').then(r => r.json()).then(b => [b.build, b.built_on])"))  # fmt: skip
@@ -188,7 +192,8 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         for path, url, title in [
             ("entry/stccg:conundrum", "/entry/stccg:conundrum", "Conundrum"),
             ("card/Conundrum", "/card/Conundrum", "Conundrum"),
-            ("diff/2000-11-27_2023-01-01", "/diff?from=2000-11-27&to=2023-01-01", "Changes from 2000-11-27 to 2023-01-01"),
+            ("diff/2000-11-27_2023-01-01", "/diff?from=2000-11-27&to=2023-01-01",
+             "Changes from 2000-11-27 to 2023-01-01"),
             ("version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
              "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary", "Conundrum version"),
         ]:  # fmt: skip
