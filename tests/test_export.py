@@ -141,6 +141,15 @@ def test_the_served_app_is_installable(client: Any) -> None:
 # -- in the browser, offline -------------------------------------------------------------
 
 
+def wait_until(page: Any, expression: str, tries: int = 600) -> None:
+    """Evaluate ``expression`` in the page every 0.2 s until it is true, at most ``tries`` times."""
+    for _ in range(tries):
+        if page.evaluate(expression):
+            return
+        page.wait_for_timeout(200)
+    raise AssertionError(f"never true: {expression}")
+
+
 class _Quiet(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *_: Any) -> None:
         pass
@@ -211,3 +220,72 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         context.close()
         browser.close()
     assert errors == []
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from helpers import SEEDS
+    from kb.build import build
+
+    kb_root, out = tmp_path / "kb", tmp_path / "host" / "site"
+    first = build(SEEDS, kb_root).directory.name
+    export(kb_root, out)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(out.parent)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    home = f"http://127.0.0.1:{server.server_address[1]}/site/index.html"
+    kept = "caches.keys()"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(home)
+            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+            assert page.evaluate(kept) == [f"rulings-{first}"]
+            context.set_offline(True)
+            second = build(SEEDS, kb_root).directory.name
+            export(kb_root, out)
+            page.reload()
+            assert page.get_attribute(".build", "data-build") == first
+            context.set_offline(False)
+            page.reload()
+            assert page.get_attribute(".build", "data-build") == second
+            page.wait_for_function(f"caches.keys().then(k => k.join() === 'rulings-{second}')", timeout=120_000)
+            context.set_offline(True)
+            page.goto(home.replace("index.html", "docs.html"))
+            assert page.get_attribute(".build", "data-build") == second
+            context.close()
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_the_served_app_keeps_its_pages_offline(bundled_root: Path) -> None:
+    import waitress
+    from playwright.sync_api import sync_playwright
+
+    server = waitress.create_server(create_app({"KB": str(bundled_root)}), host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    site = f"http://127.0.0.1:{server.effective_port}"
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            context = browser.new_context()
+            page = context.new_page()
+            page.goto(site + "/")
+            wait_until(page, "navigator.serviceWorker.controller !== null")  # the app's CSP forbids wait_for_function
+            assert page.evaluate("caches.keys()") == ["rulings-app"]
+            page.goto(site + "/entry/stccg:conundrum")
+            context.set_offline(True)
+            page.goto(site + "/entry/stccg:conundrum")
+            assert page.text_content("h1") == "Conundrum"
+            built_on = (current(bundled_root) / "built_on.txt").read_text().strip()
+            assert page.text_content(".build") == f"build {current(bundled_root).name} of {built_on}"
+            context.close()
+            browser.close()
+    finally:
+        server.close()
