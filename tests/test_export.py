@@ -289,3 +289,14 @@ def test_the_served_app_keeps_its_pages_offline(bundled_root: Path) -> None:
             browser.close()
     finally:
         server.close()
+
+
+def test_a_large_export_is_kept_offline_by_its_shell_and_each_page_once_opened(
+    bundled_root: Path, tmp_path: Path
+) -> None:
+    export(bundled_root, tmp_path / "site", keep_whole=100)
+    kept = json.loads((tmp_path / "site" / "offline.json").read_text())
+    assert kept["complete"] is False
+    assert [f for f in kept["files"] if not f.startswith("static/")] == [
+        "cards.json", "changes.atom", "deck.html", "deck.json", "diff.html", "diff.json", "docs.html", "docs.json",
+        "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip

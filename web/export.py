@@ -155,9 +155,12 @@ def rewrite(site: Site, page: str, body: str) -> str:
     return _LINK.sub(one, body)
 
 
-def export(kb_root: Path, out: Path, base_url: str = "", today: dt.date | None = None) -> dict[str, Any]:
+def export(
+    kb_root: Path, out: Path, base_url: str = "", today: dt.date | None = None, keep_whole: int = PRECACHE_LIMIT
+) -> dict[str, Any]:
     """Write the static site of the knowledge base in service at ``kb_root`` into ``out``;
-    the report gives the files, bytes and seconds."""
+    the report gives the files, bytes and seconds. An export of fewer than ``keep_whole``
+    files is kept offline whole on the first visit."""
     from web.app import create_app
     from web.export_search import search_files
 
@@ -208,8 +211,8 @@ def export(kb_root: Path, out: Path, base_url: str = "", today: dt.date | None =
         for name, data in search_files(site):
             write(name, data)
         build = {"build": directory.name, "built_on": kb.built_on.isoformat()}
-        files = sorted(written) if len(written) < PRECACHE_LIMIT else _shell(written)
-        write(MARKER, _json({**build, "complete": len(written) < PRECACHE_LIMIT, "files": files}))
+        whole = len(written) < keep_whole
+        write(MARKER, _json({**build, "complete": whole, "files": sorted(written) if whole else _shell(written)}))
         _swap(partial, out)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
@@ -235,10 +238,10 @@ def _get(client: Any, url: str) -> bytes:
 
 
 def _shell(written: dict[str, None]) -> list[str]:
-    """The files kept offline from the first visit of a large export: every page but the
-    entries, versions, cards and documents, which are kept once opened."""
-    heavy = ("entry/", "version/", "card/", "docs/")
-    return sorted(n for n in written if not n.startswith(heavy))
+    """The files kept offline from the first visit of a large export: the top pages, the
+    assets and the search index; entries, versions, cards, documents, diffs and as-of views
+    are kept once opened."""
+    return sorted(n for n in written if "/" not in n or n.startswith("static/"))
 
 
 def _json(data: Any) -> bytes:
