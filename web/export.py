@@ -201,7 +201,12 @@ def export(
             page_html = _get(client, _encoded(url))
             write(f"{name}.html", rewrite(site, f"{name}.html", page_html.decode()).encode())
             write(f"{name}.json", _get(client, _encoded(twin)))
-        feed = rewrite(site, "changes.atom", _get(client, "/changes.atom").decode())
+        feed = _get(client, "/changes.atom").decode()
+        served_root = os.environ.get("RULINGS_BASE_URL", "").rstrip("/")
+        if served_root:  # the app made the feed's links absolute: the export makes them its own
+            feed = feed.replace(f'href="{html.escape(served_root)}/', 'href="/')
+        base_url = base_url or served_root
+        feed = rewrite(site, "changes.atom", feed)
         if base_url:
             feed = re.sub(r'href="(?![a-z]+:)', f'href="{html.escape(base_url.rstrip("/"))}/', feed)
         write("changes.atom", feed.encode())
