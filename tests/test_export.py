@@ -250,6 +250,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
             page.reload()
             assert page.get_attribute(".build", "data-build") == first
             context.set_offline(False)
+            wait_until(page, "fetch('offline.json', {cache: 'no-store'}).then(r => r.ok, () => false)")
             page.reload()
             assert page.get_attribute(".build", "data-build") == second
             page.wait_for_function(f"caches.keys().then(k => k.join() === 'rulings-{second}')", timeout=120_000)
