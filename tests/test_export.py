@@ -250,10 +250,15 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
             page.reload()
             assert page.get_attribute(".build", "data-build") == first
             context.set_offline(False)
-            wait_until(page, "fetch('offline.json', {cache: 'no-store'}).then(r => r.ok, () => false)")
+            shown = "t => (t.match(/data-build=.(\\w+)/) || [])[1]"
+            wait_until(
+                page, f"fetch('index.html').then(r => r.text()).then({shown}).then(b => b === '{second}', () => false)"
+            )
             page.reload()
             assert page.get_attribute(".build", "data-build") == second
             page.wait_for_function(f"caches.keys().then(k => k.join() === 'rulings-{second}')", timeout=120_000)
+            kept_page = f"caches.match(new URL('docs.html', location.href).href).then(r => r.text()).then({shown})"
+            wait_until(page, f"{kept_page}.then(b => b === '{second}', () => false)")
             context.set_offline(True)
             page.goto(home.replace("index.html", "docs.html"))
             assert page.get_attribute(".build", "data-build") == second

@@ -30,7 +30,8 @@ function cacheName() {
 
 function keep(name, files) {
   return caches.open(name).then(function (cache) {
-    return cache.addAll(files.map(scoped));
+    // cache: "no-store": a new build's files from the host, never the browser's HTTP cache.
+    return cache.addAll(files.map(function (f) { return new Request(scoped(f), { cache: "no-store" }); }));
   }).then(function () {
     return caches.keys();
   }).then(function (names) {
@@ -75,7 +76,12 @@ self.addEventListener("message", function (event) {
 self.addEventListener("fetch", function (event) {
   var request = event.request;
   if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) { return; }
-  event.respondWith(fetch(request).then(function (response) {
+  // Asked of the host every time (the HTTP cache only if the host says it is current), so a
+  // new build shows as soon as the network is back.
+  var fresh = fetch(request.url, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
+    return response.redirected && request.mode === "navigate" ? Response.redirect(response.url, 302) : response;
+  });
+  event.respondWith(fresh.then(function (response) {
     if (response.ok && response.type === "basic") {
       var copy = response.clone();
       event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(keyOf(request.url), copy); }));
