@@ -75,7 +75,10 @@ self.addEventListener("message", function (event) {
 
 self.addEventListener("fetch", function (event) {
   var request = event.request;
-  if (request.method !== "GET" || new URL(request.url).origin !== self.location.origin) { return; }
+  var url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  // The served app's answers while typing go straight to the network, as if there were no worker.
+  if (url.pathname.slice(-14) === "/complete.json" || url.searchParams.get("live") === "1") { return; }
   // Asked of the host every time (the HTTP cache only if the host says it is current), so a
   // new build shows as soon as the network is back.
   var fresh = fetch(request.url, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
