@@ -25,7 +25,8 @@ from web import views
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
-    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'; worker-src 'self'; "
+    "manifest-src 'self'",
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
@@ -134,6 +135,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.after_request
     def secure(response: Response) -> Response:
         response.headers.update(SECURITY_HEADERS)
+        if request.path == "/static/sw.js":  # the service worker serves the whole site, not only /static/
+            response.headers["Service-Worker-Allowed"] = "/"
         if isinstance(request.routing_exception, RequestRedirect):  # e.g. //docs -> /docs: not via the Host
             response = redirect(views.relative_location(request.routing_exception.new_url), response.status_code)
             response.headers.update(SECURITY_HEADERS)

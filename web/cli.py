@@ -254,6 +254,14 @@ def parser() -> argparse.ArgumentParser:
         help=f"wait this long for another build or add to end, then refuse (default {WAIT:g})",
     )
     add.set_defaults(run=cmd_add)
+
+    from web.export import cmd_export
+
+    export = commands.add_parser("export", help="write the knowledge base as a static site that works offline")
+    export.add_argument("directory", metavar="DIR", help="folder to write (replaced whole if it holds an export)")
+    export.add_argument("--kb", default=str(DEFAULT_KB), help="knowledge-base directory")
+    export.add_argument("--base-url", help="where the export will be published, for the Atom feed's absolute links")
+    export.set_defaults(run=cmd_export)
     return top
 
 

@@ -1,0 +1,241 @@
+// The exported site in the browser, with no server: search (MiniSearch over search-index.json,
+// folded as the server folds: Cha'Joh = chajoh, U.S.S. = USS; typos within an edit or two;
+// filler words of a question dropped), autocomplete, the deck page, and cited lines.
+// In an export this file takes the place of app.js. Every page still reads without it.
+(function () {
+  "use strict";
+  var root = new URL("../", document.currentScript.src);
+  var params = new URLSearchParams(window.location.search);
+  var LIMIT = 20;
+  var WORD = /\[[\p{L}\p{N}_]+\]|[\p{L}\p{N}_]+(?:['\u2019.\-][\p{L}\p{N}_]+)*\.?/gu;
+
+  function foldQuotes(s) { return s.replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"'); }
+  function fold(word) { return foldQuotes(word).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
+  function stem(w) {
+    // A light English stemmer applied alike to the index and the query: cloaked = cloaking = cloaks.
+    if (w.length <= 4 || /\d/.test(w)) { return w; }
+    var s = w.replace(/ies$/, "y").replace(/(ing|ed)$/, "").replace(/([^s])s$/, "$1").replace(/e$/, "");
+    return s.length >= 3 ? s : w;
+  }
+  function tokens(text) {
+    // Each word folded; a hyphenated one also as its parts (multi-affiliation: multiaffiliation, multi, affiliation).
+    var out = [];
+    (text.match(WORD) || []).forEach(function (raw) {
+      out.push(raw);
+      var parts = foldQuotes(raw).split("-");
+      if (parts.length > 1) { parts.forEach(function (p) { if (fold(p)) { out.push(p); } }); }
+    });
+    return out;
+  }
+  function term(word) { var f = fold(word); return f ? stem(f) : null; }
+  function titleKey(text) {
+    var s = foldQuotes(text.normalize("NFKC")).replace(/'s\b/g, "").replace(/['.\-]/g, "").toLowerCase();
+    return s.replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
+  }
+  function link(path) {
+    var encoded = path.split("/").map(function (s) { return encodeURIComponent(s).replace(/%3A/g, ":").replace(/%40/g, "@"); });
+    return new URL((/:/.test(encoded[0]) ? "./" : "") + encoded.join("/"), root).href;
+  }
+  function el(tag, attrs, children) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (k) { node.setAttribute(k, attrs[k]); });
+    (children || []).forEach(function (c) { node.append(c); });
+    return node;
+  }
+  function getJSON(path) {
+    return fetch(new URL(path, root)).then(function (r) {
+      if (!r.ok) { throw new Error(path + ": " + r.status); }
+      return r.json();
+    });
+  }
+
+  var loading = null;
+  function searchIndex() {
+    // The index, built once per page from search-index.json (made by `rulings export`).
+    if (loading) { return loading; }
+    loading = new Promise(function (resolve, reject) {
+      if (window.MiniSearch) { resolve(); return; }
+      var s = el("script", { src: new URL("static/minisearch.js", root).href });
+      s.onload = resolve;
+      s.onerror = reject;
+      document.head.append(s);
+    }).then(function () { return getJSON("search-index.json"); }).then(function (data) {
+      var engine = new window.MiniSearch({
+        fields: ["headword", "cards", "text"], idField: "id", tokenize: tokens, processTerm: term,
+        searchOptions: { boost: { headword: 4, cards: 2 } }
+      });
+      engine.addAll(data.documents);
+      var byId = {};
+      data.documents.forEach(function (d) { byId[d.id] = d; });
+      return { engine: engine, byId: byId, filler: new Set(data.filler) };
+    });
+    return loading;
+  }
+
+  function read(text, filler) {
+    // The query's content words (fillers dropped unless all there is), exclusions, field prefixes.
+    var excluded = [];
+    var rest = text.slice(0, 500).replace(/(^|\s)-(\S+)/g, function (_, space, word) { excluded.push(word); return space; });
+    rest = rest.replace(/\b(card|cards|kind|doc|game|headword):/gi, " ").replace(/["*]/g, " ");
+    var words = [];
+    (rest.match(WORD) || []).forEach(function (w) { if (fold(w) && words.indexOf(w) < 0) { words.push(w); } });
+    var content = words.filter(function (w) { return !filler.has(fold(w)); });
+    return { words: content.length ? content : words, excluded: excluded.map(term).filter(Boolean) };
+  }
+
+  function search(index, text, live, game, kind) {
+    var typed = read(text, index.filler);
+    if (!typed.words.length) { return { words: [], hits: [] }; }
+    var options = {
+      fuzzy: function (t) { return t.length >= 5 ? (t.length > 5 ? 0.34 : 0.2) : false; },
+      prefix: function (t, i, all) { return live && i === all.length - 1; },
+      filter: function (r) {
+        var d = index.byId[r.id];
+        if ((game && d.game !== game) || (kind && d.kind !== kind)) { return false; }
+        if (!typed.excluded.length) { return true; }
+        var have = new Set(tokens(d.headword + " " + d.text).map(term));
+        return typed.excluded.every(function (x) { return !have.has(x); });
+      }
+    };
+    var query = typed.words.join(" ");
+    var hits = index.engine.search(query, Object.assign({ combineWith: "AND" }, options));
+    if (hits.length < LIMIT && typed.words.length > 1) {
+      var seen = new Set(hits.map(function (h) { return h.id; }));
+      index.engine.search(query, Object.assign({ combineWith: "OR" }, options)).forEach(function (h) {
+        if (!seen.has(h.id)) { hits.push(h); }
+      });
+    }
+    return { words: typed.words, hits: hits.slice(0, LIMIT).map(function (h) { return { doc: index.byId[h.id], terms: h.terms }; }) };
+  }
+
+  function snippet(text, terms) {
+    // About thirty words around the first that matched, the matches marked as the server marks them.
+    var wanted = new Set(terms.map(term));
+    var words = [];
+    var re = new RegExp(WORD.source, "gu");
+    var m;
+    while ((m = re.exec(text)) !== null) { words.push({ at: m.index, end: m.index + m[0].length, hit: wanted.has(term(m[0])) }); }
+    var first = Math.max(0, words.findIndex(function (w) { return w.hit; }));
+    var from = Math.max(0, first - 10);
+    var to = Math.min(words.length, from + 35);
+    var p = el("p", { "class": "snippet" });
+    if (!words.length) { p.append(text.slice(0, 200)); return p; }
+    var pos = words[from].at;
+    if (from > 0) { p.append("… "); }
+    for (var i = from; i < to; i++) {
+      var w = words[i];
+      if (!w.hit) { continue; }
+      p.append(text.slice(pos, w.at), el("mark", { "class": "match" }, [text.slice(w.at, w.end)]));
+      pos = w.end;
+    }
+    p.append(text.slice(pos, words[to - 1].end) + (to < words.length ? " …" : ""));
+    return p;
+  }
+
+  function cite(c) {
+    var first = String(c.lines).split("-")[0];
+    return el("a", { "class": "cite", href: link("docs/" + c.document + ".html") + "?lines=" + encodeURIComponent(c.lines) + "#L" + first },
+      [c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines]);
+  }
+
+  function showResults(results, text, found) {
+    var count = found.hits.length;
+    var list = el("ol", { "class": "results" }, found.hits.map(function (h) {
+      var d = h.doc;
+      return el("li", {}, [
+        el("a", { "class": "headword", href: link("entry/" + d.topic + ".html") }, [d.headword]), " ",
+        el("span", { "class": "label" }, [d.label]), " ", el("span", { "class": "badge " + d.status }, [d.status]),
+        snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation)])
+      ]);
+    }));
+    var note = el("p", { "class": "count" }, [count + " result" + (count === 1 ? "" : "s") + " for \u201c" + text + "\u201d"]);
+    results.replaceChildren(note, list);
+    results.setAttribute("data-query", text);
+    results.setAttribute("data-offline", "1");
+  }
+
+  var box = document.getElementById("q");
+  var suggestions = document.getElementById("suggestions");
+  var results = document.getElementById("results");
+  document.addEventListener("keydown", function (event) {
+    var tag = (event.target.tagName || "").toLowerCase();
+    if (box && event.key === "/" && tag !== "input" && tag !== "textarea" && tag !== "select") {
+      event.preventDefault();
+      box.focus();
+      box.select();
+    }
+  });
+  function runSearch(text, live) {
+    return searchIndex().then(function (index) {
+      return search(index, text, live, params.get("game") || "", params.get("kind") || "");
+    });
+  }
+  if (results && (params.get("q") || "").trim()) {
+    var asked = params.get("q");
+    runSearch(asked, false).then(function (found) { showResults(results, asked, found); });
+  }
+  if (box && suggestions) {
+    var timer = null;
+    var clear = function () { suggestions.replaceChildren(); suggestions.hidden = true; };
+    box.addEventListener("input", function () {
+      clearTimeout(timer);
+      timer = setTimeout(function () {
+        var text = box.value.trim();
+        if (!text) { clear(); return; }
+        runSearch(text, true).then(function (found) {
+          if (box.value.trim() !== text) { return; }
+          if (results) { showResults(results, text, found); }
+          var heads = [];
+          found.hits.forEach(function (h) { if (heads.length < 8 && !heads.some(function (x) { return x.topic === h.doc.topic; })) { heads.push(h.doc); } });
+          suggestions.replaceChildren.apply(suggestions, heads.map(function (d) {
+            return el("li", {}, [el("a", { href: link("entry/" + d.topic + ".html") }, [d.headword, el("span", { "class": "kind" }, [" entry · " + d.game])])]);
+          }));
+          suggestions.hidden = heads.length === 0;
+        }).catch(clear);
+      }, 150);
+    });
+    box.addEventListener("keydown", function (event) {
+      if (event.key === "ArrowDown" && !suggestions.hidden) { event.preventDefault(); suggestions.querySelector("a").focus(); }
+      if (event.key === "Escape") { clear(); }
+    });
+  }
+
+  var cited = (params.get("lines") || "").match(/^(\d{1,9})(?:-(\d{1,9}))?$/);
+  if (cited && document.querySelector("pre.source")) {
+    for (var n = +cited[1]; n <= +(cited[2] || cited[1]) && n < +cited[1] + 500; n++) {
+      var line = document.getElementById("L" + n);
+      if (line) { line.classList.add("cited"); }
+    }
+  }
+
+  var deckForm = document.querySelector("form.deck");
+  var deckText = params.get("list") || "";
+  if (deckForm && deckText.trim()) {
+    getJSON("cards.json").then(function (cards) {
+      var known = [];
+      var unknown = [];
+      deckText.split("\n").slice(0, 500).forEach(function (raw) {
+        var line = raw.trim();
+        if (!line) { return; }
+        var m = line.match(/^(\d{1,3})\s*[x×]?\s+(.+)$/i);
+        var count = m ? +m[1] : 1;
+        var name = m ? m[2] : line;
+        var card = cards[titleKey(name.replace(/^\[univ\]\s*/i, ""))];
+        if (!card) { unknown.push(name); return; }
+        var same = known.find(function (k) { return k.file === card[1]; });
+        if (same) { same.count += count; } else { known.push({ name: card[0], file: card[1], count: count }); }
+      });
+      var total = known.reduce(function (a, k) { return a + k.count; }, 0);
+      var shown = [el("p", { "class": "count" }, [total + " cards, " + known.length + " distinct known" + (unknown.length ? ", " + unknown.length + " unknown" : "")])];
+      unknown.forEach(function (u) { shown.push(el("p", { "class": "error" }, ["Unknown card: " + u])); });
+      var sections = known.map(function (k) {
+        var section = el("section", { "class": "deckcard" }, [el("h2", {}, [k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name])])]);
+        getJSON(k.file.split("/").map(encodeURIComponent).join("/") + ".json").then(function (answer) {
+          answer.entries.forEach(function (e) { section.append(el("h3", {}, [el("a", { href: link("entry/" + e.topic + ".html") }, [e.headword])])); });
+        }).catch(function () {});
+        return section;
+      });
+      deckForm.after.apply(deckForm, shown.concat(sections));
+    });
+  }
+})();

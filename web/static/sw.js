@@ -1,0 +1,102 @@
+// The service worker of the app and of its static export: every page, JSON twin, the search
+// index and the assets answered from the network when there is one (and kept), from the cache
+// when there is none. An export lists its files in offline.json: all are kept on the first
+// visit (a large export keeps its shell and search index, and each page once opened). When the
+// network is back and offline.json names a new build, the new build is kept and the old dropped.
+"use strict";
+var PREFIX = "rulings-";
+var SHELL = ["./", "static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
+
+function scoped(path) {
+  // A file of the export (as offline.json names it, not encoded) as a URL under the scope.
+  var url = new URL(self.registration.scope);
+  url.pathname += path === "./" ? "" : path;
+  return url.href;
+}
+
+function keyOf(href) {
+  // One spelling of a URL however its path was percent-encoded (%3A or :), so a link finds what was kept.
+  var url = new URL(href);
+  try { url.pathname = decodeURIComponent(url.pathname); } catch (e) { /* keep it as it came */ }
+  return url.href;
+}
+
+function cacheName() {
+  return caches.keys().then(function (names) {
+    var ours = names.filter(function (n) { return n.indexOf(PREFIX) === 0; }).sort();
+    return ours.length ? ours[ours.length - 1] : PREFIX + "app";
+  });
+}
+
+function keep(name, files) {
+  return caches.open(name).then(function (cache) {
+    // cache: "no-store": a new build's files from the host, never the browser's HTTP cache.
+    return cache.addAll(files.map(function (f) { return new Request(scoped(f), { cache: "no-store" }); }));
+  }).then(function () {
+    return caches.keys();
+  }).then(function (names) {
+    return Promise.all(names.filter(function (n) { return n.indexOf(PREFIX) === 0 && n !== name; }).map(function (n) { return caches.delete(n); }));
+  });
+}
+
+function check(force) {
+  // Keep the build offline.json names, unless it is the one kept already.
+  return fetch(scoped("offline.json"), { cache: "no-store" }).then(function (response) {
+    if (!response.ok) { throw new Error("no offline.json"); }
+    return response.json();
+  }).then(function (build) {
+    var name = PREFIX + build.build;
+    return caches.has(name).then(function (kept) {
+      if (kept && !force) { return null; }
+      return keep(name, ["./"].concat(build.files)).then(function () { return build; });
+    });
+  }, function () {
+    return caches.has(PREFIX + "app").then(function (kept) { return kept ? null : keep(PREFIX + "app", SHELL).then(function () { return null; }); });
+  });
+}
+
+self.addEventListener("install", function (event) {
+  event.waitUntil(check(false).then(function () { return self.skipWaiting(); }));
+});
+
+self.addEventListener("activate", function (event) {
+  event.waitUntil(self.clients.claim());
+});
+
+self.addEventListener("message", function (event) {
+  if (!event.data || event.data.type !== "check") { return; }
+  event.waitUntil(check(false).then(function (build) {
+    if (!build) { return; }
+    return self.clients.matchAll().then(function (clients) {
+      clients.forEach(function (c) { c.postMessage({ type: "updated", build: build.build, built_on: build.built_on }); });
+    });
+  }).catch(function () {}));
+});
+
+self.addEventListener("fetch", function (event) {
+  var request = event.request;
+  var url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== self.location.origin) { return; }
+  // The served app's answers while typing go straight to the network, as if there were no worker.
+  if (url.pathname.slice(-14) === "/complete.json" || url.searchParams.get("live") === "1") { return; }
+  // Asked of the host every time (the HTTP cache only if the host says it is current), so a
+  // new build shows as soon as the network is back.
+  var fresh = fetch(request.url, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
+    return response.redirected && request.mode === "navigate" ? Response.redirect(response.url, 302) : response;
+  });
+  event.respondWith(fresh.then(function (response) {
+    if (response.ok && response.type === "basic") {
+      var copy = response.clone();
+      event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(keyOf(request.url), copy); }));
+    }
+    return response;
+  }, function (error) {
+    var key = keyOf(request.url);
+    return caches.match(key).then(function (found) {
+      return found || caches.match(key, { ignoreSearch: true });
+    }).then(function (found) {
+      if (found) { return found; }
+      throw error;
+    });
+  }));
+});
