@@ -16,7 +16,7 @@ build: $(STAMP)
 	$(BIN)/rulings build
 
 run: build
-	$(BIN)/rulings serve --host 127.0.0.1 --port 5000
+	$(BIN)/rulings serve --host 127.0.0.1 --port 5000 $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check rulings kb web tests bench
