@@ -94,9 +94,9 @@ class Catalog:
         return {c.game for c in self.cards.values()}
 
 
-def bundled_catalog(results: list[ParseResult]) -> Catalog:
-    """A catalog from the documents themselves."""
-    catalog = Catalog()
+def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) -> Catalog:
+    """A catalog from the documents themselves (added to ``catalog`` when given)."""
+    catalog = Catalog() if catalog is None else catalog
     for result in results:
         document = result.document
         source = f"seed:{document.id}"

@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
+import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -133,6 +135,10 @@ def write_vocabulary(path: Path, versions: list[Version], card_names: dict[int, 
     for text in {t for v in versions for t in (v.text, v.summary or "", v.note) if t}:
         counts.update(folded_words(text))
     names = {w for v in versions for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)}
+    _write_vocabulary(path, counts, names)
+
+
+def _write_vocabulary(path: Path, counts: Counter[str], names: set[str]) -> None:
     path.write_text(json.dumps({"counts": dict(sorted(counts.items())), "names": sorted(names)}), encoding="utf-8")
 
 
@@ -166,20 +172,67 @@ def write_index(
     writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
     try:
         for version in versions:
-            start, end = _days(version)
-            shown = version.text or " ".join(f"See {r}." for r in version.references)
-            names = " | ".join(card_names.get(version.id, []))
-            writer.add_document(
-                version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
-                cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
-                series=version.series,
-                kind=kinds[version.document_id], game=topics[version.topic].game, doc=version.document_id,
-                valid_from=start, valid_to=end,
-            )  # fmt: skip
+            writer.add_document(**_document(version, topics, kinds, card_names, seen))
     except BaseException:
         writer.cancel()
         raise
     writer.commit()
+
+
+def _document(
+    version: Version, topics: dict[str, Topic], kinds: dict[str, str], card_names: dict[int, list[str]],
+    seen: dict[int, str],
+) -> dict[str, Any]:  # fmt: skip
+    """The index document of one version."""
+    start, end = _days(version)
+    shown = version.text or " ".join(f"See {r}." for r in version.references)
+    names = " | ".join(card_names.get(version.id, []))
+    return dict(
+        version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
+        cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
+        series=version.series,
+        kind=kinds[version.document_id], game=topics[version.topic].game, doc=version.document_id,
+        valid_from=start, valid_to=end,
+    )  # fmt: skip
+
+
+def extend_indexes(
+    build: Path, previous: Path, versions: list[Version], touched: Iterable[int], first: int,
+    topics: dict[str, Topic], kinds: dict[str, str], card_names: dict[int, list[str]], seen: dict[int, str],
+    today: dt.date,
+) -> None:  # fmt: skip
+    """Write the indexes of ``build`` from those of the ``previous`` build: the index of every
+    version is a copy (its segment files, never written again, hard-linked) in which the
+    versions numbered ``touched`` are replaced or added; the small in-force index and the
+    vocabulary (which gains the words of the versions from number ``first`` on) are rewritten.
+    ``seen``: `see_texts` of every version."""
+    (build / INDEX_DIR).mkdir()
+    for path in (previous / INDEX_DIR).iterdir():
+        if path.suffix == ".toc":  # rewritten by the next commit: a copy of its own
+            shutil.copy2(path, build / INDEX_DIR / path.name)
+        elif path.suffix == ".seg" or path.name.endswith((".trm", ".pst", ".vps", ".fln", ".dcs", ".per")):
+            os.link(path, build / INDEX_DIR / path.name)
+    writer = index.open_dir(str(build / INDEX_DIR)).writer(limitmb=256)
+    try:
+        for number in sorted(set(touched)):
+            writer.update_document(**_document(versions[number - 1], topics, kinds, card_names, seen))
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+    day = today.toordinal()
+    current = [v for v in versions if _days(v)[0] <= day < _days(v)[1]]
+    write_index(build / CURRENT_DIR, current, topics, kinds, card_names, 1)
+    old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
+    counts: Counter[str] = Counter(old["counts"])
+    known = {t for v in versions[:first] for t in (v.text, v.summary or "", v.note) if t}
+    for text in {t for v in versions[first:] for t in (v.text, v.summary or "", v.note) if t} - known:
+        counts.update(folded_words(text))
+    names = set(old["names"]) | {
+        w for v in versions[first:] for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)
+    }
+    _write_vocabulary(build / VOCABULARY, counts, names)
+    (build / BUILT_ON).write_text(today.isoformat())
 
 
 def extra_text(version: Version, targets: str) -> str:
