@@ -217,8 +217,9 @@ def _extend(
         incremental.copy_store(previous, staging, extension, ledger)
         files.fault("mid-build")
         kinds = {d.id: series_kind(d.kind) for d in state.documents}
-        extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, ledger.topics, kinds,
-                       _card_names(state.links, state.catalog), state.seen, dt.date.today())  # fmt: skip
+        extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
+                       ledger.topics, kinds, _card_names(state.links, state.catalog), state.seen,
+                       dt.date.today())  # fmt: skip
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
         _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)

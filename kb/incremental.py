@@ -28,7 +28,7 @@ from pathlib import Path
 
 from kb import store
 from kb.catalog import Catalog, bundled_catalog
-from kb.index import see_texts
+from kb.index import days, see_texts
 from kb.linking import Linker, link_versions, ordinary_words
 from kb.versions import Ledger, Version, apply_documents
 from rulings.model import Document, ParseResult
@@ -37,23 +37,25 @@ PARSED = "parsed"
 """The folder of parse results inside a build directory."""
 STATE = "state.pickle"
 """The saved `State` inside a build directory."""
-_CODE: list[str] = []
+_CODE: dict[tuple[str, ...], str] = {}
 
 
-def code_fingerprint() -> str:
-    """SHA-256 of the parsing and building code: results saved by other code are not reused."""
-    if not _CODE:
+def code_fingerprint(*packages: str) -> str:
+    """SHA-256 of the code of ``packages`` (default: the parsers and the building code), so
+    that what other code saved is not reused."""
+    packages = packages or ("rulings", "kb")
+    if packages not in _CODE:
         root = Path(__file__).resolve().parent.parent
         digest = hashlib.sha256()
-        for path in sorted([*(root / "rulings").glob("*.py"), *(root / "kb").glob("*.py")]):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-        _CODE.append(digest.hexdigest())
-    return _CODE[0]
+        for path in sorted(p for package in packages for p in (root / package).glob("*.py")):
+            digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
+        _CODE[packages] = digest.hexdigest()
+    return _CODE[packages]
 
 
 def document_key(document: Document, titles: frozenset[str]) -> str:
-    """The key of a document's parse result: its manifest entry, bytes, card titles and the code."""
-    digest = hashlib.sha256(code_fingerprint().encode())
+    """The key of a document's parse result: its manifest entry, bytes, card titles and the parsers' code."""
+    digest = hashlib.sha256(code_fingerprint("rulings").encode())
     digest.update(repr(document).encode() + b"\0" + Path(document.path).read_bytes() + b"\0")
     digest.update("\n".join(sorted(titles)).encode())
     return digest.hexdigest()
@@ -134,6 +136,8 @@ class Extension:
     """The links of the new versions."""
     touched: set[int]
     """Versions whose index document is new or different."""
+    before: dict[int, tuple[int, int]]
+    """The days in force (`kb.index.days`) the ``changed`` versions had before."""
 
 
 def newer_only(state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date],
@@ -182,7 +186,8 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     touched = {*changed, *range(first + 1, len(ledger.versions) + 1)}
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
-    return Extension(results, first, changed, topics, links, touched)
+    before = {n: days(*ends[n - 1][:2]) for n in changed}  # type: ignore[arg-type]
+    return Extension(results, first, changed, topics, links, touched, before)
 
 
 def _end(version: Version) -> tuple[object, ...]:

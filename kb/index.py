@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -151,9 +151,17 @@ def folded_words(text: str) -> list[str]:
     return words
 
 
+def _in_force(span: tuple[int, int], day: int) -> bool:
+    return span[0] <= day < span[1]
+
+
 def _days(version: Version) -> tuple[int, int]:
-    start = version.valid_from.toordinal() if version.valid_from else NEVER
-    return start, version.valid_to.toordinal() if version.valid_to else NEVER
+    return days(version.valid_from, version.valid_to)
+
+
+def days(valid_from: dt.date | None, valid_to: dt.date | None) -> tuple[int, int]:
+    """The first day in force and the first day no longer in force, as the index stores them."""
+    return valid_from.toordinal() if valid_from else NEVER, valid_to.toordinal() if valid_to else NEVER
 
 
 def write_index(
@@ -197,32 +205,28 @@ def _document(
 
 
 def extend_indexes(
-    build: Path, previous: Path, versions: list[Version], touched: Iterable[int], first: int,
-    topics: dict[str, Topic], kinds: dict[str, str], card_names: dict[int, list[str]], seen: dict[int, str],
-    today: dt.date,
+    build: Path, previous: Path, versions: list[Version], touched: set[int], first: int,
+    before: dict[int, tuple[int, int]], topics: dict[str, Topic], kinds: dict[str, str],
+    card_names: dict[int, list[str]], seen: dict[int, str], today: dt.date,
 ) -> None:  # fmt: skip
-    """Write the indexes of ``build`` from those of the ``previous`` build: the index of every
-    version is a copy (its segment files, never written again, hard-linked) in which the
-    versions numbered ``touched`` are replaced or added; the small in-force index and the
-    vocabulary (which gains the words of the versions from number ``first`` on) are rewritten.
-    ``seen``: `see_texts` of every version."""
-    (build / INDEX_DIR).mkdir()
-    for path in (previous / INDEX_DIR).iterdir():
-        if path.suffix == ".toc":  # rewritten by the next commit: a copy of its own
-            shutil.copy2(path, build / INDEX_DIR / path.name)
-        elif path.suffix == ".seg" or path.name.endswith((".trm", ".pst", ".vps", ".fln", ".dcs", ".per")):
-            os.link(path, build / INDEX_DIR / path.name)
-    writer = index.open_dir(str(build / INDEX_DIR)).writer(limitmb=256)
-    try:
-        for number in sorted(set(touched)):
-            writer.update_document(**_document(versions[number - 1], topics, kinds, card_names, seen))
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
+    """Write the indexes of ``build`` as copies of the ``previous`` build's (their segment files,
+    never written again, hard-linked) with only what changed rewritten: in the index of every
+    version, the versions numbered ``touched`` (new from number ``first`` on, or changed);
+    in the in-force index, the versions that came into force or left it since the previous
+    build's date, and those touched or whose "See" text changed. ``before``: the days (as
+    `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
+    of every version. The vocabulary gains the words of the new versions."""
+    _patch(previous / INDEX_DIR, build / INDEX_DIR, touched, [versions[n - 1] for n in sorted(touched)],
+           lambda v: _document(v, topics, kinds, card_names, seen))  # fmt: skip
+    then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
-    current = [v for v in versions if _days(v)[0] <= day < _days(v)[1]]
-    write_index(build / CURRENT_DIR, current, topics, kinds, card_names, 1)
+    was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
+    now = [v for v in versions if _in_force(_days(v), day)]
+    old_seen, new_seen = see_texts(was, topics), see_texts(now, topics)
+    old_ids = {v.id for v in was}
+    rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
+    _patch(previous / CURRENT_DIR, build / CURRENT_DIR, (old_ids - {v.id for v in now}) | {v.id for v in rewritten},
+           rewritten, lambda v: _document(v, topics, kinds, card_names, new_seen))  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
     known = {t for v in versions[:first] for t in (v.text, v.summary or "", v.note) if t}
@@ -233,6 +237,30 @@ def extend_indexes(
     }
     _write_vocabulary(build / VOCABULARY, counts, names)
     (build / BUILT_ON).write_text(today.isoformat())
+
+
+def _patch(
+    source: Path, target: Path, removed: set[int], added: list[Version], document: Callable[[Version], dict[str, Any]]
+) -> None:
+    """Make ``target`` a copy of the index ``source`` without the versions numbered ``removed``
+    and with the ``added`` ones."""
+    target.mkdir()
+    for path in source.iterdir():
+        if path.suffix == ".toc":  # replaced by the next commit: a copy of its own
+            shutil.copy2(path, target / path.name)
+        elif path.suffix == ".seg":
+            os.link(path, target / path.name)
+    writer = index.open_dir(str(target)).writer(limitmb=256)
+    try:
+        with writer.searcher() as searcher:
+            for number in sorted(removed):
+                writer.delete_by_term("version", number, searcher=searcher)
+        for version in added:
+            writer.add_document(**document(version))
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
 
 
 def extra_text(version: Version, targets: str) -> str:
