@@ -91,6 +91,8 @@ class BuildReport:
     """Rows imported from the Lackey file."""
     links: int = 0
     """Version-to-card links."""
+    rewritten: int | None = None
+    """For a build made from the previous one (`kb.incremental`): the versions indexed anew."""
 
 
 def report_for(result: ParseResult) -> DocumentReport:
@@ -227,7 +229,7 @@ def _extend(
     final = _publish(kb, write)
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + state.catalog.problems, dangling,
-        cards=len(state.catalog.cards), imported=0, links=len(state.links),
+        cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
     )  # fmt: skip
 
 

@@ -9,13 +9,15 @@ import datetime as dt
 import json
 import shutil
 import sqlite3
+import subprocess
+import sys
 from contextlib import closing
 from pathlib import Path
 
 import pytest
 from whoosh import index
 
-from helpers import FIXTURES, SEEDS
+from helpers import FIXTURES, ROOT, SEEDS
 from kb import store
 from kb.build import build, current
 from kb.incremental import PARSED
@@ -91,7 +93,7 @@ def segments_shared(previous: Path, new: Path) -> bool:
 
 def add(library: Path, kb: Path, tmp_path: Path, text: str, date: dt.date) -> Path:
     new = tmp_path / "incoming" / f"current-rulings-update-{date.isoformat()}.txt"
-    new.parent.mkdir(exist_ok=True)
+    new.parent.mkdir(exist_ok=True)  # the test of the first add made it
     new.write_text(text, encoding="utf-8")
     return add_document(new, "current-rulings-update", date, library, kb).directory
 
@@ -101,7 +103,15 @@ def test_an_added_newest_document_is_applied_incrementally_and_equals_a_full_bui
 ) -> None:
     kb = tmp_path / "kb"
     previous = build(library, kb).directory
-    made = add(library, kb, tmp_path, NEWER, dt.date(2001, 3, 5))
+    new = tmp_path / "incoming" / "current-rulings-update-2001-03-05.txt"
+    new.parent.mkdir()
+    new.write_text(NEWER, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "web.cli", "add", str(new), "--kind", "current-rulings-update",
+                          "--date", "2001-03-05", "--library", str(library), "--kb", str(kb)],
+                         capture_output=True, text=True, check=True, cwd=ROOT).stdout  # fmt: skip
+    made = current(kb)
+    assert out.endswith(f"built {made} in {out.split(' in ')[-1].split(' s')[0]} s from the previous build "
+                        "(4 versions indexed anew)\n")  # fmt: skip
     assert segments_shared(previous, made)  # the index was copied, not rewritten
     before, after = rows(previous)["versions"], rows(made)["versions"]
     assert len(after) - len(before) == 3

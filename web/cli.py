@@ -108,7 +108,8 @@ def cmd_add(args: argparse.Namespace) -> int:
     report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
                           args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
     print(report.documents[-1].line() if report.documents else "")
-    print(f"built {report.directory} in {report.seconds:.2f} s")
+    how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
+    print(f"built {report.directory} in {report.seconds:.2f} s{how}")
     return 0
 
 
