@@ -61,11 +61,13 @@ def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 def gunicorn_settings(args: argparse.Namespace) -> dict[str, Any]:
     """gunicorn's settings: ``--workers`` processes, each serving with waitress as `waitress_settings`
-    say; a worker silent for longer than ``timeout`` is restarted; no access log (as with waitress)."""
+    say; a worker silent for longer than ``timeout`` is restarted; no access log (as with waitress).
+    The app is made before the port opens and the workers fork (so the first request does not wait
+    for a worker to import it); it opens no knowledge base until a request in a worker asks."""
     return {
         "bind": [f"{args.host}:{args.port}"], "workers": args.workers, "worker_class": waitress_worker(args),
         "timeout": max(30, args.timeout), "graceful_timeout": 10, "backlog": 2048, "loglevel": "warning",
-        "accesslog": None,
+        "accesslog": None, "preload_app": True,
     }  # fmt: skip
 
 
