@@ -16,7 +16,7 @@ build: $(STAMP)
 	$(BIN)/rulings build
 
 run: build
-	$(BIN)/rulings serve --host 127.0.0.1 --port 5000
+	$(BIN)/rulings serve --host 127.0.0.1 --port 5000 $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
 	$(BIN)/ruff check rulings kb web tests bench
@@ -36,3 +36,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/adversarial.py
 	$(BIN)/python bench/rulebook_bench.py
+	$(BIN)/python bench/scale.py

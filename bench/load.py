@@ -1,11 +1,14 @@
-"""Load test of the web app: 20 concurrent clients on loopback, bounded in count and time.
+"""Load test of the web app: 20 and 100 concurrent clients on loopback, one worker process
+and one per core, bounded in count and time.
 
-Run: ``.venv/bin/python bench/load.py [REQUESTS]`` (default 4,000). Builds the bundled
-library into a temporary knowledge base, starts ``rulings serve`` (waitress) on a free
-127.0.0.1 port in a subprocess, sends a mix of page and JSON requests from 20 threads
-(each with its own keep-alive connection), stops after REQUESTS or 120 s, and prints
-requests/s with median and p99 latency per kind of request (time to the full response),
-first with one client (the latency a single judge sees), then with 20.
+Run: ``.venv/bin/python bench/load.py [REQUESTS] [--kb DIR]`` (default 4,000; the bundled
+library built into a temporary knowledge base unless ``--kb`` names one). For ``--workers 1``
+(waitress) and ``--workers N`` (N = the cores; gunicorn), starts ``rulings serve`` on a free
+127.0.0.1 port in a subprocess, sends a mix of page and JSON requests from 20 and then 100
+threads (each with its own keep-alive connection), each run stopping after REQUESTS or
+120 s, and prints requests/s with median and p99 latency per kind of request (time to the
+full response); first with one client (the latency a single judge sees). Ends with a table
+of throughput by workers and clients.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from kb.build import DEFAULT_LIBRARY, build  # noqa: E402
+from web.serving import cores  # noqa: E402
 
-CLIENTS = 20
+CLIENTS = (20, 100)
 LIMIT_SECONDS = 120
 MIX = [
     ("search page", "/?q=conundrum+target"),
@@ -103,22 +107,46 @@ def report(clients: int, results: list[tuple[str, float, int]], seconds: float) 
     return failures
 
 
+def serve_and_load(kb: Path, workers: int, total: int) -> tuple[list[float], int]:
+    """Requests/s at each of `CLIENTS` (after one client alone) against ``rulings serve --workers``;
+    and how many responses were not 200."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port), "--threads", "8",
+         "--workers", str(workers)],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        wait_until_up(port)
+        print(f"\n== {workers} worker process(es)")
+        failures = report(*run(port, 1, total // 8))
+        rates = []
+        for clients in CLIENTS:
+            outcome = run(port, clients, total)
+            failures += report(*outcome)
+            rates.append(len(outcome[1]) / outcome[2])
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    return rates, failures
+
+
 def main() -> int:
-    total = int(sys.argv[1]) if len(sys.argv) > 1 else 4000
+    arguments = sys.argv[1:]
+    given = Path(arguments[arguments.index("--kb") + 1]) if "--kb" in arguments else None
+    numbers = [a for a in arguments if a.isdigit()]
+    total = int(numbers[0]) if numbers else 4000
     with tempfile.TemporaryDirectory() as work:
-        build(DEFAULT_LIBRARY, Path(work) / "kb")
-        port = free_port()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--kb", str(Path(work) / "kb"), "--port", str(port),
-             "--threads", "8"],
-            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            wait_until_up(port)
-            failures = report(*run(port, 1, total // 8)) + report(*run(port, CLIENTS, total))
-        finally:
-            server.terminate()
-            server.wait(timeout=10)
+        kb = given or Path(work) / "kb"
+        if given is None:
+            build(DEFAULT_LIBRARY, kb)
+        table, failures = {}, 0
+        for workers in dict.fromkeys([1, cores()]):
+            table[workers], failed = serve_and_load(kb, workers, total)
+            failures += failed
+    print(f"\nrequests/s, {total} requests a run\n{'workers':<8}" + "".join(f"{f'{c} clients':>13}" for c in CLIENTS))
+    for workers, rates in table.items():
+        print(f"{workers:<8}" + "".join(f"{r:>13.0f}" for r in rates))
     return 1 if failures else 0
 
 

@@ -15,6 +15,7 @@ so `library_changed` can tell when the library moved on without a rebuild.
 from __future__ import annotations
 
 import contextlib
+import copy
 import datetime as dt
 import hashlib
 import json
@@ -25,10 +26,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb import files, store
-from kb.catalog import ImportReport, bundled_catalog, import_lackey
-from kb.index import write_indexes
-from kb.linking import link_versions
+from kb import files, incremental, store
+from kb.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
+from kb.index import extend_indexes, see_texts, write_indexes
+from kb.linking import link_versions, ordinary_words
 from kb.versions import apply_documents, dangling_references, series_kind
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
@@ -95,6 +96,8 @@ class BuildReport:
     """Each Lackey file's import report."""
     links: int = 0
     """Version-to-card links."""
+    rewritten: int | None = None
+    """For a build made from the previous one (`kb.incremental`): the versions indexed anew."""
 
 
 def report_for(result: ParseResult) -> DocumentReport:
@@ -152,21 +155,114 @@ def transaction(
 
 
 def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None, procs: int = 1) -> BuildReport:
-    """`build`, for a caller that already holds the `transaction`."""
+    """`build`, for a caller that already holds the `transaction`. Reuses what the build in
+    service saved (`kb.incremental`): its parse results, and when the library only gained
+    newer documents, everything else too."""
     started = time.perf_counter()
+    card_files = [cards] if isinstance(cards, Path) else list(cards or [])
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
-    results = parse_library(library)
+    documents = load_manifest(library)
+    titles = {game: load_titles(library, game) for game in {d.game for d in documents}}
+    keys = [incremental.document_key(d, titles[d.game]) for d in documents]
+    releases = load_releases(library)
+    previous = (kb / "current").resolve() if (kb / "current").is_dir() else None
+    state = incremental.load_state(previous)
+    if previous and state and incremental.newer_only(state, keys, documents, releases, bool(card_files)):
+        added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
+        _check_coverage(added)
+        extension = incremental.extend(state, added, documents[len(state.keys) :])
+        if extension is not None:
+            return _extend(library, kb, manifest, previous, state, keys, extension, started)
+        state = None
+    results = [
+        incremental.reuse_parse(previous, k) or parse_document(d, titles[d.game])
+        for d, k in zip(documents, keys, strict=True)
+    ]
+    reports = _check_coverage(results)
+    ledger = apply_documents(results, releases)
+    catalog = bundled_catalog(results)
+    saved = incremental.State(incremental.code_fingerprint(), keys, documents, releases, ledger, copy.deepcopy(catalog),
+                              bool(card_files), set(), [], {}, [])  # fmt: skip
+    imports = [import_lackey(path, catalog) for path in card_files]
+    imported = sum(i.printings for i in imports)
+    saved.ordinary = ordinary_words(e.text for r in results for e in r.entries)
+    links = link_versions(ledger.versions, ledger.topics, catalog, [], saved.ordinary)
+    saved.links = list(links)
+    saved.seen = see_texts(ledger.versions, ledger.topics)
+    dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
+    saved.report_lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings]
+
+    def write(staging: Path) -> None:
+        store.write(staging / store.DB_NAME, results, ledger, catalog, links)
+        files.fault("mid-build")
+        names = _card_names(links, catalog)
+        kinds = {r.document.id: series_kind(r.document.kind) for r in results}
+        write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
+        incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)))
+        incremental.save_state(staging, saved)
+        _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
+
+    final = _publish(kb, write)
+    return BuildReport(
+        final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
+        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports,
+    )  # fmt: skip
+
+
+def _extend(
+    library: Path, kb: Path, manifest: bytes, previous: Path, state: incremental.State, keys: list[str],
+    extension: incremental.Extension, started: float,
+) -> BuildReport:  # fmt: skip
+    """Write the build that `incremental.extend` prepared, from the ``previous`` one."""
+    ledger = state.ledger
+    reports = [report_for(r) for r in extension.results]
+    before = len(state.keys)
+    state.report_lines = (state.report_lines[:before] + [r.line() for r in reports] + state.report_lines[before:]
+                          + [w for r in reports for w in r.warnings])  # fmt: skip
+    state.keys = keys
+    dangling = dangling_references(ledger, {d.id: d.path for d in state.documents})
+
+    def write(staging: Path) -> None:
+        incremental.copy_store(previous, staging, extension, ledger)
+        files.fault("mid-build")
+        kinds = {d.id: series_kind(d.kind) for d in state.documents}
+        extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
+                       ledger.topics, kinds, _card_names(state.links, state.catalog), state.seen,
+                       dt.date.today())  # fmt: skip
+        incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
+        incremental.save_state(staging, state)
+        _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)
+
+    final = _publish(kb, write)
+    return BuildReport(
+        final, reports, time.perf_counter() - started, ledger.warnings + state.catalog.problems, dangling,
+        cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
+    )  # fmt: skip
+
+
+def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:
     reports = [report_for(r) for r in results]
     for report in reports:
         if not report.coverage.complete:
             raise BuildError(f"{report.id}: lines lost or counted twice: {report.coverage}")
-    ledger = apply_documents(results, load_releases(library))
-    catalog = bundled_catalog(results)
-    imports = [import_lackey(p, catalog) for p in ([cards] if isinstance(cards, Path) else cards or [])]
-    imported = sum(i.printings for i in imports)
-    texts = [e.text for r in results for e in r.entries]
-    links = link_versions(ledger.versions, ledger.topics, catalog, texts)
-    dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
+    return reports
+
+
+def _card_names(links: list[tuple[int, str, str]], catalog: Catalog) -> dict[int, list[str]]:
+    names: dict[int, list[str]] = {}
+    for version_id, card_key, _ in links:
+        names.setdefault(version_id, []).append(catalog.cards[card_key].name)
+    return names
+
+
+def _write_reports(staging: Path, library: Path, manifest: bytes, lines: list[str]) -> None:
+    (staging / "report.json").write_text(json.dumps(lines, indent=1))
+    (staging / BUILT_FROM).write_text(json.dumps(_fingerprint(library, manifest), indent=1))
+
+
+def _publish(kb: Path, write: Callable[[Path], None]) -> Path:
+    """Make a new build directory with ``write``, then switch ``current`` to it; on any failure
+    remove what was made and leave ``current`` as it was."""
     builds = kb / "builds"
     builds.mkdir(parents=True, exist_ok=True)
     remove_leftovers(kb)
@@ -176,16 +272,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     staging.mkdir()
     try:
         with files.claim(staging):
-            store.write(staging / store.DB_NAME, results, ledger, catalog, links)
-            files.fault("mid-build")
-            names: dict[int, list[str]] = {}
-            for version_id, card_key, _ in links:
-                names.setdefault(version_id, []).append(catalog.cards[card_key].name)
-            kinds = {r.document.id: series_kind(r.document.kind) for r in results}
-            write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
-            lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings] + ledger.warnings + dangling
-            (staging / "report.json").write_text(json.dumps(lines, indent=1))
-            (staging / BUILT_FROM).write_text(json.dumps(_fingerprint(library, manifest), indent=1))
+            write(staging)
             _fsync_tree(staging)
             staging.rename(final)
             files.fsync_directory(builds)
@@ -201,10 +288,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
             shutil.rmtree(final, ignore_errors=True)
         raise
     _prune(builds, final)
-    return BuildReport(
-        final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
-        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports,
-    )  # fmt: skip
+    return final
 
 
 def _fsync_tree(directory: Path) -> None:

@@ -169,9 +169,9 @@ def _personas(card: Card) -> list[str]:
     return [p.strip().removeprefix("(").removesuffix(")") for p in card.persona.split(";") if p.strip()] or [card.name]
 
 
-def bundled_catalog(results: list[ParseResult]) -> Catalog:
-    """A catalog from the documents themselves."""
-    catalog = Catalog()
+def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) -> Catalog:
+    """A catalog from the documents themselves (added to ``catalog`` when given)."""
+    catalog = Catalog() if catalog is None else catalog
     for result in results:
         document = result.document
         source = f"seed:{document.id}"

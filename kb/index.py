@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import re
+import shutil
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +135,10 @@ def write_vocabulary(path: Path, versions: list[Version], card_names: dict[int, 
     for text in {t for v in versions for t in (v.text, v.summary or "", v.note) if t}:
         counts.update(folded_words(text))
     names = {w for v in versions for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)}
+    _write_vocabulary(path, counts, names)
+
+
+def _write_vocabulary(path: Path, counts: Counter[str], names: set[str]) -> None:
     path.write_text(json.dumps({"counts": dict(sorted(counts.items())), "names": sorted(names)}), encoding="utf-8")
 
 
@@ -145,9 +151,17 @@ def folded_words(text: str) -> list[str]:
     return words
 
 
+def _in_force(span: tuple[int, int], day: int) -> bool:
+    return span[0] <= day < span[1]
+
+
 def _days(version: Version) -> tuple[int, int]:
-    start = version.valid_from.toordinal() if version.valid_from else NEVER
-    return start, version.valid_to.toordinal() if version.valid_to else NEVER
+    return days(version.valid_from, version.valid_to)
+
+
+def days(valid_from: dt.date | None, valid_to: dt.date | None) -> tuple[int, int]:
+    """The first day in force and the first day no longer in force, as the index stores them."""
+    return valid_from.toordinal() if valid_from else NEVER, valid_to.toordinal() if valid_to else NEVER
 
 
 def write_index(
@@ -168,16 +182,83 @@ def write_index(
     writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
     try:
         for version in versions:
-            start, end = _days(version)
-            shown = version.text or " ".join(f"See {r}." for r in version.references)
-            names = " | ".join(card_names.get(version.id, []))
-            writer.add_document(
-                version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
-                cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
-                series=version.series,
-                kind=series_of_kind(version.series), game=topics[version.topic].game, doc=version.document_id,
-                valid_from=start, valid_to=end,
-            )  # fmt: skip
+            writer.add_document(**_document(version, topics, kinds, card_names, seen))
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
+
+
+def _document(
+    version: Version, topics: dict[str, Topic], kinds: dict[str, str], card_names: dict[int, list[str]],
+    seen: dict[int, str],
+) -> dict[str, Any]:  # fmt: skip
+    """The index document of one version."""
+    start, end = _days(version)
+    shown = version.text or " ".join(f"See {r}." for r in version.references)
+    names = " | ".join(card_names.get(version.id, []))
+    return dict(
+        version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
+        cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
+        series=version.series,
+        kind=series_of_kind(version.series), game=topics[version.topic].game, doc=version.document_id,
+        valid_from=start, valid_to=end,
+    )  # fmt: skip
+
+
+def extend_indexes(
+    build: Path, previous: Path, versions: list[Version], touched: set[int], first: int,
+    before: dict[int, tuple[int, int]], topics: dict[str, Topic], kinds: dict[str, str],
+    card_names: dict[int, list[str]], seen: dict[int, str], today: dt.date,
+) -> None:  # fmt: skip
+    """Write the indexes of ``build`` as copies of the ``previous`` build's (their segment files,
+    never written again, hard-linked) with only what changed rewritten: in the index of every
+    version, the versions numbered ``touched`` (new from number ``first`` on, or changed);
+    in the in-force index, the versions that came into force or left it since the previous
+    build's date, and those touched or whose "See" text changed. ``before``: the days (as
+    `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
+    of every version. The vocabulary gains the words of the new versions."""
+    _patch(previous / INDEX_DIR, build / INDEX_DIR, touched, [versions[n - 1] for n in sorted(touched)],
+           lambda v: _document(v, topics, kinds, card_names, seen))  # fmt: skip
+    then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
+    day = today.toordinal()
+    was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
+    now = [v for v in versions if _in_force(_days(v), day)]
+    old_seen, new_seen = see_texts(was, topics), see_texts(now, topics)
+    old_ids = {v.id for v in was}
+    rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
+    _patch(previous / CURRENT_DIR, build / CURRENT_DIR, (old_ids - {v.id for v in now}) | {v.id for v in rewritten},
+           rewritten, lambda v: _document(v, topics, kinds, card_names, new_seen))  # fmt: skip
+    old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
+    counts: Counter[str] = Counter(old["counts"])
+    known = {t for v in versions[:first] for t in (v.text, v.summary or "", v.note) if t}
+    for text in {t for v in versions[first:] for t in (v.text, v.summary or "", v.note) if t} - known:
+        counts.update(folded_words(text))
+    names = set(old["names"]) | {
+        w for v in versions[first:] for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)
+    }
+    _write_vocabulary(build / VOCABULARY, counts, names)
+    (build / BUILT_ON).write_text(today.isoformat())
+
+
+def _patch(
+    source: Path, target: Path, removed: set[int], added: list[Version], document: Callable[[Version], dict[str, Any]]
+) -> None:
+    """Make ``target`` a copy of the index ``source`` without the versions numbered ``removed``
+    and with the ``added`` ones."""
+    target.mkdir()
+    for path in source.iterdir():
+        if path.suffix == ".toc":  # replaced by the next commit: a copy of its own
+            shutil.copy2(path, target / path.name)
+        elif path.suffix == ".seg":
+            os.link(path, target / path.name)
+    writer = index.open_dir(str(target)).writer(limitmb=256)
+    try:
+        with writer.searcher() as searcher:
+            for number in sorted(removed):
+                writer.delete_by_term("version", number, searcher=searcher)
+        for version in added:
+            writer.add_document(**document(version))
     except BaseException:
         writer.cancel()
         raise

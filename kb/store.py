@@ -10,7 +10,7 @@ import sqlite3
 from pathlib import Path
 
 from kb.catalog import Catalog
-from kb.versions import Ledger
+from kb.versions import Ledger, Version
 from rulings.model import ParseResult
 from rulings.normalize import headword_key
 
@@ -97,21 +97,51 @@ def write(
         connection.close()
 
 
+def extend(
+    path: Path, results: list[ParseResult], ledger: Ledger, first: int, changed: list[int], topics: list[str],
+    links: list[tuple[int, str, str]],
+) -> None:  # fmt: skip
+    """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
+    the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
+    versions listed in ``changed`` (their end) and the ``topics`` (new or renamed). The cards
+    and releases are those of the previous build (the caller has checked)."""
+    connection = sqlite3.connect(path)
+    try:
+        with connection:
+            for result in results:
+                _write_one(connection, result)
+            for topic in (ledger.topics[i] for i in topics):
+                row = (topic.game, topic.headword, topic.kind, topic.id)
+                if not connection.execute("UPDATE topics SET game=?, headword=?, kind=? WHERE id=?", row).rowcount:
+                    connection.execute("INSERT INTO topics VALUES (?,?,?,?)", (row[3], *row[:3]))
+            connection.executemany("DELETE FROM versions WHERE id = ?", [(i,) for i in changed])
+            rewritten = [ledger.versions[i - 1] for i in changed] + ledger.versions[first:]
+            connection.executemany(_VERSION_INSERT, _version_rows(rewritten))
+            connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
+    finally:
+        connection.close()
+
+
+_VERSION_INSERT = f"INSERT INTO versions VALUES ({','.join('?' * 19)})"
+"""One row of `_version_rows`, in the versions table's column order."""
+
+
+def _version_rows(versions: list[Version]) -> list[tuple[object, ...]]:
+    return [
+        (
+            v.id, v.topic, v.series, v.headword, v.text, _iso(v.valid_from), _iso(v.valid_to), v.end,
+            v.document_id, v.line_start, v.line_end, v.operation, v.supersedes, v.note, v.condition,
+            json.dumps(v.references), v.summary, v.authority, json.dumps(v.ended_by) if v.ended_by else None,
+        )
+        for v in versions
+    ]  # fmt: skip
+
+
 def _write_versions(connection: sqlite3.Connection, ledger: Ledger) -> None:
     connection.executemany(
         "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in ledger.topics.values()]
     )
-    connection.executemany(
-        "INSERT INTO versions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-        [
-            (
-                v.id, v.topic, v.series, v.headword, v.text, _iso(v.valid_from), _iso(v.valid_to), v.end,
-                v.document_id, v.line_start, v.line_end, v.operation, v.supersedes, v.note, v.condition,
-                json.dumps(v.references), v.summary, v.authority, json.dumps(v.ended_by) if v.ended_by else None,
-            )
-            for v in ledger.versions
-        ],
-    )  # fmt: skip
+    connection.executemany(_VERSION_INSERT, _version_rows(ledger.versions))
     connection.executemany("INSERT INTO releases VALUES (?,?)", [(k, _iso(v)) for k, v in ledger.releases.items()])
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from kb import textops
 from rulings.amendments import Amendment
-from rulings.model import Entry, ParseResult
+from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
 
 NOT_TOPICS = ("introduction", "heading", "change summary", "note")
@@ -107,6 +107,8 @@ class Ledger:
         self.in_force: dict[tuple[str, str], Version] = {}
         self.warnings: list[str] = []
         self._deferred: list[tuple[dt.date, int, Callable[[dt.date], None]]] = []
+        self.latest_deferred: dt.date | None = None
+        """The date of the latest deferred action run so far (a release after the documents)."""
 
     def new(self, entry: Entry, game: str, series: str, document_id: str, **fields: object) -> Version:
         """A version (not yet started) made from ``entry``."""
@@ -171,6 +173,7 @@ class Ledger:
         """Run deferred actions dated on or before ``until`` (all when None)."""
         while self._deferred and (until is None or self._deferred[0][0] <= until):
             date, _, action = heapq.heappop(self._deferred)
+            self.latest_deferred = max(date, self.latest_deferred or date)
             action(date)
 
 
@@ -243,11 +246,19 @@ def _release_key(name: str) -> str:
     return key[4:] if key.startswith("the ") else key
 
 
-def apply_documents(results: list[ParseResult], releases: dict[str, dt.date]) -> Ledger:
-    """Apply every parsed document, oldest first (manifest order breaks ties)."""
-    ledger = Ledger(releases)
-    ordered = sorted(enumerate(results), key=lambda pair: (pair[1].document.date or dt.date.min, pair[0]))
-    lineage = _lineages(results)
+def apply_documents(
+    results: list[ParseResult], releases: dict[str, dt.date], ledger: Ledger | None = None,
+    earlier: list[Document] | None = None,
+) -> Ledger:  # fmt: skip
+    """Apply every parsed document, oldest first (manifest order breaks ties).
+
+    With ``ledger``: continue it, holding the ``earlier`` documents (the manifest before
+    ``results``), all dated on or before each of ``results``; the ledger is then the one
+    that applying every document would give."""
+    earlier = earlier or []
+    ledger = Ledger(releases) if ledger is None else ledger
+    ordered = sorted(enumerate(results, len(earlier)), key=lambda pair: (pair[1].document.date or dt.date.min, pair[0]))
+    lineage = _lineages([*earlier, *(r.document for r in results)])
     for order, result in ordered:
         document = result.document
         on = document.date or dt.date.min
@@ -283,8 +294,8 @@ def apply_documents(results: list[ParseResult], releases: dict[str, dt.date]) ->
     return ledger
 
 
-def _lineages(results: list[ParseResult]) -> dict[str, str]:
-    parent = {r.document.id: r.document.supersedes for r in results}
+def _lineages(documents: list[Document]) -> dict[str, str]:
+    parent = {d.id: d.supersedes for d in documents}
     roots: dict[str, str] = {}
     for ident in parent:
         root, seen = ident, {ident}

@@ -66,9 +66,11 @@ def in_service(kb: Path) -> tuple[str, dict[str, bytes]]:
 
 def contents(kb: Path) -> dict[str, object]:
     """What the KB in service holds, comparable across builds: every file byte for byte, except
-    the Whoosh indexes (whose segment names are random), compared by their stored documents."""
+    the Whoosh indexes (whose segment names are random), compared by their stored documents, and
+    what a build saves for the next one (pickles, compared through the builds they make)."""
     directory = (kb / "current").resolve()
-    answer: dict[str, object] = {k: v for k, v in tree(directory).items() if not k.startswith("index")}
+    saved = ("index", "parsed/", "state.pickle")
+    answer: dict[str, object] = {k: v for k, v in tree(directory).items() if not k.startswith(saved)}
     for name in ("index", "index-current"):
         with whoosh_index.open_dir(str(directory / name)).searcher() as searcher:
             answer[name] = sorted(repr(sorted(fields.items())) for fields in searcher.all_stored_fields())

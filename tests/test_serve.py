@@ -4,6 +4,7 @@ and knowledge-base switches."""
 from __future__ import annotations
 
 import http.client
+import json
 import os
 import shutil
 import socket
@@ -12,12 +13,13 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
 
 from helpers import ROOT
+from kb import store
 from kb.build import current
 from web.cli import main
 
@@ -72,8 +74,13 @@ def get(port: int, path: str, timeout: float = 5) -> tuple[int, bytes]:
         connection.close()
 
 
-def test_two_hundred_idle_connections_do_not_lock_out_a_client(bundled_root: Path, tmp_path: Path) -> None:
-    with serving(bundled_root, tmp_path / "serve.log") as server:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_two_hundred_idle_connections_do_not_lock_out_a_client(
+    bundled_root: Path, tmp_path: Path, workers: str
+) -> None:
+    """With waitress (one process) and with gunicorn (two): silent clients and clients stuck
+    halfway through a request hold no thread a normal client needs."""
+    with serving(bundled_root, tmp_path / "serve.log", "--workers", workers, "--timeout", "5") as server:
         port = port_of(server)
         idle: list[socket.socket] = []
         try:
@@ -94,7 +101,7 @@ def test_two_hundred_idle_connections_do_not_lock_out_a_client(bundled_root: Pat
 
 
 def test_serving_options_are_checked(capsys: pytest.CaptureFixture[str]) -> None:
-    for bad in (["--connections", "0"], ["--timeout", "-5"], ["--threads", "many"]):
+    for bad in (["--connections", "0"], ["--timeout", "-5"], ["--threads", "many"], ["--workers", "0"]):
         assert main(["serve", *bad]) == 2  # one line "rulings: error: serve: argument ...", no SystemExit
         assert capsys.readouterr().err.startswith("rulings: error: serve: argument ")
 
@@ -131,3 +138,44 @@ def test_fifty_switches_leave_the_server_no_more_open_files(bundled_root: Path, 
             assert sorted(statuses) == sorted(s for _, s in urls * 2)
             counts.append(open_files(server.pid))
     assert max(counts) - counts[4] <= 6, counts
+
+
+def worker_processes(pid: int) -> list[int]:
+    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+def documents(port: int) -> list[str]:
+    status, body = get(port, "/docs.json")
+    assert status == 200
+    return sorted(d["id"] for d in json.loads(body)["documents"])
+
+
+def test_two_worker_processes_answer_and_follow_a_rebuild(
+    bundled_root: Path, history_root: Path, tmp_path: Path
+) -> None:
+    """``--workers 2``: two gunicorn worker processes answer pages and JSON; after ``current``
+    switches to another build, every answer (whichever process gives it) comes from it."""
+    root = tmp_path / "kb"
+    shutil.copytree(current(bundled_root), root / "builds" / "bundled")
+    shutil.copytree(current(history_root), root / "builds" / "history")
+    (root / "current").symlink_to(Path("builds") / "bundled")
+    with serving(root, tmp_path / "serve.log", "--workers", "2", "--threads", "2") as server:
+        port = port_of(server)
+        status, page = get(port, "/?q=conundrum+target")
+        assert status == 200 and b"results for \xe2\x80\x9cconundrum target" in page
+        status, body = get(port, "/entry/stccg:conundrum.json")
+        assert status == 200 and json.loads(body)["headword"] == "Conundrum"
+        before = documents(port)
+        assert len(worker_processes(server.pid)) == 2
+        link = root / "current.new"
+        link.symlink_to(Path("builds") / "history")
+        link.replace(root / "current")
+        answers = {tuple(documents(port)) for _ in range(12)}
+        assert len(worker_processes(server.pid)) == 2
+    assert answers == {tuple(stored_documents(history_root))}
+    assert before == stored_documents(bundled_root) != stored_documents(history_root)
+
+
+def stored_documents(root: Path) -> list[str]:
+    with closing(store.open_readonly(current(root) / store.DB_NAME)) as db:
+        return sorted(row[0] for row in db.execute("SELECT id FROM documents"))

@@ -32,6 +32,7 @@ from web.cli_answers import (
     cmd_show,
     print_json,
 )
+from web.serving import CONNECTIONS, TIMEOUT, cores, serve
 
 
 def _coverage_line(result: ParseResult) -> str:
@@ -113,39 +114,14 @@ def cmd_add(args: argparse.Namespace) -> int:
     report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
                           args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
     print(report.documents[-1].line() if report.documents else "")
-    print(f"built {report.directory} in {report.seconds:.2f} s")
+    how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
+    print(f"built {report.directory} in {report.seconds:.2f} s{how}")
     return 0
 
 
-SERVE_CONNECTIONS = 1000
-"""Connections waitress keeps open at once (its default, 100, let idle sockets lock everyone out)."""
-SERVE_TIMEOUT = 30
-"""Seconds an idle connection (no request running) is kept open."""
-
-
-def serving_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """waitress's settings for ``rulings serve``: enough connections that idle or slow clients
-    cannot fill them, idle ones closed after ``--timeout`` seconds (checked every few seconds),
-    and poll() instead of select(), which cannot watch more than 1,024 sockets."""
-    return {
-        "host": args.host, "port": args.port, "threads": args.threads, "connection_limit": args.connections,
-        "channel_timeout": args.timeout, "cleanup_interval": max(1, min(10, args.timeout // 3)), "backlog": 2048,
-        "asyncore_use_poll": True,
-    }  # fmt: skip
-
-
 def cmd_serve(args: argparse.Namespace) -> int:
-    import waitress
-
-    from web.app import create_app
-
     current(Path(args.kb))  # fail early, with one line, when nothing is built yet
-    print(
-        f"serving {args.kb} on http://{args.host}:{args.port}/ with {args.threads} threads, up to "
-        f"{args.connections} connections, idle ones closed after {args.timeout} s (Ctrl-C stops)",
-        flush=True,
-    )
-    waitress.serve(create_app({"KB": args.kb}), **serving_settings(args))
+    serve(args)
     return 0
 
 
@@ -226,16 +202,19 @@ def parser() -> argparse.ArgumentParser:
     docs = query("docs", "the documents in force on a date", cmd_docs)
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 
-    serve = commands.add_parser("serve", help="serve the web app (read-only) with waitress")
-    serve.add_argument("--kb", default=str(DEFAULT_KB))
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=5000)
-    serve.add_argument("--threads", type=_positive, default=8, help="requests answered at once (default 8)")
-    serve.add_argument("--connections", type=_positive, default=SERVE_CONNECTIONS,
-                       help=f"connections kept open at once (default {SERVE_CONNECTIONS})")  # fmt: skip
-    serve.add_argument("--timeout", type=_positive, default=SERVE_TIMEOUT,
-                       help=f"seconds before an idle connection is closed (default {SERVE_TIMEOUT})")  # fmt: skip
-    serve.set_defaults(run=cmd_serve)
+    serve_cmd = commands.add_parser("serve", help="serve the web app (read-only) on every core")
+    serve_cmd.add_argument("--kb", default=str(DEFAULT_KB))
+    serve_cmd.add_argument("--host", default="127.0.0.1")
+    serve_cmd.add_argument("--port", type=int, default=5000)
+    serve_cmd.add_argument("--workers", type=_positive, default=cores(),
+                           help=f"processes (default {cores()}, the cores; 1: waitress)")  # fmt: skip
+    serve_cmd.add_argument("--threads", type=_positive, default=8,
+                           help="requests each process answers at once (default 8)")  # fmt: skip
+    serve_cmd.add_argument("--connections", type=_positive, default=CONNECTIONS,
+                           help=f"connections each process keeps open at once (default {CONNECTIONS})")  # fmt: skip
+    serve_cmd.add_argument("--timeout", type=_positive, default=TIMEOUT,
+                           help=f"seconds before an idle connection is closed (default {TIMEOUT})")  # fmt: skip
+    serve_cmd.set_defaults(run=cmd_serve)
 
     add = commands.add_parser("add", help="add a newly published document to the library and rebuild")
     add.add_argument("file", help="the document, a plain-text file")

@@ -1,0 +1,149 @@
+"""Incremental builds: an added newest document is applied to what the previous build saved,
+its indexes copied (segments hard-linked) and only the versions it touched rewritten; the
+result is the knowledge base a full build of the same library makes. Anything else falls
+back to a full build, which still reuses the unchanged documents' parse results."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from whoosh import index
+
+from helpers import FIXTURES, ROOT, SEEDS
+from kb import store
+from kb.build import build, current
+from kb.incremental import PARSED
+from kb.index import CURRENT_DIR, INDEX_DIR, VOCABULARY
+from kb.library import add_document
+from kb.query import KnowledgeBase
+from kb.search import search
+
+HEAD = "STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n"
+NEWER = HEAD.format(us="3/5/01") + (
+    "Cha'Joh - You may change the affiliation of the ship alone. See multi-affiliation cards.\n\n"
+    "multi-affiliation cards - A multi-affiliation card may change affiliation once each turn.\n\n"
+    "outpost placement - Playing an outpost where you have a ship is allowed. See Cha'Joh.\n"
+)
+"""A ruling replaced, the topic another one points to rewritten (its "See" text changes), a new topic."""
+NEW_CARD = HEAD.format(us="3/5/01") + "Zorbak Station - This card may be placed anywhere.\n"
+"""Names a card the catalog does not have yet: a full build."""
+OLDER = HEAD.format(us="1/5/01") + "multi-affiliation cards - Changed once each turn, before 1/29/01.\n"
+"""Dated before the latest document: a full build."""
+QUERIES = ["affiliation", "cha'joh", "ship", "multi-affiliation", "outpost", "conundrum", "turn"]
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES / "library", tmp_path / "library")
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", tmp_path / "library" / "stccg")
+    return tmp_path / "library"
+
+
+def rows(directory: Path) -> dict[str, set[tuple[object, ...]]]:
+    """Every table of the store, as a set of rows."""
+    with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {table: set(db.execute(f"SELECT * FROM {table}")) for table in tables}
+
+
+def indexed(directory: Path) -> set[tuple[tuple[str, object], ...]]:
+    """The stored fields of every live document of an index."""
+    with index.open_dir(str(directory)).searcher() as searcher:
+        return {tuple(sorted(fields.items())) for fields in searcher.all_stored_fields()}
+
+
+def answers(directory: Path) -> dict[tuple[str, bool, str], set[int]]:
+    """The versions found for each query: in force, as of a past date, and over every version."""
+    kb = KnowledgeBase(directory)
+    found = {}
+    try:
+        for query in QUERIES:
+            for every, as_of in ((False, None), (False, dt.date(2000, 12, 1)), (True, None)):
+                answer = search(kb, query, as_of, limit=100, every_version=every, exact=True)
+                found[(query, every, str(as_of))] = {hit["version"] for hit in answer["results"]}
+    finally:
+        kb.close()
+    return found
+
+
+def same_as_full_build(library: Path, kb: Path, tmp_path: Path) -> None:
+    """The knowledge base in service in ``kb`` is the one a full build of ``library`` makes."""
+    full = current(build(library, tmp_path / "full").directory.parent.parent)
+    ours = current(kb)
+    assert rows(ours) == rows(full)
+    for folder in (INDEX_DIR, CURRENT_DIR):
+        assert indexed(ours / folder) == indexed(full / folder)
+    for name in (VOCABULARY, "report.json"):
+        assert json.loads((ours / name).read_text()) == json.loads((full / name).read_text())
+    assert answers(ours) == answers(full)
+
+
+def segments_shared(previous: Path, new: Path) -> bool:
+    inodes = {p.stat().st_ino for p in (previous / INDEX_DIR).glob("*.seg")}
+    return bool(inodes) and inodes <= {p.stat().st_ino for p in (new / INDEX_DIR).glob("*.seg")}
+
+
+def add(library: Path, kb: Path, tmp_path: Path, text: str, date: dt.date) -> Path:
+    new = tmp_path / "incoming" / f"current-rulings-update-{date.isoformat()}.txt"
+    new.parent.mkdir(exist_ok=True)  # the test of the first add made it
+    new.write_text(text, encoding="utf-8")
+    return add_document(new, "current-rulings-update", date, library, kb).directory
+
+
+def test_an_added_newest_document_is_applied_incrementally_and_equals_a_full_build(
+    library: Path, tmp_path: Path
+) -> None:
+    kb = tmp_path / "kb"
+    previous = build(library, kb).directory
+    new = tmp_path / "incoming" / "current-rulings-update-2001-03-05.txt"
+    new.parent.mkdir()
+    new.write_text(NEWER, encoding="utf-8")
+    out = subprocess.run([sys.executable, "-m", "web.cli", "add", str(new), "--kind", "current-rulings-update",
+                          "--date", "2001-03-05", "--library", str(library), "--kb", str(kb)],
+                         capture_output=True, text=True, check=True, cwd=ROOT).stdout  # fmt: skip
+    made = current(kb)
+    assert out.endswith(f"built {made} in {out.split(' in ')[-1].split(' s')[0]} s from the previous build "
+                        "(4 versions indexed anew)\n")  # fmt: skip
+    assert segments_shared(previous, made)  # the index was copied, not rewritten
+    before, after = rows(previous)["versions"], rows(made)["versions"]
+    assert len(after) - len(before) == 3
+    ended = {row[0] for row in after - before if row[0] <= len(before)}
+    assert [row[1] for row in after if row[0] in ended] == ["stccg:chajoh"]  # the ruling it replaced ended
+    same_as_full_build(library, kb, tmp_path)
+    third = add(library, kb, tmp_path, NEWER.replace("3/5/01", "4/2/01").replace("alone", "by itself"),
+                dt.date(2001, 4, 2))  # fmt: skip
+    assert segments_shared(made, third)
+    shutil.rmtree(tmp_path / "full")
+    same_as_full_build(library, kb, tmp_path)
+
+
+@pytest.mark.parametrize(("text", "date"), [(NEW_CARD, dt.date(2001, 3, 5)), (OLDER, dt.date(2001, 1, 5))])
+def test_a_new_card_or_an_older_document_is_a_full_build(
+    library: Path, tmp_path: Path, text: str, date: dt.date
+) -> None:
+    kb = tmp_path / "kb"
+    previous = build(library, kb).directory
+    made = add(library, kb, tmp_path, text, date)
+    assert not segments_shared(previous, made)
+    same_as_full_build(library, kb, tmp_path)
+
+
+def test_a_rebuild_reuses_the_parse_results_of_unchanged_documents(library: Path, tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    first = build(library, kb).directory
+    glossary = library / "stccg" / "glossary-1.7.txt"
+    glossary.write_text(glossary.read_text(encoding="utf-8") + "\nzzyzx - A word added at the end.\n")
+    second = build(library, kb).directory
+    olds = {p.name: p.stat().st_ino for p in (first / PARSED).iterdir()}
+    news = {p.name: p.stat().st_ino for p in (second / PARSED).iterdir()}
+    assert len(olds) == len(news) == 5
+    kept = [name for name in news if olds.get(name) == news[name]]
+    assert len(kept) == 4  # every document but the changed glossary: hard links, not parsed again

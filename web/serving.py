@@ -1,0 +1,138 @@
+"""Serve the web app: gunicorn with one worker process per core, or waitress in one process.
+
+The knowledge base is read-only, so worker processes share one build directory; each
+process makes its own app (`web.app.create_app`), opens the knowledge base on its first
+request and follows ``<kb>/current`` when a rebuild switches it. gunicorn is run from here
+(so ``rulings serve`` stays one command) and manages the worker processes, each serving
+with waitress (`waitress_worker`); ``--workers 1``, and systems without gunicorn
+(Windows), get waitress alone.
+
+Both keep idle or slow clients from locking others out: ``--connections`` open at once
+(per process), ``--threads`` requests answered at once (per process), and a connection
+silent for ``--timeout`` seconds is closed, whether it sent nothing, half a request, or
+is between requests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+CONNECTIONS = 1000
+"""Connections kept open at once by each process (waitress's default, 100, let idle sockets lock everyone out)."""
+TIMEOUT = 30
+"""Seconds an idle connection (no request running) is kept open."""
+
+
+def cores() -> int:
+    """The cores this process may run on: the default number of worker processes."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def gunicorn_available() -> bool:
+    """Whether gunicorn can serve here (it needs a POSIX system)."""
+    if sys.platform == "win32":
+        return False
+    try:
+        import gunicorn.app.base  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """waitress's settings: enough connections that idle or slow clients cannot fill them,
+    idle ones closed after ``--timeout`` seconds (checked every few seconds), and poll()
+    instead of select(), which cannot watch more than 1,024 sockets."""
+    return {
+        "host": args.host, "port": args.port, "threads": args.threads, "connection_limit": args.connections,
+        "channel_timeout": args.timeout, "cleanup_interval": max(1, min(10, args.timeout // 3)), "backlog": 2048,
+        "asyncore_use_poll": True,
+    }  # fmt: skip
+
+
+def gunicorn_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """gunicorn's settings: ``--workers`` processes, each serving with waitress as `waitress_settings`
+    say; a worker silent for longer than ``timeout`` is restarted; no access log (as with waitress).
+    The app is made before the port opens and the workers fork (so the first request does not wait
+    for a worker to import it); it opens no knowledge base until a request in a worker asks."""
+    return {
+        "bind": [f"{args.host}:{args.port}"], "workers": args.workers, "worker_class": waitress_worker(args),
+        "timeout": max(30, args.timeout), "graceful_timeout": 10, "backlog": 2048, "loglevel": "warning",
+        "accesslog": None, "preload_app": True,
+    }  # fmt: skip
+
+
+def waitress_worker(args: argparse.Namespace) -> type:
+    """A gunicorn worker process that serves its share of the listening socket with waitress.
+
+    gunicorn's own threaded worker hands each new connection to a thread, which then reads
+    the request to its end without a time limit: two hundred clients that sent half a request
+    held every thread and locked everyone out. waitress reads requests without a thread, so
+    the worker keeps its guarantees (`waitress_settings`); gunicorn forks, watches and
+    restarts the workers and stops them on a signal."""
+    from gunicorn.workers.base import Worker
+    from waitress.server import create_server
+
+    settings = {k: v for k, v in waitress_settings(args).items() if k not in ("host", "port")}
+
+    class WaitressWorker(Worker):  # type: ignore[misc]
+        def run(self) -> None:
+            server = create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings)
+            threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
+            server.run()  # until SIGTERM or SIGINT (`handle_exit`)
+
+        def beat(self) -> None:
+            """Tell gunicorn this worker lives, while it does."""
+            while self.alive and self.ppid == os.getppid():
+                self.notify()
+                time.sleep(1)
+            if self.alive:  # gunicorn itself is gone
+                os.kill(os.getpid(), signal.SIGTERM)
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            self.alive = False
+            raise SystemExit(0)  # ends waitress's loop, which then shuts its threads down
+
+    return WaitressWorker
+
+
+def serve(args: argparse.Namespace) -> None:
+    """Serve the knowledge base ``args.kb`` until stopped, as `gunicorn_settings` or `waitress_settings` say."""
+    from web.app import create_app
+
+    several = args.workers > 1 and gunicorn_available()
+    how = f"{args.workers} processes (gunicorn)" if several else "one process (waitress)"
+    if args.workers > 1 and not several:
+        print(f"rulings: note: gunicorn is not available here; serving with {how}", file=sys.stderr, flush=True)
+    print(
+        f"serving {args.kb} on http://{args.host}:{args.port}/ with {how} of {args.threads} threads, up to "
+        f"{args.connections} connections each, idle ones closed after {args.timeout} s (Ctrl-C stops)",
+        flush=True,
+    )
+    if not several:
+        import waitress
+
+        waitress.serve(create_app({"KB": args.kb}), **waitress_settings(args))
+        return
+    from gunicorn.app.base import BaseApplication
+
+    class Server(BaseApplication):  # type: ignore[misc]
+        """gunicorn run from here: the settings above, and an app made in each worker process."""
+
+        def load_config(self) -> None:
+            for key, value in gunicorn_settings(args).items():
+                self.cfg.set(key, value)
+
+        def load(self) -> Any:
+            return create_app({"KB": args.kb})
+
+    Server().run()
