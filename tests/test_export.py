@@ -337,7 +337,8 @@ def test_the_diff_page_compares_any_two_dates_in_the_browser(
             errors: list[str] = []
             page.on("pageerror", lambda error: errors.append(str(error)))
             checked: list[list[int]] = []
-            for host, app, pairs in [(static_host, client, BUNDLED_PAIRS), (history_host, history_client, HISTORY_PAIRS)]:
+            sites = [(static_host, client, BUNDLED_PAIRS), (history_host, history_client, HISTORY_PAIRS)]
+            for host, app, pairs in sites:
                 for start, end in pairs:
                     page.goto(host + "diff.html?" + urlencode({"from": start, "to": end}))
                     page.wait_for_selector("p.count[data-offline]")
