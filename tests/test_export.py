@@ -217,6 +217,9 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         page.goto(static_host + "deck.html?list=" + quote("2x Conundrum\nNo Such Card"))
         page.wait_for_selector(".deckcard h3 a")
         assert page.text_content("p.count") == "2 cards, 1 distinct known, 1 unknown"
+        page.goto(static_host + "diff.html?from=1994-10-31&to=2023-01-01")
+        page.wait_for_selector("p.count[data-offline]")
+        assert page.text_content("p.count") == "156 added, 0 changed, 0 rescinded"
         context.close()
         browser.close()
     assert errors == []
