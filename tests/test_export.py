@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, unquote, urlsplit
+from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import pytest
 
@@ -217,6 +217,9 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         page.goto(static_host + "deck.html?list=" + quote("2x Conundrum\nNo Such Card"))
         page.wait_for_selector(".deckcard h3 a")
         assert page.text_content("p.count") == "2 cards, 1 distinct known, 1 unknown"
+        page.goto(static_host + "diff.html?from=1994-10-31&to=2023-01-01")
+        page.wait_for_selector("p.count[data-offline]")
+        assert page.text_content("p.count") == "156 added, 0 changed, 0 rescinded"
         context.close()
         browser.close()
     assert errors == []
@@ -304,5 +307,61 @@ def test_a_large_export_is_kept_offline_by_its_shell_and_each_page_once_opened(
     kept = json.loads((tmp_path / "site" / "offline.json").read_text())
     assert kept["complete"] is False
     assert [f for f in kept["files"] if not f.startswith("static/")] == [
-        "cards.json", "changes.atom", "deck.html", "deck.json", "diff.html", "diff.json", "docs.html", "docs.json",
-        "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
+        "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json", "docs.html",
+        "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
+
+
+# -- the diff between any two dates, in the browser ----------------------------------------
+
+SHOWN = """() => Object.fromEntries([...document.querySelectorAll('main h2')].map(h => [h.textContent.toLowerCase(),
+    [...h.nextElementSibling.querySelectorAll('a')].map(a => decodeURIComponent(new URL(a.href).pathname))]))"""
+BUNDLED_PAIRS = [("1994-10-31", "2023-01-01"), ("1995-06-01", "2000-12-25"), ("2000-11-27", "2000-11-27")]
+HISTORY_PAIRS = [("2000-08-01", "2001-01-29"), ("2000-10-30", "2000-12-21"), ("2000-12-18", "2001-01-28"),
+                 ("2000-11-30", "2001-02-01"), ("1999-01-01", "2000-11-02")]  # fmt: skip
+
+
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+def test_the_diff_page_compares_any_two_dates_in_the_browser(
+    static_host: str, client: Any, history_root: Path, tmp_path: Path
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    export(history_root, tmp_path / "site")
+    assert json.loads((tmp_path / "site" / "dates.json").read_text()) == [
+        "2000-08-01", "2000-10-30", "2000-11-27", "2000-12-18", "2000-12-25", "2001-01-29"]  # fmt: skip
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(_Quiet, directory=str(tmp_path)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    history_host = f"http://127.0.0.1:{server.server_address[1]}/site/"
+    history_client = create_app({"KB": str(history_root)}).test_client()
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            checked: list[list[int]] = []
+            sites = [(static_host, client, BUNDLED_PAIRS), (history_host, history_client, HISTORY_PAIRS)]
+            for host, app, pairs in sites:
+                for start, end in pairs:
+                    page.goto(host + "diff.html?" + urlencode({"from": start, "to": end}))
+                    page.wait_for_selector("p.count[data-offline]")
+                    answer = app_json(app, f"/diff.json?from={start}&to={end}")
+                    shown = page.evaluate(SHOWN)
+                    for kind in ("added", "changed", "rescinded"):
+                        topics = [unquote(urlsplit(host).path) + f"entry/{i['topic']}.html" for i in answer[kind]]
+                        assert shown[kind] == topics, (start, end, kind)
+                    counts = [len(answer[k]) for k in ("added", "changed", "rescinded")]
+                    checked.append(counts)
+                    assert page.text_content("p.count") == "{} added, {} changed, {} rescinded".format(*counts)
+                    assert page.text_content("h1") == f"Changes from {start} to {end}"
+                    assert "Pending rulings are not counted here" in page.text_content("p.note")
+            page.goto(history_host + "diff.html?from=2001-01-29&to=2000-08-01")
+            page.wait_for_selector("p.error[data-offline]")
+            assert page.text_content("p.error") == "FROM 2001-01-29 is after TO 2000-08-01; give the earlier date first"
+            assert history_client.get("/diff?from=2001-01-29&to=2000-08-01").status_code == 400
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert errors == []
+    assert checked == [[156, 0, 0], [90, 0, 0], [0, 0, 0], [3, 7, 1], [40, 11, 0], [0, 0, 1], [0, 6, 40], [12, 0, 0]]

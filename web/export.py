@@ -2,14 +2,15 @@
 
 Every page is asked of the real Flask app (its test client), so the export follows the
 templates: the search page, every entry, version permalink, card and document, the deck page,
-the diffs between consecutive document dates, the as-of view per document date and the Atom
+the diffs between consecutive document dates, the as-of view per change date and the Atom
 feed. A page ``/x`` is written as ``x.html`` beside its JSON twin ``x.json`` (``/`` is
 ``index.html``); ``/diff?from=A&to=B`` is ``diff/A_B.html``. Links are rewritten relative to
 each page, so the folder works under any base path and from any static host. The export also
 holds the browser's search index (`web.export_search`), the service worker at its root and
-``offline.json`` (the build, and the files to keep offline). Nothing depends on the clock
-but the knowledge base's own build: a second export of an unchanged knowledge base is
-byte-identical. The export is written beside ``DIR`` and swapped in whole at the end.
+``offline.json`` (the build, and the files to keep offline), and ``dates.json``, the dates of
+the as-of views (`change_dates`), from which the diff page compares any two dates in the browser.
+Nothing depends on the clock but the knowledge base's own build: a second export of an
+unchanged knowledge base is byte-identical. The export is written beside ``DIR`` and swapped in whole at the end.
 """
 
 from __future__ import annotations
@@ -111,7 +112,7 @@ def urls(kb: KnowledgeBase) -> Iterator[str]:
     starts = [(dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)).isoformat(), *dates[:-1]] if dates else []
     for start, end in zip(starts, dates, strict=True):
         yield f"/diff?{urlencode({'from': start, 'to': end})}"
-    for day in dates:
+    for day in change_dates(kb):
         yield f"/asof/{day}"
     for document in sorted(kb.documents):
         yield f"/docs/{document}"
@@ -121,6 +122,16 @@ def urls(kb: KnowledgeBase) -> Iterator[str]:
         yield f"/version/{key}"
     for name in sorted({c["name"] for c in kb.cards.values()}):
         yield f"/card/{name}"
+
+
+def change_dates(kb: KnowledgeBase) -> list[str]:
+    """The dates on which what is in force can change: every document's date and every
+    version's first and last day in force. Between two of them the as-of view is the same, so
+    the export's as-of views at these dates give the diff between any two dates."""
+    days = {d["date"] for d in kb.documents.values() if d["date"]}
+    for versions in kb.by_topic.values():
+        days.update(day.isoformat() for v in versions for day in (v.valid_from, v.valid_to) if day)
+    return sorted(days)
 
 
 def relative(page: str, target: str) -> str:
@@ -215,6 +226,7 @@ def export(
         write("sw.js", (STATIC / "sw.js").read_bytes())
         for name, data in search_files(site):
             write(name, data)
+        write("dates.json", _json(change_dates(kb)))
         build = {"build": directory.name, "built_on": kb.built_on.isoformat()}
         whole = len(written) < keep_whole
         write(MARKER, _json({**build, "complete": whole, "files": sorted(written) if whole else _shell(written)}))

@@ -238,4 +238,57 @@
       deckForm.after.apply(deckForm, shown.concat(sections));
     });
   }
+
+  // The diff page's form, any two dates: the as-of views of the latest change dates on or
+  // before FROM and TO (asof/<date>.json), compared as the server compares them.
+  var diffForm = document.querySelector("form.filters input[name=from]");
+  if (diffForm && (params.has("from") || params.has("to"))) {
+    getJSON("dates.json").then(function (dates) {
+      var day = /^\d{4}-\d{2}-\d{2}$/;
+      var first = dates.length ? new Date(dates[0] + "T00:00:00Z") : new Date();
+      var start = params.get("from") || new Date(first.getTime() - 86400000).toISOString().slice(0, 10);
+      var end = params.get("to") || new Date().toISOString().slice(0, 10);
+      var main = diffForm.form.parentNode;
+      var after = diffForm.form.nextElementSibling && diffForm.form.nextElementSibling.matches("p.dates")
+        ? diffForm.form.nextElementSibling : diffForm.form;
+      var clear = function () { while (after.nextSibling) { after.nextSibling.remove(); } };
+      main.querySelector("h1").textContent = "Changes from " + start + " to " + end;
+      diffForm.form.elements.from.value = start;
+      diffForm.form.elements.to.value = end;
+      clear();
+      if (!day.test(start) || !day.test(end)) {
+        main.append(el("p", { "class": "error", "data-offline": "1" }, ["Dates are YYYY-MM-DD: " + (day.test(start) ? end : start)]));
+        return;
+      }
+      if (start > end) {
+        main.append(el("p", { "class": "error", "data-offline": "1" }, ["FROM " + start + " is after TO " + end + "; give the earlier date first"]));
+        return;
+      }
+      var view = function (on) {
+        var known = dates.filter(function (d) { return d <= on; });
+        return known.length ? getJSON("asof/" + known[known.length - 1] + ".json").then(function (a) { return a.topics; }) : Promise.resolve([]);
+      };
+      Promise.all([view(start), view(end)]).then(function (both) {
+        var shape = function (t) {
+          return JSON.stringify([t.parts.map(function (p) { return p.text; }).filter(Boolean).join("\n\n"), t.parts.map(function (p) { return p.note; })]);
+        };
+        var before = new Map(both[0].map(function (t) { return [t.topic, t]; }));
+        var now = new Set(both[1].map(function (t) { return t.topic; }));
+        var added = both[1].filter(function (t) { return !before.has(t.topic); });
+        var changed = both[1].filter(function (t) { return before.has(t.topic) && shape(before.get(t.topic)) !== shape(t); });
+        var rescinded = both[0].filter(function (t) { return !now.has(t.topic); });
+        var list = function (items) {
+          return el("ul", {}, items.map(function (t) { return el("li", {}, [el("a", { href: link("entry/" + t.topic + ".html") }, [t.headword])]); }));
+        };
+        var filtered = params.get("kind") || (params.get("deck") || "").trim() || params.get("game");
+        main.append(
+          el("p", { "class": "count", "data-offline": "1" }, [added.length + " added, " + changed.length + " changed, " + rescinded.length + " rescinded"]),
+          el("p", { "class": "note" }, ["Compared in your browser from the knowledge base as of " + (dates.filter(function (d) { return d <= start; }).pop() || "before its first document") +
+            " and as of " + (dates.filter(function (d) { return d <= end; }).pop() || "before its first document") +
+            ". Pending rulings are not counted here" + (filtered ? ", and the kind, deck and game filters are not applied" : "") +
+            "; the server's diff page shows them."]),
+          el("h2", {}, ["Added"]), list(added), el("h2", {}, ["Changed"]), list(changed), el("h2", {}, ["Rescinded"]), list(rescinded));
+      }).catch(function (error) { main.append(el("p", { "class": "error", "data-offline": "1" }, [String(error)])); });
+    });
+  }
 })();
