@@ -3,6 +3,7 @@ and knowledge-base switches."""
 
 from __future__ import annotations
 
+import datetime as dt
 import http.client
 import json
 import os
@@ -13,14 +14,14 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from helpers import ROOT
-from kb import store
 from kb.build import current
+from kb.query import KnowledgeBase
 from web.cli import main
 
 IDLE = 200
@@ -177,5 +178,6 @@ def test_two_worker_processes_answer_and_follow_a_rebuild(
 
 
 def stored_documents(root: Path) -> list[str]:
-    with closing(store.open_readonly(current(root) / store.DB_NAME)) as db:
-        return sorted(row[0] for row in db.execute("SELECT id FROM documents"))
+    """The ids of the documents in force today in the knowledge base under ``root``, as /docs.json lists them."""
+    answer = KnowledgeBase(current(root)).documents_in_force(dt.date.today())
+    return sorted(d["id"] for d in answer["documents"])
