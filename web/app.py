@@ -14,9 +14,10 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, redirect, request
+from flask import Flask, g, redirect, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
+from werkzeug.wrappers import Response as BaseResponse
 
 from kb.build import DEFAULT_KB, BuildError, current
 from kb.query import KnowledgeBase
@@ -133,7 +134,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             give_back_memory()
 
     @app.after_request
-    def secure(response: Response) -> Response:
+    def secure(response: BaseResponse) -> BaseResponse:
         response.headers.update(SECURITY_HEADERS)
         if request.path == "/static/sw.js":  # the service worker serves the whole site, not only /static/
             response.headers["Service-Worker-Allowed"] = "/"
