@@ -127,9 +127,3 @@ def xml_text(value: Any) -> str:
     """``value`` as text XML 1.0 can carry: each control character it forbids becomes U+FFFD."""
     return _NOT_XML.sub("\ufffd", str(value))
 
-
-def blueprints() -> list[Blueprint]:
-    """Every blueprint of the app, one per user task."""
-    from web import cards, changes, documents, entries, search
-
-    return [search.bp, entries.bp, cards.bp, changes.bp, documents.bp]
