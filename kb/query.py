@@ -81,15 +81,21 @@ def _version(row: sqlite3.Row) -> Version:
         valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
         line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
         supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
-        references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
+        references=json.loads(row["refs"]), summary=row["summary"], authority=_column(row, "authority", "official"),
         ended_by=_ended_by(row),
     )  # fmt: skip
 
 
+def _column(row: sqlite3.Row, name: str, default: Any) -> Any:
+    """``row[name]``, or ``default`` for a store built before that column existed."""
+    names = row.keys()  # a Row's ``in`` looks at its values, not its column names
+    return row[name] if name in names else default
+
+
 def _ended_by(row: sqlite3.Row) -> dict[str, str] | None:
     """The document that ended a version (a store built before this column has none)."""
-    names = row.keys()  # a Row's ``in`` looks at its values, not its column names
-    return json.loads(row["ended_by"]) if "ended_by" in names and row["ended_by"] else None
+    ended = _column(row, "ended_by", None)
+    return json.loads(ended) if ended else None
 
 
 class KnowledgeBase:

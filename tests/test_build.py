@@ -119,3 +119,20 @@ def test_cli_bad_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
         capsys.readouterr().err == f"rulings: error: {tmp_path / 'library.toml'}: no manifest "
         "(expected library.toml in the library)\n"
     )
+
+
+def test_a_store_built_before_the_authority_and_ending_columns_still_loads(bundled_root: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    from kb.build import current
+    from kb.query import KnowledgeBase
+
+    older = tmp_path / "older"
+    shutil.copytree(current(bundled_root), older)
+    with sqlite3.connect(older / "kb.sqlite") as db:
+        db.execute("ALTER TABLE versions DROP COLUMN authority")
+        db.execute("ALTER TABLE versions DROP COLUMN ended_by")
+    kb = KnowledgeBase(older)
+    part = kb.show("Conundrum")["parts"][0]
+    assert (part["authority"], part["ended_by"], part["status"]) == ("official", None, "active")
+    kb.close()
