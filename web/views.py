@@ -126,4 +126,3 @@ def error_page(status: int, message: str, suggestions: list[dict[str, str]]) -> 
 def xml_text(value: Any) -> str:
     """``value`` as text XML 1.0 can carry: each control character it forbids becomes U+FFFD."""
     return _NOT_XML.sub("\ufffd", str(value))
-
