@@ -199,10 +199,13 @@ def _hits(
 def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
     """``typed`` with each word the knowledge base does not know replaced by its likeliest
     known spelling; None when no word needed it."""
-    unknown = [w for w in typed.words if vocabulary.correct(w) is not None][: budget.CORRECTED]
-    fixed = [(vocabulary.correct(w) or w) if w in unknown else w for w in typed.words]
-    if fixed == typed.words:
+    spellings: dict[str, str] = {}
+    for word in typed.words:
+        if len(spellings) < budget.CORRECTED and (known := vocabulary.correct(word)) is not None:
+            spellings[word] = known
+    if not spellings:
         return None
+    fixed = [spellings.get(w, w) for w in typed.words]
     return dataclasses.replace(typed, words=fixed)
 
 
