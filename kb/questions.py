@@ -130,8 +130,6 @@ class Typed:
     """Plain content words, in order, each once."""
     prefixes: list[str] = field(default_factory=list)
     """Words typed with a trailing ``*`` (without it)."""
-    dropped: list[str] = field(default_factory=list)
-    """Filler words left out."""
     left_out: list[str] = field(default_factory=list)
     """Parts over `PARTS`, not searched."""
     joined: dict[str, str] = field(default_factory=dict)
@@ -154,7 +152,6 @@ def read_query(text: str) -> Typed:
             continue
         plain += [w for w in _SPLIT.split(raw) if w.strip("*.'\u2019-")]
     content = [w for w in plain if fold_word(w.rstrip("*")) not in FILLER]
-    typed.dropped = [w for w in plain if w not in content] if content else []
     for word in content or plain:
         if word.endswith("*") and len(word.rstrip("*")) > 0:
             _once(typed.prefixes, word.rstrip("*"))
