@@ -30,7 +30,7 @@ from kb import files, incremental, store
 from kb.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.index import extend_indexes, see_texts, write_indexes
 from kb.linking import link_versions, ordinary_words
-from kb.versions import apply_documents, dangling_references, series_kind
+from kb.versions import apply_documents, dangling_references
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
@@ -196,8 +196,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
         store.write(staging / store.DB_NAME, results, ledger, catalog, links)
         files.fault("mid-build")
         names = _card_names(links, catalog)
-        kinds = {r.document.id: series_kind(r.document.kind) for r in results}
-        write_indexes(staging, ledger.versions, ledger.topics, kinds, names, dt.date.today(), procs)
+        write_indexes(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today(), procs)
         incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)))
         incremental.save_state(staging, saved)
         _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
@@ -225,9 +224,8 @@ def _extend(
     def write(staging: Path) -> None:
         incremental.copy_store(previous, staging, extension, ledger)
         files.fault("mid-build")
-        kinds = {d.id: series_kind(d.kind) for d in state.documents}
         extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
-                       ledger.topics, kinds, _card_names(state.links, state.catalog), state.seen,
+                       ledger.topics, _card_names(state.links, state.catalog), state.seen,
                        dt.date.today())  # fmt: skip
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)

@@ -115,15 +115,16 @@ def schema() -> fields.Schema:
 
 
 def write_indexes(
-    build: Path, versions: list[Version], topics: dict[str, Topic], kinds: dict[str, str],
-    card_names: dict[int, list[str]], today: dt.date, procs: int = 1,
+    build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
+    seen: dict[int, str], today: dt.date, procs: int = 1,
 ) -> None:  # fmt: skip
     """Write both indexes into the build directory ``build``: every version, and the versions
-    in force on ``today`` (what most searches want, small enough to answer in milliseconds)."""
-    write_index(build / INDEX_DIR, versions, topics, kinds, card_names, procs)
+    in force on ``today`` (what most searches want, small enough to answer in milliseconds).
+    ``seen``: `see_texts` of every version."""
+    write_index(build / INDEX_DIR, versions, topics, card_names, seen, procs)
     day = today.toordinal()
-    current = [v for v in versions if _days(v)[0] <= day < _days(v)[1]]
-    write_index(build / CURRENT_DIR, current, topics, kinds, card_names, 1)
+    current = [v for v in versions if _in_force(_days(v), day)]
+    write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
     write_vocabulary(build / VOCABULARY, versions, card_names)
     (build / BUILT_ON).write_text(today.isoformat())
 
@@ -132,10 +133,19 @@ def write_vocabulary(path: Path, versions: list[Version], card_names: dict[int, 
     """Count the folded words of every distinct text, summary and note; list the words of
     headwords and card names apart (they are the preferred spelling corrections)."""
     counts: Counter[str] = Counter()
-    for text in {t for v in versions for t in (v.text, v.summary or "", v.note) if t}:
+    for text in _texts(versions):
         counts.update(folded_words(text))
-    names = {w for v in versions for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)}
-    _write_vocabulary(path, counts, names)
+    _write_vocabulary(path, counts, _name_words(versions, card_names))
+
+
+def _texts(versions: list[Version]) -> set[str]:
+    """The distinct texts, summaries and notes of ``versions``."""
+    return {t for v in versions for t in (v.text, v.summary or "", v.note) if t}
+
+
+def _name_words(versions: list[Version], card_names: dict[int, list[str]]) -> set[str]:
+    """The folded words of the headwords of ``versions`` and of the cards they name."""
+    return {w for v in versions for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)}
 
 
 def _write_vocabulary(path: Path, counts: Counter[str], names: set[str]) -> None:
@@ -165,24 +175,22 @@ def days(valid_from: dt.date | None, valid_to: dt.date | None) -> tuple[int, int
 
 
 def write_index(
-    directory: Path, versions: Iterable[Version], topics: dict[str, Topic], kinds: dict[str, str],
-    card_names: dict[int, list[str]], procs: int = 1,
+    directory: Path, versions: Iterable[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
+    seen: dict[int, str], procs: int = 1,
 ) -> None:  # fmt: skip
     """Create an index in ``directory`` (which must not exist) with one document per version.
 
     A version's ``kind`` is its series' kind (a Glossary entry replaced by a Current Rulings
-    update is of kind glossary, as it is labelled; ``kinds``, document id -> kind, is no longer read);
-    ``card_names`` a version id to the names of
-    the cards it names.
+    update is of kind glossary, as it is labelled); ``card_names`` maps a version id to the
+    names of the cards it names; ``seen``, to the text its "See X" points to (`see_texts` of
+    these versions).
     """
-    versions = list(versions)
-    seen = see_texts(versions, topics)
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
     writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
     try:
         for version in versions:
-            writer.add_document(**_document(version, topics, kinds, card_names, seen))
+            writer.add_document(**_document(version, topics, card_names, seen))
     except BaseException:
         writer.cancel()
         raise
@@ -190,9 +198,8 @@ def write_index(
 
 
 def _document(
-    version: Version, topics: dict[str, Topic], kinds: dict[str, str], card_names: dict[int, list[str]],
-    seen: dict[int, str],
-) -> dict[str, Any]:  # fmt: skip
+    version: Version, topics: dict[str, Topic], card_names: dict[int, list[str]], seen: dict[int, str]
+) -> dict[str, Any]:
     """The index document of one version."""
     start, end = _days(version)
     shown = version.text or " ".join(f"See {r}." for r in version.references)
@@ -208,8 +215,8 @@ def _document(
 
 def extend_indexes(
     build: Path, previous: Path, versions: list[Version], touched: set[int], first: int,
-    before: dict[int, tuple[int, int]], topics: dict[str, Topic], kinds: dict[str, str],
-    card_names: dict[int, list[str]], seen: dict[int, str], today: dt.date,
+    before: dict[int, tuple[int, int]], topics: dict[str, Topic], card_names: dict[int, list[str]],
+    seen: dict[int, str], today: dt.date,
 ) -> None:  # fmt: skip
     """Write the indexes of ``build`` as copies of the ``previous`` build's (their segment files,
     never written again, hard-linked) with only what changed rewritten: in the index of every
@@ -219,7 +226,7 @@ def extend_indexes(
     `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
     of every version. The vocabulary gains the words of the new versions."""
     _patch(previous / INDEX_DIR, build / INDEX_DIR, touched, [versions[n - 1] for n in sorted(touched)],
-           lambda v: _document(v, topics, kinds, card_names, seen))  # fmt: skip
+           lambda v: _document(v, topics, card_names, seen))  # fmt: skip
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
     was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
@@ -228,16 +235,12 @@ def extend_indexes(
     old_ids = {v.id for v in was}
     rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
     _patch(previous / CURRENT_DIR, build / CURRENT_DIR, (old_ids - {v.id for v in now}) | {v.id for v in rewritten},
-           rewritten, lambda v: _document(v, topics, kinds, card_names, new_seen))  # fmt: skip
+           rewritten, lambda v: _document(v, topics, card_names, new_seen))  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
-    known = {t for v in versions[:first] for t in (v.text, v.summary or "", v.note) if t}
-    for text in {t for v in versions[first:] for t in (v.text, v.summary or "", v.note) if t} - known:
+    for text in _texts(versions[first:]) - _texts(versions[:first]):
         counts.update(folded_words(text))
-    names = set(old["names"]) | {
-        w for v in versions[first:] for name in [v.headword, *card_names.get(v.id, [])] for w in folded_words(name)
-    }
-    _write_vocabulary(build / VOCABULARY, counts, names)
+    _write_vocabulary(build / VOCABULARY, counts, set(old["names"]) | _name_words(versions[first:], card_names))
     (build / BUILT_ON).write_text(today.isoformat())
 
 
