@@ -107,7 +107,9 @@ def parse_glossary(document: Document, source: SourceText, titles: frozenset[str
 
 def glued(result: ParseResult, splits: list[tuple[int, str]]) -> None:
     """Record the lines split into glued entries, each with a warning."""
+    recorded = set(result.split)
     for number, headword in splits:
-        if number not in result.split:
+        if number not in recorded:
+            recorded.add(number)
             result.split.append(number)
         result.warnings.append(f"{result.document.path}:{number}: entries glued on one line; {headword!r} split off")

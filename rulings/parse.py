@@ -58,15 +58,15 @@ def coverage(result: ParseResult) -> Coverage:
     """Count where each line of ``result``'s source went."""
     seen: Counter[int] = Counter()
     own = [n for e in result.entries for n in e.lines]
-    split = set(result.split)
-    once = [n for n in own if n not in split] + [n for n in split if n in own]
+    owned, split = set(own), set(result.split)
+    once = [n for n in own if n not in split] + [n for n in split if n in owned]
     dups = [n for e in result.entries for n in e.duplicate_lines]
     for numbers in (once, dups, result.chrome, result.unparsed):
         seen.update(numbers)
     nonblank = set(result.nonblank)
     return Coverage(
         nonblank=len(nonblank),
-        in_entries=len(set(own)),
+        in_entries=len(owned),
         duplicates=len(set(dups)),
         chrome=len(set(result.chrome)),
         unparsed=len(set(result.unparsed)),
