@@ -179,7 +179,7 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     changed = [n for n, end in enumerate(ends, 1) if _end(ledger.versions[n - 1]) != end]
     topics = [t.id for t in ledger.topics.values() if names.get(t.id) != (t.game, t.headword, t.kind)]
     state.ordinary |= words
-    links = link_versions(ledger.versions[first:], ledger.topics, catalog, [], state.ordinary)
+    links = link_versions(ledger.versions[first:], ledger.topics, catalog, state.ordinary)
     state.links += links
     state.documents += documents
     seen = see_texts(ledger.versions, ledger.topics)

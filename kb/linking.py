@@ -137,11 +137,10 @@ def ordinary_words(texts: Iterable[str]) -> set[str]:
 
 
 def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog,
-                  texts: Iterable[str], ordinary: set[str] | None = None) -> list[tuple[int, str, str]]:  # fmt: skip
+                  ordinary: set[str]) -> list[tuple[int, str, str]]:  # fmt: skip
     """(version id, card key, via) for every card each version names: in its text, its
     "See" references, or as the title heading its topic. ``ordinary``: the `ordinary_words`
-    of ``texts``, when the caller has them."""
-    ordinary = ordinary_words(texts) if ordinary is None else ordinary
+    of the library's entry texts."""
     linkers = {
         game: Linker([c for c in catalog.cards.values() if c.game == game], ordinary) for game in catalog.games()
     }
