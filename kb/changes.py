@@ -7,7 +7,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from kb.versions import Version, history_order, kind_filter, status
+from kb.documents import document_day
+from kb.versions import Version, history_order, kind_filter, series_of_kind, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 
@@ -34,8 +35,7 @@ def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]
     for version in kb.versions:
         item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
                 "summary": version.summary, "label": kb.series_label(version.series)}  # fmt: skip
-        dated = kb.documents[version.document_id]["date"]
-        issued = dt.date.fromisoformat(dated) if dated else dt.date.min
+        issued = document_day(kb.documents[version.document_id])
         if version.valid_from is None or version.valid_from > issued:
             waits = version.condition or f"in force from {version.valid_from}"
             record(version.document_id, "pending", {**item, "why": waits})
@@ -58,7 +58,7 @@ def diff(
     game = kb.game_filter(game)
 
     def keep(version: Version) -> bool:
-        kind = "rulebook" if version.series.startswith("rulebook:") else version.series
+        kind = series_of_kind(version.series)
         named = cards is None or any(key in cards for key, _ in kb.card_links.get(version.id, []))
         return (wanted is None or kind in wanted) and named
 
@@ -85,8 +85,7 @@ def diff(
         elif old != new or [v.note for v in before] != [v.note for v in after]:
             answer["changed"].append({**item, "diff": word_diff(old, new), "parts": [kb.part(v, end) for v in after]})
         for version in kb.by_topic[ident]:
-            dated = kb.documents[version.document_id]["date"]
-            document_date = dt.date.fromisoformat(dated) if dated else dt.date.min
+            document_date = document_day(kb.documents[version.document_id])
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
                 answer["pending"].append({**item, **kb.part(version, end)})
     return answer

@@ -24,7 +24,9 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
     """The documents in force on ``on`` (oldest first), the later or replaced ones apart, and
     each declaration of a complete set made by then (newest first) with the library's document
     for each name (None: the library lacks it)."""
-    dated = sorted((d for d in kb.documents.values() if _day(d) <= on), key=lambda d: (d["date"] or "", d["id"]))
+    dated = sorted(
+        (d for d in kb.documents.values() if document_day(d) <= on), key=lambda d: (d["date"] or "", d["id"])
+    )
     replaced = _replacements(dated)
     current = [d for d in dated if d["id"] not in replaced]
     declarations = []
@@ -44,12 +46,13 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
         "replaced": [
             {**{k: d[k] for k in FIELDS}, "replaced_by": replaced[d["id"]]} for d in dated if d["id"] in replaced
         ],
-        "later": [{k: d[k] for k in FIELDS} for d in kb.documents.values() if _day(d) > on],
+        "later": [{k: d[k] for k in FIELDS} for d in kb.documents.values() if document_day(d) > on],
         "declarations": declarations,
     }
 
 
-def _day(document: dict[str, Any]) -> dt.date:
+def document_day(document: dict[str, Any]) -> dt.date:
+    """A stored document's date (the earliest date when it has none)."""
     return dt.date.fromisoformat(document["date"]) if document["date"] else dt.date.min
 
 

@@ -27,7 +27,7 @@ from kb.build import BuildError
 from kb.completion import Name, names_of
 from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
 from kb.questions import Vocabulary
-from kb.versions import UnknownFilter, Version, history_order, reference_keys, status
+from kb.versions import UnknownFilter, Version, history_order, lines, reference_keys, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key, title_key
 
@@ -300,9 +300,8 @@ class KnowledgeBase:
     def citation(self, version: Version) -> dict[str, Any]:
         """Where a version's text comes from."""
         document = self.documents[version.document_id]
-        lines = f"{version.line_start}" + (f"-{version.line_end}" if version.line_end != version.line_start else "")
         return {"document": document["id"], "title": document["title"], "version": document["version"],
-                "date": document["date"], "lines": lines}  # fmt: skip
+                "date": document["date"], "lines": lines(version.line_start, version.line_end)}  # fmt: skip
 
     def series_label(self, series: str) -> str:
         """A reader's name for a series."""
