@@ -105,14 +105,15 @@ class Site:
         return found
 
 
-def urls(kb: KnowledgeBase) -> Iterator[str]:
-    """Every app URL the export holds (HTML; each has a ``.json`` twin), in a stable order."""
+def urls(kb: KnowledgeBase, days: list[str]) -> Iterator[str]:
+    """Every app URL the export holds (HTML; each has a ``.json`` twin), in a stable order;
+    ``days``: the `change_dates` of ``kb``."""
     yield from ("/", "/deck", "/docs", "/diff")
     dates = sorted({d["date"] for d in kb.documents.values() if d["date"]})
     starts = [(dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)).isoformat(), *dates[:-1]] if dates else []
     for start, end in zip(starts, dates, strict=True):
         yield f"/diff?{urlencode({'from': start, 'to': end})}"
-    for day in change_dates(kb):
+    for day in days:
         yield f"/asof/{day}"
     for document in sorted(kb.documents):
         yield f"/docs/{document}"
@@ -183,7 +184,8 @@ def export(
     client = app.test_client()
     kb = app.extensions["knowledge_bases"].acquire()
     site = Site(kb, today or dt.date.today())
-    listed = list(urls(kb))
+    days = change_dates(kb)
+    listed = list(urls(kb, days))
     for url in listed:
         path, _, query = url.partition("?")
         found = page_file(path, query)
@@ -225,8 +227,8 @@ def export(
             write(f"static/{asset.name}", asset.read_bytes())
         write("sw.js", (STATIC / "sw.js").read_bytes())
         for name, data in search_files(site):
-            write(name, data)
-        write("dates.json", _json(change_dates(kb)))
+            write(name, _json(data))
+        write("dates.json", _json(days))
         build = {"build": directory.name, "built_on": kb.built_on.isoformat()}
         whole = len(written) < keep_whole
         write(MARKER, _json({**build, "complete": whole, "files": sorted(written) if whole else _shell(written)}))

@@ -53,12 +53,7 @@ def cards(site: Site) -> dict[str, list[str]]:
     return found
 
 
-def search_files(site: Site) -> Iterator[tuple[str, bytes]]:
-    """The files of the browser's search: (name in the export, bytes)."""
-    index = {"today": site.today.isoformat(), "filler": sorted(FILLER), "documents": documents(site)}
-    yield "search-index.json", _json(index)
-    yield "cards.json", _json(cards(site))
-
-
-def _json(data: Any) -> bytes:
-    return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode()
+def search_files(site: Site) -> Iterator[tuple[str, Any]]:
+    """The JSON files of the browser's search: (name in the export, what it holds)."""
+    yield "search-index.json", {"today": site.today.isoformat(), "filler": sorted(FILLER), "documents": documents(site)}
+    yield "cards.json", cards(site)
