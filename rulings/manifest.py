@@ -15,7 +15,7 @@ import tomllib
 from pathlib import Path
 
 from rulings.model import KINDS, Document
-from rulings.source import read_bounded
+from rulings.source import BOM, line_of, read_bounded
 
 MANIFEST = "library.toml"
 """The manifest's file name inside a library directory."""
@@ -94,10 +94,6 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     )
 
 
-def _line_of(data: bytes, offset: int) -> int:
-    return data.count(b"\n", 0, offset) + 1
-
-
 def _one_line(error: BaseException) -> str:
     return " ".join(str(error).split())
 
@@ -113,12 +109,12 @@ def _text(path: Path, what: str) -> str:
         raise ManifestError(f"{where}: cannot read the {what}: {err.strerror or _one_line(err)}") from None
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise ManifestError(f"{where}: line {_line_of(data, nul)}: NUL byte; the {what} must be plain text")
-    body = data.removeprefix(b"\xef\xbb\xbf")
+        raise ManifestError(f"{where}: line {line_of(data, nul)}: NUL byte; the {what} must be plain text")
+    body = data.removeprefix(BOM)
     try:
         return body.decode("utf-8")
     except UnicodeDecodeError as err:
-        line = _line_of(body, err.start)
+        line = line_of(body, err.start)
         raise ManifestError(
             f"{where}: line {line}: byte 0x{body[err.start]:02x} is not UTF-8; save the {what} as UTF-8"
         ) from None

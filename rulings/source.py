@@ -29,7 +29,8 @@ MAX_ENCODING_WARNINGS = 10
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
-_BOM = b"\xef\xbb\xbf"
+BOM = b"\xef\xbb\xbf"
+"""The UTF-8 byte-order mark, dropped where a file starts with it."""
 _STRAY_AS_CP1252 = "rulings-stray-as-cp1252"
 
 
@@ -61,7 +62,8 @@ def _stray_as_cp1252(error: UnicodeError) -> tuple[str, int]:
 codecs.register_error(_STRAY_AS_CP1252, _stray_as_cp1252)
 
 
-def _line_of(data: bytes, offset: int) -> int:
+def line_of(data: bytes, offset: int) -> int:
+    """The line number (from 1) of byte ``offset`` of ``data`` (LF, CRLF or CR line ends)."""
     return data.count(b"\n", 0, offset) + 1 if b"\n" in data else data.count(b"\r", 0, offset) + 1
 
 
@@ -91,7 +93,7 @@ def _decode_mixed(path: str, body: bytes) -> tuple[list[str], str, tuple[str, ..
         try:
             text = body.decode("cp1252")
         except UnicodeDecodeError as err:
-            raise _neither(path, _line_of(body, err.start), body[err.start]) from None
+            raise _neither(path, line_of(body, err.start), body[err.start]) from None
         note = f"{path}:{stray[0][0]}: not UTF-8; the file was decoded as cp1252 (Windows-1252)"
         return _LINE_BREAK.split(text), "cp1252", (note,)
     warnings = [
@@ -114,9 +116,9 @@ def decode(path: str, data: bytes) -> SourceText:
         raise ParseError(path, 1, "the file is empty")
     nul = data.find(b"\x00")
     if nul >= 0:
-        raise ParseError(path, _line_of(data, nul), "binary file (NUL byte); expected plain text")
-    bom = data.startswith(_BOM)
-    body = data[len(_BOM) :] if bom else data
+        raise ParseError(path, line_of(data, nul), "binary file (NUL byte); expected plain text")
+    bom = data.startswith(BOM)
+    body = data[len(BOM) :] if bom else data
     warnings: tuple[str, ...] = ()
     try:
         lines = _LINE_BREAK.split(body.decode("utf-8"))
