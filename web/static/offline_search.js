@@ -1,0 +1,203 @@
+// The exported site's search in the browser, over the inverted index `rulings export` writes
+// (search-index.json, made by web/export_search.py; its docstring describes the format).
+// A query word is folded as the server folds it (Cha'Joh = chajoh, U.S.S. = uss) and finds
+// the words of the index with its stem (cloaked: cloaking, cloaks); the last word while typing
+// also finds the words it begins; a word of five letters or more that the index does not
+// hold finds those within one edit (two from eight letters). Documents are ranked by BM25
+// over their fields, the headword and card names weighing most; the documents with every
+// word come first, then those with some.
+(function () {
+  "use strict";
+  var WORD = /\[[\p{L}\p{N}_]+\]|[\p{L}\p{N}_]+(?:['\u2019.\-][\p{L}\p{N}_]+)*\.?/gu;
+  var EXACT = [4, 2, 1];  // headword, cards, text: a word as typed (the server's field boosts)
+  var STEM = [2.5, 1.5, 1];  // the same word with another ending (the server's stemmed fields)
+  var PREFIX = 0.5;  // weight of a word the typed one begins
+  var FUZZY = [1, 0.4, 0.25];  // weight of a word one or two edits away
+  var ENDINGS = ["ings", "ing", "ers", "er", "es", "ed", "s", "d", "ly"];
+  var K1 = 1.2;
+  var B = 0.75;
+  var MAX_PREFIX = 200;
+
+  function foldQuotes(s) { return s.replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"'); }
+  function fold(word) { return foldQuotes(word).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
+
+  function queryWords(text) {
+    // The folded words of a query, a compound as its parts (bio-ship: bio, ship), each once.
+    var out = [];
+    (text.match(WORD) || []).forEach(function (raw) {
+      foldQuotes(raw).split("-").map(fold).forEach(function (w) { if (w && out.indexOf(w) < 0) { out.push(w); } });
+    });
+    return out;
+  }
+
+  function textWords(text) {
+    // The folded words of a text as the index holds them: a compound joined and as its parts.
+    var out = [];
+    (text.match(WORD) || []).forEach(function (raw) {
+      out.push(fold(raw));
+      var parts = foldQuotes(raw).split("-");
+      if (parts.length > 1) { parts.forEach(function (p) { out.push(fold(p)); }); }
+    });
+    return out.filter(Boolean);
+  }
+
+  function distance(a, b, limit) {
+    // The edits (insert, delete, change, swap two neighbours) from a to b; limit + 1 when more.
+    if (Math.abs(a.length - b.length) > limit) { return limit + 1; }
+    var before = null;
+    var prev = [];
+    for (var j = 0; j <= b.length; j++) { prev.push(j); }
+    for (var i = 1; i <= a.length; i++) {
+      var row = [i];
+      var least = i;
+      for (j = 1; j <= b.length; j++) {
+        var v = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (before && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) { v = Math.min(v, before[j - 2] + 1); }
+        row.push(v);
+        least = Math.min(least, v);
+      }
+      if (least > limit) { return limit + 1; }
+      before = prev;
+      prev = row;
+    }
+    return prev[b.length];
+  }
+
+  function Index(data) {
+    var self = this;
+    this.docs = data.documents;
+    this.postings = data.postings;
+    this.stems = data.stems;
+    this.filler = new Set(data.filler);
+    this.terms = Object.keys(data.postings).sort();
+    this.family = new Map();  // stem -> the index's words with it
+    this.byLength = [];  // length -> the index's words of that length
+    this.terms.forEach(function (t) {
+      var s = self.stemOf(t);
+      if (!self.family.has(s)) { self.family.set(s, []); }
+      self.family.get(s).push(t);
+      (self.byLength[t.length] = self.byLength[t.length] || []).push(t);
+    });
+    this.average = [0, 1, 2].map(function (f) {
+      var sum = self.docs.reduce(function (a, d) { return a + d.lengths[f]; }, 0);
+      return Math.max(1, sum / Math.max(1, self.docs.length));
+    });
+    this.idfs = new Map();
+  }
+
+  Index.prototype.stemOf = function (word) {
+    var s = this.stems[word];
+    return typeof s === "number" ? word.slice(0, s) : s || word;
+  };
+
+  Index.prototype.known = function (word) { return Object.prototype.hasOwnProperty.call(this.postings, word); };
+
+  Index.prototype.relatives = function (word) {
+    // The index's words with the stem of `word`; for a word it does not hold, of the word
+    // without an ending (cloaked -> cloak), as the server's stemmer would find them.
+    if (this.known(word)) { return this.family.get(this.stemOf(word)); }
+    for (var i = 0; i < ENDINGS.length; i++) {
+      var e = ENDINGS[i];
+      var base = word.slice(0, -e.length);
+      if (word.length - e.length < 3 || word.slice(-e.length) !== e) { continue; }
+      if (this.known(base)) { return this.family.get(this.stemOf(base)); }
+      if (this.family.has(base)) { return this.family.get(base); }
+    }
+    return [];
+  };
+
+  Index.prototype.expand = function (word, prefix) {
+    // The index's words a query word finds: word -> {weight, exact (its boosts) }.
+    var found = new Map();
+    this.relatives(word).forEach(function (t) { found.set(t, { weight: 1, exact: t === word }); });
+    if (prefix) {
+      var lo = 0;
+      var hi = this.terms.length;
+      while (lo < hi) { var mid = (lo + hi) >> 1; if (this.terms[mid] < word) { lo = mid + 1; } else { hi = mid; } }
+      for (var n = 0; lo < this.terms.length && n < MAX_PREFIX && this.terms[lo].indexOf(word) === 0; lo++, n++) {
+        if (!found.has(this.terms[lo])) { found.set(this.terms[lo], { weight: PREFIX, exact: true }); }
+      }
+    }
+    if (!found.size && word.length >= 5) {
+      var limit = word.length >= 8 ? 2 : 1;
+      for (var len = word.length - limit; len <= word.length + limit; len++) {
+        (this.byLength[len] || []).forEach(function (t) {
+          var d = distance(word, t, limit);
+          if (d <= limit) { found.set(t, { weight: FUZZY[d], exact: true }); }
+        });
+      }
+    }
+    return found;
+  };
+
+  Index.prototype.idf = function (term) {
+    if (!this.idfs.has(term)) {
+      var p = this.postings[term];
+      var df = 0;
+      for (var i = 0; i < p.length; i += 3) { if (i === 0 || p[i] !== p[i - 3]) { df++; } }
+      var n = this.docs.length;
+      this.idfs.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
+    }
+    return this.idfs.get(term);
+  };
+
+  Index.prototype.scores = function (found) {
+    // Document number -> {score, terms} for the words one query word found (BM25F: each
+    // word's counts in the fields weighted, normalised by the field's length, then saturated).
+    var self = this;
+    var out = new Map();
+    found.forEach(function (match, term) {
+      var p = self.postings[term];
+      var boosts = match.exact ? EXACT : STEM;
+      var per = new Map();
+      for (var i = 0; i < p.length; i += 3) {
+        var d = p[i];
+        var f = p[i + 1];
+        var norm = 1 - B + B * self.docs[d].lengths[f] / self.average[f];
+        per.set(d, (per.get(d) || 0) + boosts[f] * p[i + 2] / norm);
+      }
+      var idf = self.idf(term);
+      per.forEach(function (tf, d) {
+        if (!out.has(d)) { out.set(d, { score: 0, terms: [] }); }
+        var hit = out.get(d);
+        hit.score += match.weight * idf * tf * (K1 + 1) / (tf + K1);
+        hit.terms.push(term);
+      });
+    });
+    return out;
+  };
+
+  Index.prototype.search = function (words, options) {
+    // Documents for the folded `words`: those with every word, then (when fewer than the
+    // limit) those with some, by how many then by score; options: live (the last word may be
+    // half typed), game, kind, excluded (folded words no result may hold), limit.
+    var self = this;
+    var banned = new Set();
+    (options.excluded || []).forEach(function (x) {
+      self.relatives(x).forEach(function (t) {
+        for (var i = 0; i < self.postings[t].length; i += 3) { banned.add(self.postings[t][i]); }
+      });
+    });
+    var total = new Map();
+    words.forEach(function (w, i) {
+      self.scores(self.expand(w, options.live && i === words.length - 1)).forEach(function (hit, d) {
+        if (!total.has(d)) { total.set(d, { number: d, score: 0, terms: [], count: 0 }); }
+        var sum = total.get(d);
+        sum.score += hit.score;
+        sum.count += 1;
+        hit.terms.forEach(function (t) { if (sum.terms.indexOf(t) < 0) { sum.terms.push(t); } });
+      });
+    });
+    var hits = Array.from(total.values()).filter(function (h) {
+      var doc = self.docs[h.number];
+      return !banned.has(h.number) && (!options.game || doc.game === options.game) && (!options.kind || doc.kind === options.kind);
+    }).sort(function (a, b) { return b.count - a.count || b.score - a.score || a.number - b.number; });
+    var all = hits.filter(function (h) { return h.count === words.length; });
+    var limit = options.limit || 20;
+    if (all.length < limit) { all = all.concat(hits.slice(all.length)); }
+    return all.slice(0, limit).map(function (h) { return { doc: self.docs[h.number], terms: h.terms, score: h.score }; });
+  };
+
+  window.RulingsSearch = { WORD: WORD, fold: fold, foldQuotes: foldQuotes, queryWords: queryWords, textWords: textWords,
+    distance: distance, Index: Index };
+})();
