@@ -9,8 +9,8 @@
 (function () {
   "use strict";
   var WORD = /\[[\p{L}\p{N}_]+\]|[\p{L}\p{N}_]+(?:['\u2019.\-][\p{L}\p{N}_]+)*\.?/gu;
-  var EXACT = [4, 2, 1];  // headword, cards, text: a word as typed (the server's field boosts)
-  var STEM = [2.5, 1.5, 1];  // the same word with another ending (the server's stemmed fields)
+  var EXACT = [4, 2, 0];  // headword, cards, text: the word as typed (the server's field boosts)
+  var STEM = [2.5, 1.5, 1];  // the word with any ending (the server's stemmed fields)
   var PREFIX = 0.5;  // weight of a word the typed one begins
   var FUZZY = [1, 0.4, 0.25];  // weight of a word one or two edits away
   var ENDINGS = ["ings", "ing", "ers", "er", "es", "ed", "s", "d", "ly"];
@@ -82,7 +82,6 @@
       var sum = self.docs.reduce(function (a, d) { return a + d.lengths[f]; }, 0);
       return Math.max(1, sum / Math.max(1, self.docs.length));
     });
-    this.idfs = new Map();
   }
 
   Index.prototype.stemOf = function (word) {
@@ -130,39 +129,33 @@
     return found;
   };
 
-  Index.prototype.idf = function (term) {
-    if (!this.idfs.has(term)) {
-      var p = this.postings[term];
-      var df = 0;
-      for (var i = 0; i < p.length; i += 3) { if (i === 0 || p[i] !== p[i - 3]) { df++; } }
-      var n = this.docs.length;
-      this.idfs.set(term, Math.log(1 + (n - df + 0.5) / (df + 0.5)));
-    }
-    return this.idfs.get(term);
-  };
-
   Index.prototype.scores = function (found) {
-    // Document number -> {score, terms} for the words one query word found (BM25F: each
-    // word's counts in the fields weighted, normalised by the field's length, then saturated).
+    // Document number -> {score, terms} for the words one query word found: BM25 in each
+    // field, the counts of the word as typed (or begun, or mended) and of the word with any
+    // ending (its stem) weighted apart, as the server's headword and headstem fields are.
     var self = this;
-    var out = new Map();
+    var sums = new Map();
     found.forEach(function (match, term) {
       var p = self.postings[term];
-      var boosts = match.exact ? EXACT : STEM;
-      var per = new Map();
       for (var i = 0; i < p.length; i += 3) {
-        var d = p[i];
-        var f = p[i + 1];
-        var norm = 1 - B + B * self.docs[d].lengths[f] / self.average[f];
-        per.set(d, (per.get(d) || 0) + boosts[f] * p[i + 2] / norm);
+        if (!sums.has(p[i])) { sums.set(p[i], { counts: [0, 0, 0, 0, 0, 0], terms: [] }); }
+        var sum = sums.get(p[i]);
+        sum.counts[3 + p[i + 1]] += match.weight * p[i + 2];
+        if (match.exact) { sum.counts[p[i + 1]] += match.weight * p[i + 2]; }
+        if (sum.terms.indexOf(term) < 0) { sum.terms.push(term); }
       }
-      var idf = self.idf(term);
-      per.forEach(function (tf, d) {
-        if (!out.has(d)) { out.set(d, { score: 0, terms: [] }); }
-        var hit = out.get(d);
-        hit.score += match.weight * idf * tf * (K1 + 1) / (tf + K1);
-        hit.terms.push(term);
-      });
+    });
+    var n = this.docs.length;
+    var idf = Math.log(1 + (n - sums.size + 0.5) / (sums.size + 0.5));
+    var out = new Map();
+    sums.forEach(function (sum, d) {
+      var score = 0;
+      for (var f = 0; f < 3; f++) {
+        var norm = K1 * (1 - B + B * self.docs[d].lengths[f] / self.average[f]);
+        var c = sum.counts;
+        score += EXACT[f] * c[f] * (K1 + 1) / (c[f] + norm) + STEM[f] * c[3 + f] * (K1 + 1) / (c[3 + f] + norm);
+      }
+      out.set(d, { score: idf * score, terms: sum.terms });
     });
     return out;
   };
