@@ -6,8 +6,10 @@ looks words up (``static/offline_search.js``). It holds:
 - ``documents``: for each version in force on the export's day, in version order, what a
   result shows (topic, headword, label, status, text, citation), what the filters test
   (game, kind) and ``lengths``, the number of words of its headword, card names and text;
-- ``postings``: each folded word -> a flat list of ``document number, field, count``
-  triples (fields numbered as in `FIELDS`), ordered by document then field;
+- ``postings``: each folded word -> its postings, ordered by document then field, each as
+  two numbers: the document's number less the previous posting's (the first: the number),
+  and ``field + 3 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 5]``: once
+  in document 5's headword, twice in document 7's text);
 - ``stems``: each word of the postings whose English stem (the server's, Porter) is not the
   word itself and is shared with another word -> that stem (`_stem_of`), so the browser finds
   ``cloaking`` for ``cloaked`` as the server does;
@@ -63,6 +65,7 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
     """The inverted index of ``found`` (`documents`): the documents as shown, with the
     lengths of their fields, the postings of each word, and the words' stems."""
     postings: dict[str, list[int]] = {}
+    last: dict[str, int] = {}
     shown = []
     for number, document in enumerate(found):
         lengths = []
@@ -71,7 +74,8 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
             lengths.append(len(words))
             counts = Counter(w for w in words if field != 2 or w not in FILLER)
             for word in sorted(counts):
-                postings.setdefault(word, []).extend((number, field, counts[word]))
+                postings.setdefault(word, []).extend((number - last.get(word, 0), field + 3 * (counts[word] - 1)))
+                last[word] = number
         shown.append({**{k: v for k, v in document.items() if k != "cards"}, "lengths": lengths})
     shared = Counter(stem(word) for word in postings)
     stems = {w: _stem_of(w) for w in sorted(postings) if stem(w) != w and shared[stem(w)] > 1}

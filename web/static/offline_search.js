@@ -66,10 +66,16 @@
   function Index(data) {
     var self = this;
     this.docs = data.documents;
-    this.postings = data.postings;
+    this.postings = new Map();  // word -> [document number, field, count, ...]
+    Object.keys(data.postings).forEach(function (t) {
+      var p = data.postings[t];
+      var out = [];
+      for (var i = 0, d = 0; i < p.length; i += 2) { d += p[i]; out.push(d, p[i + 1] % 3, (p[i + 1] - p[i + 1] % 3) / 3 + 1); }
+      self.postings.set(t, out);
+    });
     this.stems = data.stems;
     this.filler = new Set(data.filler);
-    this.terms = Object.keys(data.postings).sort();
+    this.terms = Array.from(this.postings.keys()).sort();
     this.family = new Map();  // stem -> the index's words with it
     this.byLength = [];  // length -> the index's words of that length
     this.terms.forEach(function (t) {
@@ -85,11 +91,11 @@
   }
 
   Index.prototype.stemOf = function (word) {
-    var s = this.stems[word];
+    var s = Object.prototype.hasOwnProperty.call(this.stems, word) ? this.stems[word] : null;
     return typeof s === "number" ? word.slice(0, s) : s || word;
   };
 
-  Index.prototype.known = function (word) { return Object.prototype.hasOwnProperty.call(this.postings, word); };
+  Index.prototype.known = function (word) { return this.postings.has(word); };
 
   Index.prototype.relatives = function (word) {
     // The index's words with the stem of `word`; for a word it does not hold, of the word
@@ -136,7 +142,7 @@
     var self = this;
     var sums = new Map();
     found.forEach(function (match, term) {
-      var p = self.postings[term];
+      var p = self.postings.get(term);
       for (var i = 0; i < p.length; i += 3) {
         if (!sums.has(p[i])) { sums.set(p[i], { counts: [0, 0, 0, 0, 0, 0], terms: [] }); }
         var sum = sums.get(p[i]);
@@ -168,7 +174,8 @@
     var banned = new Set();
     (options.excluded || []).forEach(function (x) {
       self.relatives(x).forEach(function (t) {
-        for (var i = 0; i < self.postings[t].length; i += 3) { banned.add(self.postings[t][i]); }
+        var p = self.postings.get(t);
+        for (var i = 0; i < p.length; i += 3) { banned.add(p[i]); }
       });
     });
     var total = new Map();
