@@ -124,11 +124,19 @@
       }
     }
     if (!found.size && word.length >= 5) {
+      // A typo: the words within the edits, each as if typed (with its stem's other words).
+      var self = this;
       var limit = word.length >= 8 ? 2 : 1;
       for (var len = word.length - limit; len <= word.length + limit; len++) {
         (this.byLength[len] || []).forEach(function (t) {
           var d = distance(word, t, limit);
-          if (d <= limit) { found.set(t, { weight: FUZZY[d], exact: true }); }
+          if (d > limit) { return; }
+          self.relatives(t).forEach(function (r) {
+            var known = found.get(r);
+            if (!known || known.weight < FUZZY[d] || (known.weight === FUZZY[d] && r === t)) {
+              found.set(r, { weight: FUZZY[d], exact: r === t });
+            }
+          });
         });
       }
     }
