@@ -175,9 +175,9 @@
   };
 
   Index.prototype.search = function (words, options) {
-    // Documents for the folded `words`: those with every word, then (when fewer than the
-    // limit) those with some, by how many then by score; options: live (the last word may be
-    // half typed), game, kind, excluded (folded words no result may hold), limit.
+    // Documents for the folded `words`: those with every word first, then (when fewer than
+    // the limit) those with some, by how many; each group by score. Options: live (the last
+    // word may be half typed), game, kind, excluded (folded words no result may hold), limit.
     var self = this;
     var banned = new Set();
     (options.excluded || []).forEach(function (x) {
@@ -200,10 +200,7 @@
       var doc = self.docs[h.number];
       return !banned.has(h.number) && (!options.game || doc.game === options.game) && (!options.kind || doc.kind === options.kind);
     }).sort(function (a, b) { return b.count - a.count || b.score - a.score || a.number - b.number; });
-    var all = hits.filter(function (h) { return h.count === words.length; });
-    var limit = options.limit || 20;
-    if (all.length < limit) { all = all.concat(hits.slice(all.length)); }
-    return all.slice(0, limit).map(function (h) { return { doc: self.docs[h.number], terms: h.terms, score: h.score }; });
+    return hits.slice(0, options.limit || 20).map(function (h) { return { doc: self.docs[h.number], terms: h.terms, score: h.score }; });
   };
 
   window.RulingsSearch = { WORD: WORD, fold: fold, foldQuotes: foldQuotes, queryWords: queryWords, textWords: textWords,
