@@ -1,33 +1,14 @@
-// The exported site in the browser, with no server: search (MiniSearch over search-index.json,
-// folded as the server folds: Cha'Joh = chajoh, U.S.S. = USS; typos within an edit or two;
-// filler words of a question dropped), autocomplete, the deck page, and cited lines.
+// The exported site in the browser, with no server: search (offline_search.js over
+// search-index.json, folded as the server folds: Cha'Joh = chajoh, U.S.S. = USS; typos within
+// an edit or two; filler words of a question dropped), autocomplete, the deck page, and cited lines.
 // In an export this file takes the place of app.js. Every page still reads without it.
 (function () {
   "use strict";
   var root = new URL("../", document.currentScript.src);
   var params = new URLSearchParams(window.location.search);
   var LIMIT = 20;
-  var WORD = /\[[\p{L}\p{N}_]+\]|[\p{L}\p{N}_]+(?:['\u2019.\-][\p{L}\p{N}_]+)*\.?/gu;
 
   function foldQuotes(s) { return s.replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"'); }
-  function fold(word) { return foldQuotes(word).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
-  function stem(w) {
-    // A light English stemmer applied alike to the index and the query: cloaked = cloaking = cloaks.
-    if (w.length <= 4 || /\d/.test(w)) { return w; }
-    var s = w.replace(/ies$/, "y").replace(/(ing|ed)$/, "").replace(/([^s])s$/, "$1").replace(/e$/, "");
-    return s.length >= 3 ? s : w;
-  }
-  function tokens(text) {
-    // Each word folded; a hyphenated one also as its parts (multi-affiliation: multiaffiliation, multi, affiliation).
-    var out = [];
-    (text.match(WORD) || []).forEach(function (raw) {
-      out.push(raw);
-      var parts = foldQuotes(raw).split("-");
-      if (parts.length > 1) { parts.forEach(function (p) { if (fold(p)) { out.push(p); } }); }
-    });
-    return out;
-  }
-  function term(word) { var f = fold(word); return f ? stem(f) : null; }
   function titleKey(text) {
     var s = foldQuotes(text.normalize("NFKC")).replace(/'s\b/g, "").replace(/['.\-]/g, "").toLowerCase();
     return s.replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
@@ -51,70 +32,51 @@
 
   var loading = null;
   function searchIndex() {
-    // The index, built once per page from search-index.json (made by `rulings export`).
+    // The index, read once per page from search-index.json (made by `rulings export`).
     if (loading) { return loading; }
     loading = new Promise(function (resolve, reject) {
-      if (window.MiniSearch) { resolve(); return; }
-      var s = el("script", { src: new URL("static/minisearch.js", root).href });
+      if (window.RulingsSearch) { resolve(); return; }
+      var s = el("script", { src: new URL("static/offline_search.js", root).href });
       s.onload = resolve;
       s.onerror = reject;
       document.head.append(s);
     }).then(function () { return getJSON("search-index.json"); }).then(function (data) {
-      var engine = new window.MiniSearch({
-        fields: ["headword", "cards", "text"], idField: "id", tokenize: tokens, processTerm: term,
-        searchOptions: { boost: { headword: 4, cards: 2 } }
-      });
-      engine.addAll(data.documents);
-      var byId = {};
-      data.documents.forEach(function (d) { byId[d.id] = d; });
-      return { engine: engine, byId: byId, filler: new Set(data.filler) };
+      return new window.RulingsSearch.Index(data);
     });
     return loading;
   }
 
   function read(text, filler) {
     // The query's content words (fillers dropped unless all there is), exclusions, field prefixes.
+    var engine = window.RulingsSearch;
     var excluded = [];
     var rest = text.slice(0, 500).replace(/(^|\s)-(\S+)/g, function (_, space, word) { excluded.push(word); return space; });
     rest = rest.replace(/\b(card|cards|kind|doc|game|headword):/gi, " ").replace(/["*]/g, " ");
     var words = [];
-    (rest.match(WORD) || []).forEach(function (w) { if (fold(w) && words.indexOf(w) < 0) { words.push(w); } });
-    var content = words.filter(function (w) { return !filler.has(fold(w)); });
-    return { words: content.length ? content : words, excluded: excluded.map(term).filter(Boolean) };
+    (rest.match(engine.WORD) || []).forEach(function (w) { if (engine.fold(w) && words.indexOf(w) < 0) { words.push(w); } });
+    var content = words.filter(function (w) { return !filler.has(engine.fold(w)); });
+    return { words: content.length ? content : words, excluded: excluded.map(engine.fold).filter(Boolean) };
   }
 
   function search(index, text, live, game, kind) {
     var typed = read(text, index.filler);
-    if (!typed.words.length) { return { words: [], hits: [] }; }
-    var options = {
-      fuzzy: function (t) { return t.length >= 5 ? (t.length > 5 ? 0.34 : 0.2) : false; },
-      prefix: function (t, i, all) { return live && i === all.length - 1; },
-      filter: function (r) {
-        var d = index.byId[r.id];
-        if ((game && d.game !== game) || (kind && d.kind !== kind)) { return false; }
-        if (!typed.excluded.length) { return true; }
-        var have = new Set(tokens(d.headword + " " + d.text).map(term));
-        return typed.excluded.every(function (x) { return !have.has(x); });
-      }
-    };
-    var query = typed.words.join(" ");
-    var hits = index.engine.search(query, Object.assign({ combineWith: "AND" }, options));
-    if (hits.length < LIMIT && typed.words.length > 1) {
-      var seen = new Set(hits.map(function (h) { return h.id; }));
-      index.engine.search(query, Object.assign({ combineWith: "OR" }, options)).forEach(function (h) {
-        if (!seen.has(h.id)) { hits.push(h); }
-      });
-    }
-    return { words: typed.words, hits: hits.slice(0, LIMIT).map(function (h) { return { doc: index.byId[h.id], terms: h.terms }; }) };
+    var words = window.RulingsSearch.queryWords(typed.words.join(" "));
+    if (!words.length) { return { words: [], hits: [] }; }
+    var hits = index.search(words, { live: live, game: game, kind: kind, excluded: typed.excluded, limit: LIMIT });
+    return { words: typed.words, hits: hits };
   }
 
   function snippet(text, terms) {
     // About thirty words around the first that matched, the matches marked as the server marks them.
-    var wanted = new Set(terms.map(term));
+    var engine = window.RulingsSearch;
+    var wanted = new Set(terms);
     var words = [];
-    var re = new RegExp(WORD.source, "gu");
+    var re = new RegExp(engine.WORD.source, "gu");
     var m;
-    while ((m = re.exec(text)) !== null) { words.push({ at: m.index, end: m.index + m[0].length, hit: wanted.has(term(m[0])) }); }
+    while ((m = re.exec(text)) !== null) {
+      var hit = engine.textWords(m[0]).some(function (w) { return wanted.has(w); });
+      words.push({ at: m.index, end: m.index + m[0].length, hit: hit });
+    }
     var first = Math.max(0, words.findIndex(function (w) { return w.hit; }));
     var from = Math.max(0, first - 10);
     var to = Math.min(words.length, from + 35);

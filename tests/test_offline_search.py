@@ -1,0 +1,170 @@
+"""The export's own search: the inverted index `web.export_search` writes, and
+``static/offline_search.js`` answering from it in Debian's chromium (served by a plain static
+file server on loopback): headwords first, typos, prefixes while typing, card names,
+excluded words, the game filter, and the browser folding words as the server's index does."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import shutil
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from kb.index import folded_words
+from kb.questions import FILLER
+from web.export import export
+from web.export_search import search_index
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+TOPICS = "els => els.map(e => decodeURIComponent(e.getAttribute('href')).split('/entry/')[1].slice(0, -5))"
+needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+
+
+def shown(number: int, headword: str, cards: str, text: str) -> dict[str, Any]:
+    return {"id": number, "topic": f"t:{number}", "headword": headword, "label": "Glossary", "status": "active",
+            "game": "stccg", "kind": "glossary", "cards": cards, "text": text, "citation": {}}  # fmt: skip
+
+
+def test_the_index_holds_each_words_postings_and_stems() -> None:
+    index = search_index([shown(7, "Cha'Joh", "Cha’Joh", "The Cha'Joh is cloaking; a Bio-ship cloaks."),
+                          shown(9, "Cloaked ships", "", "Any ship, any ship.")])  # fmt: skip
+    # Each posting: the document's number less the previous one's, and field + 3 * (count - 1).
+    assert index["postings"] == {
+        "bio": [0, 2], "bioship": [0, 2], "chajoh": [0, 0, 0, 1, 0, 2], "cloaked": [1, 0], "cloaking": [0, 2],
+        "cloaks": [0, 2], "ship": [0, 2, 1, 5], "ships": [1, 0], "any": [1, 5],
+    }  # fmt: skip
+    assert index["stems"] == {"cloaked": 5, "cloaking": 5, "cloaks": 5, "ships": 4}
+    assert [d["lengths"] for d in index["documents"]] == [[1, 1, 9], [2, 0, 4]]
+    assert [sorted(d) for d in index["documents"]] == [["citation", "game", "headword", "id", "kind", "label",
+                                                        "lengths", "status", "text", "topic"]] * 2  # fmt: skip
+    assert index["filler"] == sorted(FILLER)
+
+
+@pytest.fixture(scope="module")
+def site(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("export") / "site"
+    export(bundled_root, out)
+    return out
+
+
+def test_the_bundled_exports_index(site: Path) -> None:
+    index = json.loads((site / "search-index.json").read_text())
+    topics = [d["topic"] for d in index["documents"]]
+    conundrum = topics.index("stccg:conundrum")
+    assert index["postings"]["conundrum"] == [conundrum, 0, 0, 1]
+    assert index["documents"][conundrum]["lengths"] == [1, 1, 191]
+    assert index["postings"]["kreetchta"] == [topics.index("neutral-zone:neutral.kreechta"), 1]
+    assert (index["stems"]["cloaking"], index["stems"]["play"], "conundrum" in index["stems"]) == (5, "plai", False)
+    the = index["postings"]["the"]
+    assert {the[i + 1] % 3 for i in range(0, len(the), 2)} == {0, 1}  # a filler word: in names, not in texts
+    assert len(index["documents"]) == 157
+
+
+@pytest.fixture(scope="module")
+def page(site: Path) -> Iterator[tuple[Any, str]]:
+    """A chromium page (no service worker) and the export's address on a static server."""
+    from playwright.sync_api import sync_playwright
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *_: Any) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=str(site)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    errors: list[str] = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
+            tab = browser.new_context(service_workers="block").new_page()
+            tab.on("pageerror", lambda error: errors.append(str(error)))
+            yield tab, f"http://127.0.0.1:{server.server_address[1]}/"
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert errors == []
+
+
+def found(page: tuple[Any, str], query: str, game: str = "") -> list[str]:
+    """The topics the export's search page lists for ``query`` (and the game filter)."""
+    tab, host = page
+    tab.goto(host + "index.html?q=" + quote(query) + (f"&game={game}" if game else ""))
+    tab.wait_for_selector("#results[data-offline]")
+    topics: list[str] = tab.eval_on_selector_all("#results a.headword", TOPICS)
+    assert tab.text_content("#results .count") == f"{len(topics)} result{'s' * (len(topics) != 1)} for “{query}”"
+    return topics
+
+
+@needs_chromium
+def test_a_headword_finds_its_entry_first(page: tuple[Any, str]) -> None:
+    assert found(page, "Conundrum") == ["stccg:conundrum"]
+    assert found(page, "U.S.S. Dauntless")[:3] == ["neutral-zone:federation.u-s-s-dauntless",
+                                                   "neutral-zone:federation.u-s-s-reliant",
+                                                   "neutral-zone:federation.u-s-s-defiant"]  # fmt: skip
+
+
+@needs_chromium
+def test_a_typo_within_an_edit_or_two_finds_the_word(page: tuple[Any, str]) -> None:
+    assert found(page, "conundrun") == ["stccg:conundrum"]  # one edit, nine letters
+    mended = found(page, "comandeering")  # the word mended, then found with its stem's other words
+    assert (mended[0], sorted(mended)) == ("stccg:commandeering", sorted(found(page, "commandeering")))
+    assert found(page, "conumdrun") == ["stccg:conundrum"]  # two edits
+    assert found(page, "cnudrum") == []  # three edits
+    swapped = found(page, "attakc")  # two neighbours swapped: one edit
+    assert (swapped[:2], sorted(swapped)) == (found(page, "attack")[:2], sorted(found(page, "attack")))
+
+
+@needs_chromium
+def test_the_last_word_while_typing_finds_the_words_it_begins(page: tuple[Any, str]) -> None:
+    tab, host = page
+    assert found(page, "conund") == []  # typed whole, a word the index does not hold
+    tab.goto(host + "index.html")
+    tab.type("#q", "conund")
+    tab.wait_for_selector('#results[data-query="conund"]')
+    assert tab.eval_on_selector_all("#results a.headword", TOPICS) == ["stccg:conundrum"]
+    assert tab.eval_on_selector_all("#suggestions a", "els => els.map(e => e.firstChild.textContent)") == ["Conundrum"]
+
+
+@needs_chromium
+def test_a_card_name_finds_the_entries_naming_the_card(page: tuple[Any, str]) -> None:
+    assert found(page, "Kreetchta") == ["neutral-zone:neutral.kreechta"]  # in its card names only
+    assert found(page, "Montgomery Scott") == ["stccg:any", "stccg:playing-cards-from-your-hand",
+                                               "stccg:rebuilding-your-decks.deck-list-federation-outpost"]  # fmt: skip
+
+
+@needs_chromium
+def test_an_excluded_word_and_the_stems(page: tuple[Any, str]) -> None:
+    cloak = ["stccg:cloaking-and-phasing", "stccg:the-eight-types-of-cards-used-in-the-two-player-game.ships"]
+    assert found(page, "cloaked") == [*cloak, "stccg:conundrum"]
+    assert found(page, "cloaked -conundrum") == cloak
+    assert found(page, "cloaked -cloaking") == []
+    assert sorted(found(page, "ruled")) == sorted(found(page, "rules"))  # not in the index: found by its stem
+
+
+@needs_chromium
+def test_the_game_filter(page: tuple[Any, str]) -> None:
+    both = found(page, "ship")
+    only = found(page, "ship", game="neutral-zone")
+    assert (len(both), len(only)) == (20, 20)
+    assert both[:3] == ["neutral-zone:neutral.tholian-ship", "stccg:battling.ship-vs-ship",
+                        "neutral-zone:collector-ship-attack-ship"]  # fmt: skip
+    assert only[:3] == ["neutral-zone:neutral.tholian-ship", "neutral-zone:collector-ship-attack-ship",
+                        "neutral-zone:ship-card-anatomy"]  # fmt: skip
+    assert {t.split(":")[0] for t in only} == {"neutral-zone"}
+
+
+@needs_chromium
+def test_the_browser_folds_words_as_the_index_does(page: tuple[Any, str]) -> None:
+    tab, host = page
+    tab.goto(host + "index.html?q=x")
+    tab.wait_for_selector("#results[data-offline]")
+    text = "Cha’Joh, U.S.S. Dauntless [MQ] Bio-ship's multi-affiliation 2E Mr. Quark's 60-card I.K.S. Maht-H'A ño."
+    assert tab.evaluate(f"RulingsSearch.textWords({json.dumps(text)})") == folded_words(text)
+    assert tab.evaluate("RulingsSearch.queryWords('Bio-ship U.S.S. bio')") == ["bio", "ship", "uss"]
