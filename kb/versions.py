@@ -402,7 +402,8 @@ def _edited(base: Version | None, amendment: Amendment) -> tuple[str, str]:
             if amendment.text in base.text:
                 return base.text, ""
             return f"{base.text}\n\n{amendment.text}", ""
-        assert amendment.ordinal is not None
+        if amendment.ordinal is None:
+            raise textops.MissingPart(f"no {amendment.unit} is named")
         return textops.edit(base.text, amendment.unit, amendment.ordinal, new, amendment.section), ""
     except textops.MissingPart as err:
         return base.text, f"{amendment.describe()}, but {err} in {where}; not applied"

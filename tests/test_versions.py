@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from kb.build import current
-from kb.query import KnowledgeBase, UnknownTopic
+from kb.errors import UnknownTopic
+from kb.query import KnowledgeBase
 
 D = dt.date.fromisoformat
 ANY_1 = (

@@ -6,7 +6,8 @@ from typing import Any
 
 from flask import Blueprint, g, request, url_for
 
-from kb.cardquery import UnknownCard, card, deck
+from kb.cardquery import card, deck
+from kb.errors import UnknownCard
 from web.views import as_of, error_page, page, route
 
 bp = Blueprint("cards", __name__)

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, build, current, library_changed, report_for
-from kb.cardquery import UnknownCard
+from kb.errors import UnknownName
 from kb.library import add_document
-from kb.query import BadDate, UnknownTopic, parse_date
 from kb.versions import UnknownFilter
+from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
 from rulings.parse import parse_file
@@ -268,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except (BadArguments, BadDate, UnknownFilter) as err:
         return _failed(2, f"error: {err}", as_json)
-    except (UnknownTopic, UnknownCard) as err:
+    except UnknownName as err:
         return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
     except (ParseError, ManifestError, BuildError) as err:
         return _failed(1, f"error: {err}", as_json)

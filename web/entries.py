@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, abort, g, request, url_for
 
-from kb.query import UnknownTopic
+from kb.errors import UnknownTopic
 from kb.versions import Version, status
 from kb.worddiff import word_diff
 from web.views import as_of, error_page, page, route

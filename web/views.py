@@ -19,7 +19,7 @@ from flask import Blueprint, abort, jsonify, make_response, render_template, req
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from kb.query import BadDate, parse_date
+from rulings.dates import BadDate, parse_date
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
 _ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")
