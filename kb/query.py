@@ -22,12 +22,13 @@ from whoosh import index, scoring
 from whoosh.searching import Searcher
 
 from kb import changes, documents, store
-from kb.build import BuildError
 from kb.completion import Name, names_of
 from kb.errors import UnknownTopic
-from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
+from kb.index import date_filter, name_analyzer
+from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, BuildError
 from kb.questions import Vocabulary
-from kb.versions import UnknownFilter, Version, history_order, lines, reference_keys, status
+from kb.versions import Version, history_order, lines, status
+from kb.vocabulary import UnknownFilter, reference_keys
 from kb.worddiff import word_diff
 from rulings.dates import BadDate
 from rulings.normalize import headword_key, title_key

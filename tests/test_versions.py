@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import current
 from kb.errors import UnknownTopic
+from kb.paths import current
 from kb.query import KnowledgeBase
 
 D = dt.date.fromisoformat

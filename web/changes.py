@@ -11,7 +11,7 @@ from flask import Blueprint, abort, current_app, g, make_response, render_templa
 from kb.cardquery import deck_keys
 from kb.changes import CHANGE_KINDS
 from kb.query import ReversedRange
-from kb.versions import SERIES_KINDS, kind_filter
+from kb.vocabulary import SERIES_KINDS, kind_filter
 from rulings.dates import BadDate, parse_date
 from web.views import date_arg, page, route
 

@@ -14,10 +14,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, build, current, library_changed, report_for
+from kb.build import DEFAULT_LIBRARY, WAIT, build, library_changed, report_for
 from kb.errors import UnknownName
 from kb.library import add_document
-from kb.versions import UnknownFilter
+from kb.paths import DEFAULT_KB, BuildError, current
+from kb.vocabulary import UnknownFilter
 from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult

@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
-from kb.build import BuildError, current
 from kb.cardquery import find_card
 from kb.errors import UnknownCard
+from kb.paths import BuildError, current
 from kb.query import KnowledgeBase
 from web.views import json_path, page_path
 

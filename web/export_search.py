@@ -16,7 +16,8 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from kb.questions import FILLER
-from kb.versions import series_kind, status
+from kb.versions import status
+from kb.vocabulary import series_kind
 from rulings.normalize import title_key
 
 if TYPE_CHECKING:
