@@ -26,8 +26,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb.build import build, current  # noqa: E402
+from kb.build import build  # noqa: E402
 from kb.cardquery import deck  # noqa: E402
+from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import MAX_QUERY, search  # noqa: E402
 

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import http.client
 import itertools
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -26,6 +24,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from served import served  # noqa: E402
 
 from kb.build import DEFAULT_LIBRARY, build  # noqa: E402
 from web.serving import cores  # noqa: E402
@@ -44,22 +45,6 @@ MIX = [
     ("diff page", "/diff?from=2000-10-30&to=2000-11-27"),
     ("document page", "/docs/stccg-cr-update-2000-11-27?lines=79-83"),
 ]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_up(port: int) -> None:
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("the server did not start")
 
 
 def client(port: int, jobs: itertools.count, total: int, deadline: float, out: list[tuple[str, float, int]]) -> None:
@@ -110,14 +95,7 @@ def report(clients: int, results: list[tuple[str, float, int]], seconds: float) 
 def serve_and_load(kb: Path, workers: int, total: int) -> tuple[list[float], int]:
     """Requests/s at each of `CLIENTS` (after one client alone) against ``rulings serve --workers``;
     and how many responses were not 200."""
-    port = free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port), "--threads", "8",
-         "--workers", str(workers)],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )  # fmt: skip
-    try:
-        wait_until_up(port)
+    with served(kb, "--threads", "8", "--workers", str(workers)) as port:
         print(f"\n== {workers} worker process(es)")
         failures = report(*run(port, 1, total // 8))
         rates = []
@@ -125,9 +103,6 @@ def serve_and_load(kb: Path, workers: int, total: int) -> tuple[list[float], int
             outcome = run(port, clients, total)
             failures += report(*outcome)
             rates.append(len(outcome[1]) / outcome[2])
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
     return rates, failures
 
 

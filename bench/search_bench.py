@@ -26,8 +26,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb.build import BuildReport, build, current  # noqa: E402
+from kb.build import BuildReport, build  # noqa: E402
 from kb.completion import complete  # noqa: E402
+from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.questions import read_query  # noqa: E402
 from kb.search import run, search  # noqa: E402

@@ -19,7 +19,6 @@ import argparse
 import http.client
 import itertools
 import json
-import socket
 import statistics
 import subprocess
 import sys
@@ -30,6 +29,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from served import served  # noqa: E402
+
 REQUESTS = [
     "/index.json?q=t*",
     "/index.json?q=t*&as_of=2000-11-01",
@@ -55,24 +58,6 @@ REQUESTS = [
 ]
 WIDE = ("q=t*", "q=s*")
 """Searches that expand to most of the vocabulary (left out by ``--no-wide``)."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def wait_until_up(port: int, server: subprocess.Popen[bytes]) -> None:
-    for _ in range(600):
-        if server.poll() is not None:
-            raise SystemExit("the server stopped")
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise SystemExit("the server did not start")
 
 
 def ask(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes, str]:
@@ -190,15 +175,7 @@ def main() -> int:
         if not args.kb:
             subprocess.run([sys.executable, "-m", "web.cli", "build", "--library", str(args.library), "--kb", str(kb)],
                            cwd=ROOT, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-        port = free_port()
-        with (Path(work) / "serve.log").open("wb") as log:
-            server = subprocess.Popen(
-                [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port),
-                 "--threads", str(args.threads)],
-                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=log,
-            )  # fmt: skip
-        try:
-            wait_until_up(port, server)
+        with (Path(work) / "serve.log").open("wb") as log, served(kb, "--threads", str(args.threads), log=log) as port:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
             baseline = {}
             for path in paths:
@@ -207,9 +184,6 @@ def main() -> int:
             connection.close()
             print(f"baseline: {len(paths)} requests, statuses {sorted({s for s, _ in baseline.values()})}")
             clean = [phase(port, int(n), args, paths, baseline, kb) for n in args.clients.split(",")]
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
         errors = (Path(work) / "serve.log").read_text(errors="replace")
         if "Traceback" in errors:
             print(f"\nserver log:\n{errors[-3000:]}")

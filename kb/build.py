@@ -30,6 +30,7 @@ from kb import files, incremental, store
 from kb.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.index import extend_indexes, see_texts, write_indexes
 from kb.linking import link_versions, ordinary_words
+from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, BuildError
 from kb.versions import apply_documents, dangling_references
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
@@ -38,19 +39,10 @@ from rulings.parse import Coverage, coverage, parse_document
 DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
 """The document library: ``data/`` in the working directory (not beside the installed package);
 ``RULINGS_LIBRARY`` overrides it."""
-DEFAULT_KB = Path(os.environ.get("RULINGS_KB", "instance/kb")).absolute()
-"""Where knowledge bases are built: ``instance/kb`` in the working directory (git-ignored);
-``RULINGS_KB`` overrides it."""
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
 WAIT = 600.0
 """Seconds a ``build`` or ``add`` waits for another one on the same library or KB before refusing."""
-BUILT_FROM = "built_from.json"
-"""In each build: the library it was built from and its manifest's SHA-256."""
-
-
-class BuildError(Exception):
-    """A build that could not complete; the previous knowledge base is untouched."""
 
 
 @dataclass
@@ -165,7 +157,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     titles = {game: load_titles(library, game) for game in {d.game for d in documents}}
     keys = [incremental.document_key(d, titles[d.game]) for d in documents]
     releases = load_releases(library)
-    previous = (kb / "current").resolve() if (kb / "current").is_dir() else None
+    previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
     state = incremental.load_state(previous)
     if previous and state and incremental.newer_only(state, keys, documents, releases, bool(card_files)):
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
@@ -261,7 +253,7 @@ def _write_reports(staging: Path, library: Path, manifest: bytes, lines: list[st
 def _publish(kb: Path, write: Callable[[Path], None]) -> Path:
     """Make a new build directory with ``write``, then switch ``current`` to it; on any failure
     remove what was made and leave ``current`` as it was."""
-    builds = kb / "builds"
+    builds = kb / BUILDS
     builds.mkdir(parents=True, exist_ok=True)
     remove_leftovers(kb)
     stamp = dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%S%f")
@@ -276,13 +268,13 @@ def _publish(kb: Path, write: Callable[[Path], None]) -> Path:
             files.fsync_directory(builds)
             files.fault("before-switch")
             link = kb / f".current.{stamp}.{os.getpid()}.tmp"
-            link.symlink_to(Path("builds") / stamp)
-            link.replace(kb / "current")
+            link.symlink_to(Path(BUILDS) / stamp)
+            link.replace(kb / CURRENT)
             files.fsync_directory(kb)
             files.fault("after-switch")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
-        if final.is_dir() and (kb / "current").resolve() != final.resolve():
+        if final.is_dir() and (kb / CURRENT).resolve() != final.resolve():
             shutil.rmtree(final, ignore_errors=True)
         raise
     _prune(builds, final)
@@ -303,7 +295,7 @@ def _fsync_tree(directory: Path) -> None:
 def remove_leftovers(kb: Path) -> list[Path]:
     """Remove what killed builds left in ``kb``: staging directories and half-made ``current``
     links whose owner is gone. Another process's live staging directory is kept."""
-    builds = kb / "builds"
+    builds = kb / BUILDS
     candidates = [p for p in kb.glob(".current.*") if p.is_symlink()]
     candidates += [p for p in builds.glob(".*.tmp")] if builds.is_dir() else []
     removed = []
@@ -320,7 +312,7 @@ def remove_leftovers(kb: Path) -> list[Path]:
 def _prune(builds: Path, keep: Path) -> None:
     """Remove finished builds beyond `KEEP_BUILDS`, oldest first; never ``keep``, the build
     ``current`` points to, nor a build whose maker still holds it."""
-    link = builds.parent / "current"
+    link = builds.parent / CURRENT
     serving = link.resolve() if link.is_symlink() else None
     olds = sorted(p for p in builds.iterdir() if p.is_dir() and not p.name.startswith(".") and p != keep)
     for old in olds[: max(0, len(olds) - (KEEP_BUILDS - 1))]:
@@ -336,7 +328,7 @@ def library_changed(library: Path, kb: Path, strict: bool = False) -> str | None
     """Why the knowledge base in service no longer matches ``library`` (its manifest changed since
     that build, e.g. an ``add`` was interrupted), or None if it matches. A KB built from another
     library (or before builds recorded it) is reported only when ``strict``."""
-    link = kb / "current"
+    link = kb / CURRENT
     try:
         manifest = (library / MANIFEST).read_bytes()
         built = json.loads((link.resolve() / BUILT_FROM).read_text(encoding="utf-8"))
@@ -352,11 +344,3 @@ def library_changed(library: Path, kb: Path, strict: bool = False) -> str | None
         return None
     source = built.get("library") if isinstance(built, dict) else None
     return f"the knowledge base in service was not built from {library}" + (f" but from {source}" if source else "")
-
-
-def current(kb: Path = DEFAULT_KB) -> Path:
-    """The directory of the knowledge base in service."""
-    link = kb / "current"
-    if not link.exists():
-        raise BuildError(f"{kb}: no knowledge base built yet (run 'rulings build')")
-    return link.resolve()

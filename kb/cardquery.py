@@ -16,14 +16,14 @@ import json
 import re
 from typing import Any
 
+from kb.errors import UnknownCard
 from kb.query import KnowledgeBase, iso
 from kb.versions import status
 from rulings.cardlist import parse_deck_line
-from rulings.normalize import title_key
+from rulings.normalize import title_key, without_universal
 from rulings.rulebook_lines import Line, card_list
 
 _COUNTED = re.compile(r"^(?:(?P<pre>\d+)\s*x?\s+)?(?P<name>.+?)(?:\s+x\s*(?P<post>\d+)|\s+\((?P<paren>\d+)\))?$", re.I)
-_UNIV = re.compile(r"^\[univ\]\s*", re.I)
 DECK_LINES = 500
 """Card lines of a deck list read; the rest are skipped (and counted)."""
 SUGGESTED = 20
@@ -41,15 +41,6 @@ _HEADER = re.compile(
 )
 
 
-class UnknownCard(LookupError):
-    """No card has that name; carries the closest names."""
-
-    def __init__(self, name: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no card {name!r}{hint}")
-        self.suggestions = suggestions
-
-
 def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
     """The catalog key of a card named (or aliased) ``name``: punctuation-, case- and quote-insensitive."""
     game = kb.game_filter(game)
@@ -65,7 +56,7 @@ def _known_card(kb: KnowledgeBase, name: str, game: str | None) -> str | None:
 
 
 def _wanted(name: str) -> str:
-    return title_key(_UNIV.sub("", name.strip()))
+    return title_key(without_universal(name.strip()))
 
 
 def _card_names(kb: KnowledgeBase, game: str | None) -> dict[str, str]:
@@ -169,7 +160,8 @@ def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int
             cards += [(c.name, c.count) for c in parse_deck_line(line, titles)[0]]
             continue
         match = _COUNTED.match(line)
-        assert match is not None
+        if match is None:  # never: the pattern takes any line that is not empty
+            continue
         count = match["pre"] or match["post"] or match["paren"] or "1"
         cards.append((match["name"].strip(), int(count)))
     return cards, max(0, len(lines) - DECK_LINES), headers

@@ -16,14 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulings.model import ParseResult
-from rulings.normalize import fold_quotes, title_key
+from rulings.normalize import fold_quotes, title_key, without_universal
+from rulings.rulebook_lines import DECK_GROUP_TYPES
 
-GROUP_TYPES = {
-    "OUTPOST": "Facility", "OUTPOSTS": "Facility", "SHIPS": "Ship", "MISSIONS": "Mission", "PERSONNEL": "Personnel",
-    "DILEMMAS": "Dilemma", "EQUIPMENT": "Equipment", "EVENTS": "Event", "INTERRUPTS": "Interrupt",
-    "ARTIFACTS": "Artifact", "OBJECTIVES": "Objective", "DOORWAYS": "Doorway", "FACILITIES": "Facility",
-}  # fmt: skip
-"""Deck-list group headings and the card type they hold."""
 LACKEY_COLUMNS = ("Name", "Set", "Type", "Affil", "Uniqueness", "Persona")
 _THIS_TYPE = re.compile(
     r"\bthis (personnel|dilemma|ship|event|interrupt|equipment|objective|incident|facility|doorway|mission|artifact)\b",
@@ -178,12 +173,12 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
         for entry in result.entries:
             if entry.kind == "card list":
                 for count in entry.cards:
-                    catalog.add(Card(count.name, document.game, GROUP_TYPES.get(count.group, ""), source=source))
+                    catalog.add(Card(count.name, document.game, DECK_GROUP_TYPES.get(count.group, ""), source=source))
             elif entry.kind == "table row" and entry.fields.get("Name") and entry.fields.get("Cost"):
                 catalog.add(Card(entry.headword, document.game, "Ship", affiliation=entry.parent or "", source=source))
             elif entry.kind == "ruling" and _card_headed(entry.headword, entry.text, entry.summary, entry.references):
                 kind = _THIS_TYPE.search(f"{entry.text} {entry.summary or ''}")
-                name = re.sub(r"^\[univ\]\s*", "", entry.headword, flags=re.I)
+                name = without_universal(entry.headword)
                 card_type = kind.group(1).capitalize() if kind else ""
                 catalog.add(Card(name, document.game, card_type, source=source))
             for paragraph in entry.text.split("\n\n"):
@@ -203,7 +198,7 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
 
 def _card_headed(headword: str, text: str, summary: str | None, references: list[str]) -> bool:
     """Whether a ruling's headword is a card title rather than a game term."""
-    bare = re.sub(r"^\[univ\]\s*", "", headword, flags=re.I)
+    bare = without_universal(headword)
     if headword != bare:
         return True
     if not bare[:1].isupper() or "icon" in bare.lower():

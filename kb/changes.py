@@ -8,7 +8,8 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any
 
 from kb.documents import document_day
-from kb.versions import Version, history_order, kind_filter, series_of_kind, status
+from kb.versions import Version, history_order, status
+from kb.vocabulary import kind_filter, series_of_kind
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 

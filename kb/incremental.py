@@ -112,11 +112,12 @@ def save_state(build: Path, state: State) -> None:
 
 def load_state(previous: Path | None) -> State | None:
     """The state the ``previous`` build saved, if it saved one with this code."""
+    if previous is None:
+        return None
     try:
-        assert previous is not None
         with (previous / STATE).open("rb") as file:
             state = pickle.load(file)
-    except (AssertionError, OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         return None
     return state if isinstance(state, State) and state.code == code_fingerprint() else None
 

@@ -23,17 +23,11 @@ from typing import Any
 from whoosh import fields, index, query
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 
-from kb.versions import Topic, Version, reference_keys, series_of_kind
+from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
+from kb.versions import Topic, Version
+from kb.vocabulary import reference_keys, series_of_kind
 from rulings.normalize import fold_quotes, headword_key
 
-INDEX_DIR = "index"
-"""The folder of the index of every version, inside a build directory."""
-CURRENT_DIR = "index-current"
-"""The folder of the small index of the versions in force on the build date."""
-BUILT_ON = "built_on.txt"
-"""The build date, which `CURRENT_DIR` is exact for."""
-VOCABULARY = "vocabulary.json"
-"""The folded words of every version with their counts, and the words of names, for spelling correction."""
 NEVER = dt.date.max.toordinal()
 """valid_to of a version still in force (and valid_from of one pending)."""
 WORD = r"\[\w+\]|\w+(?:['\u2019.\-]\w+)*\.?"

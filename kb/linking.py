@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from kb.catalog import Card, Catalog
 from kb.versions import Topic, Version
-from rulings.normalize import fold_quotes, title_key
+from rulings.normalize import fold_quotes, title_key, without_universal
 
 _WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
 _ANY = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
@@ -152,7 +152,7 @@ def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog
         if linker is None:
             continue
         seen: dict[tuple[str, str], None] = {}
-        headed = titles.get((game, title_key(_bare(version.headword))))
+        headed = titles.get((game, title_key(without_universal(version.headword))))
         if headed:
             seen[(headed, "headword")] = None
         seen.update(dict.fromkeys((m.card, m.via) for m in linker.mentions(version.text)))
@@ -160,7 +160,3 @@ def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog
             seen.update(dict.fromkeys((m.card, "reference") for m in linker.mentions(reference) if m.via == "title"))
         links += [(version.id, card, via) for card, via in seen]
     return links
-
-
-def _bare(headword: str) -> str:
-    return re.sub(r"^\[univ\]\s*", "", headword, flags=re.I)

@@ -13,7 +13,6 @@ import bisect
 import datetime as dt
 import difflib
 import json
-import re
 import sqlite3
 import threading
 from pathlib import Path
@@ -23,52 +22,24 @@ from whoosh import index, scoring
 from whoosh.searching import Searcher
 
 from kb import changes, documents, store
-from kb.build import BuildError
 from kb.completion import Name, names_of
-from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
+from kb.errors import UnknownTopic
+from kb.index import date_filter, name_analyzer
+from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, BuildError
 from kb.questions import Vocabulary
-from kb.versions import UnknownFilter, Version, history_order, lines, reference_keys, status
+from kb.versions import Version, history_order, lines, status
+from kb.vocabulary import UnknownFilter, reference_keys
 from kb.worddiff import word_diff
+from rulings.dates import BadDate
 from rulings.normalize import headword_key, title_key
 
 NAMES = name_analyzer()
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
-_US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
-
-
-class BadDate(ValueError):
-    """A date that is not YYYY-MM-DD (or M/D/YY)."""
 
 
 class ReversedRange(BadDate):
     """A diff asked from a later date to an earlier one."""
-
-
-class UnknownTopic(LookupError):
-    """No topic has that headword; carries the closest headwords."""
-
-    def __init__(self, query: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
-        super().__init__(f"no entry {query!r}{hint}")
-        self.suggestions = suggestions
-
-
-def parse_date(text: str | None) -> dt.date:
-    """``YYYY-MM-DD`` or ``M/D/YY`` as a date; today when None."""
-    if text is None:
-        return dt.date.today()
-    value = text.strip()
-    us = _US_DATE.match(value)
-    try:
-        if us:
-            month, day, year = (int(g) for g in us.groups())
-            return dt.date(year + (1900 if 70 <= year < 100 else 2000 if year < 100 else 0), month, day)
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-            return dt.date.fromisoformat(value)
-    except ValueError:
-        pass
-    raise BadDate(f"{text!r} is not a date (expected YYYY-MM-DD, e.g. 2000-11-27)")
 
 
 def _date(value: str | None) -> dt.date | None:

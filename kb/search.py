@@ -27,7 +27,7 @@ from kb import budget
 from kb.index import name_analyzer, text_analyzer
 from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
 from kb.snippet import snippet
-from kb.versions import series_kind
+from kb.vocabulary import series_kind
 from rulings.normalize import fold_quotes, headword_key
 
 if TYPE_CHECKING:

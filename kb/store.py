@@ -10,12 +10,10 @@ import sqlite3
 from pathlib import Path
 
 from kb.catalog import Catalog
+from kb.paths import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.versions import Ledger, Version
 from rulings.model import ParseResult
 from rulings.normalize import headword_key
-
-DB_NAME = "kb.sqlite"
-"""The store's file name inside a build directory."""
 
 SCHEMA = """
 CREATE TABLE documents (

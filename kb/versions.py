@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from kb import textops
+from kb.vocabulary import reference_keys
 from rulings.amendments import Amendment
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
@@ -180,50 +181,6 @@ class Ledger:
 def lines(start: int, end: int) -> str:
     """A cited line range as text: ``79`` or ``79-83``."""
     return f"{start}" + (f"-{end}" if end != start else "")
-
-
-SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
-"""The kinds of series a search or diff can be limited to."""
-_KIND_ALIASES = {
-    "current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings",
-    "dated-rulings": "current-rulings", "question": "faq",
-}  # fmt: skip
-
-
-def series_kind(kind: str) -> str:
-    """The series kind a document kind (or a word a person types) belongs to:
-    ``current-rulings-update`` and ``ruling`` are ``current-rulings``."""
-    return _KIND_ALIASES.get(kind, kind)
-
-
-class UnknownFilter(ValueError):
-    """A filter value (kind, game) that names nothing; the message lists the valid ones."""
-
-
-def kind_filter(value: str) -> str:
-    """The series kind meant by a kind a person gives (``current-rulings-update`` is
-    ``current-rulings``); anything else is an `UnknownFilter` listing the valid kinds."""
-    kind = series_kind(value.strip().lower())
-    if kind not in SERIES_KINDS:
-        raise UnknownFilter(
-            f"unknown kind {value[:40]!r}; the kinds are {', '.join(SERIES_KINDS)}"
-            " (current-rulings-update means current-rulings)"
-        )
-    return kind
-
-
-def series_of_kind(series: str) -> str:
-    """The kind of a series: ``rulebook:<id>`` is ``rulebook``."""
-    return series.split(":", 1)[0]
-
-
-def reference_keys(target: str) -> list[str]:
-    """The topic keys a "See X" may mean: X itself, or, for "See persona - Mirror versions",
-    the entry before the dash (the reference points into it)."""
-    keys = [headword_key(target)]
-    if " - " in target:
-        keys.append(headword_key(target.split(" - ")[0]))
-    return keys
 
 
 def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
@@ -402,7 +359,8 @@ def _edited(base: Version | None, amendment: Amendment) -> tuple[str, str]:
             if amendment.text in base.text:
                 return base.text, ""
             return f"{base.text}\n\n{amendment.text}", ""
-        assert amendment.ordinal is not None
+        if amendment.ordinal is None:
+            raise textops.MissingPart(f"no {amendment.unit} is named")
         return textops.edit(base.text, amendment.unit, amendment.ordinal, new, amendment.section), ""
     except textops.MissingPart as err:
         return base.text, f"{amendment.describe()}, but {err} in {where}; not applied"

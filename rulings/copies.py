@@ -128,11 +128,6 @@ def fold_identical(kept: list[Piece], copy: list[Piece]) -> None:
         mine.duplicates += [theirs.number, *theirs.duplicates]
 
 
-def fullest_first(copies: list[list[Piece]]) -> list[list[Piece]]:
-    """The copies ordered so the one with the most text comes first (ties: earliest)."""
-    return sorted(copies, key=lambda c: -sum(len(p.clean) for p in c))
-
-
 def contained(block: list[Piece], pieces: list[Piece]) -> bool:
     """Whether every line of ``block`` is repeated somewhere in ``pieces``."""
     texts = {p.clean for p in pieces}

@@ -13,6 +13,7 @@ import re
 
 from rulings.amendments import effective_release, parse_amendment
 from rulings.chrome import is_chrome, post_title
+from rulings.dates import US_DATE, parse_us_date
 from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
@@ -22,23 +23,8 @@ from rulings.topics import is_colon_topic, join_paragraphs, unglue_lines
 _TITLE = re.compile(r"^STAR TREK CUSTOMIZABLE CARD GAME$", re.IGNORECASE)
 _SUMMARIES = re.compile(r"^SIGNIFICANT RULINGS CHANGES", re.IGNORECASE)
 _RULINGS = re.compile(r"^RULINGS$")
-_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})\b")
-_PREVIOUS = re.compile(r"(?:last|previous) Current Rulings[^()]*\((\d{1,2}/\d{1,2}/\d{2,4})\)", re.I)
+_PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
-
-
-def parse_us_date(text: str) -> dt.date | None:
-    """``11/27/00`` as a date (two-digit years: 70-99 are 19xx, the rest 20xx)."""
-    match = _DATE.search(text)
-    if not match:
-        return None
-    month, day, year = (int(g) for g in match.groups())
-    if year < 100:
-        year += 1900 if year >= 70 else 2000
-    try:
-        return dt.date(year, month, day)
-    except ValueError:
-        return None
 
 
 def _find(lines: list[str], pattern: re.Pattern[str], start: int = 0) -> int | None:
@@ -135,7 +121,7 @@ def _introduction(result: ParseResult, lines: list[str], start: int, end: int) -
 
 def _date_line(text: str) -> dt.date | None:
     stripped = text.strip()
-    return parse_us_date(stripped) if _DATE.fullmatch(stripped) else None
+    return parse_us_date(stripped) if US_DATE.fullmatch(stripped) else None
 
 
 def _complete_set(lines: list[str], start: int, end: int) -> list[str]:

@@ -16,21 +16,22 @@ from rulings.source import SourceText
 from rulings.topics import split_topic
 
 _MONTHS = "JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
-_NOISE = [
-    re.compile(r"^[-\u2013 ]*Page \d+(?: of \d+)?[-\u2013 ]*$", re.I),
-    re.compile(r"^\d+ ?/ ?\d+$"),
-    re.compile(r"^[-\u2013] \d+ [-\u2013]$"),
-    re.compile(r"^[A-Z]$"),
-    re.compile(r"^(?:[A-Z](?:\s*[|\u00b7,-]\s*|\s+)){9,}[A-Z]$"),
-    re.compile(r"web\.archive\.org|Wayback Machine", re.I),
-    re.compile(r"^\d[\d,]* captures?\b", re.I),
-    re.compile(rf"^(?:Go\s+)?(?:(?:{_MONTHS})\s+){{2}}(?:{_MONTHS})$"),
-    re.compile(r"^Posted (?:by|on) .{1,100}$"),
-    re.compile(r"^(?:Post subject|Joined|Posts|Location):\s*.{0,80}$"),
-    re.compile(r"^(?:Reply|Quote|Edit|Report|Back to top|Logged|Profile|PM)(?:\s*\|\s*[A-Za-z ]{1,20})*$"),
-    re.compile(r"^(?:TABLE OF )?CONTENTS$", re.I),
-    re.compile(r"^.{1,100}?\s*\.{4,}\s*\d+$"),
-]
+_NOISE = re.compile(
+    "|".join(
+        f"(?:{kind})"
+        for kind in (
+            r"(?i:^[-\u2013 ]*Page \d+(?: of \d+)?[-\u2013 ]*$)",  # page markers
+            r"^\d+ ?/ ?\d+$|^[-\u2013] \d+ [-\u2013]$",
+            r"^[A-Z]$|^(?:[A-Z](?:\s*[|\u00b7,-]\s*|\s+)){9,}[A-Z]$",  # a letter heading, an A-Z index
+            r"(?i:web\.archive\.org|Wayback Machine|^\d[\d,]* captures?\b)",  # web-archive toolbars
+            rf"^(?:Go\s+)?(?:(?:{_MONTHS})\s+){{2}}(?:{_MONTHS})$",
+            r"^Posted (?:by|on) .{1,100}$|^(?:Post subject|Joined|Posts|Location):\s*.{0,80}$",  # message boards
+            r"^(?:Reply|Quote|Edit|Report|Back to top|Logged|Profile|PM)(?:\s*\|\s*[A-Za-z ]{1,20})*$",
+            r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?\s*\.{4,}\s*\d+$",  # a table of contents
+        )
+    )
+)
+"""Every kind of noise line, one pattern (each alternative anchored on its own)."""
 _COLUMNS = re.compile(r"\S(?: {4,}|\t+)\S")
 _BARE_HEAD = re.compile(r"^\*?\s*[^-\u2013\u2014]{1,70}\s[-\u2013\u2014]$")
 
@@ -48,7 +49,7 @@ class Cleaned:
 def is_noise(text: str) -> bool:
     """Whether a line is page, index, archive, board or contents furniture."""
     line = text.strip()
-    return any(p.search(line) for p in _NOISE)
+    return _NOISE.search(line) is not None
 
 
 def clean(source: SourceText) -> Cleaned:

@@ -10,7 +10,7 @@ import re
 import unicodedata
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"'})
-_ICON_PREFIX = re.compile(r"^\s*\[univ\]\s*", re.IGNORECASE)
+_UNIVERSAL = re.compile(r"^\s*\[univ\]\s*", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _NOT_WORD = re.compile(r"[^\w\s]")
 
@@ -25,10 +25,15 @@ def clean_line(text: str) -> str:
     return _SPACES.sub(" ", fold_quotes(text)).strip()
 
 
+def without_universal(headword: str) -> str:
+    """``headword`` without a leading ``[univ]`` (the universal icon): ``[univ] Nebula`` is ``Nebula``."""
+    return _UNIVERSAL.sub("", headword)
+
+
 def headword_key(headword: str) -> str:
     """The case-, quote-, punctuation- and ``[univ]``-insensitive identity of a headword."""
     text = unicodedata.normalize("NFKC", fold_quotes(headword))
-    text = _ICON_PREFIX.sub("", text).lower()
+    text = without_universal(text).lower()
     text = _NOT_WORD.sub(" ", text.replace("'", ""))
     return _SPACES.sub(" ", text).strip()
 

@@ -115,7 +115,8 @@ def _merge_repeats(blocks: list[Block], warnings: list[str]) -> tuple[list[Block
 
 def _first_line(group: list[Block]) -> int:
     heading = group[0].heading
-    assert heading is not None
+    if heading is None:
+        raise ValueError("a numbered section without its heading")
     return heading.number
 
 
@@ -146,7 +147,8 @@ def _merge_group(number: str, group: list[Block], warnings: list[str]) -> tuple[
 
 
 def _absorb_heading(keep: Block, copy: Block) -> None:
-    assert keep.heading and copy.heading
+    if keep.heading is None or copy.heading is None:
+        raise ValueError("a numbered section without its heading")
     keep.heading.duplicates += [copy.heading.number, *copy.heading.duplicates]
 
 

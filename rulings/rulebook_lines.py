@@ -11,22 +11,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-DECK_GROUPS = (
-    "OUTPOST",
-    "OUTPOSTS",
-    "SHIPS",
-    "MISSIONS",
-    "PERSONNEL",
-    "DILEMMAS",
-    "EQUIPMENT",
-    "EVENTS",
-    "INTERRUPTS",
-    "ARTIFACTS",
-    "OBJECTIVES",
-    "DOORWAYS",
-    "FACILITIES",
-)
-"""The all-caps card-type words that head the groups of a deck list."""
+DECK_GROUP_TYPES = {
+    "OUTPOST": "Facility", "OUTPOSTS": "Facility", "SHIPS": "Ship", "MISSIONS": "Mission", "PERSONNEL": "Personnel",
+    "DILEMMAS": "Dilemma", "EQUIPMENT": "Equipment", "EVENTS": "Event", "INTERRUPTS": "Interrupt",
+    "ARTIFACTS": "Artifact", "OBJECTIVES": "Objective", "DOORWAYS": "Doorway", "FACILITIES": "Facility",
+}  # fmt: skip
+"""The all-caps card-type words that head the groups of a deck list, and the card type each group holds."""
+DECK_GROUPS = tuple(DECK_GROUP_TYPES)
+"""The group words alone."""
 
 _GROUP_WORD = re.compile(r"\b(" + "|".join(DECK_GROUPS) + r")\b")
 _NUMBERED = re.compile(r"^(\d{1,2})\.\s+(\S.*)$")
@@ -142,5 +134,6 @@ def label_of(text: str) -> tuple[str, str]:
 def numbered_parts(text: str) -> tuple[str, str]:
     """Split a numbered heading into its number and title."""
     match = _NUMBERED.match(text.strip())
-    assert match, text
+    if not match:
+        raise ValueError(f"not a numbered heading: {text!r}")
     return match.group(1), match.group(2).strip()

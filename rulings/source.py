@@ -50,7 +50,8 @@ class SourceText:
 
 def _stray_as_cp1252(error: UnicodeError) -> tuple[str, int]:
     """Codec error handler: the bytes UTF-8 rejected, read as cp1252 (raises if cp1252 cannot)."""
-    assert isinstance(error, UnicodeDecodeError)
+    if not isinstance(error, UnicodeDecodeError):  # the handler is only registered for decoding
+        raise error
     stray = error.object[error.start : error.end]
     try:
         return bytes(stray).decode("cp1252"), error.end

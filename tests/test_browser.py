@@ -11,7 +11,7 @@ import pytest
 
 from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, serve
 from helpers import ROOT
-from kb.build import current
+from kb.paths import current
 from kb.query import KnowledgeBase
 
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"

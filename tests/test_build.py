@@ -11,7 +11,8 @@ import pytest
 
 from helpers import SEEDS
 from kb import store
-from kb.build import build, current
+from kb.build import build
+from kb.paths import current
 from rulings.manifest import ManifestError
 from rulings.model import ParseError
 from web.cli import main
@@ -124,7 +125,7 @@ def test_cli_bad_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
 def test_a_store_built_before_the_authority_and_ending_columns_still_loads(bundled_root: Path, tmp_path: Path) -> None:
     import sqlite3
 
-    from kb.build import current
+    from kb.paths import current
     from kb.query import KnowledgeBase
 
     older = tmp_path / "older"

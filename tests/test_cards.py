@@ -11,9 +11,11 @@ import pytest
 from markupsafe import escape
 
 from helpers import ROOT, SEEDS, SHARED
-from kb.build import build, current, parse_library
-from kb.cardquery import UnknownCard, card, deck, read_deck
+from kb.build import build, parse_library
+from kb.cardquery import card, deck, read_deck
 from kb.catalog import Catalog, bundled_catalog, import_lackey
+from kb.errors import UnknownCard
+from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app
 from web.cli import main

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from flask import g
 
-from kb.build import current
+from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search import search
 from web.app import create_app

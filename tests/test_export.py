@@ -20,7 +20,7 @@ from urllib.parse import quote, unquote, urlencode, urlsplit
 
 import pytest
 
-from kb.build import current
+from kb.paths import current
 from web.app import create_app
 from web.export import export
 

@@ -19,10 +19,10 @@ from whoosh import index
 
 from helpers import FIXTURES, ROOT, SEEDS
 from kb import store
-from kb.build import build, current
+from kb.build import build
 from kb.incremental import PARSED
-from kb.index import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.library import add_document
+from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY, current
 from kb.query import KnowledgeBase
 from kb.search import search
 

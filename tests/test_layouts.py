@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES
-from kb.build import build, current
+from kb.build import build
+from kb.paths import current
 from kb.query import KnowledgeBase
 from web.cli import main
 

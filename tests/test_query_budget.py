@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from whoosh import query
 
 from kb import budget
-from kb.build import current
 from kb.cardquery import DECK_LINES, SUGGESTED, deck
+from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.questions import MAX_QUERY, read_query
 from kb.search import WORD_FIELDS, built_query, run, search, word_query

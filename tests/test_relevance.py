@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from kb.build import current
+from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search import search
 

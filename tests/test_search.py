@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.build import current
 from kb.completion import complete
+from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search import search
 from web.cli import main

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from kb.build import current
+from kb.paths import current
 from kb.query import KnowledgeBase
 from web.cli import main
 

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from kb.build import current
-from kb.query import KnowledgeBase, UnknownTopic
+from kb.errors import UnknownTopic
+from kb.paths import current
+from kb.query import KnowledgeBase
 
 D = dt.date.fromisoformat
 ANY_1 = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ctypes
 import logging
+import os
 import threading
 from pathlib import Path
 from typing import Any
@@ -19,9 +20,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
-from kb.build import DEFAULT_KB, BuildError, current
+from kb.paths import DEFAULT_KB, BuildError, current
 from kb.query import KnowledgeBase
-from kb.versions import UnknownFilter
+from kb.vocabulary import UnknownFilter
 from web import cards, changes, documents, entries, search, views
 
 SECURITY_HEADERS = {
@@ -88,11 +89,10 @@ class KnowledgeBases:
             with self.lock:
                 old, self.kb, self.directory = self.kb, fresh, directory
                 held = self._hold(fresh)
-                idle = old is not None and old not in self.users
-            if idle:
-                assert old is not None
-                old.close()
-                del old
+                retired = old if old is not None and self._retired(old) else None
+            if retired is not None:
+                retired.close()
+                del old, retired  # the last references: its memory is free now
                 give_back_memory()
             return held
 
@@ -104,10 +104,15 @@ class KnowledgeBases:
             idle = self.users[kb] == 0
             if idle:
                 del self.users[kb]
-            retired = idle and kb is not self.kb
+            retired = self._retired(kb)
         if retired:
             kb.close()
         return retired
+
+    def _retired(self, kb: KnowledgeBase) -> bool:
+        """Whether ``kb`` is to be closed now: replaced, and held by no request. Decided under
+        ``lock`` together with the change that made it so, so that exactly one thread closes it."""
+        return kb is not self.kb and kb not in self.users
 
     def _hold(self, kb: KnowledgeBase) -> KnowledgeBase:
         self.users[kb] = self.users.get(kb, 0) + 1
@@ -115,9 +120,10 @@ class KnowledgeBases:
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """The application, serving the knowledge base under ``config["KB"]`` (default: instance/kb)."""
+    """The application, serving the knowledge base under ``config["KB"]`` (default: instance/kb); the
+    feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative)."""
     app = Flask(__name__)
-    app.config.update(KB=str(DEFAULT_KB), JSON_SORT_KEYS=False)
+    app.config.update(KB=str(DEFAULT_KB), BASE_URL=os.environ.get("RULINGS_BASE_URL", ""), JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     bases = app.extensions["knowledge_bases"] = KnowledgeBases(Path(app.config["KB"]))

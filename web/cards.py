@@ -6,15 +6,15 @@ from typing import Any
 
 from flask import Blueprint, g, request, url_for
 
-from kb.cardquery import UnknownCard, card, deck
-from web.views import as_of, error_page, page, route, wants_json
+from kb.cardquery import card, deck
+from kb.errors import UnknownCard
+from web.views import as_of, error_page, page, route
 
 bp = Blueprint("cards", __name__)
 
 
-@bp.route("/card/<path:name>")
-def card_page(name: str) -> Any:
-    name, json_wanted = wants_json(name)
+@route(bp, "/card/<path:name>")
+def card_page(name: str, json_wanted: bool) -> Any:
     try:
         answer = card(g.kb, name, as_of(), request.args.get("game") or None)
     except UnknownCard as err:

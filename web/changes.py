@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import uuid
 from typing import Any
 
@@ -11,9 +10,10 @@ from flask import Blueprint, abort, current_app, g, make_response, render_templa
 
 from kb.cardquery import deck_keys
 from kb.changes import CHANGE_KINDS
-from kb.query import BadDate, ReversedRange, parse_date
-from kb.versions import SERIES_KINDS, kind_filter
-from web.views import date_arg, page, route, wants_json
+from kb.query import ReversedRange
+from kb.vocabulary import SERIES_KINDS, kind_filter
+from rulings.dates import BadDate, parse_date
+from web.views import date_arg, page, route
 
 bp = Blueprint("changes", __name__)
 FEED_DOCUMENTS = 50
@@ -47,9 +47,8 @@ def _day_before(first: str | None) -> dt.date:
     return day - dt.timedelta(days=1) if day > dt.date.min else day
 
 
-@bp.route("/asof/<when>")
-def as_of_page(when: str) -> Any:
-    when, json_wanted = wants_json(when)
+@route(bp, "/asof/<when>")
+def as_of_page(when: str, json_wanted: bool) -> Any:
     try:
         on = parse_date(when)
     except BadDate as err:
@@ -61,7 +60,7 @@ def as_of_page(when: str) -> Any:
 @bp.route("/changes.atom")
 def feed() -> Any:
     """The Atom feed, one entry per document. Links are relative unless the app is configured
-    with a ``BASE_URL`` (or ``RULINGS_BASE_URL`` is set); nothing in it comes from the request,
+    with a ``BASE_URL`` (`web.app.create_app`: ``RULINGS_BASE_URL`` by default); nothing in it comes from the request,
     not even the Host header. It carries the newest `FEED_DOCUMENTS` documents, each with its
     counts of every kind of change and up to `FEED_ITEMS` changes of each kind."""
     documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
@@ -72,7 +71,7 @@ def feed() -> Any:
         items.append({"document": document, "changes": changes[document["id"]], "kinds": CHANGE_KINDS,
                       "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
     updated = max((d["date"] for d in documents if d["date"]), default=None) or g.kb.built_on
-    root = str(current_app.config.get("BASE_URL") or os.environ.get("RULINGS_BASE_URL", "")).rstrip("/")
+    root = str(current_app.config["BASE_URL"]).rstrip("/")
     body = render_template("changes/feed.atom", items=items, root=root, id=_feed_id("changes"), updated=updated)
     response = make_response(body)
     response.headers["Content-Type"] = "application/atom+xml; charset=utf-8"

@@ -1,5 +1,7 @@
-"""The ``rulings`` command line: parse, build, add, serve here; the query commands (show,
-history, diff, docs, card, deck, search) in `web.cli_answers`.
+"""The ``rulings`` command line: its argument parser (`parser`; `commands_markdown` makes the
+README's table of commands from it) and the commands parse, build, add and serve; the query
+commands (show, history, diff, docs, card, deck, search) are in `web.cli_answers`, export in
+`web.export`.
 
 Parses arguments, calls `rulings`/`kb`, formats the answer as text or ``--json``. User
 mistakes and bad input end with one ``rulings: error: ...`` line and exit status 1
@@ -14,11 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kb.build import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, build, current, library_changed, report_for
-from kb.cardquery import UnknownCard
+from kb.build import DEFAULT_LIBRARY, WAIT, build, library_changed, report_for
+from kb.errors import UnknownName
 from kb.library import add_document
-from kb.query import BadDate, UnknownTopic, parse_date
-from kb.versions import UnknownFilter
+from kb.paths import DEFAULT_KB, BuildError, current
+from kb.vocabulary import UnknownFilter
+from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
 from rulings.parse import parse_file
@@ -132,12 +135,16 @@ def _positive(text: str) -> int:
     return int(text)
 
 
-def parser() -> argparse.ArgumentParser:
+def _wait_option(command: argparse.ArgumentParser) -> None:
+    wait = f"wait this long for another build or add to end, then refuse (default {WAIT:g})"
+    command.add_argument("--wait", type=float, default=WAIT, metavar="SECONDS", help=wait)
+
+
+def parser() -> _Parser:
     """The argument parser for every ``rulings`` command."""
     top = _Parser(prog="rulings", description="Card-game rules and rulings knowledge base.")
-    commands = top.add_subparsers(dest="command", required=True)
 
-    parse = commands.add_parser("parse", help="parse one document and show its entries and coverage")
+    parse = top.command("parse", "parse one document and show its entries and coverage")
     parse.add_argument("file", help="the document, a plain-text file")
     parse.add_argument("--kind", required=True, choices=KINDS, help="the document's kind")
     parse.add_argument("--game", default="stccg", help="game whose card titles split deck lists (default stccg)")
@@ -145,7 +152,7 @@ def parser() -> argparse.ArgumentParser:
     parse.add_argument("--json", action="store_true", help="print JSON")
     parse.set_defaults(run=cmd_parse)
 
-    build_cmd = commands.add_parser("build", help="build the knowledge base from a library")
+    build_cmd = top.command("build", "build the knowledge base from a library")
     build_cmd.add_argument(
         "--library", default=str(DEFAULT_LIBRARY), help=f"library directory (default {DEFAULT_LIBRARY})"
     )
@@ -154,13 +161,7 @@ def parser() -> argparse.ArgumentParser:
         "--cards", action="append", help="a Lackey CSV card file to import into the catalog (repeatable)"
     )
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
-    build_cmd.add_argument(
-        "--wait",
-        type=float,
-        default=WAIT,
-        metavar="SECONDS",
-        help=f"wait this long for another build or add to end, then refuse (default {WAIT:g})",
-    )
+    _wait_option(build_cmd)
     build_cmd.add_argument(
         "--check",
         action="store_true",
@@ -169,7 +170,7 @@ def parser() -> argparse.ArgumentParser:
     build_cmd.set_defaults(run=cmd_build)
 
     def query(name: str, help_text: str, run: Any) -> argparse.ArgumentParser:
-        command = commands.add_parser(name, help=help_text)
+        command = top.command(name, help_text)
         command.add_argument("--kb", default=str(DEFAULT_KB), help="knowledge-base directory")
         command.add_argument("--game", default=None, help="only this game (e.g. stccg)")
         command.add_argument("--json", action="store_true", help="print JSON")
@@ -202,7 +203,7 @@ def parser() -> argparse.ArgumentParser:
     docs = query("docs", "the documents in force on a date", cmd_docs)
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 
-    serve_cmd = commands.add_parser("serve", help="serve the web app (read-only) on every core")
+    serve_cmd = top.command("serve", "serve the web app (read-only) on every core")
     serve_cmd.add_argument("--kb", default=str(DEFAULT_KB))
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=5000)
@@ -216,7 +217,7 @@ def parser() -> argparse.ArgumentParser:
                            help=f"seconds before an idle connection is closed (default {TIMEOUT})")  # fmt: skip
     serve_cmd.set_defaults(run=cmd_serve)
 
-    add = commands.add_parser("add", help="add a newly published document to the library and rebuild")
+    add = top.command("add", "add a newly published document to the library and rebuild")
     add.add_argument("file", help="the document, a plain-text file")
     add.add_argument("--kind", required=True, choices=KINDS)
     add.add_argument("--date", required=True, help="the date it takes effect (YYYY-MM-DD)")
@@ -225,18 +226,12 @@ def parser() -> argparse.ArgumentParser:
     add.add_argument("--game", default="stccg")
     add.add_argument("--library", default=str(DEFAULT_LIBRARY))
     add.add_argument("--kb", default=str(DEFAULT_KB))
-    add.add_argument(
-        "--wait",
-        type=float,
-        default=WAIT,
-        metavar="SECONDS",
-        help=f"wait this long for another build or add to end, then refuse (default {WAIT:g})",
-    )
+    _wait_option(add)
     add.set_defaults(run=cmd_add)
 
     from web.export import cmd_export
 
-    export = commands.add_parser("export", help="write the knowledge base as a static site that works offline")
+    export = top.command("export", "write the knowledge base as a static site that works offline")
     export.add_argument("directory", metavar="DIR", help="folder to write (replaced whole if it holds an export)")
     export.add_argument("--kb", default=str(DEFAULT_KB), help="knowledge-base directory")
     export.add_argument("--base-url", help="where the export will be published, for the Atom feed's absolute links")
@@ -246,7 +241,22 @@ def parser() -> argparse.ArgumentParser:
 
 class _Parser(argparse.ArgumentParser):
     """An argument parser whose mistakes are raised (`BadArguments`), so that ``main`` reports
-    them as every other error: one line, or JSON with ``--json``; exit status 2."""
+    them as every other error: one line, or JSON with ``--json``; exit status 2. It remembers its
+    commands and their one-line help (``summaries``), from which `commands_markdown` makes the
+    README's table of commands."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.summaries: dict[str, str] = {}
+        """Command name -> its one-line help, in the order the commands were added."""
+        self._commands: argparse._SubParsersAction[_Parser] | None = None
+
+    def command(self, name: str, help_text: str) -> _Parser:
+        """Add the command ``name`` (its one-line help kept in ``summaries``)."""
+        if self._commands is None:
+            self._commands = self.add_subparsers(dest="command", required=True)
+        self.summaries[name] = help_text
+        return self._commands.add_parser(name, help=help_text)
 
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("rulings").strip()
@@ -268,7 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         status: int = args.run(args)
     except (BadArguments, BadDate, UnknownFilter) as err:
         return _failed(2, f"error: {err}", as_json)
-    except (UnknownTopic, UnknownCard) as err:
+    except UnknownName as err:
         return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
     except (ParseError, ManifestError, BuildError) as err:
         return _failed(1, f"error: {err}", as_json)
@@ -287,5 +297,16 @@ def _failed(status: int, message: str, as_json: bool, extra: dict[str, Any] | No
     return status
 
 
+def commands_markdown() -> str:
+    """The table of commands in README.md (between ``<!-- commands -->`` and ``<!-- /commands -->``),
+    made from the argument parser: ``python -m web.cli --commands-markdown`` prints it."""
+    cell = str.maketrans({"|": "\\|"})
+    rows = [f"| `rulings {name}` | {summary.translate(cell)} |" for name, summary in parser().summaries.items()]
+    return "\n".join(["| command | what it does |", "| --- | --- |", *rows]) + "\n"
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--commands-markdown"]:
+        print(commands_markdown(), end="")
+        sys.exit(0)
     sys.exit(main())

@@ -16,12 +16,13 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from kb.build import current
 from kb.cardquery import card, deck, deck_keys
-from kb.query import KnowledgeBase, parse_date
+from kb.paths import current
+from kb.query import KnowledgeBase
 from kb.search import search
-from kb.versions import kind_filter
+from kb.vocabulary import kind_filter
 from kb.worddiff import render_diff
+from rulings.dates import parse_date
 
 
 def plain(value: Any) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, g, request
 
-from web.views import as_of, page, route, wants_json
+from web.views import as_of, page, route
 
 bp = Blueprint("documents", __name__)
 _LINES = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
@@ -27,9 +27,8 @@ def documents(json_wanted: bool) -> Any:
     return page("documents/list.html", answer, json_wanted)
 
 
-@bp.route("/docs/<name>")
-def document(name: str) -> Any:
-    name, json_wanted = wants_json(name)
+@route(bp, "/docs/<name>")
+def document(name: str, json_wanted: bool) -> Any:
     found = g.kb.documents.get(name)
     if found is None:
         abort(404, f"no document {name!r}")

@@ -5,26 +5,24 @@ from __future__ import annotations
 import datetime as dt
 import re
 from typing import Any
-from urllib.parse import urlencode
 
-from flask import Blueprint, abort, g, request
+from flask import Blueprint, abort, g, request, url_for
 
-from kb.query import UnknownTopic
+from kb.errors import UnknownTopic
 from kb.versions import Version, status
 from kb.worddiff import word_diff
-from web.views import as_of, error_page, page, wants_json
+from web.views import as_of, error_page, page, route
 
 bp = Blueprint("entries", __name__)
 _NUMBER = re.compile(r"[0-9]{1,18}")
 
 
-@bp.route("/entry/<path:topic>")
-def entry(topic: str) -> Any:
-    topic, json_wanted = wants_json(topic)
+@route(bp, "/entry/<path:topic>")
+def entry(topic: str, json_wanted: bool) -> Any:
     try:
         shown = g.kb.show(topic, as_of())
     except UnknownTopic as err:
-        found = [{"name": s, "url": f"/?{urlencode({'q': s})}"} for s in err.suggestions]
+        found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
         return error_page(404, str(err), found)
     history = g.kb.history(shown["topic"])
     data = {**shown, "versions": history["versions"], "compare": _compare(history["versions"])}
@@ -42,10 +40,9 @@ def _compare(versions: list[dict[str, Any]]) -> dict[str, Any] | None:
     return {"a": ids[a], "b": ids[b], "diff": word_diff(ids[a]["text"], ids[b]["text"])}
 
 
-@bp.route("/version/<path:key>")
-def version(key: str) -> Any:
+@route(bp, "/version/<path:key>")
+def version(key: str, json_wanted: bool) -> Any:
     """A version's permalink: ``topic@document@series`` (stable across rebuilds), or a build's number."""
-    key, json_wanted = wants_json(key)
     number = int(key) if _NUMBER.fullmatch(key) else None
     found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(number) if number is not None else None)
     if found is None:

@@ -28,9 +28,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
-from kb.build import BuildError, current
-from kb.cardquery import UnknownCard, find_card
+from kb.cardquery import find_card
+from kb.errors import UnknownCard
+from kb.paths import BuildError, current
 from kb.query import KnowledgeBase
+from web.views import json_path, page_path
 
 STATIC = Path(__file__).resolve().parent / "static"
 MARKER = "offline.json"
@@ -155,7 +157,7 @@ def rewrite(site: Site, page: str, body: str) -> str:
             target = RENAMED.get(path, path[1:])
         else:
             json_twin = path.endswith(".json")
-            base = ("/" if path == "/index.json" else path[:-5]) if json_twin else path
+            base = page_path(path) if json_twin else path
             found = site.resolve(base, url.query)
             if found is None:
                 return match[0]
@@ -210,15 +212,12 @@ def export(
     try:
         for url, name in site.pages.items():
             path, _, query = url.partition("?")
-            twin = ("/index" if path == "/" else path) + ".json" + (f"?{query}" if query else "")
+            twin = json_path(path) + (f"?{query}" if query else "")
             page_html = _get(client, _encoded(url))
             write(f"{name}.html", rewrite(site, f"{name}.html", page_html.decode()).encode())
             write(f"{name}.json", _get(client, _encoded(twin)))
         feed = _get(client, "/changes.atom").decode()
-        served_root = os.environ.get("RULINGS_BASE_URL", "").rstrip("/")
-        if served_root:  # the app made the feed's links absolute: the export makes them its own
-            feed = feed.replace(f'href="{html.escape(served_root)}/', 'href="/')
-        base_url = base_url or served_root
+        base_url = base_url or os.environ.get("RULINGS_BASE_URL", "")  # the app above makes relative links
         feed = rewrite(site, "changes.atom", feed)
         if base_url:
             feed = re.sub(r'href="(?![a-z]+:)', f'href="{html.escape(base_url.rstrip("/"))}/', feed)

@@ -33,7 +33,8 @@ from whoosh.lang.porter import stem
 
 from kb.index import folded_words
 from kb.questions import FILLER
-from kb.versions import series_kind, status
+from kb.versions import status
+from kb.vocabulary import series_kind
 from rulings.normalize import title_key
 
 if TYPE_CHECKING:

@@ -8,7 +8,7 @@ from flask import Blueprint, g, request, url_for
 
 from kb.completion import complete
 from kb.search import search
-from kb.versions import SERIES_KINDS, kind_filter
+from kb.vocabulary import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
 bp = Blueprint("search", __name__)

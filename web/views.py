@@ -19,7 +19,7 @@ from flask import Blueprint, abort, jsonify, make_response, render_template, req
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
-from kb.query import BadDate, parse_date
+from rulings.dates import BadDate, parse_date
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
 _ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")
@@ -94,22 +94,28 @@ def page(template: str, data: dict[str, Any], json_wanted: bool, status: int = 2
 
 def json_url() -> str:
     """The JSON twin of this page's URL, percent-encoded (it goes into the Link header)."""
-    path = "/index" if request.path == "/" else request.path.rstrip("/")
-    return encoded_url(f"{path}.json", list(request.args.items(multi=True)))
+    return encoded_url(json_path(request.path), list(request.args.items(multi=True)))
 
 
-def wants_json(value: str) -> tuple[str, bool]:
-    """Split a path parameter ``x.json`` into ``("x", True)``."""
-    return (value[:-5], True) if value.endswith(".json") else (value, False)
+def json_path(path: str) -> str:
+    """The path (or URL rule) of the JSON twin of the page at ``path``: ``/x`` -> ``/x.json``,
+    ``/`` -> ``/index.json``. The one rule for twins: `route` registers them with it, `json_url`
+    links to them and the export names its files by it (`page_path` is its inverse)."""
+    return f"{path.rstrip('/') or '/index'}.json"
+
+
+def page_path(twin: str) -> str:
+    """The page whose JSON twin is at ``twin`` (the inverse of `json_path`)."""
+    return "/" if twin == "/index.json" else twin.removesuffix(".json")
 
 
 def route(blueprint: Blueprint, rule: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-    """Register a view at ``rule`` and ``rule.json``; the view gets ``json_wanted``."""
+    """Register a page at ``rule`` and its JSON twin at `json_path` of it (endpoint ``<view>_json``);
+    the view gets ``json_wanted``. Every page is registered this way: it is the one JSON mechanism."""
 
     def register(view: Callable[..., Any]) -> Callable[..., Any]:
         blueprint.add_url_rule(rule, view.__name__, view, defaults={"json_wanted": False})
-        blueprint.add_url_rule(f"{rule.rstrip('/') or '/index'}.json", f"{view.__name__}_json", view,
-                               defaults={"json_wanted": True})  # fmt: skip
+        blueprint.add_url_rule(json_path(rule), f"{view.__name__}_json", view, defaults={"json_wanted": True})
         return view
 
     return register

@@ -1,0 +1,51 @@
+"""The words a knowledge base and its questions share: the kinds of series and how a person
+names them, and the topic keys a "See X" reference may mean. Used both where versions are
+made (`kb.versions`, `kb.index`) and where they are answered (`kb.query`, `kb.search`, the web).
+"""
+
+from __future__ import annotations
+
+from rulings.normalize import headword_key
+
+SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
+"""The kinds of series a search or diff can be limited to."""
+_KIND_ALIASES = {
+    "current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings",
+    "dated-rulings": "current-rulings", "question": "faq",
+}  # fmt: skip
+
+
+def series_kind(kind: str) -> str:
+    """The series kind a document kind (or a word a person types) belongs to:
+    ``current-rulings-update`` and ``ruling`` are ``current-rulings``."""
+    return _KIND_ALIASES.get(kind, kind)
+
+
+class UnknownFilter(ValueError):
+    """A filter value (kind, game) that names nothing; the message lists the valid ones."""
+
+
+def kind_filter(value: str) -> str:
+    """The series kind meant by a kind a person gives (``current-rulings-update`` is
+    ``current-rulings``); anything else is an `UnknownFilter` listing the valid kinds."""
+    kind = series_kind(value.strip().lower())
+    if kind not in SERIES_KINDS:
+        raise UnknownFilter(
+            f"unknown kind {value[:40]!r}; the kinds are {', '.join(SERIES_KINDS)}"
+            " (current-rulings-update means current-rulings)"
+        )
+    return kind
+
+
+def series_of_kind(series: str) -> str:
+    """The kind of a series: ``rulebook:<id>`` is ``rulebook``."""
+    return series.split(":", 1)[0]
+
+
+def reference_keys(target: str) -> list[str]:
+    """The topic keys a "See X" may mean: X itself, or, for "See persona - Mirror versions",
+    the entry before the dash (the reference points into it)."""
+    keys = [headword_key(target)]
+    if " - " in target:
+        keys.append(headword_key(target.split(" - ")[0]))
+    return keys
