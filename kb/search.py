@@ -232,10 +232,10 @@ def search(
         seen = {v for v, _ in hits}
         hits += [h for h in run(searcher, growing, allowed, game, kind, limit, work) if h[0] not in seen]
         hits = hits[: max(1, limit)]
-    by_id = kb.version_by_id
     results = []
     for version_id, marked in hits:
-        version = by_id[version_id]
+        version = kb.version(version_id)
+        assert version is not None  # the index and the store are of one build
         part = kb.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]

@@ -63,6 +63,9 @@ class Version:
     """A table row's cells by column name (searchable, not stored in SQLite)."""
     authority: str = "official"
     """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
+    key: str = ""
+    """Its permalink, ``topic@document@series`` (``@N`` after it for the Nth such version of a
+    topic); given by the store (`kb.store.version_keys`), empty while building."""
 
 
 def status(version: Version, on: dt.date) -> str:

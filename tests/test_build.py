@@ -11,7 +11,7 @@ import pytest
 
 from helpers import SEEDS
 from kb import store
-from kb.build import build, current
+from kb.build import BuildError, build, current
 from rulings.manifest import ManifestError
 from rulings.model import ParseError
 from web.cli import main
@@ -121,18 +121,26 @@ def test_cli_bad_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     )
 
 
-def test_a_store_built_before_the_authority_and_ending_columns_still_loads(bundled_root: Path, tmp_path: Path) -> None:
+def test_a_store_built_before_the_present_layout_asks_for_a_rebuild(
+    bundled_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store of an older layout (here: before the authority and ending columns, or before the
+    lookup tables) is refused with one line, not read wrongly or with a traceback."""
     import sqlite3
 
-    from kb.build import current
     from kb.query import KnowledgeBase
 
-    older = tmp_path / "older"
+    older = tmp_path / "kb" / "builds" / "older"
     shutil.copytree(current(bundled_root), older)
+    (tmp_path / "kb" / "current").symlink_to(Path("builds") / "older")
     with sqlite3.connect(older / "kb.sqlite") as db:
         db.execute("ALTER TABLE versions DROP COLUMN authority")
-        db.execute("ALTER TABLE versions DROP COLUMN ended_by")
-    kb = KnowledgeBase(older)
-    part = kb.show("Conundrum")["parts"][0]
-    assert (part["authority"], part["ended_by"], part["status"]) == ("official", None, "active")
-    kb.close()
+        db.execute("PRAGMA user_version = 0")
+    with pytest.raises(BuildError) as refused:
+        KnowledgeBase(older)
+    assert str(refused.value) == f"{older}: made by an older version of rulings; run 'rulings build'"
+    assert main(["show", "Conundrum", "--kb", str(tmp_path / "kb")]) == 1
+    assert (
+        capsys.readouterr().err
+        == f"rulings: error: {older}: made by an older version of rulings; run 'rulings build'\n"
+    )

@@ -47,7 +47,7 @@ def version(key: str) -> Any:
     """A version's permalink: ``topic@document@series`` (stable across rebuilds), or a build's number."""
     key, json_wanted = wants_json(key)
     number = int(key) if _NUMBER.fullmatch(key) else None
-    found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(number) if number is not None else None)
+    found = g.kb.version_at(key) or (g.kb.version(number) if number is not None else None)
     if found is None:
         abort(404, f"no version {key[:80]!r}")
     on = as_of() or dt.date.today()

@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from kb.questions import FILLER
-from kb.versions import series_kind, status
+from kb.versions import series_kind
 from rulings.normalize import title_key
 
 if TYPE_CHECKING:
@@ -27,14 +27,12 @@ def documents(site: Site) -> list[dict[str, Any]]:
     """One searchable document per version in force on the export's day, in version order."""
     kb = site.kb
     found = []
-    for version in kb.versions:
-        if status(version, site.today) != "active":
-            continue
+    games = {t["id"]: t["game"] for t in kb.topics()}
+    for version in kb.versions_in_force(site.today):
         part = kb.part(version, site.today)
-        topic = kb.topics[version.topic]
         fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
         found.append({"id": version.id, "topic": version.topic, "headword": part.get("headword", version.headword),
-                      "label": part["label"], "status": part["status"], "game": topic["game"],
+                      "label": part["label"], "status": part["status"], "game": games[version.topic],
                       "kind": series_kind(version.series), "cards": " ; ".join(part.get("cards") or []),
                       "text": fallback, "citation": part["citation"]})  # fmt: skip
     return found
@@ -43,8 +41,7 @@ def documents(site: Site) -> list[dict[str, Any]]:
 def cards(site: Site) -> dict[str, list[str]]:
     """Folded card title (and alias) -> [name, page file] for the deck page."""
     found: dict[str, list[str]] = {}
-    for key in sorted(site.kb.cards):
-        row = site.kb.cards[key]
+    for row in sorted(site.kb.cards(), key=lambda c: str(c["key"])):
         page = f"card/{row['name']}"
         if page not in site.files:
             continue
