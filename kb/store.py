@@ -1,11 +1,13 @@
-"""The SQLite store of record: documents (with their source text), entries, versions, cards.
+"""The SQLite store of record: documents (with their source text), topics, versions, cards.
 
 Written once per build into a fresh file (`write`), extended into a copy by an incremental
 build (`extend`), then only read (`open_readonly`, `kb.reader`). Besides the rows of record
 it holds what the answers look things up by: each version's permalink ``key``, a topic's
 spellings (``topic_keys``), a card's title spellings (``card_titles``) and the "See X"
 references of each version (``see_refs``), so an answer reads only the rows it needs. The
-versions table is written and read through one column list (`VERSION_COLUMNS`).
+versions table is written and read through one column list (`VERSION_COLUMNS`). What only the
+build needs (entries, their warnings, chrome and unparsed lines, releases) is not stored here:
+the parses are kept by `kb.incremental`, the findings in the build's ``report.json``.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from rulings.normalize import headword_key, title_key
 
 DB_NAME = "kb.sqlite"
 """The store's file name inside a build directory."""
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The store's layout (``PRAGMA user_version``); a store of another layout must be rebuilt."""
 
 VERSION_COLUMNS = {
@@ -46,27 +48,6 @@ CREATE TABLE documents (
     complete_set TEXT NOT NULL, encoding TEXT NOT NULL, line_count INTEGER NOT NULL,
     nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL, source TEXT NOT NULL
 );
-CREATE TABLE entries (
-    id INTEGER PRIMARY KEY, document_id TEXT NOT NULL REFERENCES documents(id),
-    seq INTEGER NOT NULL, headword TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
-    number TEXT, parent TEXT, text TEXT NOT NULL, line_start INTEGER NOT NULL,
-    line_end INTEGER NOT NULL, lines TEXT NOT NULL, duplicate_lines TEXT NOT NULL,
-    marked INTEGER NOT NULL, summary_of TEXT, summary TEXT, fields TEXT NOT NULL
-);
-CREATE INDEX entries_key ON entries(key);
-CREATE TABLE refs (
-    entry_id INTEGER NOT NULL REFERENCES entries(id), target TEXT NOT NULL,
-    target_key TEXT NOT NULL
-);
-CREATE TABLE deck_cards (
-    entry_id INTEGER NOT NULL REFERENCES entries(id), grp TEXT NOT NULL,
-    name TEXT NOT NULL, count INTEGER NOT NULL, known INTEGER NOT NULL
-);
-CREATE TABLE leftovers (
-    document_id TEXT NOT NULL REFERENCES documents(id), line INTEGER NOT NULL,
-    what TEXT NOT NULL CHECK (what IN ('chrome', 'unparsed'))
-);
-CREATE TABLE warnings (document_id TEXT NOT NULL, message TEXT NOT NULL);
 CREATE TABLE topics (id TEXT PRIMARY KEY, game TEXT NOT NULL, headword TEXT NOT NULL, kind TEXT NOT NULL);
 CREATE TABLE versions ({versions});
 CREATE INDEX versions_topic ON versions(topic_id);
@@ -79,7 +60,6 @@ CREATE INDEX topic_keys_key ON topic_keys(key);
 CREATE TABLE see_refs (version_id INTEGER NOT NULL REFERENCES versions(id), game TEXT NOT NULL, key TEXT NOT NULL);
 CREATE INDEX see_refs_key ON see_refs(game, key);
 CREATE INDEX see_refs_version ON see_refs(version_id);
-CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
 CREATE TABLE cards (
     key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
     affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
@@ -118,9 +98,6 @@ def write(
             _write_topic_keys(connection, topics)
             _write_versions(connection, ledger.versions, ledger)
             connection.executemany(
-                "INSERT INTO releases VALUES (?,?)", [(k, _iso(v)) for k, v in ledger.releases.items()]
-            )
-            connection.executemany(
                 "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 [
                     (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
@@ -148,7 +125,7 @@ def extend(
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
     versions listed in ``changed`` (their end) and the ``topics`` (new or renamed). The cards
-    and releases are those of the previous build (the caller has checked)."""
+    are those of the previous build (the caller has checked)."""
     connection = sqlite3.connect(path)
     try:
         with connection:
@@ -265,43 +242,6 @@ def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
             "\n".join(result.lines),
         ),
     )
-    for seq, e in enumerate(result.entries):
-        cursor = connection.execute(
-            "INSERT INTO entries (document_id, seq, headword, key, kind, number, parent, text,"
-            " line_start, line_end, lines, duplicate_lines, marked, summary_of, summary, fields)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                d.id,
-                seq,
-                e.headword,
-                headword_key(e.headword),
-                e.kind,
-                e.number,
-                e.parent,
-                e.text,
-                e.span.start,
-                e.span.end,
-                json.dumps(e.lines),
-                json.dumps(sorted(e.duplicate_lines)),
-                int(e.marked),
-                e.summary_of,
-                e.summary,
-                json.dumps(e.fields),
-            ),
-        )
-        entry_id = cursor.lastrowid
-        connection.executemany(
-            "INSERT INTO refs VALUES (?,?,?)", [(entry_id, t, headword_key(t)) for t in e.references]
-        )
-        connection.executemany(
-            "INSERT INTO deck_cards VALUES (?,?,?,?,?)",
-            [(entry_id, c.group, c.name, c.count, int(c.known)) for c in e.cards],
-        )
-    connection.executemany(
-        "INSERT INTO leftovers VALUES (?,?,?)",
-        [(d.id, n, "chrome") for n in result.chrome] + [(d.id, n, "unparsed") for n in result.unparsed],
-    )
-    connection.executemany("INSERT INTO warnings VALUES (?,?)", [(d.id, w) for w in result.warnings])
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:
