@@ -24,14 +24,13 @@ from whoosh.searching import Searcher
 from kb import changes, documents
 from kb.build import BuildError
 from kb.completion import Name, names_of
-from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter, name_analyzer
+from kb.index import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, date_filter
 from kb.questions import Vocabulary
-from kb.reader import Reader
+from kb.reader import Names, Reader
 from kb.versions import UnknownFilter, Version, history_order, lines, status
 from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 
-NAMES = name_analyzer()
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
 _US_DATE = re.compile(r"^(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})$")
@@ -83,7 +82,6 @@ class KnowledgeBase(Reader):
         """Each thread's own searchers, by index directory: a searcher is never shared."""
         self._allowed: dict[dt.date, set[int]] = {}
         """Date -> document numbers in force then; a set is never changed once stored."""
-        self._names: dict[str, str] | None = None
         self._vocabulary: Vocabulary | None = None
         self._completion: list[Name] | None = None
         self._changes: dict[int, dict[str, dict[str, Any]]] = {}
@@ -153,15 +151,9 @@ class KnowledgeBase(Reader):
         low, high = sorted((self.built_on, on))
         return not self.changes_between(low.isoformat(), high.isoformat())
 
-    def names(self) -> dict[str, str]:
-        """Folded headword or card name -> the name, for "did you mean"."""
-        if self._names is None:  # built whole, then published: other threads never see it half made
-            spelled = [t["headword"] for t in self.topics()]
-            spelled += [n for c in self.cards() for n in [c["name"], *json.loads(c["aliases"])]]
-            names = {" ".join(t.text for t in NAMES(n)): n for n in spelled}
-            names.pop("", None)
-            self._names = names
-        return self._names
+    def names(self) -> Names:
+        """Folded headword or card name -> the name, for "did you mean" (read from the store as asked)."""
+        return Names(self)
 
     def vocabulary(self) -> Vocabulary:
         """The words of this knowledge base, for spelling correction (read on first use)."""

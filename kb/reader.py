@@ -16,7 +16,7 @@ import datetime as dt
 import json
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,25 @@ from kb.versions import Version, history_order
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
 _SELECT = f"SELECT {store.VERSION_SELECT} FROM versions"
+
+
+class Names(Mapping[str, str]):
+    """Folded headword or card name -> the name (`kb.store` made them), read as asked."""
+
+    def __init__(self, reader: Reader) -> None:
+        self._reader = reader
+
+    def __getitem__(self, folded: str) -> str:
+        found = self._reader.rows("SELECT name FROM names WHERE folded = ?", folded)
+        if not found:
+            raise KeyError(folded)
+        return str(found[0][0])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([r[0] for r in self._reader.rows("SELECT folded FROM names ORDER BY rowid")])
+
+    def __len__(self) -> int:
+        return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
 
 
 class Reader:

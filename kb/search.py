@@ -17,6 +17,7 @@ import datetime as dt
 import difflib
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -257,7 +258,7 @@ def names_entry(typed: Typed, headword: str) -> bool:
     return bool(wanted) and wanted <= {t for w in typed.words for t in _terms(_TEXT, w)}
 
 
-def suggest(typed: Typed, names: dict[str, str], vocabulary: Vocabulary) -> str | None:
+def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Vocabulary) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
     name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself."""
     words = [t for w in typed.words for t in _terms(_NAMES, w)]

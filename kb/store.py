@@ -3,11 +3,12 @@
 Written once per build into a fresh file (`write`), extended into a copy by an incremental
 build (`extend`), then only read (`open_readonly`, `kb.reader`). Besides the rows of record
 it holds what the answers look things up by: each version's permalink ``key``, a topic's
-spellings (``topic_keys``), a card's title spellings (``card_titles``) and the "See X"
-references of each version (``see_refs``), so an answer reads only the rows it needs. The
-versions table is written and read through one column list (`VERSION_COLUMNS`). What only the
-build needs (entries, their warnings, chrome and unparsed lines, releases) is not stored here:
-the parses are kept by `kb.incremental`, the findings in the build's ``report.json``.
+spellings (``topic_keys``), a card's title spellings (``card_titles``), the "See X"
+references of each version (``see_refs``) and the names for "did you mean" (``names``), so
+an answer reads only the rows it needs. The versions table is written and read through one
+column list (`VERSION_COLUMNS`). What only the build needs (entries, their warnings, chrome
+and unparsed lines, releases) is not stored here: the parses are kept by `kb.incremental`,
+the findings in the build's ``report.json``.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ import sqlite3
 from pathlib import Path
 
 from kb.catalog import Catalog
+from kb.index import name_analyzer
 from kb.versions import Ledger, Topic, Version, reference_keys
 from rulings.model import ParseResult
 from rulings.normalize import headword_key, title_key
 
 DB_NAME = "kb.sqlite"
 """The store's file name inside a build directory."""
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The store's layout (``PRAGMA user_version``); a store of another layout must be rebuilt."""
 
 VERSION_COLUMNS = {
@@ -73,6 +75,7 @@ CREATE INDEX card_links_card ON card_links(card_key);
 CREATE INDEX card_links_version ON card_links(version_id);
 CREATE TABLE card_titles (title TEXT NOT NULL, card_key TEXT NOT NULL REFERENCES cards(key));
 CREATE INDEX card_titles_title ON card_titles(title);
+CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
 """.replace("{versions}", ", ".join(f"{name} {declared}" for name, declared in VERSION_COLUMNS.items()))
 
 
@@ -114,6 +117,7 @@ def write(
                 ],
             )
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
+            _write_names(connection)
     finally:
         connection.close()
 
@@ -142,8 +146,21 @@ def extend(
             connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
             _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
+            _write_names(connection)
     finally:
         connection.close()
+
+
+def _write_names(connection: sqlite3.Connection) -> None:
+    """Folded headword or card name (or alias) -> the name, for "did you mean": of the topics,
+    then the cards, as stored; of names folded alike, the last."""
+    spelled = [r[0] for r in connection.execute("SELECT headword FROM topics ORDER BY rowid")]
+    cards = connection.execute("SELECT name, aliases FROM cards ORDER BY rowid")
+    spelled += [n for name, aliases in cards for n in [name, *json.loads(aliases)]]
+    names = {" ".join(t.text for t in _NAMES(n)): n for n in spelled}
+    names.pop("", None)
+    connection.execute("DELETE FROM names")
+    connection.executemany("INSERT INTO names VALUES (?,?)", names.items())
 
 
 def _write_topic_keys(connection: sqlite3.Connection, topics: list[Topic]) -> None:
@@ -200,6 +217,7 @@ def _date(value: str | None) -> dt.date | None:
     return dt.date.fromisoformat(value) if value else None
 
 
+_NAMES = name_analyzer()
 _VERSION_INSERT = f"INSERT INTO versions ({VERSION_SELECT}) VALUES ({','.join('?' * len(VERSION_COLUMNS))})"
 
 

@@ -38,7 +38,17 @@ def test_store_holds_what_the_answers_read_and_the_parses_their_entries(tmp_path
     directory = build(SEEDS, tmp_path / "kb").directory
     db = store.open_readonly(directory / store.DB_NAME)
     tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
-    assert tables == ["card_links", "card_titles", "cards", "documents", "see_refs", "topic_keys", "topics", "versions"]
+    assert tables == [
+        "card_links",
+        "card_titles",
+        "cards",
+        "documents",
+        "names",
+        "see_refs",
+        "topic_keys",
+        "topics",
+        "versions",
+    ]
     document = db.execute("SELECT * FROM documents WHERE id = 'stccg-cr-update-2000-11-27'").fetchone()
     assert (document["declared_date"], document["previous_date"]) == ("2000-11-27", "2000-10-30")
     assert json.loads(document["complete_set"])[2] == "Current Rulings (11/27/00 - full version)"
