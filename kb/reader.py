@@ -26,6 +26,8 @@ from kb.versions import Version, history_order
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
+PAGE_CACHE_KB = 512
+"""SQLite's page cache of each connection (its default, 2 MB, times the threads of each process)."""
 _SELECT = f"SELECT {store.VERSION_SELECT} FROM versions"
 
 
@@ -87,6 +89,7 @@ class Reader:
                 # used by its thread only; closed by the thread that retires it, once unused
                 mine = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
                 mine.row_factory = sqlite3.Row
+                mine.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KB}")  # the system caches the file anyway
                 self._connections[thread] = mine
             return mine
 

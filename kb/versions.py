@@ -64,8 +64,7 @@ class Version:
     authority: str = "official"
     """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
     key: str = ""
-    """Its permalink, ``topic@document@series`` (``@N`` after it for the Nth such version of a
-    topic); given by the store (`kb.store.version_keys`), empty while building."""
+    """Its permalink (`kb.store.version_keys`), given by the store; empty while building."""
 
 
 def status(version: Version, on: dt.date) -> str:
