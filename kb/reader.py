@@ -16,6 +16,7 @@ import datetime as dt
 import json
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -29,6 +30,11 @@ HISTORIES = 256
 PAGE_CACHE_KB = 512
 """SQLite's page cache of each connection (its default, 2 MB, times the threads of each process)."""
 _SELECT = f"SELECT {store.VERSION_SELECT} FROM versions"
+
+
+def _close_connections(connections: dict[threading.Thread, sqlite3.Connection]) -> None:
+    for connection in list(connections.values()):
+        connection.close()
 
 
 class Names(Mapping[str, str]):
@@ -59,6 +65,7 @@ class Reader:
         self._lock = threading.Lock()
         """Guards the connection table, the caches, the counter and ``closed``."""
         self._connections: dict[threading.Thread, sqlite3.Connection] = {}
+        weakref.finalize(self, _close_connections, self._connections)  # a reader dropped unclosed
         self._histories: dict[str, tuple[Version, ...]] = {}
         """Topic id -> its versions in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
