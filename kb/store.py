@@ -146,7 +146,8 @@ def extend(
             connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
             _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
-            _write_names(connection)
+            if renamed:  # the cards are those of the previous build
+                _write_names(connection)
     finally:
         connection.close()
 
