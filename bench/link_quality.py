@@ -64,10 +64,11 @@ def evaluate(kb: KnowledgeBase) -> Quality:
     expected, negatives = read_labels()
     quality = Quality(negatives=len(negatives))
     linked: dict[str, set[str]] = {}
-    for version in kb.versions:
+    names_of = {c["key"]: c["name"] for c in kb.cards()}
+    for version in kb.every_version():
         if version.document_id != DOCUMENT:
             continue
-        names = {kb.cards[k]["name"] for k, via in kb.card_links.get(version.id, []) if via in ("title", "reference")}
+        names = {names_of[k] for k, via in kb.card_links(version) if via in ("title", "reference")}
         linked.setdefault(version.headword, set()).update(names)
     for headword, cards in expected.items():
         found = linked.get(headword, set())

@@ -72,7 +72,7 @@ def build_fts(kb: KnowledgeBase, path: Path) -> float:
     db = sqlite3.connect(path)
     db.execute("CREATE VIRTUAL TABLE v USING fts5(headword, cards, text, valid_from UNINDEXED, valid_to UNINDEXED)")
     rows = []
-    for version in kb.versions:
+    for version in kb.every_version():
         names = " | ".join(kb.cards_of([version]))
         start = version.valid_from.toordinal() if version.valid_from else dt.date.max.toordinal()
         end = version.valid_to.toordinal() if version.valid_to else dt.date.max.toordinal()
@@ -134,7 +134,7 @@ def main() -> int:
         fts_seconds = build_fts(kb, root / "fts.sqlite")
         fts = sqlite3.connect(root / "fts.sqlite")
         today = dt.date.today().toordinal()
-        print(f"library: {documents} documents, {len(kb.versions):,} versions, {len(kb.topics):,} topics")
+        print(f"library: {documents} documents, {len(kb.every_version()):,} versions, {len(kb.topics()):,} topics")
         print(f"build: rulings {report.seconds:.1f} s (parse, versions, links, SQLite and Whoosh); "
               f"FTS5 table alone {fts_seconds:.1f} s")  # fmt: skip
         print(

@@ -51,7 +51,7 @@ def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
 
 
 def _known_card(kb: KnowledgeBase, name: str, game: str | None) -> str | None:
-    matches = [k for k in kb.cards_by_title.get(_wanted(name), []) if game in (None, kb.cards[k]["game"])]
+    matches = [c["key"] for c in kb.cards_titled(_wanted(name)) if game in (None, c["game"])]
     return sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0] if matches else None
 
 
@@ -60,7 +60,7 @@ def _wanted(name: str) -> str:
 
 
 def _card_names(kb: KnowledgeBase, game: str | None) -> dict[str, str]:
-    return {title_key(c["name"]): c["name"] for c in kb.cards.values() if game in (None, c["game"])}
+    return {title_key(c["name"]): c["name"] for c in kb.cards() if game in (None, c["game"])}
 
 
 def _close_cards(names: dict[str, str], name: str) -> list[str]:
@@ -73,12 +73,11 @@ def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str |
 
 
 def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
-    row = kb.cards[key]
+    row = kb.card(key) or {}
     headed: dict[str, dict[str, Any]] = {}
     mentioning: dict[str, dict[str, Any]] = {}
     history = []
-    for version_id, vias in kb.card_versions.get(key, {}).items():
-        version = kb.version_by_id[version_id]
+    for version, vias in kb.card_versions(key):
         state = status(version, on)
         history.append({"topic": version.topic, "headword": version.headword, "series": version.series,
                         "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
@@ -87,7 +86,8 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
         if state != "active":
             continue
         bucket = headed if "headword" in vias else mentioning
-        bucket.setdefault(version.topic, {"topic": version.topic, "headword": kb.topics[version.topic]["headword"],
+        headword = (kb.topic(version.topic) or {})["headword"]
+        bucket.setdefault(version.topic, {"topic": version.topic, "headword": headword,
                                           "parts": []})["parts"].append(kb.part(version, on))  # fmt: skip
     for topic in headed:
         mentioning.pop(topic, None)
@@ -117,20 +117,25 @@ def _dated(kb: KnowledgeBase, entries: list[dict[str, Any]]) -> list[dict[str, A
     rulings = [
         {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"],
          "label": p["label"], "text": p["text"], "key": p["key"], "citation": p["citation"]}
-        for e in entries if kb.topics[e["topic"]]["kind"] != "card list" for p in e["parts"]
+        for e in entries if not _card_list(kb, e["topic"]) for p in e["parts"]
     ]  # fmt: skip
     rulings.sort(key=lambda r: (r["topic"], r["label"]))
     rulings.sort(key=lambda r: r["since"] or "", reverse=True)
     return rulings
 
 
+def _card_list(kb: KnowledgeBase, topic: str) -> bool:
+    """Whether ``topic`` is a deck list (a rulebook's list of cards), not a ruling."""
+    return (kb.topic(topic) or {}).get("kind") == "card list"
+
+
 def same_name(kb: KnowledgeBase, key: str) -> list[dict[str, str]]:
     """The other cards (of other games, or other printings) a name or alias of card ``key``
     also names: name, game and key of each, in key order."""
-    row = kb.cards[key]
+    row = kb.card(key) or {}
     spellings = {title_key(s) for s in [row["name"], *json.loads(row["aliases"])]}
-    others = sorted({k for s in spellings for k in kb.cards_by_title.get(s, []) if k != key})
-    return [{"name": kb.cards[k]["name"], "game": kb.cards[k]["game"], "key": k} for k in others]
+    others = {c["key"]: c for s in spellings for c in kb.cards_titled(s) if c["key"] != key}
+    return [{"name": others[k]["name"], "game": others[k]["game"], "key": k} for k in sorted(others)]
 
 
 def read_deck(text: str, titles: list[str]) -> list[tuple[str, int]]:
@@ -174,7 +179,7 @@ def resolve_deck(
     once, with suggestions for the first `SUGGESTED`), the number of lines skipped and the
     section headers read."""
     game = kb.game_filter(game)
-    titles = [c["name"] for c in kb.cards.values() if game in (None, c["game"])]
+    titles = [c["name"] for c in kb.cards() if game in (None, c["game"])]
     cards, skipped, headers = _read_deck(text, titles)
     known: dict[str, int] = {}
     unknown: dict[str, dict[str, Any]] = {}
@@ -202,7 +207,7 @@ def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str |
     cards = []
     for key, count in known.items():
         answer = _card(kb, key, on)
-        rulings = [e for e in answer["entries"] if kb.topics[e["topic"]]["kind"] != "card list"]
+        rulings = [e for e in answer["entries"] if not _card_list(kb, e["topic"])]
         cards.append({"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings})
     return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped, "headers": headers,
             "total": sum(known.values()) + sum(u["count"] for u in unknown)}  # fmt: skip

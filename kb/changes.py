@@ -23,8 +23,9 @@ CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
 def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]]:
     """Document id -> ``count`` per change kind and up to ``limit`` items of each (headword,
     topic, operation, the publisher's summary, and why it ended or what it waits for)."""
+    documents = kb.documents()
     found: dict[str, dict[str, Any]] = {
-        ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in kb.documents
+        ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in documents
     }
 
     def record(document: str, kind: str, item: dict[str, Any]) -> None:
@@ -33,18 +34,26 @@ def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]
         if len(changes[kind]) < limit:
             changes[kind].append(item)
 
-    for version in kb.versions:
-        item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
-                "summary": version.summary, "label": kb.series_label(version.series)}  # fmt: skip
-        issued = document_day(kb.documents[version.document_id])
-        if version.valid_from is None or version.valid_from > issued:
-            waits = version.condition or f"in force from {version.valid_from}"
-            record(version.document_id, "pending", {**item, "why": waits})
-        else:
-            record(version.document_id, "changed" if version.supersedes else "added", {**item, "why": ""})
-        ending = kb.ending(version)
-        if ending and ending["reason"] != "superseded":
-            record(ending["document"], "rescinded", {**item, "operation": ending["reason"], "why": ending["why"]})
+    events: list[tuple[int, str, str, dict[str, Any]]] = []
+    """(version id, document, kind of change, item): what each version did, topic after topic."""
+    for history in kb.histories():
+        for version in history:
+            item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
+                    "summary": version.summary, "label": kb.series_label(version.series)}  # fmt: skip
+            issued = document_day(documents[version.document_id])
+            if version.valid_from is None or version.valid_from > issued:
+                waits = version.condition or f"in force from {version.valid_from}"
+                events.append((version.id, version.document_id, "pending", {**item, "why": waits}))
+            else:
+                kind = "changed" if version.supersedes else "added"
+                events.append((version.id, version.document_id, kind, {**item, "why": ""}))
+            end = ending(kb, version, history)
+            if end and end["reason"] != "superseded":
+                events.append((version.id, end["document"], "rescinded",
+                               {**item, "operation": end["reason"], "why": end["why"]}))  # fmt: skip
+    events.sort(key=lambda e: e[0])  # stable: a version's own change before its ending
+    for _, document, kind, item in events:
+        record(document, kind, item)
     return found
 
 
@@ -60,16 +69,20 @@ def diff(
 
     def keep(version: Version) -> bool:
         kind = series_of_kind(version.series)
-        named = cards is None or any(key in cards for key, _ in kb.card_links.get(version.id, []))
+        named = cards is None or any(key in cards for key, _ in kb.card_links(version))
         return (wanted is None or kind in wanted) and named
 
     answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
                               "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
-    for ident, topic in sorted(kb.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
-        if game not in (None, topic["game"]):
+    documents = kb.documents()
+    touched = kb.topics_changed(start, end)
+    for topic in sorted(kb.topics(), key=lambda t: headword_key(t["headword"])):
+        ident = topic["id"]
+        if game not in (None, topic["game"]) or ident not in touched:
             continue
-        before = [v for v in kb.in_force(ident, start) if keep(v)]
-        after = [v for v in kb.in_force(ident, end) if keep(v)]
+        history = kb.versions_of(ident)
+        before = [v for v in history if status(v, start) == "active" and keep(v)]
+        after = [v for v in history if status(v, end) == "active" and keep(v)]
         old, new = _joined(before), _joined(after)
         item = {"topic": ident, "headword": topic["headword"]}
         if not before and after:
@@ -85,40 +98,42 @@ def diff(
             )
         elif old != new or [v.note for v in before] != [v.note for v in after]:
             answer["changed"].append({**item, "diff": word_diff(old, new), "parts": [kb.part(v, end) for v in after]})
-        for version in kb.by_topic[ident]:
-            document_date = document_day(kb.documents[version.document_id])
+        for version in history:
+            document_date = document_day(documents[version.document_id])
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
                 answer["pending"].append({**item, **kb.part(version, end)})
     return answer
 
 
-def ending(kb: KnowledgeBase, version: Version) -> dict[str, Any] | None:
-    """When, by which document (cited) and why a version stopped being in force; None while it is."""
+def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = None) -> dict[str, Any] | None:
+    """When, by which document (cited) and why a version stopped being in force; None while it is.
+    ``history``: the versions of its topic, when at hand."""
     if version.valid_to is None or version.end is None:
         return None
     by = version.ended_by or {"document": version.document_id, "lines": ""}
-    document = kb.documents[by["document"]]
+    document = kb.documents()[by["document"]]
     name = f"{document['title']} ({document['version']})"
-    after = kb.successor.get(version.id)
+    after = kb.successor(version, history)
     why = {
-        "superseded": f"superseded by version {kb.number[after.id]}" if after else "superseded",
+        "superseded": f"superseded by version {kb.number(after, history)}" if after else "superseded",
         "rescinded": f"omitted from the full {document['title']} of {document['date']}",
         "consolidated": f"consolidated into {document['title']} {document['version']}",
         "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
     }.get(version.end, version.end)
     return {"date": version.valid_to.isoformat(), "reason": version.end, "why": why, "document": document["id"],
             "title": document["title"], "version": document["version"], "lines": by["lines"],
-            "successor": kb.version_keys[after.id] if after else None}  # fmt: skip
+            "successor": after.key if after else None}  # fmt: skip
 
 
 def ended(kb: KnowledgeBase, topic: str, on: dt.date) -> list[dict[str, Any]]:
     """For each series of ``topic`` with nothing in force on ``on``, its last version that had
     ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
     last: dict[str, Version] = {}
-    for version in sorted(kb.by_topic.get(topic, []), key=history_order):
+    history = kb.versions_of(topic)
+    for version in sorted(history, key=history_order):
         if version.valid_to is not None and version.valid_to <= on:
             last[version.series] = version
-    live = {v.series for v in kb.by_topic.get(topic, []) if status(v, on) in ("active", "pending")}
+    live = {v.series for v in history if status(v, on) in ("active", "pending")}
     return [kb.part(v, on) for series, v in last.items() if series not in live]
 
 

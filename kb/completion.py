@@ -47,8 +47,8 @@ def folded(text: str) -> tuple[str, ...]:
 
 def names_of(kb: KnowledgeBase) -> list[Name]:
     """Every headword and card title (and card alias) of ``kb``, shortest first."""
-    found = [_name(t["headword"], "entry", t["game"], t["id"]) for t in kb.topics.values()]
-    for card in kb.cards.values():
+    found = [_name(t["headword"], "entry", t["game"], t["id"]) for t in kb.topics()]
+    for card in kb.cards():
         for spelling in dict.fromkeys([card["name"], *json.loads(card["aliases"])]):
             found.append(_name(spelling, "card", card["game"], card["name"]))
     return sorted((n for n in found if n.words), key=lambda n: (len(n.name), n.name.lower(), n.kind != "entry"))

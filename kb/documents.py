@@ -25,7 +25,7 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
     each declaration of a complete set made by then (newest first) with the library's document
     for each name (None: the library lacks it)."""
     dated = sorted(
-        (d for d in kb.documents.values() if document_day(d) <= on), key=lambda d: (d["date"] or "", d["id"])
+        (d for d in kb.documents().values() if document_day(d) <= on), key=lambda d: (d["date"] or "", d["id"])
     )
     replaced = _replacements(dated)
     current = [d for d in dated if d["id"] not in replaced]
@@ -46,7 +46,7 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
         "replaced": [
             {**{k: d[k] for k in FIELDS}, "replaced_by": replaced[d["id"]]} for d in dated if d["id"] in replaced
         ],
-        "later": [{k: d[k] for k in FIELDS} for d in kb.documents.values() if document_day(d) > on],
+        "later": [{k: d[k] for k in FIELDS} for d in kb.documents().values() if document_day(d) > on],
         "declarations": declarations,
     }
 
@@ -74,7 +74,7 @@ def _match(kb: KnowledgeBase, name: str, game: str) -> str | None:
     of ``game`` whose title's words are all in the name and whose version is one of its words."""
     words = _WORD.findall(name.lower())
     text = " ".join(words)
-    for document in kb.documents.values():
+    for document in kb.documents().values():
         title = _WORD.findall(document["title"].lower())
         version = " ".join(_WORD.findall(document["version"].lower()))
         named = document["game"] == game and title and set(title) <= set(words) and version

@@ -2,38 +2,39 @@
 
 Every answer is a plain dict (JSON-ready), so the CLI and the web app present the same
 thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
-`BadDate`. A `KnowledgeBase` is safe to share between threads: the store is read into memory
-and closed at load, each thread searches with its own Whoosh searchers, and shared caches
-are guarded by a lock or published whole.
+`BadDate`. A `KnowledgeBase` is safe to share between threads: it reads the store through
+`kb.reader` (each thread its own SQLite connection, only the rows an answer needs), each
+thread searches with its own Whoosh searchers, and shared caches are guarded by a lock or
+published whole.
 """
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 import difflib
 import json
-import sqlite3
 import threading
+import weakref
 from pathlib import Path
 from typing import Any
 
-from whoosh import index, scoring
+from whoosh import scoring
+from whoosh.filedb.filestore import FileStorage
 from whoosh.searching import Searcher
 
-from kb import changes, documents, store
+from kb import changes, documents
 from kb.completion import Name, names_of
 from kb.errors import UnknownTopic
-from kb.index import date_filter, name_analyzer
+from kb.index import date_filter
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, BuildError
 from kb.questions import Vocabulary
+from kb.reader import Names, Reader
 from kb.versions import Version, history_order, lines, status
-from kb.vocabulary import UnknownFilter, reference_keys
+from kb.vocabulary import UnknownFilter
 from kb.worddiff import word_diff
 from rulings.dates import BadDate
-from rulings.normalize import headword_key, title_key
+from rulings.normalize import headword_key
 
-NAMES = name_analyzer()
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
 
@@ -42,110 +43,23 @@ class ReversedRange(BadDate):
     """A diff asked from a later date to an earlier one."""
 
 
-def _date(value: str | None) -> dt.date | None:
-    return dt.date.fromisoformat(value) if value else None
-
-
-def _version(row: sqlite3.Row) -> Version:
-    return Version(
-        id=row["id"], topic=row["topic_id"], series=row["series"], headword=row["headword"], text=row["text"],
-        valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
-        line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
-        supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
-        references=json.loads(row["refs"]), summary=row["summary"], authority=_column(row, "authority", "official"),
-        ended_by=_ended_by(row),
-    )  # fmt: skip
-
-
-def _column(row: sqlite3.Row, name: str, default: Any) -> Any:
-    """``row[name]``, or ``default`` for a store built before that column existed."""
-    names = row.keys()  # a Row's ``in`` looks at its values, not its column names
-    return row[name] if name in names else default
-
-
-def _ended_by(row: sqlite3.Row) -> dict[str, str] | None:
-    """The document that ended a version (a store built before this column has none)."""
-    ended = _column(row, "ended_by", None)
-    return json.loads(ended) if ended else None
-
-
-class KnowledgeBase:
+class KnowledgeBase(Reader):
     """Read-only queries over one build directory."""
 
     def __init__(self, directory: Path) -> None:
         if not (directory / BUILT_ON).is_file():
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
         self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
-        db = store.open_readonly(directory / store.DB_NAME)
-        try:
-            self._load(db)
-        finally:
-            db.close()  # everything is in memory now: no connection outlives the load
-        self.directory = directory
-        self.boundaries = sorted({d for v in self.versions for d in (v.valid_from, v.valid_to) if d})
-        self._lock = threading.Lock()
-        """Guards the searcher table, the filter cache and ``closed``."""
+        super().__init__(directory)
         self._searchers: dict[threading.Thread, dict[str, Searcher]] = {}
         """Each thread's own searchers, by index directory: a searcher is never shared."""
+        weakref.finalize(self, _close_searchers, self._searchers)  # a knowledge base dropped unclosed
         self._allowed: dict[dt.date, set[int]] = {}
         """Date -> document numbers in force then; a set is never changed once stored."""
-        self._names: dict[str, str] | None = None
         self._vocabulary: Vocabulary | None = None
         self._completion: list[Name] | None = None
         self._changes: dict[int, dict[str, dict[str, Any]]] = {}
-        self.closed = False
-
-    def _load(self, db: sqlite3.Connection) -> None:
-        """Read the store into memory: documents, topics, versions, cards and their indexes."""
-        self.documents = {r["id"]: dict(r) for r in db.execute("SELECT * FROM documents")}
-        self.topics = {r["id"]: dict(r) for r in db.execute("SELECT * FROM topics")}
-        self.versions = [_version(r) for r in db.execute("SELECT * FROM versions ORDER BY id")]
-        self.by_topic: dict[str, list[Version]] = {}
-        for version in self.versions:
-            self.by_topic.setdefault(version.topic, []).append(version)
-        self.version_by_id = {v.id: v for v in self.versions}
-        self.successor = {v.supersedes: v for v in self.versions if v.supersedes and v.valid_from}
-        """Version id -> the version that superseded it."""
-        self.number: dict[int, int] = {}
-        """Version id -> its place (from 1) in its topic's history, oldest first."""
-        for versions in self.by_topic.values():
-            for place, version in enumerate(sorted(versions, key=history_order), start=1):
-                self.number[version.id] = place
-        self.version_keys: dict[int, str] = {}
-        self.version_by_key: dict[str, Version] = {}
-        for version in self.versions:
-            key = base = f"{version.topic}@{version.document_id}@{version.series}"
-            number = 1
-            while key in self.version_by_key:
-                number += 1
-                key = f"{base}@{number}"
-            self.version_keys[version.id], self.version_by_key[key] = key, version
-        self.cards = {r["key"]: dict(r) for r in db.execute("SELECT * FROM cards")}
-        self._games = sorted({t["game"] for t in self.topics.values()} | {c["game"] for c in self.cards.values()})
-        self.cards_by_title: dict[str, list[str]] = {}
-        """Title key of a card's name or alias -> card keys."""
-        for key, card in self.cards.items():
-            for spelling in {title_key(s) for s in [card["name"], *json.loads(card["aliases"])]}:
-                self.cards_by_title.setdefault(spelling, []).append(key)
-        self.card_links: dict[int, list[tuple[str, str]]] = {}
-        self.card_versions: dict[str, dict[int, set[str]]] = {}
-        """Card key -> the versions naming it (in version order) -> how they name it."""
-        for row in db.execute("SELECT * FROM card_links ORDER BY version_id, rowid"):
-            self.card_links.setdefault(row["version_id"], []).append((row["card_key"], row["via"]))
-            self.card_versions.setdefault(row["card_key"], {}).setdefault(row["version_id"], set()).add(row["via"])
-        self.referring: dict[tuple[str, str], set[str]] = {}
-        """(game, topic key) -> topics whose open versions say "See" it."""
-        for version in self.versions:
-            if version.valid_to is None and version.valid_from is not None:
-                game = self.topics[version.topic]["game"]
-                for target in version.references:
-                    for key in reference_keys(target):
-                        self.referring.setdefault((game, key), set()).add(version.topic)
-        self.topics_by_key: dict[str, list[str]] = {}
-        """Headword key (or topic id slug) -> topic ids, for finding a topic as typed."""
-        for ident, topic in self.topics.items():
-            for key in {headword_key(topic["headword"]), ident.split(":", 1)[1].replace("-", " ")}:
-                self.topics_by_key.setdefault(key, []).append(ident)
+        self._games: list[str] | None = None
 
     # -- search support ---------------------------------------------------------------
 
@@ -190,14 +104,15 @@ class KnowledgeBase:
             return sum(len(mine) for mine in self._searchers.values())
 
     def close(self) -> None:
-        """Close every searcher of every thread; searching afterwards is an error. The
-        in-memory answers (show, history, diff...) keep working."""
+        """Close every searcher and every SQLite connection of every thread; answering
+        afterwards is a `BuildError`."""
         with self._lock:
             self.closed = True
             searchers = [s for mine in self._searchers.values() for s in mine.values()]
             self._searchers.clear()
         for searcher in searchers:
             searcher.close()
+        super().close()
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -208,18 +123,11 @@ class KnowledgeBase:
     def _current_exact(self, on: dt.date) -> bool:
         """Whether the versions in force on ``on`` are those in force on the build date."""
         low, high = sorted((self.built_on, on))
-        first = bisect.bisect_right(self.boundaries, low)
-        return first == len(self.boundaries) or self.boundaries[first] > high
+        return not self.changes_between(low.isoformat(), high.isoformat())
 
-    def names(self) -> dict[str, str]:
-        """Folded headword or card name -> the name, for "did you mean"."""
-        if self._names is None:  # built whole, then published: other threads never see it half made
-            spelled = [t["headword"] for t in self.topics.values()]
-            spelled += [n for c in self.cards.values() for n in [c["name"], *json.loads(c["aliases"])]]
-            names = {" ".join(t.text for t in NAMES(n)): n for n in spelled}
-            names.pop("", None)
-            self._names = names
-        return self._names
+    def names(self) -> Names:
+        """Folded headword or card name -> the name, for "did you mean" (read from the store as asked)."""
+        return Names(self)
 
     def vocabulary(self) -> Vocabulary:
         """The words of this knowledge base, for spelling correction (read on first use)."""
@@ -247,18 +155,21 @@ class KnowledgeBase:
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""
         game = self.game_filter(game)
-        if query in self.topics:
+        if self.topic(query) is not None:
             return query
         key = headword_key(query)
-        matches = [self.topics[i] for i in self.topics_by_key.get(key, []) if game in (None, self.topics[i]["game"])]
+        matches = [t for t in self.topics_keyed(key) if game in (None, t["game"])]
         if matches:
             return str(sorted(matches, key=lambda t: (t["game"] != "stccg", len(t["id"])))[0]["id"])
-        headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics.values()}
+        headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics()}
         close = difflib.get_close_matches(key, list(headwords), n=5, cutoff=0.6)
         raise UnknownTopic(query, [headwords[c] for c in close])
 
     def games(self) -> list[str]:
         """The games this knowledge base has topics or cards of."""
+        if self._games is None:  # read whole, then published
+            sql = "SELECT game FROM topics UNION SELECT game FROM cards"
+            self._games = sorted(r[0] for r in self.rows(sql))
         return self._games
 
     def game_filter(self, value: str | None) -> str | None:
@@ -270,20 +181,20 @@ class KnowledgeBase:
 
     def citation(self, version: Version) -> dict[str, Any]:
         """Where a version's text comes from."""
-        document = self.documents[version.document_id]
+        document = self.documents()[version.document_id]
         return {"document": document["id"], "title": document["title"], "version": document["version"],
                 "date": document["date"], "lines": lines(version.line_start, version.line_end)}  # fmt: skip
 
     def series_label(self, series: str) -> str:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
-            return f"Rulebook: {self.documents[series.split(':', 1)[1]]['title']}"
+            return f"Rulebook: {self.documents()[series.split(':', 1)[1]]['title']}"
         return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
 
     def part(self, version: Version, on: dt.date) -> dict[str, Any]:
         """One version as an answer part: text, status, operation, dates, note, citation, cards."""
         return {
-            "version": version.id, "key": self.version_keys[version.id], "series": version.series,
+            "version": version.id, "key": version.key, "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
             "authority": version.authority,
@@ -295,7 +206,7 @@ class KnowledgeBase:
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
         """The versions of ``topic`` in force on ``on``, one per series."""
-        return [v for v in self.by_topic.get(topic, []) if status(v, on) == "active"]
+        return [v for v in self.versions_of(topic) if status(v, on) == "active"]
 
     # -- answers --------------------------------------------------------------------
 
@@ -304,9 +215,10 @@ class KnowledgeBase:
         on = as_of or dt.date.today()
         topic = self.find(query, game)
         parts = [self.part(v, on) for v in self.in_force(topic, on)]
-        waiting = [self.part(v, on) for v in self.by_topic[topic] if status(v, on) == "pending"]
+        waiting = [self.part(v, on) for v in self.versions_of(topic) if status(v, on) == "pending"]
+        row = self.topic(topic) or {}
         return {
-            "topic": topic, "headword": self.topics[topic]["headword"], "game": self.topics[topic]["game"],
+            "topic": topic, "headword": row["headword"], "game": row["game"],
             "as_of": on.isoformat(), "text": "\n\n".join(p["text"] for p in parts if p["text"]),
             "parts": parts, "ended": self.ended(topic, on), "pending": waiting, "backrefs": self.backrefs(topic),
             "cards": self.cards_of(self.in_force(topic, on)),
@@ -314,32 +226,35 @@ class KnowledgeBase:
 
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
-        keys = [key for v in versions for key, _ in self.card_links.get(v.id, [])]
-        return [self.cards[k]["name"] for k in dict.fromkeys(keys)]
+        return self.card_names(versions)
 
     def history(self, query: str, game: str | None = None) -> dict[str, Any]:
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
         topic = self.find(query, game)
         today = dt.date.today()
-        by_id = {v.id: v for v in self.versions}
+        history = self.versions_of(topic)
+        by_id = {v.id: v for v in history}
         versions = []
-        for version in sorted(self.by_topic[topic], key=history_order):
+        for version in sorted(history, key=history_order):
             part = self.part(version, today)
             previous = by_id.get(version.supersedes) if version.supersedes else None
             part["supersedes"] = version.supersedes
             part["diff"] = word_diff(previous.text if previous else "", version.text)
             versions.append(part)
-        return {"topic": topic, "headword": self.topics[topic]["headword"], "versions": versions}
+        return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
 
     def as_of(self, on: dt.date, game: str | None = None) -> dict[str, Any]:
         """The whole knowledge base in force on a date."""
         game = self.game_filter(game)
+        in_force: dict[str, list[Version]] = {}
+        for version in self.versions_in_force(on):
+            in_force.setdefault(version.topic, []).append(version)
         topics = []
-        for ident, topic in sorted(self.topics.items(), key=lambda t: headword_key(t[1]["headword"])):
-            parts = self.in_force(ident, on)
+        for topic in sorted(self.topics(), key=lambda t: headword_key(t["headword"])):
+            parts = in_force.get(topic["id"], [])
             if parts and game in (None, topic["game"]):
                 topics.append(
-                    {"topic": ident, "headword": topic["headword"], "parts": [self.part(v, on) for v in parts]}
+                    {"topic": topic["id"], "headword": topic["headword"], "parts": [self.part(v, on) for v in parts]}
                 )
         return {"as_of": on.isoformat(), "topics": topics}
 
@@ -363,16 +278,24 @@ class KnowledgeBase:
 
     def backrefs(self, topic: str) -> list[dict[str, str]]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
-        found = self.referring.get((self.topics[topic]["game"], headword_key(self.topics[topic]["headword"])), set())
-        return [{"topic": t, "headword": self.topics[t]["headword"]} for t in sorted(found)]
+        row = self.topic(topic) or {}
+        found = self.referring(row["game"], headword_key(row["headword"]))
+        return [{"topic": t, "headword": (self.topic(t) or {})["headword"]} for t in found]
 
     def documents_in_force(self, on: dt.date) -> dict[str, Any]:
         """The documents in force on ``on`` and the complete sets declared by then (`kb.documents`)."""
         return documents.in_force(self, on)
 
 
+def _close_searchers(searchers: dict[threading.Thread, dict[str, Searcher]]) -> None:
+    for searcher in [s for mine in searchers.values() for s in mine.values()]:
+        searcher.close()
+
+
 def _open_index(directory: Path) -> Searcher:
-    return index.open_dir(str(directory)).searcher(weighting=scoring.BM25F())
+    """A searcher reading its index's files, not mapping them: a thread's searcher then costs
+    well under a megabyte instead of the index's size in resident memory."""
+    return FileStorage(str(directory), supports_mmap=False).open_index().searcher(weighting=scoring.BM25F())
 
 
 def iso(value: dt.date | None) -> str | None:

@@ -17,6 +17,7 @@ import datetime as dt
 import difflib
 import html
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -232,10 +233,10 @@ def search(
         seen = {v for v, _ in hits}
         hits += [h for h in run(searcher, growing, allowed, game, kind, limit, work) if h[0] not in seen]
         hits = hits[: max(1, limit)]
-    by_id = kb.version_by_id
     results = []
     for version_id, marked in hits:
-        version = by_id[version_id]
+        version = kb.version(version_id)
+        assert version is not None  # the index and the store are of one build
         part = kb.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
@@ -257,7 +258,7 @@ def names_entry(typed: Typed, headword: str) -> bool:
     return bool(wanted) and wanted <= {t for w in typed.words for t in _terms(_TEXT, w)}
 
 
-def suggest(typed: Typed, names: dict[str, str], vocabulary: Vocabulary) -> str | None:
+def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Vocabulary) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
     name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself."""
     words = [t for w in typed.words for t in _terms(_NAMES, w)]

@@ -1,19 +1,46 @@
-"""The SQLite store of record: documents (with their source text), entries, versions, cards.
+"""The SQLite store of record: documents (with their source text), topics, versions, cards.
 
-Written once per build into a fresh file (`write`), then only read (`open_readonly`).
+Written once per build into a fresh file (`write`), extended into a copy by an incremental
+build (`extend`), then only read (`open_readonly`, `kb.reader`). Besides the rows of record
+it holds what the answers look things up by: each version's permalink ``key``, a topic's
+spellings (``topic_keys``), a card's title spellings (``card_titles``), the "See X"
+references of each version (``see_refs``) and the names for "did you mean" (``names``), so
+an answer reads only the rows it needs. The versions table is written and read through one
+column list (`VERSION_COLUMNS`). What only the build needs (entries, their warnings, chrome
+and unparsed lines, releases) is not stored here: the parses are kept by `kb.incremental`,
+the findings in the build's ``report.json``.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 from pathlib import Path
 
 from kb.catalog import Catalog
+from kb.index import name_analyzer
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
-from kb.versions import Ledger, Version
+from kb.versions import Ledger, Topic, Version
+from kb.vocabulary import reference_keys
 from rulings.model import ParseResult
-from rulings.normalize import headword_key
+from rulings.normalize import headword_key, title_key
+
+SCHEMA_VERSION = 4
+"""The store's layout (``PRAGMA user_version``); a store of another layout must be rebuilt."""
+
+VERSION_COLUMNS = {
+    "id": "INTEGER PRIMARY KEY", "topic_id": "TEXT NOT NULL REFERENCES topics(id)", "series": "TEXT NOT NULL",
+    "headword": "TEXT NOT NULL", "text": "TEXT NOT NULL", "valid_from": "TEXT", "valid_to": "TEXT", "ended": "TEXT",
+    "document_id": "TEXT NOT NULL REFERENCES documents(id)", "line_start": "INTEGER NOT NULL",
+    "line_end": "INTEGER NOT NULL", "operation": "TEXT NOT NULL", "supersedes": "INTEGER", "note": "TEXT NOT NULL",
+    "condition": "TEXT", "refs": "TEXT NOT NULL", "summary": "TEXT", "authority": "TEXT NOT NULL",
+    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE",
+}  # fmt: skip
+"""The versions table's columns and their declarations: the one list its CREATE, INSERT and
+SELECT are made from (`version_row` writes a row by these names, `version_of` reads one)."""
+VERSION_SELECT = ", ".join(VERSION_COLUMNS)
+"""The columns to SELECT for `version_of`."""
 
 SCHEMA = """
 CREATE TABLE documents (
@@ -23,37 +50,18 @@ CREATE TABLE documents (
     complete_set TEXT NOT NULL, encoding TEXT NOT NULL, line_count INTEGER NOT NULL,
     nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL, source TEXT NOT NULL
 );
-CREATE TABLE entries (
-    id INTEGER PRIMARY KEY, document_id TEXT NOT NULL REFERENCES documents(id),
-    seq INTEGER NOT NULL, headword TEXT NOT NULL, key TEXT NOT NULL, kind TEXT NOT NULL,
-    number TEXT, parent TEXT, text TEXT NOT NULL, line_start INTEGER NOT NULL,
-    line_end INTEGER NOT NULL, lines TEXT NOT NULL, duplicate_lines TEXT NOT NULL,
-    marked INTEGER NOT NULL, summary_of TEXT, summary TEXT, fields TEXT NOT NULL
-);
-CREATE INDEX entries_key ON entries(key);
-CREATE TABLE refs (
-    entry_id INTEGER NOT NULL REFERENCES entries(id), target TEXT NOT NULL,
-    target_key TEXT NOT NULL
-);
-CREATE TABLE deck_cards (
-    entry_id INTEGER NOT NULL REFERENCES entries(id), grp TEXT NOT NULL,
-    name TEXT NOT NULL, count INTEGER NOT NULL, known INTEGER NOT NULL
-);
-CREATE TABLE leftovers (
-    document_id TEXT NOT NULL REFERENCES documents(id), line INTEGER NOT NULL,
-    what TEXT NOT NULL CHECK (what IN ('chrome', 'unparsed'))
-);
-CREATE TABLE warnings (document_id TEXT NOT NULL, message TEXT NOT NULL);
 CREATE TABLE topics (id TEXT PRIMARY KEY, game TEXT NOT NULL, headword TEXT NOT NULL, kind TEXT NOT NULL);
-CREATE TABLE versions (
-    id INTEGER PRIMARY KEY, topic_id TEXT NOT NULL REFERENCES topics(id), series TEXT NOT NULL,
-    headword TEXT NOT NULL, text TEXT NOT NULL, valid_from TEXT, valid_to TEXT, ended TEXT,
-    document_id TEXT NOT NULL REFERENCES documents(id), line_start INTEGER NOT NULL,
-    line_end INTEGER NOT NULL, operation TEXT NOT NULL, supersedes INTEGER, note TEXT NOT NULL,
-    condition TEXT, refs TEXT NOT NULL, summary TEXT, authority TEXT NOT NULL DEFAULT 'official', ended_by TEXT
-);
+CREATE TABLE versions ({versions});
 CREATE INDEX versions_topic ON versions(topic_id);
-CREATE TABLE releases (name TEXT PRIMARY KEY, date TEXT NOT NULL);
+CREATE INDEX versions_supersedes ON versions(supersedes);
+CREATE INDEX versions_from ON versions(valid_from);
+CREATE INDEX versions_to ON versions(valid_to);
+CREATE INDEX versions_document ON versions(document_id);
+CREATE TABLE topic_keys (key TEXT NOT NULL, topic_id TEXT NOT NULL REFERENCES topics(id));
+CREATE INDEX topic_keys_key ON topic_keys(key);
+CREATE TABLE see_refs (version_id INTEGER NOT NULL REFERENCES versions(id), game TEXT NOT NULL, key TEXT NOT NULL);
+CREATE INDEX see_refs_key ON see_refs(game, key);
+CREATE INDEX see_refs_version ON see_refs(version_id);
 CREATE TABLE cards (
     key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
     affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
@@ -64,7 +72,11 @@ CREATE TABLE card_links (
     via TEXT NOT NULL
 );
 CREATE INDEX card_links_card ON card_links(card_key);
-"""
+CREATE INDEX card_links_version ON card_links(version_id);
+CREATE TABLE card_titles (title TEXT NOT NULL, card_key TEXT NOT NULL REFERENCES cards(key));
+CREATE INDEX card_titles_title ON card_titles(title);
+CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
+""".replace("{versions}", ", ".join(f"{name} {declared}" for name, declared in VERSION_COLUMNS.items()))
 
 
 def _iso(value: object) -> str | None:
@@ -79,9 +91,15 @@ def write(
     try:
         with connection:
             connection.executescript(SCHEMA)
+            connection.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             for result in results:
                 _write_one(connection, result)
-            _write_versions(connection, ledger)
+            topics = list(ledger.topics.values())
+            connection.executemany(
+                "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in topics]
+            )
+            _write_topic_keys(connection, topics)
+            _write_versions(connection, ledger.versions, ledger)
             connection.executemany(
                 "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 [
@@ -90,7 +108,16 @@ def write(
                     for c in catalog.cards.values()
                 ],
             )  # fmt: skip
+            connection.executemany(
+                "INSERT INTO card_titles VALUES (?,?)",
+                [
+                    (t, c.key)
+                    for c in catalog.cards.values()
+                    for t in sorted({title_key(s) for s in [c.name, *c.aliases]})
+                ],
+            )
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
+            _write_names(connection)
     finally:
         connection.close()
 
@@ -102,45 +129,111 @@ def extend(
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
     versions listed in ``changed`` (their end) and the ``topics`` (new or renamed). The cards
-    and releases are those of the previous build (the caller has checked)."""
+    are those of the previous build (the caller has checked)."""
     connection = sqlite3.connect(path)
     try:
         with connection:
             for result in results:
                 _write_one(connection, result)
-            for topic in (ledger.topics[i] for i in topics):
+            renamed = [ledger.topics[i] for i in topics]
+            for topic in renamed:
                 row = (topic.game, topic.headword, topic.kind, topic.id)
                 if not connection.execute("UPDATE topics SET game=?, headword=?, kind=? WHERE id=?", row).rowcount:
                     connection.execute("INSERT INTO topics VALUES (?,?,?,?)", (row[3], *row[:3]))
+            connection.executemany("DELETE FROM topic_keys WHERE topic_id = ?", [(t.id,) for t in renamed])
+            _write_topic_keys(connection, renamed)
             connection.executemany("DELETE FROM versions WHERE id = ?", [(i,) for i in changed])
-            rewritten = [ledger.versions[i - 1] for i in changed] + ledger.versions[first:]
-            connection.executemany(_VERSION_INSERT, _version_rows(rewritten))
+            connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
+            _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
+            if renamed:  # the cards are those of the previous build
+                _write_names(connection)
     finally:
         connection.close()
 
 
-_VERSION_INSERT = f"INSERT INTO versions VALUES ({','.join('?' * 19)})"
-"""One row of `_version_rows`, in the versions table's column order."""
+def _write_names(connection: sqlite3.Connection) -> None:
+    """Folded headword or card name (or alias) -> the name, for "did you mean": of the topics,
+    then the cards, as stored; of names folded alike, the last."""
+    spelled = [r[0] for r in connection.execute("SELECT headword FROM topics ORDER BY rowid")]
+    cards = connection.execute("SELECT name, aliases FROM cards ORDER BY rowid")
+    spelled += [n for name, aliases in cards for n in [name, *json.loads(aliases)]]
+    names = {" ".join(t.text for t in _NAMES(n)): n for n in spelled}
+    names.pop("", None)
+    connection.execute("DELETE FROM names")
+    connection.executemany("INSERT INTO names VALUES (?,?)", names.items())
 
 
-def _version_rows(versions: list[Version]) -> list[tuple[object, ...]]:
-    return [
-        (
-            v.id, v.topic, v.series, v.headword, v.text, _iso(v.valid_from), _iso(v.valid_to), v.end,
-            v.document_id, v.line_start, v.line_end, v.operation, v.supersedes, v.note, v.condition,
-            json.dumps(v.references), v.summary, v.authority, json.dumps(v.ended_by) if v.ended_by else None,
-        )
-        for v in versions
-    ]  # fmt: skip
+def _write_topic_keys(connection: sqlite3.Connection, topics: list[Topic]) -> None:
+    connection.executemany("INSERT INTO topic_keys VALUES (?,?)", [(k, t.id) for t in topics for k in topic_keys(t)])
 
 
-def _write_versions(connection: sqlite3.Connection, ledger: Ledger) -> None:
+def topic_keys(topic: Topic) -> list[str]:
+    """The keys a topic is found by as typed: its headword's key and its id's slug in words."""
+    return sorted({headword_key(topic.headword), topic.id.split(":", 1)[1].replace("-", " ")})
+
+
+def version_keys(versions: list[Version]) -> dict[int, str]:
+    """Version id -> permalink: ``topic@document@series``, and ``@2``, ``@3``... after it for
+    the later versions (in id order) with the same."""
+    keys: dict[int, str] = {}
+    taken: set[str] = set()
+    for version in versions:
+        key = base = f"{version.topic}@{version.document_id}@{version.series}"
+        number = 1
+        while key in taken:
+            number += 1
+            key = f"{base}@{number}"
+        keys[version.id] = key
+        taken.add(key)
+    return keys
+
+
+def version_row(version: Version, key: str) -> tuple[object, ...]:
+    """A version as a row of `VERSION_COLUMNS`."""
+    v = version
+    fields: dict[str, object] = {
+        "id": v.id, "topic_id": v.topic, "series": v.series, "headword": v.headword, "text": v.text,
+        "valid_from": _iso(v.valid_from), "valid_to": _iso(v.valid_to), "ended": v.end, "document_id": v.document_id,
+        "line_start": v.line_start, "line_end": v.line_end, "operation": v.operation, "supersedes": v.supersedes,
+        "note": v.note, "condition": v.condition, "refs": json.dumps(v.references), "summary": v.summary,
+        "authority": v.authority, "ended_by": json.dumps(v.ended_by) if v.ended_by else None, "key": key,
+    }  # fmt: skip
+    return tuple(fields[column] for column in VERSION_COLUMNS)
+
+
+def version_of(row: sqlite3.Row) -> Version:
+    """A version from a row SELECTed with `VERSION_SELECT`."""
+    return Version(
+        id=row["id"], topic=row["topic_id"], series=row["series"], headword=row["headword"], text=row["text"],
+        valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
+        line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
+        supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
+        references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
+        ended_by=json.loads(row["ended_by"]) if row["ended_by"] else None, key=row["key"],
+    )  # fmt: skip
+
+
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
+_NAMES = name_analyzer()
+_VERSION_INSERT = f"INSERT INTO versions ({VERSION_SELECT}) VALUES ({','.join('?' * len(VERSION_COLUMNS))})"
+
+
+def _write_versions(connection: sqlite3.Connection, versions: list[Version], ledger: Ledger) -> None:
+    """``versions`` and the "See" references of each (by the key of the topic it names)."""
+    keys = version_keys(ledger.versions)
+    connection.executemany(_VERSION_INSERT, [version_row(v, keys[v.id]) for v in versions])
     connection.executemany(
-        "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in ledger.topics.values()]
+        "INSERT INTO see_refs VALUES (?,?,?)",
+        [(v.id, ledger.topics[v.topic].game, key) for v in versions for key in _see_keys(v)],
     )
-    connection.executemany(_VERSION_INSERT, _version_rows(ledger.versions))
-    connection.executemany("INSERT INTO releases VALUES (?,?)", [(k, _iso(v)) for k, v in ledger.releases.items()])
+
+
+def _see_keys(version: Version) -> list[str]:
+    return sorted({key for target in version.references for key in reference_keys(target)})
 
 
 def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
@@ -168,43 +261,6 @@ def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
             "\n".join(result.lines),
         ),
     )
-    for seq, e in enumerate(result.entries):
-        cursor = connection.execute(
-            "INSERT INTO entries (document_id, seq, headword, key, kind, number, parent, text,"
-            " line_start, line_end, lines, duplicate_lines, marked, summary_of, summary, fields)"
-            " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                d.id,
-                seq,
-                e.headword,
-                headword_key(e.headword),
-                e.kind,
-                e.number,
-                e.parent,
-                e.text,
-                e.span.start,
-                e.span.end,
-                json.dumps(e.lines),
-                json.dumps(sorted(e.duplicate_lines)),
-                int(e.marked),
-                e.summary_of,
-                e.summary,
-                json.dumps(e.fields),
-            ),
-        )
-        entry_id = cursor.lastrowid
-        connection.executemany(
-            "INSERT INTO refs VALUES (?,?,?)", [(entry_id, t, headword_key(t)) for t in e.references]
-        )
-        connection.executemany(
-            "INSERT INTO deck_cards VALUES (?,?,?,?,?)",
-            [(entry_id, c.group, c.name, c.count, int(c.known)) for c in e.cards],
-        )
-    connection.executemany(
-        "INSERT INTO leftovers VALUES (?,?,?)",
-        [(d.id, n, "chrome") for n in result.chrome] + [(d.id, n, "unparsed") for n in result.unparsed],
-    )
-    connection.executemany("INSERT INTO warnings VALUES (?,?)", [(d.id, w) for w in result.warnings])
 
 
 def open_readonly(path: Path) -> sqlite3.Connection:

@@ -64,6 +64,8 @@ class Version:
     """A table row's cells by column name (searchable, not stored in SQLite)."""
     authority: str = "official"
     """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
+    key: str = ""
+    """Its permalink (`kb.store.version_keys`), given by the store; empty while building."""
 
 
 def status(version: Version, on: dt.date) -> str:

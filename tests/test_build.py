@@ -11,8 +11,8 @@ import pytest
 
 from helpers import SEEDS
 from kb import store
-from kb.build import build
-from kb.paths import current
+from kb.build import build, parse_library
+from kb.paths import BuildError, current
 from rulings.manifest import ManifestError
 from rulings.model import ParseError
 from web.cli import main
@@ -35,35 +35,44 @@ def test_build_reports_each_document(tmp_path: Path) -> None:
     assert current(tmp_path / "kb") == report.directory
 
 
-def test_store_holds_entries_references_and_decks(tmp_path: Path) -> None:
+def test_store_holds_what_the_answers_read_and_the_parses_their_entries(tmp_path: Path) -> None:
     directory = build(SEEDS, tmp_path / "kb").directory
     db = store.open_readonly(directory / store.DB_NAME)
-    counts = dict(db.execute("SELECT document_id, count(*) FROM entries GROUP BY document_id").fetchall())
-    assert counts == {
+    tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+    assert tables == [
+        "card_links",
+        "card_titles",
+        "cards",
+        "documents",
+        "names",
+        "see_refs",
+        "topic_keys",
+        "topics",
+        "versions",
+    ]
+    document = db.execute("SELECT * FROM documents WHERE id = 'stccg-cr-update-2000-11-27'").fetchone()
+    assert (document["declared_date"], document["previous_date"]) == ("2000-11-27", "2000-10-30")
+    assert json.loads(document["complete_set"])[2] == "Current Rulings (11/27/00 - full version)"
+    refs = db.execute("SELECT v.headword, r.key FROM see_refs r JOIN versions v ON v.id = r.version_id ORDER BY v.id")
+    assert [tuple(r) for r in refs][:3] == [
+        ("A Fast Ship Would Be Nice", "commandeering"), ("Blood Screening", "pooling skills"),
+        ("Cha'Joh", "multi affiliation cards"),
+    ]  # fmt: skip
+    with pytest.raises(sqlite3.OperationalError, match="readonly"):
+        db.execute("DELETE FROM versions")
+    results = {r.document.id: r for r in parse_library(SEEDS)}  # the entries are the parses' (kept by the build)
+    assert {i: len(r.entries) for i, r in results.items()} == {
         "stccg-quick-start": 40,
         "stccg-rulebook-excerpt": 8,
         "nz-rulebook": 59,
         "stccg-cr-update-2000-11-27": 66,
     }
-    row = db.execute("SELECT * FROM entries WHERE key = 'conundrum' AND kind = 'ruling'").fetchone()
-    assert (row["headword"], row["line_start"], row["line_end"], row["marked"]) == ("Conundrum", 79, 83, 1)
-    assert row["summary"].startswith("The affected ship may not be assisted")
-    refs = db.execute(
-        "SELECT e.headword, r.target_key FROM refs r JOIN entries e ON e.id = r.entry_id ORDER BY r.rowid"
-    ).fetchall()
-    assert [tuple(r) for r in refs][:3] == [
-        ("A Fast Ship Would Be Nice", "commandeering"),
-        ("Blood Screening", "pooling skills"),
-        ("Cha'Joh", "multi affiliation cards"),
-    ]
-    assert db.execute("SELECT sum(count) FROM deck_cards").fetchone()[0] == 120
-    document = db.execute("SELECT * FROM documents WHERE id = 'stccg-cr-update-2000-11-27'").fetchone()
-    assert (document["declared_date"], document["previous_date"]) == ("2000-11-27", "2000-10-30")
-    assert json.loads(document["complete_set"])[2] == "Current Rulings (11/27/00 - full version)"
-    leftovers = db.execute("SELECT line FROM leftovers WHERE what = 'chrome' ORDER BY line").fetchall()
-    assert [r[0] for r in leftovers] == [1, 2, 184, 186, 187]
-    with pytest.raises(sqlite3.OperationalError, match="readonly"):
-        db.execute("DELETE FROM entries")
+    update = results["stccg-cr-update-2000-11-27"]
+    (entry,) = [e for e in update.entries if e.headword == "Conundrum" and e.kind == "ruling"]
+    assert (entry.span.start, entry.span.end, entry.marked) == (79, 83, True)
+    assert (entry.summary or "").startswith("The affected ship may not be assisted")
+    assert sum(c.count for r in results.values() for e in r.entries for c in e.cards) == 120
+    assert update.chrome == [1, 2, 184, 186, 187]
 
 
 def copy_library(tmp_path: Path) -> Path:
@@ -122,18 +131,26 @@ def test_cli_bad_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     )
 
 
-def test_a_store_built_before_the_authority_and_ending_columns_still_loads(bundled_root: Path, tmp_path: Path) -> None:
+def test_a_store_built_before_the_present_layout_asks_for_a_rebuild(
+    bundled_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A store of an older layout (here: before the authority and ending columns, or before the
+    lookup tables) is refused with one line, not read wrongly or with a traceback."""
     import sqlite3
 
-    from kb.paths import current
     from kb.query import KnowledgeBase
 
-    older = tmp_path / "older"
+    older = tmp_path / "kb" / "builds" / "older"
     shutil.copytree(current(bundled_root), older)
+    (tmp_path / "kb" / "current").symlink_to(Path("builds") / "older")
     with sqlite3.connect(older / "kb.sqlite") as db:
         db.execute("ALTER TABLE versions DROP COLUMN authority")
-        db.execute("ALTER TABLE versions DROP COLUMN ended_by")
-    kb = KnowledgeBase(older)
-    part = kb.show("Conundrum")["parts"][0]
-    assert (part["authority"], part["ended_by"], part["status"]) == ("official", None, "active")
-    kb.close()
+        db.execute("PRAGMA user_version = 0")
+    with pytest.raises(BuildError) as refused:
+        KnowledgeBase(older)
+    assert str(refused.value) == f"{older}: made by an older version of rulings; run 'rulings build'"
+    assert main(["show", "Conundrum", "--kb", str(tmp_path / "kb")]) == 1
+    assert (
+        capsys.readouterr().err
+        == f"rulings: error: {older}: made by an older version of rulings; run 'rulings build'\n"
+    )

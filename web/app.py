@@ -175,4 +175,6 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.globals["json_url"] = views.json_url
     for blueprint in (search.bp, entries.bp, cards.bp, changes.bp, documents.bp):  # one per user task
         app.register_blueprint(blueprint)
+    for name in app.jinja_env.list_templates():  # compiled now (before a server forks), not by the first requests
+        app.jinja_env.get_template(name)
     return app

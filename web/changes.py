@@ -24,7 +24,7 @@ FEED_ITEMS = 50
 
 @route(bp, "/diff")
 def diff(json_wanted: bool) -> Any:
-    dates = sorted(d["date"] for d in g.kb.documents.values() if d["date"])
+    dates = sorted(d["date"] for d in g.kb.documents().values() if d["date"])
     start = date_arg("from") or _day_before(dates[0] if dates else None)
     end = date_arg("to") or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
@@ -63,7 +63,7 @@ def feed() -> Any:
     with a ``BASE_URL`` (`web.app.create_app`: ``RULINGS_BASE_URL`` by default); nothing in it comes from the request,
     not even the Host header. It carries the newest `FEED_DOCUMENTS` documents, each with its
     counts of every kind of change and up to `FEED_ITEMS` changes of each kind."""
-    documents = sorted(g.kb.documents.values(), key=lambda d: d["date"] or "", reverse=True)
+    documents = sorted(g.kb.documents().values(), key=lambda d: d["date"] or "", reverse=True)
     changes = g.kb.document_changes(FEED_ITEMS)
     items = []
     for document in documents[:FEED_DOCUMENTS]:

@@ -23,17 +23,17 @@ def documents(json_wanted: bool) -> Any:
     apart, and the complete set each Current Rulings declares, marking what the library lacks."""
     answer = g.kb.documents_in_force(as_of() or dt.date.today())
     for group in ("documents", "replaced", "later"):
-        answer[group] = [{**d, **{k: g.kb.documents[d["id"]][k] for k in FIELDS}} for d in answer[group]]
+        answer[group] = [{**d, **{k: g.kb.documents()[d["id"]][k] for k in FIELDS}} for d in answer[group]]
     return page("documents/list.html", answer, json_wanted)
 
 
 @route(bp, "/docs/<name>")
 def document(name: str, json_wanted: bool) -> Any:
-    found = g.kb.documents.get(name)
+    found = g.kb.document(name)
     if found is None:
         abort(404, f"no document {name!r}")
     low, high = _cited_lines()
-    lines = [{"number": n, "text": t, "cited": low <= n <= high} for n, t in enumerate(found["source"].split("\n"), 1)]
+    lines = [{"number": n, "text": t, "cited": low <= n <= high} for n, t in enumerate(g.kb.document_lines(name), 1)]
     data = {**{k: found[k] for k in FIELDS}, "complete_set": json.loads(found["complete_set"]), "lines": lines}
     return page("documents/document.html", data, json_wanted)
 

@@ -44,7 +44,7 @@ def _compare(versions: list[dict[str, Any]]) -> dict[str, Any] | None:
 def version(key: str, json_wanted: bool) -> Any:
     """A version's permalink: ``topic@document@series`` (stable across rebuilds), or a build's number."""
     number = int(key) if _NUMBER.fullmatch(key) else None
-    found = g.kb.version_by_key.get(key) or (g.kb.version_by_id.get(number) if number is not None else None)
+    found = g.kb.version_at(key) or (g.kb.version(number) if number is not None else None)
     if found is None:
         abort(404, f"no version {key[:80]!r}")
     on = as_of() or dt.date.today()

@@ -100,7 +100,7 @@ class Site:
                 key = find_card(self.kb, path[len("/card/") :])
             except UnknownCard:
                 return None
-            return page_file("/card/" + self.kb.cards[key]["name"])
+            return page_file("/card/" + (self.kb.card(key) or {})["name"])
         if path == "/diff":
             day = dict(parse_qsl(query)).get("to", "")
             return self.diff_to.get(day, "diff")
@@ -111,19 +111,19 @@ def urls(kb: KnowledgeBase, days: list[str]) -> Iterator[str]:
     """Every app URL the export holds (HTML; each has a ``.json`` twin), in a stable order;
     ``days``: the `change_dates` of ``kb``."""
     yield from ("/", "/deck", "/docs", "/diff")
-    dates = sorted({d["date"] for d in kb.documents.values() if d["date"]})
+    dates = sorted({d["date"] for d in kb.documents().values() if d["date"]})
     starts = [(dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)).isoformat(), *dates[:-1]] if dates else []
     for start, end in zip(starts, dates, strict=True):
         yield f"/diff?{urlencode({'from': start, 'to': end})}"
     for day in days:
         yield f"/asof/{day}"
-    for document in sorted(kb.documents):
+    for document in sorted(kb.documents()):
         yield f"/docs/{document}"
-    for topic in sorted(kb.topics):
+    for topic in sorted(t["id"] for t in kb.topics()):
         yield f"/entry/{topic}"
-    for key in sorted(kb.version_by_key):
+    for key in kb.version_keys():
         yield f"/version/{key}"
-    for name in sorted({c["name"] for c in kb.cards.values()}):
+    for name in sorted({c["name"] for c in kb.cards()}):
         yield f"/card/{name}"
 
 
@@ -131,10 +131,8 @@ def change_dates(kb: KnowledgeBase) -> list[str]:
     """The dates on which what is in force can change: every document's date and every
     version's first and last day in force. Between two of them the as-of view is the same, so
     the export's as-of views at these dates give the diff between any two dates."""
-    days = {d["date"] for d in kb.documents.values() if d["date"]}
-    for versions in kb.by_topic.values():
-        days.update(day.isoformat() for v in versions for day in (v.valid_from, v.valid_to) if day)
-    return sorted(days)
+    days = {d["date"] for d in kb.documents().values() if d["date"]}
+    return sorted(days | kb.change_days())
 
 
 def relative(page: str, target: str) -> str:

@@ -33,7 +33,6 @@ from whoosh.lang.porter import stem
 
 from kb.index import folded_words
 from kb.questions import FILLER
-from kb.versions import status
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
 
@@ -49,14 +48,12 @@ def documents(site: Site) -> list[dict[str, Any]]:
     with its card names (``cards``, searched but not shown)."""
     kb = site.kb
     found = []
-    for version in kb.versions:
-        if status(version, site.today) != "active":
-            continue
+    games = {t["id"]: t["game"] for t in kb.topics()}
+    for version in kb.versions_in_force(site.today):
         part = kb.part(version, site.today)
-        topic = kb.topics[version.topic]
         fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
         found.append({"id": version.id, "topic": version.topic, "headword": part.get("headword", version.headword),
-                      "label": part["label"], "status": part["status"], "game": topic["game"],
+                      "label": part["label"], "status": part["status"], "game": games[version.topic],
                       "kind": series_kind(version.series), "cards": " ; ".join(part.get("cards") or []),
                       "text": fallback, "citation": part["citation"]})  # fmt: skip
     return found
@@ -93,8 +90,7 @@ def _stem_of(word: str) -> int | str:
 def cards(site: Site) -> dict[str, list[str]]:
     """Folded card title (and alias) -> [name, page file] for the deck page."""
     found: dict[str, list[str]] = {}
-    for key in sorted(site.kb.cards):
-        row = site.kb.cards[key]
+    for row in sorted(site.kb.cards(), key=lambda c: str(c["key"])):
         page = f"card/{row['name']}"
         if page not in site.files:
             continue

@@ -1,0 +1,301 @@
+"""Reading a built store: each thread its own SQLite connection; topics, versions, cards and
+documents looked up by what an answer needs, never the whole store at open.
+
+A `Reader` is shared by the threads of a server. SQLite connections are not: each thread
+opens its own on first use; those of threads that have ended are closed when another thread
+opens one, and all of them by `close`. A bounded cache keeps the histories of the topics
+asked for last (`HISTORIES`), replaced whole under the lock; the documents' facts (not their
+source text) are read once. It counts the version rows it has read (`versions_read`), so tests
+can bound the work an answer does. A store of another layout than this code writes
+(`kb.store.SCHEMA_VERSION`) is refused with a `BuildError` line.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+import threading
+import weakref
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from kb import store
+from kb.paths import BuildError
+from kb.versions import Version, history_order
+
+HISTORIES = 256
+"""Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
+PAGE_CACHE_KB = 512
+"""SQLite's page cache of each connection (its default, 2 MB, times the threads of each process)."""
+_SELECT = f"SELECT {store.VERSION_SELECT} FROM versions"
+
+
+def _close_connections(connections: dict[threading.Thread, sqlite3.Connection]) -> None:
+    for connection in list(connections.values()):
+        connection.close()
+
+
+class Names(Mapping[str, str]):
+    """Folded headword or card name -> the name (`kb.store` made them), read as asked."""
+
+    def __init__(self, reader: Reader) -> None:
+        self._reader = reader
+
+    def __getitem__(self, folded: str) -> str:
+        found = self._reader.rows("SELECT name FROM names WHERE folded = ?", folded)
+        if not found:
+            raise KeyError(folded)
+        return str(found[0][0])
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([r[0] for r in self._reader.rows("SELECT folded FROM names ORDER BY rowid")])
+
+    def __len__(self) -> int:
+        return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
+
+
+class Reader:
+    """Read-only lookups over one build directory's store, safe to share between threads."""
+
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.path = directory / store.DB_NAME
+        self._lock = threading.Lock()
+        """Guards the connection table, the caches, the counter and ``closed``."""
+        self._connections: dict[threading.Thread, sqlite3.Connection] = {}
+        weakref.finalize(self, _close_connections, self._connections)  # a reader dropped unclosed
+        self._histories: dict[str, tuple[Version, ...]] = {}
+        """Topic id -> its versions in id order, least recently asked first."""
+        self._documents: dict[str, dict[str, Any]] | None = None
+        self.versions_read = 0
+        """Version rows read so far (by every thread)."""
+        self.closed = False
+        try:
+            layout = self.rows("PRAGMA user_version")[0][0]
+        except sqlite3.DatabaseError as err:
+            Reader.close(self)
+            raise BuildError(f"{self.path}: not a readable store ({err}); run 'rulings build'") from None
+        if layout != store.SCHEMA_VERSION:
+            Reader.close(self)
+            raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
+
+    # -- connections ----------------------------------------------------------------
+
+    def _connection(self) -> sqlite3.Connection:
+        """The calling thread's connection, opened on first use; those of ended threads are closed."""
+        thread = threading.current_thread()
+        with self._lock:
+            if self.closed:
+                raise BuildError(f"{self.directory}: this knowledge base was replaced and closed")
+            mine = self._connections.get(thread)
+            if mine is None:
+                for ended in [t for t in self._connections if not t.is_alive()]:
+                    self._connections.pop(ended).close()
+                # used by its thread only; closed by the thread that retires it, once unused
+                mine = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+                mine.row_factory = sqlite3.Row
+                mine.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KB}")  # the system caches the file anyway
+                self._connections[thread] = mine
+            return mine
+
+    def rows(self, sql: str, *parameters: Any) -> list[sqlite3.Row]:
+        """Every row ``sql`` selects, read with this thread's connection."""
+        return self._connection().execute(sql, parameters).fetchall()
+
+    def _versions(self, where: str, *parameters: Any) -> list[Version]:
+        """The versions ``where`` (a condition and order on the ``versions`` table) selects."""
+        found = [store.version_of(r) for r in self.rows(f"{_SELECT} {where}", *parameters)]
+        with self._lock:
+            self.versions_read += len(found)
+        return found
+
+    def open_connections(self) -> int:
+        """How many SQLite connections are open (at most one per live thread that read)."""
+        with self._lock:
+            return len(self._connections)
+
+    def close(self) -> None:
+        """Close every thread's connection; reading afterwards is a `BuildError`."""
+        with self._lock:
+            self.closed = True
+            connections = list(self._connections.values())
+            self._connections.clear()
+        for connection in connections:
+            connection.close()
+
+    # -- topics and versions --------------------------------------------------------
+
+    def topic(self, ident: str) -> dict[str, Any] | None:
+        """A topic's row (id, game, headword, kind), or None."""
+        found = self.rows("SELECT * FROM topics WHERE id = ?", ident)
+        return dict(found[0]) if found else None
+
+    def topics(self) -> list[dict[str, Any]]:
+        """Every topic, in the order the build made them."""
+        return [dict(r) for r in self.rows("SELECT * FROM topics ORDER BY rowid")]
+
+    def topics_keyed(self, key: str) -> list[dict[str, Any]]:
+        """The topics found by a headword key (or an id's slug in words), in build order."""
+        sql = "SELECT t.* FROM topic_keys k JOIN topics t ON t.id = k.topic_id WHERE k.key = ? ORDER BY t.rowid"
+        return [dict(r) for r in self.rows(sql, key)]
+
+    def versions_of(self, topic: str) -> list[Version]:
+        """Every version of ``topic``, in id order (none for an unknown topic)."""
+        with self._lock:
+            found = self._histories.pop(topic, None)
+            if found is not None:
+                self._histories[topic] = found  # now the most recently asked for
+        if found is None:
+            found = tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic))
+            with self._lock:
+                kept = dict(self._histories)
+                kept[topic] = found
+                while len(kept) > HISTORIES:
+                    del kept[next(iter(kept))]
+                self._histories = kept
+        return list(found)
+
+    def version(self, ident: int) -> Version | None:
+        """The version numbered ``ident`` in this build, or None."""
+        found = self._versions("WHERE id = ?", ident)
+        return found[0] if found else None
+
+    def version_at(self, key: str) -> Version | None:
+        """The version whose permalink is ``key`` (``topic@document@series``), or None."""
+        found = self._versions("WHERE key = ?", key)
+        return found[0] if found else None
+
+    def every_version(self) -> list[Version]:
+        """Every version, in id order (for tools that need them all: it reads the whole table)."""
+        return self._versions("ORDER BY id")
+
+    def versions_in_force(self, on: dt.date) -> list[Version]:
+        """Every version in force on the date ``on``, in id order."""
+        day = on.isoformat()
+        return self._versions("WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) ORDER BY id", day, day)
+
+    def histories(self) -> Iterator[list[Version]]:
+        """Each topic's versions (id order), topic after topic: every version, read as it goes."""
+        cursor = self._connection().execute(f"{_SELECT} ORDER BY topic_id, id")
+        topic: list[Version] = []
+        for row in cursor:
+            version = store.version_of(row)
+            if topic and topic[0].topic != version.topic:
+                yield topic
+                topic = []
+            topic.append(version)
+        if topic:
+            yield topic
+
+    def successor(self, version: Version, history: list[Version] | None = None) -> Version | None:
+        """The version that superseded ``version`` (``history``: its topic's versions, if at hand)."""
+        after = None
+        for later in history if history is not None else self.versions_of(version.topic):
+            if later.supersedes == version.id and later.valid_from:
+                after = later
+        return after
+
+    def number(self, version: Version, history: list[Version] | None = None) -> int:
+        """The place (from 1) of ``version`` in its topic's history, oldest first."""
+        ordered = sorted(history if history is not None else self.versions_of(version.topic), key=history_order)
+        return [v.id for v in ordered].index(version.id) + 1
+
+    def referring(self, game: str, key: str) -> list[str]:
+        """The topics (in id order) whose versions in force say "See" the topic of ``key`` in ``game``."""
+        sql = ("SELECT DISTINCT v.topic_id FROM see_refs r JOIN versions v ON v.id = r.version_id WHERE r.game = ?"
+               " AND r.key = ? AND v.valid_to IS NULL AND v.valid_from IS NOT NULL ORDER BY v.topic_id")  # fmt: skip
+        return [r[0] for r in self.rows(sql, game, key)]
+
+    def change_days(self) -> set[str]:
+        """Every day a version came into force or stopped."""
+        sql = "SELECT valid_from FROM versions WHERE valid_from IS NOT NULL UNION SELECT valid_to FROM versions"
+        return {r[0] for r in self.rows(sql) if r[0]}
+
+    def changes_between(self, low: str, high: str) -> bool:
+        """Whether any version came into force or stopped after day ``low``, up to day ``high``."""
+        sql = ("SELECT 1 FROM versions WHERE (valid_from > ? AND valid_from <= ?) OR (valid_to > ? AND valid_to <= ?)"
+               " LIMIT 1")  # fmt: skip
+        return bool(self.rows(sql, low, high, low, high))
+
+    def topics_changed(self, start: dt.date, end: dt.date) -> set[str]:
+        """The topics with a version that came into force or stopped after ``start``, up to
+        ``end``, or that a document of those days left pending on ``end``: the only topics whose
+        text in force can differ between the two dates."""
+        low, high = start.isoformat(), end.isoformat()
+        issued = [i for i, d in self.documents().items() if d["date"] and low < d["date"] <= high]
+        sql = ("SELECT DISTINCT topic_id FROM versions WHERE (valid_from > ? AND valid_from <= ?)"
+               " OR (valid_to > ? AND valid_to <= ?) OR ((valid_from IS NULL OR valid_from > ?)"
+               " AND document_id IN (SELECT value FROM json_each(?)))")  # fmt: skip
+        return {r[0] for r in self.rows(sql, low, high, low, high, high, json.dumps(issued))}
+
+    def version_keys(self) -> list[str]:
+        """Every version's permalink, sorted."""
+        return sorted(r[0] for r in self.rows("SELECT key FROM versions"))
+
+    # -- cards ----------------------------------------------------------------------
+
+    def card(self, key: str) -> dict[str, Any] | None:
+        """A card's catalog row, or None."""
+        found = self.rows("SELECT * FROM cards WHERE key = ?", key)
+        return dict(found[0]) if found else None
+
+    def cards(self) -> list[dict[str, Any]]:
+        """Every card of the catalog, in catalog order."""
+        return [dict(r) for r in self.rows("SELECT * FROM cards ORDER BY rowid")]
+
+    def cards_titled(self, title: str) -> list[dict[str, Any]]:
+        """The cards a title key (of a name or an alias) names, in key order."""
+        sql = "SELECT c.* FROM card_titles t JOIN cards c ON c.key = t.card_key WHERE t.title = ? ORDER BY c.key"
+        return [dict(r) for r in self.rows(sql, title)]
+
+    def card_links(self, version: Version) -> list[tuple[str, str]]:
+        """(card key, how it is named) for each card ``version`` names, in the order found."""
+        return [
+            (r[0], r[1])
+            for r in self.rows("SELECT card_key, via FROM card_links WHERE version_id = ? ORDER BY rowid", version.id)
+        ]
+
+    def card_versions(self, key: str) -> list[tuple[Version, set[str]]]:
+        """Every version naming card ``key``, in id order, with how it names it."""
+        columns = ", ".join(f"v.{c}" for c in store.VERSION_COLUMNS)
+        sql = (f"SELECT {columns}, l.via FROM card_links l JOIN versions v ON v.id = l.version_id"
+               " WHERE l.card_key = ? ORDER BY l.version_id, l.rowid")  # fmt: skip
+        found: dict[int, tuple[Version, set[str]]] = {}
+        for row in self.rows(sql, key):
+            found.setdefault(row["id"], (store.version_of(row), set()))[1].add(row["via"])
+        with self._lock:
+            self.versions_read += len(found)
+        return list(found.values())
+
+    def card_names(self, versions: list[Version]) -> list[str]:
+        """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
+        if not versions:
+            return []
+        marks = ",".join("?" * len(versions))
+        sql = (f"SELECT l.version_id, l.card_key, c.name FROM card_links l JOIN cards c ON c.key = l.card_key"
+               f" WHERE l.version_id IN ({marks}) ORDER BY l.rowid")  # fmt: skip
+        named: dict[int, list[tuple[str, str]]] = {}
+        for row in self.rows(sql, *(v.id for v in versions)):
+            named.setdefault(row[0], []).append((row[1], row[2]))
+        return list(dict(pair for v in versions for pair in named.get(v.id, [])).values())
+
+    # -- documents ------------------------------------------------------------------
+
+    def documents(self) -> dict[str, dict[str, Any]]:
+        """Document id -> its facts (not its source text), in id order; read on first use."""
+        if self._documents is None:  # read whole, then published
+            columns = [r["name"] for r in self.rows("PRAGMA table_info(documents)") if r["name"] != "source"]
+            rows = self.rows(f"SELECT {', '.join(columns)} FROM documents ORDER BY rowid")
+            self._documents = {r["id"]: dict(r) for r in rows}
+        return self._documents
+
+    def document(self, ident: str) -> dict[str, Any] | None:
+        """A document's facts, or None."""
+        return self.documents().get(ident)
+
+    def document_lines(self, ident: str) -> list[str]:
+        """A document's source text, line by line (none for an unknown document)."""
+        found = self.rows("SELECT source FROM documents WHERE id = ?", ident)
+        return str(found[0][0]).split("\n") if found else []

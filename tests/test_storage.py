@@ -1,0 +1,127 @@
+"""Answers from storage: opening a knowledge base reads no versions, an answer reads only the
+versions it needs, each thread reads with its own SQLite connection (closed with the knowledge
+base), and the cross-date answers (diff, as-of) equal the whole-store reading they replace."""
+
+from __future__ import annotations
+
+import datetime as dt
+import sqlite3
+import threading
+from contextlib import closing
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from kb import store
+from kb.build import BuildError, current
+from kb.cardquery import card
+from kb.query import KnowledgeBase
+from kb.versions import status
+
+THREADS = 8
+
+
+def version_count(directory: Path) -> int:
+    with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
+        return int(db.execute("SELECT count(*) FROM versions").fetchone()[0])
+
+
+def test_opening_reads_no_versions_and_show_reads_only_its_topics(history_root: Path) -> None:
+    directory = current(history_root)
+    kb = KnowledgeBase(directory)
+    assert (kb.versions_read, version_count(directory)) == (0, 71)
+    shown = kb.show("Conundrum", dt.date(2001, 1, 1))
+    assert [p["key"] for p in shown["parts"]] == ["stccg:conundrum@cr-update-2000-12-18@glossary"]
+    assert kb.versions_read == 3  # the three versions of Conundrum, read once for every part of the answer
+    kb.history("Conundrum")
+    assert kb.versions_read == 3  # kept from the show
+    kb.show("A fast ship would be nice")
+    assert kb.versions_read == 3 + len(kb.versions_of("stccg:a-fast-ship-would-be-nice")) == 4
+    kb.close()
+
+
+def test_a_card_reads_only_the_versions_naming_it(history_root: Path) -> None:
+    kb = KnowledgeBase(current(history_root))
+    answer = card(kb, "Nebula")
+    assert kb.versions_read == len(answer["history"]) == 2
+    kb.close()
+
+
+def test_threads_read_with_their_own_connections_and_close_closes_them(history_root: Path) -> None:
+    kb = KnowledgeBase(current(history_root))
+    questions = ["Conundrum", "A fast ship would be nice", "Tribble", "Cha'Joh"]
+
+    def ask(topic: str) -> tuple[dict[str, Any], dict[str, Any]]:
+        return kb.show(topic), kb.history(topic)
+
+    alone = [ask(q) for q in questions]
+    start = threading.Barrier(THREADS)
+    got: list[list[Any]] = [[] for _ in range(THREADS)]
+    errors: list[BaseException] = []
+
+    def work(number: int) -> None:
+        start.wait()
+        try:
+            for _ in range(5):
+                got[number] = [ask(q) for q in questions[number % 4 :] + questions[: number % 4]]
+        except BaseException as err:  # reported by the main thread
+            errors.append(err)
+
+    workers = [threading.Thread(target=work, args=(n,)) for n in range(THREADS)]
+    for worker in workers:
+        worker.start()
+    assert kb.open_connections() <= THREADS + 1
+    for worker in workers:
+        worker.join()
+    assert errors == []
+    for number, answers in enumerate(got):
+        shift = number % 4
+        assert answers == alone[shift:] + alone[:shift]
+    later = threading.Thread(target=kb.show, args=("Conundrum",))
+    later.start()
+    later.join()
+    assert kb.open_connections() == 2  # the ended threads' were closed: the main thread's and the last one's
+    kb.close()
+    assert kb.open_connections() == 0
+    with pytest.raises(BuildError, match="replaced and closed"):
+        kb.show("Conundrum")
+
+
+def whole_store_diff(kb: KnowledgeBase, start: dt.date, end: dt.date) -> dict[str, list[str]]:
+    """The topics added, changed, rescinded and pending between two dates, from every version."""
+    found: dict[str, list[str]] = {"added": [], "changed": [], "rescinded": [], "pending": []}
+    for topic in kb.topics():
+        history = kb.versions_of(topic["id"])
+        before = [v for v in history if status(v, start) == "active"]
+        after = [v for v in history if status(v, end) == "active"]
+        if before and not after:
+            found["rescinded"].append(topic["id"])
+        elif after and not before:
+            found["added"].append(topic["id"])
+        elif [(v.text, v.note) for v in before] != [(v.text, v.note) for v in after]:
+            found["changed"].append(topic["id"])
+        for version in history:
+            issued = kb.documents()[version.document_id]["date"]
+            if status(version, end) == "pending" and issued and start.isoformat() < issued <= end.isoformat():
+                found["pending"].append(topic["id"])
+    return {kind: sorted(topics) for kind, topics in found.items()}
+
+
+@pytest.mark.parametrize("root", ["bundled_root", "history_root"])
+def test_diff_and_as_of_read_by_date_give_the_whole_store_answers(root: str, request: pytest.FixtureRequest) -> None:
+    kb = KnowledgeBase(current(request.getfixturevalue(root)))
+    days = sorted({dt.date.fromisoformat(d) for d in kb.change_days()} | {dt.date(1990, 1, 1), dt.date(2100, 1, 1)})
+    assert len(days) > 3
+    for start in days:
+        for end in days[days.index(start) :]:
+            answer = kb.diff(start, end)
+            assert {k: sorted(i["topic"] for i in answer[k]) for k in found_kinds()} == whole_store_diff(kb, start, end)
+        in_force = [(t["id"], v.id) for t in kb.topics() for v in kb.in_force(t["id"], start)]
+        shown = [(t["topic"], p["version"]) for t in kb.as_of(start)["topics"] for p in t["parts"]]
+        assert sorted(shown) == sorted(in_force)
+    kb.close()
+
+
+def found_kinds() -> tuple[str, ...]:
+    return ("added", "changed", "rescinded", "pending")
