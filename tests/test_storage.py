@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from kb import store
-from kb.build import BuildError, current
+from kb.paths import BuildError, current
 from kb.cardquery import card
 from kb.query import KnowledgeBase
 from kb.versions import status
