@@ -30,19 +30,14 @@ from kb import files, incremental, store
 from kb.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.index import extend_indexes, see_texts, write_indexes
 from kb.linking import link_versions, ordinary_words
-from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, BuildError
+from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError
 from kb.versions import apply_documents, dangling_references
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 
-DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
-"""The document library: ``data/`` in the working directory (not beside the installed package);
-``RULINGS_LIBRARY`` overrides it."""
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
-WAIT = 600.0
-"""Seconds a ``build`` or ``add`` waits for another one on the same library or KB before refusing."""
 
 
 @dataclass

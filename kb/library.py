@@ -18,8 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kb import files
-from kb.build import WAIT, BuildReport, build_locked, library_changed, report_for, transaction
-from kb.paths import BuildError
+from kb.build import BuildReport, build_locked, library_changed, report_for, transaction
+from kb.paths import WAIT, BuildError
 from rulings.manifest import _SLUG, MANIFEST, load_manifest, load_titles
 from rulings.model import Document
 from rulings.parse import parse_document

@@ -20,6 +20,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
+"""The document library: ``data/`` in the working directory (not beside the installed package);
+``RULINGS_LIBRARY`` overrides it."""
+WAIT = 600.0
+"""Seconds a ``build`` or ``add`` waits for another one on the same library or KB before refusing."""
 DEFAULT_KB = Path(os.environ.get("RULINGS_KB", "instance/kb")).absolute()
 """Where knowledge bases are built: ``instance/kb`` in the working directory (git-ignored);
 ``RULINGS_KB`` overrides it."""

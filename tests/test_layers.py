@@ -37,7 +37,8 @@ def _imports() -> dict[str, set[str]]:
 
 
 def test_reading_a_knowledge_base_loads_nothing_of_building() -> None:
-    code = "import sys, kb.query, kb.search, kb.cardquery, web.app, web.cli_answers; print(sorted(sys.modules))"
+    """The command line too: `rulings show` or `search` starts without the parsers and the build."""
+    code = "import sys, kb.query, kb.search, kb.cardquery, web.app, web.cli; print(sorted(sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     modules = set(eval(loaded.stdout))  # a printed list of names
     assert {"kb.build", "kb.library", "kb.incremental", "kb.linking", "rulings.parse"} & modules == set()

@@ -16,15 +16,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kb.build import DEFAULT_LIBRARY, WAIT, build, library_changed, report_for
 from kb.errors import UnknownName
-from kb.library import add_document
-from kb.paths import DEFAULT_KB, BuildError, current
+from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, current
 from kb.vocabulary import UnknownFilter
 from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
-from rulings.parse import parse_file
 from web.cli_answers import (
     cmd_card,
     cmd_deck,
@@ -39,6 +36,8 @@ from web.serving import CONNECTIONS, TIMEOUT, cores, serve
 
 
 def _coverage_line(result: ParseResult) -> str:
+    from kb.build import report_for
+
     c = report_for(result).coverage
     return (
         f"coverage: {c.nonblank} non-blank lines: {c.in_entries} in entries, {c.duplicates} "
@@ -49,7 +48,14 @@ def _coverage_line(result: ParseResult) -> str:
     )
 
 
+# The commands that parse or build import that side when they run, so that the commands that
+# only answer (show, search, card...) start without loading it.
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
+    from kb.build import report_for
+    from rulings.parse import parse_file
+
     titles = load_titles(args.library, args.game)
     result = parse_file(args.file, args.kind, titles)
     if args.json:
@@ -81,6 +87,8 @@ def _notify(line: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
+    from kb.build import build, library_changed
+
     if args.check:
         current(Path(args.kb))
         changed = library_changed(Path(args.library), Path(args.kb), strict=True)
@@ -114,6 +122,8 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
+    from kb.library import add_document
+
     report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
                           args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
     print(report.documents[-1].line() if report.documents else "")
