@@ -1,6 +1,6 @@
 """The query commands of the ``rulings`` command line: show, history, diff, docs, card,
-deck, search. Each asks `kb` for an answer dict and prints it as text for a judge, or as
-``--json``.
+deck, search. Each asks a `KnowledgeBase` method for its answer (a dict of a shape named in
+`kb.answers`) and prints it as text for a judge, or as ``--json``.
 """
 
 from __future__ import annotations
