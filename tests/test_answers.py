@@ -16,7 +16,7 @@ import types
 import typing
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, NotRequired
 
 import pytest
 
@@ -46,9 +46,12 @@ def mismatches(value: Any, shape: Any, where: str = "answer", reached: set[str] 
         if not isinstance(value, dict):
             yield f"{where}: {type(value).__name__}, not a {shape.__name__}"
             return
-        hints = typing.get_type_hints(shape)
-        if set(value) != set(hints):
-            yield f"{where}: extra {sorted(set(value) - set(hints))}, missing {sorted(set(hints) - set(value))}"
+        hints = typing.get_type_hints(shape, include_extras=True)
+        optional = {k for k, t in hints.items() if typing.get_origin(t) is typing.NotRequired}
+        hints = {k: typing.get_args(t)[0] if k in optional else t for k, t in hints.items()}
+        if not set(hints) - optional <= set(value) <= set(hints):
+            extra, missing = set(value) - set(hints), set(hints) - optional - set(value)
+            yield f"{where}: extra {sorted(extra)}, missing {sorted(missing)}"
         for key in sorted(set(value) & set(hints)):
             yield from mismatches(value[key], hints[key], f"{where}.{key}", reached)
     elif origin in (types.UnionType, typing.Union):
@@ -137,11 +140,31 @@ def test_the_checker_finds_a_key_added_or_dropped() -> None:
     citation = {"document": "d", "title": "t", "version": "1", "date": None, "lines": "3"}
     assert list(mismatches(citation, answers.Citation)) == []
     assert list(mismatches({**citation, "page": 4}, answers.Citation)) == ["answer: extra ['page'], missing []"]
-    del citation["lines"]
-    assert list(mismatches({"document": "d", "title": "t", "version": "1", "date": None}, answers.Citation)) == [
-        "answer: extra [], missing ['lines']"
+    cut = {k: v for k, v in citation.items() if k != "lines"}
+    assert list(mismatches(cut, answers.Citation)) == ["answer: extra [], missing ['lines']"]
+    assert list(mismatches([cut, None], list[answers.Citation | None])) == ["answer[0]: extra [], missing ['lines']"]
+    hit = {
+        "version": 1, "key": "k", "series": "glossary", "label": "Glossary", "headword": "h", "text": "",
+        "status": "active", "authority": "official", "operation": "original", "valid_from": None, "valid_to": None,
+        "ended": None, "note": "", "condition": None, "references": [], "summary": None, "citation": citation,
+        "ended_by": None, "cards": [], "topic": "t", "snippet": "s", "full": False,
+    }  # fmt: skip
+    assert list(mismatches(hit, answers.SearchResult)) == []
+    assert list(mismatches({**hit, "matching": [1]}, answers.SearchResult)) == [
+        "answer: extra ['matching'], missing []"
     ]
-    assert list(mismatches([citation], list[answers.Citation | None])) == ["answer[0]: extra [], missing ['lines']"]
+    assert list(mismatches(hit, Grouped)) == []  # a key marked NotRequired may be left out
+    assert list(mismatches({**hit, "matching": [1]}, Grouped)) == []
+    assert list(mismatches({**hit, "matching": 1}, Grouped)) == ["answer.matching: int, not a list"]
+    assert list(mismatches({**hit, "citation": cut}, answers.SearchResult)) == [
+        "answer.citation: extra [], missing ['lines']"
+    ]
+
+
+class Grouped(answers.SearchResult):
+    """A search hit with a key it may leave out (to test the checker)."""
+
+    matching: NotRequired[list[int]]
 
 
 ANSWER_METHODS = {
