@@ -14,14 +14,28 @@ import datetime as dt
 import difflib
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from kb.answers import (
+    CardAnswer,
+    CardFacts,
+    CardRef,
+    CardRuling,
+    CardVersion,
+    DeckAnswer,
+    DeckCard,
+    Entry,
+    UnknownName,
+    iso,
+)
 from kb.errors import UnknownCard
-from kb.query import KnowledgeBase, iso
 from kb.versions import status
 from rulings.cardlist import parse_deck_line
 from rulings.normalize import title_key, without_universal
 from rulings.rulebook_lines import Line, card_list
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
 
 _COUNTED = re.compile(r"^(?:(?P<pre>\d+)\s*x?\s+)?(?P<name>.+?)(?:\s+x\s*(?P<post>\d+)|\s+\((?P<paren>\d+)\))?$", re.I)
 DECK_LINES = 500
@@ -67,16 +81,16 @@ def _close_cards(names: dict[str, str], name: str) -> list[str]:
     return [names[c] for c in difflib.get_close_matches(_wanted(name), list(names), n=5, cutoff=0.6)]
 
 
-def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
+def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
     """The card's catalog row, the rulings headed by it, the entries naming it, and its history."""
     return _card(kb, find_card(kb, name, game), as_of or dt.date.today())
 
 
-def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
-    row = kb.card(key) or {}
-    headed: dict[str, dict[str, Any]] = {}
-    mentioning: dict[str, dict[str, Any]] = {}
-    history = []
+def _card(kb: KnowledgeBase, key: str, on: dt.date) -> CardAnswer:
+    row = kb.card_row(key) or {}
+    headed: dict[str, Entry] = {}
+    mentioning: dict[str, Entry] = {}
+    history: list[CardVersion] = []
     for version, vias in kb.card_versions(key):
         state = status(version, on)
         history.append({"topic": version.topic, "headword": version.headword, "series": version.series,
@@ -99,7 +113,7 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _catalog_row(row: Any) -> dict[str, Any]:
+def _catalog_row(row: Any) -> CardFacts:
     """The catalog's facts of a card; ``printed`` is whether a card file gave any printing's
     set, rarity, text or lore (the bundled catalog gives none)."""
     printings = json.loads(row["printings"])
@@ -111,10 +125,10 @@ def _catalog_row(row: Any) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _dated(kb: KnowledgeBase, entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _dated(kb: KnowledgeBase, entries: list[Entry]) -> list[CardRuling]:
     """The rulings in force among ``entries`` (deck lists left out), one per part, newest first:
     date (``since``: in force from, else the source's date), topic, headword, text and citation."""
-    rulings = [
+    rulings: list[CardRuling] = [
         {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"],
          "label": p["label"], "text": p["text"], "key": p["key"], "citation": p["citation"]}
         for e in entries if not _card_list(kb, e["topic"]) for p in e["parts"]
@@ -129,10 +143,10 @@ def _card_list(kb: KnowledgeBase, topic: str) -> bool:
     return (kb.topic(topic) or {}).get("kind") == "card list"
 
 
-def same_name(kb: KnowledgeBase, key: str) -> list[dict[str, str]]:
+def same_name(kb: KnowledgeBase, key: str) -> list[CardRef]:
     """The other cards (of other games, or other printings) a name or alias of card ``key``
     also names: name, game and key of each, in key order."""
-    row = kb.card(key) or {}
+    row = kb.card_row(key) or {}
     spellings = {title_key(s) for s in [row["name"], *json.loads(row["aliases"])]}
     others = {c["key"]: c for s in spellings for c in kb.cards_titled(s) if c["key"] != key}
     return [{"name": others[k]["name"], "game": others[k]["game"], "key": k} for k in sorted(others)]
@@ -174,7 +188,7 @@ def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int
 
 def resolve_deck(
     kb: KnowledgeBase, text: str, game: str | None = None
-) -> tuple[dict[str, int], list[dict[str, Any]], int, list[str]]:  # fmt: skip
+) -> tuple[dict[str, int], list[UnknownName], int, list[str]]:  # fmt: skip
     """A deck list's known cards (catalog key -> count, in order), its unknown names (each
     once, with suggestions for the first `SUGGESTED`), the number of lines skipped and the
     section headers read."""
@@ -182,7 +196,7 @@ def resolve_deck(
     titles = [c["name"] for c in kb.cards() if game in (None, c["game"])]
     cards, skipped, headers = _read_deck(text, titles)
     known: dict[str, int] = {}
-    unknown: dict[str, dict[str, Any]] = {}
+    unknown: dict[str, UnknownName] = {}
     names: dict[str, str] | None = None
     for name, count in cards:
         key = _known_card(kb, name, game)
@@ -199,12 +213,12 @@ def resolve_deck(
     return known, list(unknown.values()), skipped, headers
 
 
-def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
+def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
     """For each card of a deck list, its rulings in force (deck lists themselves left out);
     unknown names with suggestions; ``skipped``: card lines past `DECK_LINES`, not read."""
     on = as_of or dt.date.today()
     known, unknown, skipped, headers = resolve_deck(kb, text, game)
-    cards = []
+    cards: list[DeckCard] = []
     for key, count in known.items():
         answer = _card(kb, key, on)
         rulings = [e for e in answer["entries"] if not _card_list(kb, e["topic"])]

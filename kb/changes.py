@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
+from kb.answers import Added, Changed, DiffAnswer, Ending, Part, Pending, Rescinded
 from kb.documents import document_day
 from kb.versions import Version, history_order, status
 from kb.vocabulary import kind_filter, series_of_kind
@@ -60,7 +61,7 @@ def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]
 def diff(
     kb: KnowledgeBase, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
     cards: set[str] | None = None,
-) -> dict[str, Any]:  # fmt: skip
+) -> DiffAnswer:  # fmt: skip
     """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
     keys) limits it to versions naming one of those cards. A start after the end is a
     an unknown kind or game an `UnknownFilter` (a reversed range is refused before)."""
@@ -72,7 +73,7 @@ def diff(
         named = cards is None or any(key in cards for key, _ in kb.card_links(version))
         return (wanted is None or kind in wanted) and named
 
-    answer: dict[str, Any] = {"from": start.isoformat(), "to": end.isoformat(),
+    answer: DiffAnswer = {"from": start.isoformat(), "to": end.isoformat(),
                               "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
     documents = kb.documents()
     touched = kb.topics_changed(start, end)
@@ -84,28 +85,30 @@ def diff(
         before = [v for v in history if status(v, start) == "active" and keep(v)]
         after = [v for v in history if status(v, end) == "active" and keep(v)]
         old, new = _joined(before), _joined(after)
-        item = {"topic": ident, "headword": topic["headword"]}
+        headword = topic["headword"]
         if not before and after:
-            answer["added"].append({**item, "text": new, "parts": [kb.part(v, end) for v in after]})
+            parts = [kb.part(v, end) for v in after]
+            added: Added = {"topic": ident, "headword": headword, "text": new, "parts": parts}
+            answer["added"].append(added)
         elif before and not after:
-            answer["rescinded"].append(
-                {
-                    **item,
-                    "text": old,
-                    "ended": [v.end for v in before],
-                    "ended_by": _endings(kb, ident, before, end),
-                }
-            )
+            ended_by = _endings(kb, ident, before, end)
+            gone: Rescinded = {"topic": ident, "headword": headword, "text": old, "ended": [v.end for v in before],
+                               "ended_by": ended_by}  # fmt: skip
+            answer["rescinded"].append(gone)
         elif old != new or [v.note for v in before] != [v.note for v in after]:
-            answer["changed"].append({**item, "diff": word_diff(old, new), "parts": [kb.part(v, end) for v in after]})
+            parts = [kb.part(v, end) for v in after]
+            changed: Changed = {"topic": ident, "headword": headword, "diff": word_diff(old, new), "parts": parts}
+            answer["changed"].append(changed)
         for version in history:
             document_date = document_day(documents[version.document_id])
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
-                answer["pending"].append({**item, **kb.part(version, end)})
+                # the topic's headword keeps its place, the version's replaces it
+                pending: Pending = {"topic": ident, "headword": headword, **kb.part(version, end)}
+                answer["pending"].append(pending)
     return answer
 
 
-def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = None) -> dict[str, Any] | None:
+def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = None) -> Ending | None:
     """When, by which document (cited) and why a version stopped being in force; None while it is.
     ``history``: the versions of its topic, when at hand."""
     if version.valid_to is None or version.end is None:
@@ -125,7 +128,7 @@ def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = 
             "successor": after.key if after else None}  # fmt: skip
 
 
-def ended(kb: KnowledgeBase, topic: str, on: dt.date) -> list[dict[str, Any]]:
+def ended(kb: KnowledgeBase, topic: str, on: dt.date) -> list[Part]:
     """For each series of ``topic`` with nothing in force on ``on``, its last version that had
     ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
     last: dict[str, Version] = {}
@@ -137,7 +140,7 @@ def ended(kb: KnowledgeBase, topic: str, on: dt.date) -> list[dict[str, Any]]:
     return [kb.part(v, on) for series, v in last.items() if series not in live]
 
 
-def _endings(kb: KnowledgeBase, topic: str, before: list[Version], on: dt.date) -> list[dict[str, Any]]:
+def _endings(kb: KnowledgeBase, topic: str, before: list[Version], on: dt.date) -> list[Ending | None]:
     """How the series of ``before`` came to have nothing in force by ``on``: the last ending of each."""
     series = {v.series for v in before}
     return [p["ended_by"] for p in ended(kb, topic, on) if p["series"] in series]

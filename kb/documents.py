@@ -13,14 +13,15 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from kb.answers import Declaration, DocumentFacts, DocumentsAnswer
+
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
-FIELDS = ("id", "game", "kind", "title", "version", "date")
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
+def in_force(kb: KnowledgeBase, on: dt.date) -> DocumentsAnswer:
     """The documents in force on ``on`` (oldest first), the later or replaced ones apart, and
     each declaration of a complete set made by then (newest first) with the library's document
     for each name (None: the library lacks it)."""
@@ -29,12 +30,12 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
     )
     replaced = _replacements(dated)
     current = [d for d in dated if d["id"] not in replaced]
-    declarations = []
+    declarations: list[Declaration] = []
     for document in reversed(dated):
         names = json.loads(document["complete_set"])
         if names:
             declarations.append({
-                **{k: document[k] for k in FIELDS},
+                **facts(document),
                 "set": [{"name": n, "document": _match(kb, n, document["game"])} for n in names],
             })  # fmt: skip
     latest = declarations[0] if declarations else None
@@ -42,13 +43,17 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> dict[str, Any]:
         "as_of": on.isoformat(),
         "declared_by": latest["id"] if latest else None,
         "complete_set": [item["name"] for item in latest["set"]] if latest else [],
-        "documents": [{k: d[k] for k in FIELDS} for d in current],
-        "replaced": [
-            {**{k: d[k] for k in FIELDS}, "replaced_by": replaced[d["id"]]} for d in dated if d["id"] in replaced
-        ],
-        "later": [{k: d[k] for k in FIELDS} for d in kb.documents().values() if document_day(d) > on],
+        "documents": [facts(d) for d in current],
+        "replaced": [{**facts(d), "replaced_by": replaced[d["id"]]} for d in dated if d["id"] in replaced],
+        "later": [facts(d) for d in kb.documents().values() if document_day(d) > on],
         "declarations": declarations,
     }
+
+
+def facts(document: dict[str, Any]) -> DocumentFacts:
+    """A stored document as an answer names it: id, game, kind, title, version, date."""
+    return {"id": document["id"], "game": document["game"], "kind": document["kind"], "title": document["title"],
+            "version": document["version"], "date": document["date"]}  # fmt: skip
 
 
 def document_day(document: dict[str, Any]) -> dt.date:

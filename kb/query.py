@@ -1,7 +1,9 @@
-"""Answers from a built knowledge base: show, history, as-of, diff, documents in force.
+"""Answers from a built knowledge base: show, history, as-of, diff, card, deck, search,
+documents in force, each a method of `KnowledgeBase` (the longer ones computed in `kb.changes`,
+`kb.cardquery`, `kb.search` and `kb.documents`).
 
-Every answer is a plain dict (JSON-ready), so the CLI and the web app present the same
-thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
+Every answer is a plain dict (JSON-ready) of a shape named in `kb.answers`, so the CLI and
+the web app present the same thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
 `BadDate`. A `KnowledgeBase` is safe to share between threads: it reads the store through
 `kb.reader` (each thread its own SQLite connection, only the rows an answer needs), each
 thread searches with its own Whoosh searchers, and shared caches are guarded by a lock or
@@ -22,7 +24,24 @@ from whoosh import scoring
 from whoosh.filedb.filestore import FileStorage
 from whoosh.searching import Searcher
 
-from kb import changes, documents
+from kb import cardquery, changes, documents, search
+from kb.answers import (
+    AsOfAnswer,
+    CardAnswer,
+    Citation,
+    DeckAnswer,
+    DiffAnswer,
+    DocumentsAnswer,
+    Ending,
+    Entry,
+    HistoryAnswer,
+    HistoryVersion,
+    Part,
+    SearchAnswer,
+    ShowAnswer,
+    TopicRef,
+    iso,
+)
 from kb.completion import Name, names_of
 from kb.errors import UnknownTopic
 from kb.index import date_filter
@@ -179,7 +198,7 @@ class KnowledgeBase(Reader):
             return value
         raise UnknownFilter(f"unknown game {value[:40]!r}; the games are {', '.join(self.games())}")
 
-    def citation(self, version: Version) -> dict[str, Any]:
+    def citation(self, version: Version) -> Citation:
         """Where a version's text comes from."""
         document = self.documents()[version.document_id]
         return {"document": document["id"], "title": document["title"], "version": document["version"],
@@ -191,7 +210,7 @@ class KnowledgeBase(Reader):
             return f"Rulebook: {self.documents()[series.split(':', 1)[1]]['title']}"
         return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
 
-    def part(self, version: Version, on: dt.date) -> dict[str, Any]:
+    def part(self, version: Version, on: dt.date) -> Part:
         """One version as an answer part: text, status, operation, dates, note, citation, cards."""
         return {
             "version": version.id, "key": version.key, "series": version.series,
@@ -210,7 +229,7 @@ class KnowledgeBase(Reader):
 
     # -- answers --------------------------------------------------------------------
 
-    def show(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> dict[str, Any]:
+    def show(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> ShowAnswer:
         """Every series' text in force for a topic on a date, with citations."""
         on = as_of or dt.date.today()
         topic = self.find(query, game)
@@ -228,28 +247,26 @@ class KnowledgeBase(Reader):
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
         return self.card_names(versions)
 
-    def history(self, query: str, game: str | None = None) -> dict[str, Any]:
+    def history(self, query: str, game: str | None = None) -> HistoryAnswer:
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
         topic = self.find(query, game)
         today = dt.date.today()
         history = self.versions_of(topic)
         by_id = {v.id: v for v in history}
-        versions = []
+        versions: list[HistoryVersion] = []
         for version in sorted(history, key=history_order):
-            part = self.part(version, today)
             previous = by_id.get(version.supersedes) if version.supersedes else None
-            part["supersedes"] = version.supersedes
-            part["diff"] = word_diff(previous.text if previous else "", version.text)
-            versions.append(part)
+            diff = word_diff(previous.text if previous else "", version.text)
+            versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
         return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
 
-    def as_of(self, on: dt.date, game: str | None = None) -> dict[str, Any]:
+    def as_of(self, on: dt.date, game: str | None = None) -> AsOfAnswer:
         """The whole knowledge base in force on a date."""
         game = self.game_filter(game)
         in_force: dict[str, list[Version]] = {}
         for version in self.versions_in_force(on):
             in_force.setdefault(version.topic, []).append(version)
-        topics = []
+        topics: list[Entry] = []
         for topic in sorted(self.topics(), key=lambda t: headword_key(t["headword"])):
             parts = in_force.get(topic["id"], [])
             if parts and game in (None, topic["game"]):
@@ -258,33 +275,60 @@ class KnowledgeBase(Reader):
                 )
         return {"as_of": on.isoformat(), "topics": topics}
 
-    def ending(self, version: Version) -> dict[str, Any] | None:
+    def ending(self, version: Version) -> Ending | None:
         """When, by which document (cited) and why a version stopped being in force (`kb.changes.ending`)."""
         return changes.ending(self, version)
 
-    def ended(self, topic: str, on: dt.date) -> list[dict[str, Any]]:
+    def ended(self, topic: str, on: dt.date) -> list[Part]:
         """The last versions of ``topic``'s series with nothing in force on ``on`` (`kb.changes.ended`)."""
         return changes.ended(self, topic, on)
 
     def diff(
         self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
         cards: set[str] | None = None,
-    ) -> dict[str, Any]:  # fmt: skip
+    ) -> DiffAnswer:  # fmt: skip
         """Topics added, changed, rescinded and pending between two dates (`kb.changes.diff`); a
         start after the end is a `ReversedRange`."""
         if start > end:
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
         return changes.diff(self, start, end, game, kinds, cards)
 
-    def backrefs(self, topic: str) -> list[dict[str, str]]:
+    def backrefs(self, topic: str) -> list[TopicRef]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
         row = self.topic(topic) or {}
         found = self.referring(row["game"], headword_key(row["headword"]))
         return [{"topic": t, "headword": (self.topic(t) or {})["headword"]} for t in found]
 
-    def documents_in_force(self, on: dt.date) -> dict[str, Any]:
+    def documents_in_force(self, on: dt.date) -> DocumentsAnswer:
         """The documents in force on ``on`` and the complete sets declared by then (`kb.documents`)."""
         return documents.in_force(self, on)
+
+    def search(
+        self, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
+        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+    ) -> SearchAnswer:  # fmt: skip
+        """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
+        all with ``every_version``), with snippets and citations (`kb.search.search`)."""
+        return search.search(self, text, as_of, game, kind, limit, every_version, exact, live)
+
+    def card(self, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
+        """A card's catalog facts, the rulings headed by it, the entries naming it and its
+        history, on ``as_of`` (today by default) (`kb.cardquery.card`); an unknown name is an
+        `UnknownCard` with close names."""
+        return cardquery.card(self, name, as_of, game)
+
+    def deck(self, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
+        """Each card of a deck list with its rulings in force on ``as_of``, and the unknown names
+        with suggestions (`kb.cardquery.deck`)."""
+        return cardquery.deck(self, text, as_of, game)
+
+    def find_card(self, name: str, game: str | None = None) -> str:
+        """The catalog key of a card named (or aliased) ``name`` (`kb.cardquery.find_card`)."""
+        return cardquery.find_card(self, name, game)
+
+    def deck_keys(self, text: str, game: str | None = None) -> set[str]:
+        """The catalog keys of a deck list's known cards, for a diff limited to a deck."""
+        return cardquery.deck_keys(self, text, game)
 
 
 def _close_searchers(searchers: dict[threading.Thread, dict[str, Searcher]]) -> None:
@@ -296,8 +340,3 @@ def _open_index(directory: Path) -> Searcher:
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
     well under a megabyte instead of the index's size in resident memory."""
     return FileStorage(str(directory), supports_mmap=False).open_index().searcher(weighting=scoring.BM25F())
-
-
-def iso(value: dt.date | None) -> str | None:
-    """A date as ISO text, or None."""
-    return value.isoformat() if value else None

@@ -236,7 +236,7 @@ class Reader:
 
     # -- cards ----------------------------------------------------------------------
 
-    def card(self, key: str) -> dict[str, Any] | None:
+    def card_row(self, key: str) -> dict[str, Any] | None:
         """A card's catalog row, or None."""
         found = self.rows("SELECT * FROM cards WHERE key = ?", key)
         return dict(found[0]) if found else None

@@ -25,6 +25,7 @@ from whoosh import query
 from whoosh.searching import Hit, Searcher
 
 from kb import budget
+from kb.answers import SearchAnswer, SearchResult
 from kb.index import name_analyzer, text_analyzer
 from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
 from kb.snippet import snippet
@@ -213,7 +214,7 @@ def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
 def search(
     kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
     limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
-) -> dict[str, Any]:  # fmt: skip
+) -> SearchAnswer:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations. Unknown words are corrected
     (``corrected`` says what was searched) unless ``exact``; ``live`` (typing) adds, after
@@ -233,7 +234,7 @@ def search(
         seen = {v for v, _ in hits}
         hits += [h for h in run(searcher, growing, allowed, game, kind, limit, work) if h[0] not in seen]
         hits = hits[: max(1, limit)]
-    results = []
+    results: list[SearchResult] = []
     for version_id, marked in hits:
         version = kb.version(version_id)
         assert version is not None  # the index and the store are of one build

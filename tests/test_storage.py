@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from kb import store
-from kb.paths import BuildError, current
 from kb.cardquery import card
+from kb.paths import BuildError, current
 from kb.query import KnowledgeBase
 from kb.versions import status
 

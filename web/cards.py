@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, g, request, url_for
 
-from kb.cardquery import card, deck
+from kb.answers import CardAnswer, DeckAnswer
 from kb.errors import UnknownCard
 from web.views import as_of, error_page, page, route
 
@@ -16,7 +17,7 @@ bp = Blueprint("cards", __name__)
 @route(bp, "/card/<path:name>")
 def card_page(name: str, json_wanted: bool) -> Any:
     try:
-        answer = card(g.kb, name, as_of(), request.args.get("game") or None)
+        answer: CardAnswer = g.kb.card(name, as_of(), request.args.get("game") or None)
     except UnknownCard as err:
         found = [{"name": s, "url": url_for("cards.card_page", name=s)} for s in err.suggestions]
         return error_page(404, str(err), found)
@@ -26,7 +27,7 @@ def card_page(name: str, json_wanted: bool) -> Any:
 @route(bp, "/deck")
 def deck_page(json_wanted: bool) -> Any:
     text = request.args.get("list", "")[:20_000]
-    answer: dict[str, Any] = {"cards": [], "unknown": [], "total": 0}
+    answer: DeckAnswer | Mapping[str, Any] = {"cards": [], "unknown": [], "total": 0}
     if text.strip():
-        answer = deck(g.kb, text, as_of(), request.args.get("game") or None)
+        answer = g.kb.deck(text, as_of(), request.args.get("game") or None)
     return page("cards/deck.html", {**answer, "list": text}, json_wanted)

@@ -8,7 +8,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
-from kb.cardquery import deck_keys
+from kb.answers import AsOfAnswer, DiffAnswer
 from kb.changes import CHANGE_KINDS
 from kb.query import ReversedRange
 from kb.vocabulary import SERIES_KINDS, kind_filter
@@ -30,9 +30,9 @@ def diff(json_wanted: bool) -> Any:
     kinds = [k for k in request.args.getlist("kind") if k] or None
     game = request.args.get("game") or None
     deck_text = request.args.get("deck", "")[:20_000]
-    cards = deck_keys(g.kb, deck_text, game) if deck_text.strip() else None
+    cards = g.kb.deck_keys(deck_text, game) if deck_text.strip() else None
     try:
-        answer = g.kb.diff(start, end, game, kinds, cards)
+        answer: DiffAnswer = g.kb.diff(start, end, game, kinds, cards)
     except ReversedRange as err:
         abort(400, str(err))
     dates_known = sorted(set(dates))
@@ -53,7 +53,7 @@ def as_of_page(when: str, json_wanted: bool) -> Any:
         on = parse_date(when)
     except BadDate as err:
         abort(400, str(err))
-    answer = g.kb.as_of(on, request.args.get("game") or None)
+    answer: AsOfAnswer = g.kb.as_of(on, request.args.get("game") or None)
     return page("changes/asof.html", answer, json_wanted)
 
 

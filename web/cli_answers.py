@@ -1,6 +1,6 @@
 """The query commands of the ``rulings`` command line: show, history, diff, docs, card,
-deck, search. Each asks `kb` for an answer dict and prints it as text for a judge, or as
-``--json``.
+deck, search. Each asks a `KnowledgeBase` method for its answer (a dict of a shape named in
+`kb.answers`) and prints it as text for a judge, or as ``--json``.
 """
 
 from __future__ import annotations
@@ -16,10 +16,9 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from kb.cardquery import card, deck, deck_keys
+from kb.answers import Ending, Entry, Part
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search import search
 from kb.vocabulary import kind_filter
 from kb.worddiff import render_diff
 from rulings.dates import parse_date
@@ -52,21 +51,20 @@ def _wrap(text: str, indent: str = "    ") -> str:
     return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
 
 
-def _cite(part: dict[str, Any]) -> str:
+def _cite(part: Part) -> str:
     c = part["citation"]
     return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
 
 
-def ending_line(part: dict[str, Any]) -> str | None:
+def ending_line(end: Ending | None) -> str | None:
     """When, by what and why a version stopped, with the document and lines that did it."""
-    end = part.get("ended_by")
     if not end:
         return None
     lines = f", lines {end['lines']}" if end["lines"] else ""
     return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
 
 
-def _print_part(part: dict[str, Any]) -> None:
+def _print_part(part: Part) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
     if part["status"] in ("superseded", "rescinded"):
         since = f"in force {part['valid_from']} to {part['valid_to']}"
@@ -80,7 +78,7 @@ def _print_part(part: dict[str, Any]) -> None:
     if part["references"]:
         print(f"    See: {', '.join(part['references'])}")
     print(f"    Source: {_cite(part)}")
-    ended = ending_line(part)
+    ended = ending_line(part["ended_by"])
     if ended and part["status"] != "active":
         print(f"    {ended}")
 
@@ -104,9 +102,9 @@ def cmd_show(args: argparse.Namespace) -> int:
     return 0
 
 
-def _authority(part: dict[str, Any]) -> str:
+def _authority(part: Part) -> str:
     """`` (temporary)`` or `` (informal)`` beside a status; nothing for official text."""
-    return f" ({part['authority']})" if part.get("authority", "official") != "official" else ""
+    return f" ({part['authority']})" if part["authority"] != "official" else ""
 
 
 def cmd_history(args: argparse.Namespace) -> int:
@@ -122,40 +120,42 @@ def cmd_history(args: argparse.Namespace) -> int:
             f"{part['status']}{_authority(part)}"
         )
         print(f"    Source: {_cite(part)}")
-        ended = ending_line(part)
+        ended = ending_line(part["ended_by"])
         if ended:
             print(f"    {ended}")
         if part["note"]:
             print(f"    NOTE: {part['note']}")
         if part["summary"]:
             print(_wrap(f"Publisher's summary: {part['summary']}"))
-        changed = render_diff([tuple(s) for s in part["diff"]]) if part["supersedes"] else part["text"]
+        changed = render_diff(part["diff"]) if part["supersedes"] else part["text"]
         print(_wrap(changed))
     return 0
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
     kb = _open(args)
-    cards = deck_keys(kb, _deck_text(args.deck), args.game) if args.deck else None
+    cards = kb.deck_keys(_deck_text(args.deck), args.game) if args.deck else None
     answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards)
     if args.json:
         print_json(answer)
         return 0
     counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
-    marks = {"added": "+", "changed": "~", "rescinded": "-", "pending": "?"}
-    for key, mark in marks.items():
-        for item in answer[key]:
-            extra = f" ({item['condition'] or 'from ' + str(item['valid_from'])})" if key == "pending" else ""
-            print(f"{mark} {item['headword']}{extra}")
-            if key == "changed":
-                print(_wrap(render_diff([tuple(s) for s in item["diff"]])))
-            for end in item.get("ended_by", []) if key == "rescinded" else []:
-                print(f"    {ending_line({'ended_by': end})}")
+    for added in answer["added"]:
+        print(f"+ {added['headword']}")
+    for changed in answer["changed"]:
+        print(f"~ {changed['headword']}")
+        print(_wrap(render_diff(changed["diff"])))
+    for gone in answer["rescinded"]:
+        print(f"- {gone['headword']}")
+        for end in gone["ended_by"]:
+            print(f"    {ending_line(end)}")
+    for waiting in answer["pending"]:
+        print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
     return 0
 
 
-def _print_entries(entries: list[dict[str, Any]]) -> None:
+def _print_entries(entries: list[Entry]) -> None:
     for entry in entries:
         print(f"  {entry['headword']}  ({entry['topic']})")
         for part in entry["parts"]:
@@ -163,7 +163,7 @@ def _print_entries(entries: list[dict[str, Any]]) -> None:
 
 
 def cmd_card(args: argparse.Namespace) -> int:
-    answer = card(_open(args), args.name, parse_date(args.as_of), args.game)
+    answer = _open(args).card(args.name, parse_date(args.as_of), args.game)
     if args.json:
         print_json(answer)
         return 0
@@ -205,7 +205,7 @@ def _deck_text(source: str) -> str:
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    answer = deck(_open(args), _deck_text(args.file), parse_date(args.as_of), args.game)
+    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game)
     if args.json:
         print_json(answer)
         return 0
@@ -215,9 +215,9 @@ def cmd_deck(args: argparse.Namespace) -> int:
             f"{item['count']}x {item['name']}: {len(item['entries'])} entr{'y' if len(item['entries']) == 1 else 'ies'}"
         )
         _print_entries(item["entries"])
-    for item in answer["unknown"]:
-        hint = f" (did you mean: {', '.join(item['suggestions'])}?)" if item["suggestions"] else ""
-        print(f"unknown card: {item['name']}{hint}")
+    for unknown in answer["unknown"]:
+        hint = f" (did you mean: {', '.join(unknown['suggestions'])}?)" if unknown["suggestions"] else ""
+        print(f"unknown card: {unknown['name']}{hint}")
     return 0
 
 
@@ -228,8 +228,8 @@ def _marks(snippet: str) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     kb = _open(args)
     kind = kind_filter(args.kind) if args.kind else None
-    answer = search(kb, args.query, parse_date(args.as_of) if args.as_of else None, kb.game_filter(args.game), kind,
-                    args.limit, args.all, exact=args.exact)  # fmt: skip
+    answer = kb.search(args.query, parse_date(args.as_of) if args.as_of else None, kb.game_filter(args.game), kind,
+                       args.limit, args.all, exact=args.exact)  # fmt: skip
     if args.json:
         print_json(answer)
         return 0

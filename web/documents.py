@@ -5,10 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from flask import Blueprint, abort, g, request
 
+from kb.answers import DocumentFacts, DocumentsAnswer
 from web.views import as_of, page, route
 
 bp = Blueprint("documents", __name__)
@@ -21,10 +23,16 @@ FIELDS = ("id", "game", "kind", "title", "version", "date", "date_approximate", 
 def documents(json_wanted: bool) -> Any:
     """The documents in force on ``?as_of=`` (default today), those replaced or published later
     apart, and the complete set each Current Rulings declares, marking what the library lacks."""
-    answer = g.kb.documents_in_force(as_of() or dt.date.today())
-    for group in ("documents", "replaced", "later"):
-        answer[group] = [{**d, **{k: g.kb.documents()[d["id"]][k] for k in FIELDS}} for d in answer[group]]
-    return page("documents/list.html", answer, json_wanted)
+    answer: DocumentsAnswer = g.kb.documents_in_force(as_of() or dt.date.today())
+    stored = g.kb.documents()
+
+    def fuller(documents: Sequence[DocumentFacts]) -> list[dict[str, Any]]:
+        """Each document with the library's other facts of it (note, line count, ...)."""
+        return [{**d, **{k: stored[d["id"]][k] for k in FIELDS}} for d in documents]
+
+    data = {**answer, "documents": fuller(answer["documents"]), "replaced": fuller(answer["replaced"]),
+            "later": fuller(answer["later"])}  # fmt: skip
+    return page("documents/list.html", data, json_wanted)
 
 
 @route(bp, "/docs/<name>")

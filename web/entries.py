@@ -8,6 +8,7 @@ from typing import Any
 
 from flask import Blueprint, abort, g, request, url_for
 
+from kb.answers import HistoryAnswer, HistoryVersion, Part, ShowAnswer
 from kb.errors import UnknownTopic
 from kb.versions import Version, status
 from kb.worddiff import word_diff
@@ -20,16 +21,16 @@ _NUMBER = re.compile(r"[0-9]{1,18}")
 @route(bp, "/entry/<path:topic>")
 def entry(topic: str, json_wanted: bool) -> Any:
     try:
-        shown = g.kb.show(topic, as_of())
+        shown: ShowAnswer = g.kb.show(topic, as_of())
     except UnknownTopic as err:
         found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
         return error_page(404, str(err), found)
-    history = g.kb.history(shown["topic"])
+    history: HistoryAnswer = g.kb.history(shown["topic"])
     data = {**shown, "versions": history["versions"], "compare": _compare(history["versions"])}
     return page("entries/entry.html", data, json_wanted)
 
 
-def _compare(versions: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _compare(versions: list[HistoryVersion]) -> dict[str, Any] | None:
     """The word diff between the versions chosen with ``?a=`` and ``?b=`` (ids)."""
     ids = {str(v["version"]): v for v in versions}
     a, b = request.args.get("a"), request.args.get("b")
@@ -48,7 +49,7 @@ def version(key: str, json_wanted: bool) -> Any:
     if found is None:
         abort(404, f"no version {key[:80]!r}")
     on = as_of() or dt.date.today()
-    part = g.kb.part(found, on)
+    part: Part = g.kb.part(found, on)
     return page("entries/version.html", {**part, "topic": found.topic, "now": _now(found, on)}, json_wanted)
 
 
@@ -59,7 +60,7 @@ def _now(found: Version, on: dt.date) -> dict[str, Any] | None:
         return None
     for version in g.kb.in_force(found.topic, on):
         if version.series == found.series:
-            part = g.kb.part(version, on)
+            part: Part = g.kb.part(version, on)
             return {"key": part["key"], "valid_from": part["valid_from"], "label": part["label"],
                     "citation": part["citation"]}  # fmt: skip
     return {"key": None}

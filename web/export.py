@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
-from kb.cardquery import find_card
 from kb.errors import UnknownCard
 from kb.paths import BuildError, current
 from kb.query import KnowledgeBase
@@ -97,10 +96,10 @@ class Site:
             return found
         if path.startswith("/card/"):
             try:
-                key = find_card(self.kb, path[len("/card/") :])
+                key = self.kb.find_card(path[len("/card/") :])
             except UnknownCard:
                 return None
-            return page_file("/card/" + (self.kb.card(key) or {})["name"])
+            return page_file("/card/" + (self.kb.card_row(key) or {})["name"])
         if path == "/diff":
             day = dict(parse_qsl(query)).get("to", "")
             return self.diff_to.get(day, "diff")

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, g, request, url_for
 
+from kb.answers import SearchAnswer
 from kb.completion import complete
-from kb.search import search
 from kb.vocabulary import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
@@ -19,11 +20,11 @@ def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
     game = g.kb.game_filter(request.args.get("game") or None)
     kind = kind_filter(request.args["kind"]) if request.args.get("kind") else None
-    answer: dict[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None}
+    answer: SearchAnswer | Mapping[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None}
     limit = int_arg("limit", 20, 1, 100)
     if text.strip():
-        answer = search(g.kb, text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
-                        live=request.args.get("live") == "1")  # fmt: skip
+        answer = g.kb.search(text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
+                             live=request.args.get("live") == "1")  # fmt: skip
     games = g.kb.games()
     return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS},
                 json_wanted)  # fmt: skip

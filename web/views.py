@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
@@ -82,7 +82,7 @@ def relative_location(location: str) -> str:
     return path + (f"?{quote(parts.query, safe='=&%+')}" if parts.query else "")
 
 
-def page(template: str, data: dict[str, Any], json_wanted: bool, status: int = 200) -> Any:
+def page(template: str, data: Mapping[str, Any], json_wanted: bool, status: int = 200) -> Any:
     """Render ``data`` with ``template``, or return it as JSON."""
     if json_wanted:
         return make_response(jsonify(data), status)

@@ -1,0 +1,313 @@
+"""The shapes of the answers a knowledge base gives: what `kb.query.KnowledgeBase` returns,
+what the command line prints and the pages show, and what the ``--json`` twins carry.
+
+Each answer is a plain dict (JSON-ready); these TypedDicts name every key and its type, so
+the type checker sees each key a producer writes and a reader reads. A key is never
+optional: an answer that has nothing for a key carries None or an empty list.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, TypedDict
+
+
+def iso(value: dt.date | None) -> str | None:
+    """A date as an answer gives it: ISO text, or None."""
+    return value.isoformat() if value else None
+
+
+class Citation(TypedDict):
+    """Where a version's text comes from: the document, its title, version and date, the lines."""
+
+    document: str
+    title: str
+    version: str
+    date: str | None
+    lines: str
+
+
+class Ending(TypedDict):
+    """When, by which document (and lines) and why a version stopped being in force."""
+
+    date: str
+    reason: str
+    why: str
+    document: str
+    title: str
+    version: str
+    lines: str
+    successor: str | None
+    """The permalink key of the version that superseded it, if one did."""
+
+
+class Part(TypedDict):
+    """One version as an answer part (`KnowledgeBase.part`)."""
+
+    version: int
+    key: str
+    series: str
+    label: str
+    headword: str
+    text: str
+    status: str
+    authority: str
+    operation: str
+    valid_from: str | None
+    valid_to: str | None
+    ended: str | None
+    note: str
+    condition: str | None
+    references: list[str]
+    summary: str | None
+    citation: Citation
+    ended_by: Ending | None
+    cards: list[str]
+
+
+class TopicRef(TypedDict):
+    """A topic named by id and headword (a back reference)."""
+
+    topic: str
+    headword: str
+
+
+class Entry(TypedDict):
+    """A topic with the parts of it an answer shows."""
+
+    topic: str
+    headword: str
+    parts: list[Part]
+
+
+class ShowAnswer(TypedDict):
+    """Every series' text in force for a topic on a date (`KnowledgeBase.show`)."""
+
+    topic: str
+    headword: str
+    game: str
+    as_of: str
+    text: str
+    parts: list[Part]
+    ended: list[Part]
+    pending: list[Part]
+    backrefs: list[TopicRef]
+    cards: list[str]
+
+
+class HistoryVersion(Part):
+    """A version of a topic's history, with the word diff against the one it supersedes."""
+
+    supersedes: int | None
+    diff: list[tuple[str, str]]
+
+
+class HistoryAnswer(TypedDict):
+    """Every version of a topic, oldest first (`KnowledgeBase.history`)."""
+
+    topic: str
+    headword: str
+    versions: list[HistoryVersion]
+
+
+class AsOfAnswer(TypedDict):
+    """The whole knowledge base in force on a date (`KnowledgeBase.as_of`)."""
+
+    as_of: str
+    topics: list[Entry]
+
+
+class SearchResult(Part):
+    """A search hit: the version's part, its topic, the marked snippet, and whether the query
+    names the entry (``full``: show its whole text)."""
+
+    topic: str
+    snippet: str
+    full: bool
+
+
+class SearchAnswer(TypedDict):
+    """The best hits for a query (`KnowledgeBase.search`)."""
+
+    query: str
+    as_of: str | None
+    results: list[SearchResult]
+    corrected: str | None
+    suggestion: str | None
+    partial: bool
+    left_out: list[str]
+
+
+class CardVersion(TypedDict):
+    """A version that ever named a card, and how (``via``)."""
+
+    topic: str
+    headword: str
+    series: str
+    valid_from: str | None
+    valid_to: str | None
+    operation: str
+    status: str
+    via: list[str]
+    citation: Citation
+
+
+class CardRuling(TypedDict):
+    """A ruling in force about a card, dated (``since``)."""
+
+    since: str | None
+    topic: str
+    headword: str
+    label: str
+    text: str
+    key: str
+    citation: Citation
+
+
+class CardRef(TypedDict):
+    """Another card a name also names."""
+
+    name: str
+    game: str
+    key: str
+
+
+class CardFacts(TypedDict):
+    """The catalog's facts of a card; ``printed``: whether any printing gives set, rarity, text or lore."""
+
+    name: str
+    game: str
+    type: str | None
+    sets: list[str]
+    affiliation: str | None
+    uniqueness: str | None
+    persona: str | None
+    aliases: list[str]
+    printings: list[dict[str, Any]]
+    printed: bool
+
+
+class CardAnswer(CardFacts):
+    """Everything that touches one card on a date (`KnowledgeBase.card`)."""
+
+    key: str
+    as_of: str
+    headed: list[Entry]
+    entries: list[Entry]
+    rulings: list[CardRuling]
+    history: list[CardVersion]
+    same_name: list[CardRef]
+
+
+class DeckCard(TypedDict):
+    """One card of a deck list, with its rulings in force."""
+
+    name: str
+    key: str
+    count: int
+    type: str | None
+    entries: list[Entry]
+
+
+class UnknownName(TypedDict):
+    """A name of a deck list that is no card's, with close names."""
+
+    name: str
+    count: int
+    suggestions: list[str]
+
+
+class DeckAnswer(TypedDict):
+    """Every card of a deck list with its rulings in force (`KnowledgeBase.deck`)."""
+
+    as_of: str
+    cards: list[DeckCard]
+    unknown: list[UnknownName]
+    skipped: int
+    headers: list[str]
+    total: int
+
+
+class DiffItem(TypedDict):
+    """A topic in a diff."""
+
+    topic: str
+    headword: str
+
+
+class Added(DiffItem):
+    """A topic with nothing in force at the start and something at the end."""
+
+    text: str
+    parts: list[Part]
+
+
+class Changed(DiffItem):
+    """A topic whose text (or notes) in force differ between the two dates."""
+
+    diff: list[tuple[str, str]]
+    parts: list[Part]
+
+
+class Rescinded(DiffItem):
+    """A topic with something in force at the start and nothing at the end."""
+
+    text: str
+    ended: list[str | None]
+    ended_by: list[Ending | None]
+
+
+class Pending(Part):
+    """A version published between the two dates that is not yet in force at the end."""
+
+    topic: str
+
+
+DiffAnswer = TypedDict(
+    "DiffAnswer",
+    {"from": str, "to": str, "added": list[Added], "changed": list[Changed], "rescinded": list[Rescinded],
+     "pending": list[Pending]},
+)  # fmt: skip
+"""Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`)."""
+
+
+class DocumentFacts(TypedDict):
+    """A library document: id, game, kind, title, version, date."""
+
+    id: str
+    game: str
+    kind: str
+    title: str
+    version: str
+    date: str | None
+
+
+class ReplacedDocument(DocumentFacts):
+    """A document replaced by a later one."""
+
+    replaced_by: str
+
+
+class DeclaredName(TypedDict):
+    """A name of a declared complete set, and the library document it means (None: lacking)."""
+
+    name: str
+    document: str | None
+
+
+class Declaration(DocumentFacts):
+    """A document declaring a complete set of rules."""
+
+    set: list[DeclaredName]
+
+
+class DocumentsAnswer(TypedDict):
+    """The documents in force on a date and the complete sets declared (`KnowledgeBase.documents_in_force`)."""
+
+    as_of: str
+    declared_by: str | None
+    complete_set: list[str]
+    documents: list[DocumentFacts]
+    replaced: list[ReplacedDocument]
+    later: list[DocumentFacts]
+    declarations: list[Declaration]
