@@ -30,9 +30,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb import history_search  # noqa: E402
-from kb.build import BuildReport, build, current  # noqa: E402
+from kb import history_search, incremental  # noqa: E402
+from kb.build import BuildReport, _card_names, build, current  # noqa: E402
 from kb.completion import complete  # noqa: E402
+from kb.history import write_history  # noqa: E402
+from kb.index import _document, write_index  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.questions import read_query  # noqa: E402
 from kb.search import run, search  # noqa: E402
@@ -154,7 +156,26 @@ def measure(
     return alone, full, base
 
 
-def bench_profile(root: Path, profile: str, share: float, reuse: bool) -> list[str]:
+def index_cost(directory: Path, work: Path) -> str:
+    """The CPU time of writing the index of every version of the build ``directory`` both
+    ways, from the state the build saved: one document per version (builds before the
+    history index) and one per topic (`kb.history`)."""
+    state = incremental.load_state(directory)
+    if state is None:
+        return "index write: no saved state to rewrite the index from"
+    versions, topics, seen = state.ledger.versions, state.ledger.topics, state.seen
+    names = _card_names(state.links, state.catalog)
+    started = time.process_time()
+    write_index(work / "per-version", versions, topics, names, seen)
+    per_version = time.process_time() - started
+    started = time.process_time()
+    write_history(work / "per-topic", (_document(v, topics, names, seen) for v in versions))
+    per_topic = time.process_time() - started
+    return (f"index of every version, written in one process: {per_version:.1f} s CPU with one document per version, "
+            f"{per_topic:.1f} s with one per topic")  # fmt: skip
+
+
+def bench_profile(root: Path, profile: str, share: float, reuse: bool, index_costs: bool) -> list[str]:
     """Build (or reuse) the library of ``profile`` in ``root`` and print its table; the
     all-versions and as-of-past rows over the target."""
     if not (root / "library").exists():
@@ -182,6 +203,9 @@ def bench_profile(root: Path, profile: str, share: float, reuse: bool) -> list[s
         f"topic) + {size(report.directory / 'index-current') / 1e6:.1f} MB (in force), SQLite store "
         f"{size(report.directory / 'kb.sqlite') / 1e6:.1f} MB, FTS5 {size(root / 'fts.sqlite') / 1e6:.1f} MB"
     )
+    if index_costs:
+        with tempfile.TemporaryDirectory() as scratch:
+            print(index_cost(report.directory, Path(scratch)))
     search(kb, "warm up")
     today_date = dt.date.today()
     today = today_date.toordinal()
@@ -235,6 +259,7 @@ def main() -> int:
     parser.add_argument("--profile", choices=[*PROFILES, "both"], default="both")
     parser.add_argument("--share", type=float, default=0.25, help="the first share of each library (1: ~90k versions)")
     parser.add_argument("--reuse", action="store_true", help="reuse the knowledge bases built in WORKDIR")
+    parser.add_argument("--index-cost", action="store_true", help="also time writing the index both ways")
     parser.add_argument("--clock", choices=sorted(CLOCK), default="wall", help="time latencies on this clock")
     arguments = parser.parse_args()
     global clock
@@ -244,7 +269,7 @@ def main() -> int:
         base = arguments.workdir or Path(work)
         for profile in PROFILES if arguments.profile == "both" else (arguments.profile,):
             root = base / f"{profile}-{arguments.share:g}"
-            missed += bench_profile(root, profile, arguments.share, arguments.reuse)
+            missed += bench_profile(root, profile, arguments.share, arguments.reuse, arguments.index_cost)
     print(
         "\nours = the Whoosh query alone (every version and as of a past date: the history index, one document "
         f"per topic); latencies on the {arguments.clock} clock; full = search() as the CLI and web call it "
