@@ -23,8 +23,8 @@ from kb.search import RERANK, WORD_FIELDS, _whole, plan
 from kb.snippet import PASSAGES, EarlierOnTies
 
 _TEXT = dict(WORD_FIELDS)["text"]
-BATCH = 64
-"""Topics whose versions are checked at once, best first."""
+BATCH = 8
+"""Topics beyond those asked for whose versions are checked at once (best first; each further batch twice as many)."""
 
 
 @dataclasses.dataclass
@@ -74,9 +74,10 @@ def topics(
     collector = budget.BudgetCollector(collectors.UnlimitedCollector(), work)
     searcher.search_with_collector(loosened(built), collector)
     ranked = [(docnum, score) for score, docnum in collector.results().top_n]
-    given = 0
-    for start in range(0, len(ranked), BATCH):
-        batch = ranked[start : start + BATCH]
+    given, start, size = 0, 0, limit + BATCH
+    while start < len(ranked):
+        batch = ranked[start : start + size]
+        start, size = start + size, size * 2
         positions = Positions(searcher)
         matched: dict[int, Found] = {}
         for docnum, score in sorted(batch):
@@ -85,6 +86,8 @@ def topics(
                 break
             stored = searcher.stored_fields(docnum)
             spans: list[Span] = stored["versions"]
+            if day is not None and not any(in_force(span, day) for span in spans):
+                continue
             which = sorted(k for k in versions_matching(built, docnum, positions) if in_force(spans[k], day))
             if which:
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
