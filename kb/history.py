@@ -133,32 +133,35 @@ class Positions:
         return found
 
 
-def versions_matching(built: query.Query, docnum: int, positions: Positions) -> set[int]:
-    """The versions (numbered from 0 within the topic) of topic document ``docnum`` that ``built`` matches."""
-    if built is query.NullQuery:
+def versions_matching(built: query.Query, docnum: int, positions: Positions, keep: set[int] | None = None) -> set[int]:
+    """The versions (numbered from 0 within the topic) of topic document ``docnum`` that
+    ``built`` matches, among those numbered ``keep`` (all when None: a narrower ``keep``
+    only saves work, the answer is the same as the whole one's, within ``keep``)."""
+    if built is query.NullQuery or keep == set():
         return set()
     if isinstance(built, query.Term):
-        return {p // STRIDE for p in positions.of(built.fieldname, built.text, docnum)}
+        found = {p // STRIDE for p in positions.of(built.fieldname, built.text, docnum)}
+        return found if keep is None else found & keep
     if isinstance(built, query.Phrase):
-        return _phrase(built, docnum, positions)
+        return _phrase(built, docnum, positions, keep)
     if isinstance(built, query.AndNot):
-        return versions_matching(built.a, docnum, positions) - versions_matching(built.b, docnum, positions)
+        matched = versions_matching(built.a, docnum, positions, keep)
+        return matched - versions_matching(built.b, docnum, positions, matched) if matched else matched
     if isinstance(built, query.And):
-        found: set[int] | None = None
+        narrowed = keep
         for child in built.children():
-            part = versions_matching(child, docnum, positions)
-            found = part if found is None else found & part
-            if not found:
+            narrowed = versions_matching(child, docnum, positions, narrowed)
+            if not narrowed:
                 return set()
-        return found or set()
+        return narrowed or set()
     if isinstance(built, query.Or):
-        return set().union(*(versions_matching(child, docnum, positions) for child in built.children()))
+        return set().union(*(versions_matching(child, docnum, positions, keep) for child in built.children()))
     raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
 
 
-def _phrase(built: query.Phrase, docnum: int, positions: Positions) -> set[int]:
+def _phrase(built: query.Phrase, docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
     """Versions where the phrase's words stand at consecutive positions (Whoosh's Phrase, slop 1)."""
-    starts = set(positions.of(built.fieldname, built.words[0], docnum))
+    starts = {p for p in positions.of(built.fieldname, built.words[0], docnum) if keep is None or p // STRIDE in keep}
     for offset, word in enumerate(built.words[1:], start=1):
         if not starts:
             break

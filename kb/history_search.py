@@ -23,6 +23,8 @@ from kb.search import RERANK, WORD_FIELDS, _whole, plan
 from kb.snippet import PASSAGES, EarlierOnTies
 
 _TEXT = dict(WORD_FIELDS)["text"]
+CLOCKED = 32
+"""Documents examined between two readings of the clock."""
 BATCH = 8
 """Topics beyond those asked for whose versions are checked at once (best first; each further batch twice as many)."""
 
@@ -38,6 +40,21 @@ class Found:
     score: float
     words: int = 0
     snippet: str = ""
+
+
+class Budget(budget.BudgetCollector):
+    """`budget.BudgetCollector` reading the clock every `CLOCKED` documents, not every one
+    (a read of the thread's CPU time is a system call of about 4 µs)."""
+
+    def matches(self) -> Iterator[int]:
+        for docnum in self.child.matches():
+            if self.work.examined >= self.work.documents or (
+                self.work.examined % CLOCKED == 0 and time.thread_time() > self.work.deadline
+            ):
+                self.work.stopped = True
+                return
+            self.work.examined += 1
+            yield docnum
 
 
 def run(
@@ -71,24 +88,26 @@ def topics(
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""
-    collector = budget.BudgetCollector(collectors.UnlimitedCollector(), work)
+    collector = Budget(collectors.UnlimitedCollector(), work)
     searcher.search_with_collector(loosened(built), collector)
     ranked = [(docnum, score) for score, docnum in collector.results().top_n]
-    given, start, size = 0, 0, limit + BATCH
+    given, start, size, checked = 0, 0, limit + BATCH, -1
     while start < len(ranked):
         batch = ranked[start : start + size]
         start, size = start + size, size * 2
         positions = Positions(searcher)
         matched: dict[int, Found] = {}
         for docnum, score in sorted(batch):
-            if time.thread_time() > work.deadline:  # the topics were counted as they were ranked
+            checked += 1
+            if checked % CLOCKED == 0 and time.thread_time() > work.deadline:  # topics counted when ranked
                 work.stopped = True
                 break
             stored = searcher.stored_fields(docnum)
             spans: list[Span] = stored["versions"]
-            if day is not None and not any(in_force(span, day) for span in spans):
+            keep = None if day is None else {k for k, span in enumerate(spans) if in_force(span, day)}
+            if keep == set():
                 continue
-            which = sorted(k for k in versions_matching(built, docnum, positions) if in_force(spans[k], day))
+            which = sorted(versions_matching(built, docnum, positions, keep))
             if which:
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
                 found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
