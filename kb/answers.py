@@ -126,12 +126,19 @@ class SearchResult(Part):
     full: bool
 
 
+class HistoryResult(SearchResult):
+    """A hit of a search over every version or as of a past date: a topic's newest matching
+    version, and the ids of all its versions matching (``matching``, oldest first)."""
+
+    matching: list[int]
+
+
 class SearchAnswer(TypedDict):
     """The best hits for a query (`KnowledgeBase.search`)."""
 
     query: str
     as_of: str | None
-    results: list[SearchResult]
+    results: list[SearchResult | HistoryResult]
     corrected: str | None
     suggestion: str | None
     partial: bool

@@ -16,7 +16,7 @@ import os
 import re
 import shutil
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -115,7 +115,9 @@ def write_indexes(
     """Write both indexes into the build directory ``build``: every version, and the versions
     in force on ``today`` (what most searches want, small enough to answer in milliseconds).
     ``seen``: `see_texts` of every version."""
-    write_index(build / INDEX_DIR, versions, topics, card_names, seen, procs)
+    from kb.history import write_history  # kb.history builds on this module's analysers
+
+    write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
     day = today.toordinal()
     current = [v for v in versions if _in_force(_days(v), day)]
     write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
@@ -219,8 +221,15 @@ def extend_indexes(
     build's date, and those touched or whose "See" text changed. ``before``: the days (as
     `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
     of every version. The vocabulary gains the words of the new versions."""
-    _patch(previous / INDEX_DIR, build / INDEX_DIR, touched, [versions[n - 1] for n in sorted(touched)],
-           lambda v: _document(v, topics, card_names, seen))  # fmt: skip
+    from kb.history import topic_document  # kb.history builds on this module's analysers
+
+    rewritten_topics = {versions[n - 1].topic for n in touched | set(before)}
+    grouped: dict[str, list[dict[str, Any]]] = {t: [] for t in rewritten_topics}
+    for version in versions:
+        if version.topic in grouped:
+            grouped[version.topic].append(_document(version, topics, card_names, seen))
+    _patch(previous / INDEX_DIR, build / INDEX_DIR, "topic", rewritten_topics,
+           [topic_document(grouped[t]) for t in sorted(rewritten_topics)])  # fmt: skip
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
     was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
@@ -228,8 +237,9 @@ def extend_indexes(
     old_seen, new_seen = see_texts(was, topics), see_texts(now, topics)
     old_ids = {v.id for v in was}
     rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
-    _patch(previous / CURRENT_DIR, build / CURRENT_DIR, (old_ids - {v.id for v in now}) | {v.id for v in rewritten},
-           rewritten, lambda v: _document(v, topics, card_names, new_seen))  # fmt: skip
+    gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
+    _patch(previous / CURRENT_DIR, build / CURRENT_DIR, "version", gone,
+           [_document(v, topics, card_names, new_seen) for v in rewritten])  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
     for text in _texts(versions[first:]) - _texts(versions[:first]):
@@ -238,11 +248,9 @@ def extend_indexes(
     (build / BUILT_ON).write_text(today.isoformat())
 
 
-def _patch(
-    source: Path, target: Path, removed: set[int], added: list[Version], document: Callable[[Version], dict[str, Any]]
-) -> None:
-    """Make ``target`` a copy of the index ``source`` without the versions numbered ``removed``
-    and with the ``added`` ones."""
+def _patch(source: Path, target: Path, key: str, removed: set[Any], added: list[dict[str, Any]]) -> None:
+    """Make ``target`` a copy of the index ``source`` without the documents whose unique field
+    ``key`` is among ``removed``, and with the ``added`` documents."""
     target.mkdir()
     for path in source.iterdir():
         if path.suffix == ".toc":  # replaced by the next commit: a copy of its own
@@ -252,10 +260,10 @@ def _patch(
     writer = index.open_dir(str(target)).writer(limitmb=256)
     try:
         with writer.searcher() as searcher:
-            for number in sorted(removed):
-                writer.delete_by_term("version", number, searcher=searcher)
-        for version in added:
-            writer.add_document(**document(version))
+            for value in sorted(removed):
+                writer.delete_by_term(key, value, searcher=searcher)
+        for document in added:
+            writer.add_document(**document)
     except BaseException:
         writer.cancel()
         raise

@@ -102,6 +102,16 @@ class KnowledgeBase(Reader):
                 self._allowed[on] = allowed
         return searcher, allowed
 
+    def history_searcher(self, on: dt.date | None) -> Searcher | None:
+        """This thread's searcher over the index of every version, one document per topic
+        (`kb.history`), for a search over every version (``on`` None) or as of a date the
+        in-force index is not exact for; None otherwise, and for a build made before that index
+        had one document per topic (searched through `searcher`)."""
+        if on is not None and self._current_exact(on):
+            return None
+        searcher = self._own(INDEX_DIR)
+        return searcher if "versions" in searcher.schema else None
+
     def _own(self, name: str) -> Searcher:
         """The calling thread's searcher over index ``name``; opened on first use. Searchers of
         threads that have ended are closed here."""

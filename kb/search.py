@@ -25,8 +25,9 @@ from whoosh import query
 from whoosh.searching import Hit, Searcher
 
 from kb import budget
-from kb.answers import SearchAnswer, SearchResult
+from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.index import name_analyzer, text_analyzer
+from kb.paths import BuildError
 from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
 from kb.snippet import snippet
 from kb.vocabulary import series_kind
@@ -220,29 +221,33 @@ def search(
     (``corrected`` says what was searched) unless ``exact``; ``live`` (typing) adds, after
     the same hits, those completing the last word as a prefix."""
     on = None if every_version else (as_of or dt.date.today())
-    searcher, allowed = kb.searcher(on)
+    history = kb.history_searcher(on)
     typed = read_query(text)
     fixed = None if exact else correct(typed, kb.vocabulary())
     for reading in (typed, fixed):
         if reading is not None:
             reading.joined = kb.vocabulary().compounds(reading.words)
     work = budget.Work()
-    hits = run(searcher, fixed or typed, allowed, game, kind, limit, work)
+    find = _Finder(kb, history, on, game, kind, limit, work)
+    hits = find(fixed or typed)
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
         growing = dataclasses.replace(typed, words=typed.words[:-1], prefixes=[*typed.prefixes, last])
         seen = {v for v, _ in hits}
-        hits += [h for h in run(searcher, growing, allowed, game, kind, limit, work) if h[0] not in seen]
+        hits += [h for h in find(growing) if h[0] not in seen]
         hits = hits[: max(1, limit)]
-    results: list[SearchResult] = []
+    results: list[SearchResult | HistoryResult] = []
     for version_id, marked in hits:
         version = kb.version(version_id)
-        assert version is not None  # the index and the store are of one build
+        if version is None:  # the index and the store are of one build: never, unless a build was damaged
+            raise BuildError(f"{kb.directory}: the index names version {version_id}, which the store does not hold")
         part = kb.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
         results.append({**part, "topic": version.topic, "snippet": marked or fallback, "full": False})
+    if history is not None:
+        _grouped(results, find, history, fixed or typed, game, kind)
     if results and names_entry(fixed or typed, results[0]["headword"]):
         results[0]["full"] = True
     corrected = " ".join(fixed.words) if fixed else None
@@ -251,6 +256,46 @@ def search(
             "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary()),
             "partial": work.stopped or work.capped,
             "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
+
+
+class _Finder:
+    """Runs the searches of one `search`: over the in-force index (or the index of every
+    version filtered by date) when there is no ``history`` searcher, else over the history
+    index, keeping each topic's matching versions (``matching``: shown version -> ids)."""
+
+    def __init__(
+        self, kb: KnowledgeBase, history: Searcher | None, on: dt.date | None, game: str | None, kind: str | None,
+        limit: int, work: budget.Work,
+    ) -> None:  # fmt: skip
+        self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
+        self.day = on.toordinal() if on else None
+        self.searcher, self.allowed = kb.searcher(on) if history is None else (history, None)
+        self.matching: dict[int, list[int]] = {}
+
+    def __call__(self, typed: Typed) -> list[tuple[int, str]]:
+        if self.history is None:
+            return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work)
+        from kb import history_search  # it builds on this module's query plans
+
+        found = history_search.run(self.history, typed, self.day, self.game, self.kind, self.limit, self.work)
+        for topic in found:
+            self.matching.setdefault(topic.shown, topic.versions)
+        return [(topic.shown, "") for topic in found]
+
+
+def _grouped(
+    results: list[SearchResult | HistoryResult], find: _Finder, history: Searcher, typed: Typed, game: str | None,
+    kind: str | None,
+) -> None:  # fmt: skip
+    """Give each result of a history search its topic's matching versions (``matching``,
+    ids oldest first) and a snippet of its text marking the words searched."""
+    from kb import history_search
+
+    terms = history_search.query_terms(history, typed, game, kind)
+    for place, result in enumerate(results):
+        snippet = history_search.mark(result["text"], terms) if result["text"] and terms else ""
+        results[place] = HistoryResult(**result, matching=find.matching.get(result["version"], [result["version"]]))
+        results[place]["snippet"] = snippet or result["snippet"]
 
 
 def names_entry(typed: Typed, headword: str) -> bool:

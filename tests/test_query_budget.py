@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh import query
 
-from kb import budget
+from kb import budget, history_search
 from kb.cardquery import DECK_LINES, SUGGESTED, deck
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -98,7 +98,7 @@ def test_parts_over_the_budget_are_left_out(bundled: KnowledgeBase) -> None:
 
 
 def test_collection_stops_at_the_deadline_with_the_hits_so_far(bundled: KnowledgeBase) -> None:
-    searcher, allowed = bundled.searcher(None)
+    searcher, allowed = bundled.searcher(bundled.built_on)  # the in-force index: one document per version
     ship = read_query("ship")
     whole = run(searcher, ship, allowed, None, None, 5, work=budget.Work())
     late = budget.Work(deadline=0.0)
@@ -140,10 +140,14 @@ def test_hostile_queries_do_bounded_work(bundled: KnowledgeBase, text: str) -> N
     assert work.terms <= budget.TERMS
     assert built is None or budget.leaf_terms(built) == work.terms
     assert built is None or not any(isinstance(q, (query.Prefix, query.FuzzyTerm)) for q in built.leaves())
-    searcher, allowed = bundled.searcher(None)
-    work = budget.Work()
-    run(searcher, typed, allowed, None, None, 20, work=work)
-    assert work.examined <= 2 * budget.DOCUMENTS and work.terms <= 2 * budget.TERMS  # all words, then most
+    for searcher, every in ((bundled.searcher(bundled.built_on)[0], False), (bundled.history_searcher(None), True)):
+        work = budget.Work()
+        if every:
+            assert searcher is not None
+            history_search.run(searcher, typed, None, None, None, 20, work=work)
+        else:
+            run(searcher, typed, None, None, None, 20, work=work)
+        assert work.examined <= 2 * budget.DOCUMENTS and work.terms <= 2 * budget.TERMS  # all words, then most
     answer = search(bundled, text)
     assert len(answer["query"]) <= MAX_QUERY and set(typed.left_out) <= set(answer["left_out"])
 

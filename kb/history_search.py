@@ -1,0 +1,152 @@
+"""Search over every version, or as of a past date, through the history index (`kb.history`).
+
+The answer is topics, best first, each with every version of it the query matches (in
+force on the date asked, when one is): the same versions the index of every version
+matches, found by scoring one document per topic instead of one per version. As in
+`kb.search.run`, topics with a version matching every word come first; when fewer than
+asked do, topics whose versions match the most words follow.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Iterator
+
+from whoosh import collectors, highlight, query
+from whoosh.searching import Searcher
+
+from kb import budget
+from kb.history import Positions, Span, in_force, loosened, versions_matching
+from kb.questions import Typed
+from kb.search import RERANK, WORD_FIELDS, _whole, plan
+from kb.snippet import PASSAGES, EarlierOnTies
+
+_TEXT = dict(WORD_FIELDS)["text"]
+CLOCKED = 32
+"""Documents examined between two readings of the clock."""
+BATCH = 8
+"""Topics beyond those asked for whose versions are checked at once (best first; each further batch twice as many)."""
+
+
+@dataclasses.dataclass
+class Found:
+    """One topic of an answer: its matching versions (ids, oldest first), the one shown
+    (the newest of them) and that one's snippet (filled in by `mark`)."""
+
+    topic: str
+    versions: list[int]
+    shown: int
+    score: float
+    words: int = 0
+    snippet: str = ""
+
+
+class Budget(budget.BudgetCollector):
+    """`budget.BudgetCollector` reading the clock every `CLOCKED` documents, not every one
+    (a read of the thread's CPU time is a system call of about 4 µs)."""
+
+    def matches(self) -> Iterator[int]:
+        for docnum in self.child.matches():
+            if self.work.examined >= self.work.documents or (
+                self.work.examined % CLOCKED == 0 and time.thread_time() > self.work.deadline
+            ):
+                self.work.stopped = True
+                return
+            self.work.examined += 1
+            yield docnum
+
+
+def run(
+    searcher: Searcher, typed: Typed, day: int | None, game: str | None, kind: str | None, limit: int,
+    work: budget.Work | None = None,
+) -> list[Found]:  # fmt: skip
+    """The best ``limit`` topics for ``typed`` among the versions in force on ``day`` (an
+    ordinal; every version when None), within the budget."""
+    work = work if work is not None else budget.Work()
+    planned = plan(typed, game, kind, work)
+    every = planned.required + [q for _, q in planned.words]
+    if not (planned.words or typed.clauses or typed.prefixes) or not every:
+        return []
+    limit = max(1, min(limit, 200))
+    reader = searcher.reader()
+    whole = _whole(planned, every, reader, work)
+    found = list(topics(searcher, whole, day, limit, work))
+    if len(planned.words) > 1 and len(found) < limit and not work.stopped:
+        some = _whole(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+        words = [budget.expand(q, reader, budget.Work()) for _, q in planned.words]
+        seen = {f.topic for f in found}
+        more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
+        found += sorted(more, key=lambda f: -f.words)  # stable: equal counts keep their score order
+    return found[:limit]
+
+
+def topics(
+    searcher: Searcher, built: query.Query, day: int | None, limit: int, work: budget.Work,
+    words: list[query.Query] | None = None,
+) -> Iterator[Found]:  # fmt: skip
+    """The topics ``built`` ranks best (over their whole history) that have a version in
+    force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
+    each `Found` counts the most of them one of its matching versions matches."""
+    collector = Budget(collectors.UnlimitedCollector(), work)
+    searcher.search_with_collector(loosened(built), collector)
+    ranked = [(docnum, score) for score, docnum in collector.results().top_n]
+    given, start, size, checked = 0, 0, limit + BATCH, -1
+    while start < len(ranked):
+        batch = ranked[start : start + size]
+        start, size = start + size, size * 2
+        positions = Positions(searcher)
+        matched: dict[int, Found] = {}
+        for docnum, score in sorted(batch):
+            checked += 1
+            if checked % CLOCKED == 0 and time.thread_time() > work.deadline:  # topics counted when ranked
+                work.stopped = True
+                break
+            stored = searcher.stored_fields(docnum)
+            spans: list[Span] = stored["versions"]
+            keep = None if day is None else {k for k, span in enumerate(spans) if in_force(span, day)}
+            if keep == set():
+                continue
+            which = sorted(versions_matching(built, docnum, positions, keep))
+            if which:
+                newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
+                found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
+                if words:
+                    found.words = max(
+                        sum(1 for w in words if k in versions_matching(w, docnum, positions)) for k in which
+                    )
+                matched[docnum] = found
+        for docnum, _ in batch:
+            if docnum in matched:
+                yield matched[docnum]
+                given += 1
+                if given >= limit:
+                    return
+        if work.stopped:
+            return
+
+
+def text_terms(built: query.Query) -> set[str]:
+    """The words of ``built`` searched in the text field (those a snippet marks)."""
+    if isinstance(built, query.Term):
+        return {str(built.text)} if built.fieldname == "text" else set()
+    if isinstance(built, query.Phrase):
+        return {str(w) for w in built.words} if built.fieldname == "text" else set()
+    if built.is_leaf():
+        return set()
+    return set().union(*(text_terms(child) for child in built.children()))
+
+
+def mark(text: str, terms: set[str]) -> str:
+    """The snippet of ``text`` with ``terms`` marked, as `kb.snippet.snippet` makes it for a hit."""
+    fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
+    formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
+    marked: str = highlight.highlight(text, terms, _TEXT, fragmenter, formatter, top=PASSAGES, scorer=EarlierOnTies())
+    return marked
+
+
+def query_terms(searcher: Searcher, typed: Typed, game: str | None, kind: str | None) -> set[str]:
+    """The text words a search for ``typed`` marks in its snippets."""
+    planned = plan(typed, game, kind, budget.Work())
+    every = planned.required + [q for _, q in planned.words]
+    return text_terms(_whole(planned, every, searcher.reader(), budget.Work())) if every else set()

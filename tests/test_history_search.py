@@ -1,0 +1,146 @@
+"""The history index answers as the index of one document per version did.
+
+A benchmark library (`bench/generate.py`, stress profile, its first months) is built with
+the real pipeline; beside it, the index of one document per version that builds wrote
+before the history index is written from the build's own saved state (`kb.index.write_index`).
+For every benchmark query (`bench/search_bench.py`), over every version and as of past
+dates, the set compared is: each topic with the ids of its versions the query matches (in
+force on the date). The history index must give exactly that set, and rank the topics by
+its own score (topic history, phrases loosened to their words) — the one change of ranking.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+from whoosh import index, scoring
+from whoosh.searching import Searcher
+
+from kb import budget, history_search, incremental
+from kb.build import _card_names, build
+from kb.history import loosened
+from kb.index import date_filter, write_index
+from kb.query import KnowledgeBase
+from kb.questions import read_query
+from kb.search import built_query, search
+
+ROOT = Path(__file__).resolve().parent.parent
+PAST = [dt.date(2000, 6, 1), dt.date(2001, 1, 15), dt.date(2001, 3, 1), dt.date(2001, 4, 20)]
+"""Before the library, and within it (each a date the in-force index is not exact for)."""
+Grouped = dict[str, list[int]]
+
+
+def bench_module(name: str) -> object:
+    sys.path.insert(0, str(ROOT / "bench"))
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+QUERIES: dict[str, list[str]] = bench_module("search_bench").QUERIES  # type: ignore[attr-defined]
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[KnowledgeBase, Searcher]:
+    """The knowledge base of five months of the stress library, and a searcher over the index
+    of one document per version of the same versions."""
+    root = tmp_path_factory.mktemp("history")
+    bench_module("generate").generate(root / "library", profile="stress", share=0.04)  # type: ignore[attr-defined]
+    directory = build(root / "library", root / "kb").directory
+    state = incremental.load_state(directory)
+    assert state is not None
+    names = _card_names(state.links, state.catalog)
+    write_index(root / "per-version", state.ledger.versions, state.ledger.topics, names, state.seen)
+    return KnowledgeBase(directory), index.open_dir(str(root / "per-version")).searcher(weighting=scoring.BM25F())
+
+
+def per_version(searcher: Searcher, text: str, on: dt.date | None) -> Grouped:
+    """Today's answer as a set: topic -> ids of the versions matching every word (in force on ``on``)."""
+    query = built_query(searcher, read_query(text), budget.Work())
+    assert query is not None
+    allowed = None if on is None else set(searcher.docs_for_query(date_filter(on)))
+    found: Grouped = {}
+    for docnum in sorted(searcher.docs_for_query(query)):
+        if allowed is None or docnum in allowed:
+            fields = searcher.stored_fields(docnum)
+            found.setdefault(fields["topic"], []).append(fields["version"])
+    return {topic: sorted(ids) for topic, ids in found.items()}
+
+
+def by_history(kb: KnowledgeBase, text: str, on: dt.date | None, limit: int) -> list[tuple[str, list[int]]]:
+    """The history index's topics, best first, with their matching versions."""
+    searcher = kb.history_searcher(on)
+    assert searcher is not None
+    query = built_query(searcher, read_query(text), budget.Work())
+    assert query is not None
+    day = on.toordinal() if on else None
+    return [(f.topic, f.versions) for f in history_search.topics(searcher, query, day, limit, budget.Work())]
+
+
+def ranked(kb: KnowledgeBase, text: str) -> list[str]:
+    """Every topic the history index ranks for ``text``, best first (phrases loosened)."""
+    searcher = kb.history_searcher(None)
+    assert searcher is not None
+    query = built_query(searcher, read_query(text), budget.Work())
+    assert query is not None
+    return [searcher.stored_fields(d)["topic"] for _, d in searcher.search(loosened(query), limit=None).top_n]
+
+
+@pytest.mark.parametrize("category", ["phrase", "two words", "single word", "field", "question"])
+def test_every_version_matches_the_same_versions_topic_by_topic(
+    built: tuple[KnowledgeBase, Searcher], category: str
+) -> None:
+    kb, old = built
+    for text in QUERIES[category]:
+        want = per_version(old, text, None)
+        assert dict(by_history(kb, text, None, 10**6)) == want, text
+        top = by_history(kb, text, None, 20)
+        order = [t for t in ranked(kb, text) if t in want]
+        assert [t for t, _ in top] == order[:20] and all(ids == want[t] for t, ids in top), text
+
+
+@pytest.mark.parametrize("on", PAST)
+def test_as_of_a_past_date_matches_the_same_versions_in_force(
+    built: tuple[KnowledgeBase, Searcher], on: dt.date
+) -> None:
+    kb, old = built
+    assert kb.history_searcher(on) is not None
+    for category in ("phrase", "two words", "single word", "field"):
+        for text in QUERIES[category]:
+            assert dict(by_history(kb, text, on, 10**6)) == per_version(old, text, on), (text, on)
+
+
+def test_the_benchmark_library_has_history_to_search(built: tuple[KnowledgeBase, Searcher]) -> None:
+    _, old = built
+    away = per_version(old, '"away team"', None)
+    assert len(away) < sum(len(ids) for ids in away.values())  # topics with several matching versions
+    assert per_version(old, '"away team"', PAST[0]) == {}
+
+
+def test_a_search_of_every_version_gives_topics_with_their_matching_versions(
+    built: tuple[KnowledgeBase, Searcher],
+) -> None:
+    kb, old = built
+    answer = search(kb, '"away team"', every_version=True, limit=5, exact=True)
+    want = per_version(old, '"away team"', None)
+    assert [r["topic"] for r in answer["results"]] == [t for t in ranked(kb, '"away team"') if t in want][:5]
+    for result in answer["results"]:
+        assert result["matching"] == want[result["topic"]]
+        assert result["version"] in result["matching"]
+        assert "<mark" in result["snippet"]
+
+
+def test_a_history_search_stops_at_its_deadline(built: tuple[KnowledgeBase, Searcher]) -> None:
+    kb, _ = built
+    searcher = kb.history_searcher(None)
+    assert searcher is not None
+    late = budget.Work(deadline=0.0)
+    assert history_search.run(searcher, read_query("ship"), None, None, None, 5, late) == [] and late.stopped
+    few = budget.Work(documents=3)
+    assert len(history_search.run(searcher, read_query("ship"), None, None, None, 5, few)) <= 3 and few.stopped
