@@ -23,6 +23,7 @@ from rulings.normalize import fold_quotes, title_key
 _WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
 _ANY = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
 _AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
+_LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]*\b")
 _SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")
 MAX_TITLE_WORDS = 12
 
@@ -56,6 +57,8 @@ class Linker:
         """First word's key -> (every word's key, which words are capitalised, card), longest first."""
         self.personas: dict[str, list[Card]] = {}
         self.ordinary = ordinary_words
+        self.keys: dict[str, str] = {}
+        """`title_key` of each word seen in a text (a library's texts repeat few thousand words)."""
         for card in cards:
             for spelling in [card.name, *card.aliases]:
                 words = [(title_key(w.group(0)), w.group(0)) for w in _WORD.finditer(fold_quotes(spelling))]
@@ -73,23 +76,31 @@ class Linker:
     def mentions(self, text: str) -> list[Mention]:
         """Every card mentioned in ``text``, in order; overlapping matches keep the longest."""
         words = list(_WORD.finditer(text))
-        keys = [title_key(w.group(0)) for w in words]
+        known = self.keys
+        keys = [known.get(w) or self._key(w) for w in (m.group(0) for m in words)]
         found: list[Mention] = []
-        index = 0
-        while index < len(words):
-            match = self._match(text, words, keys, index)
+        index = 0  # the first word not inside a match
+        starts = [i for i, key in enumerate(keys) if key in self.titles]  # a word no title starts with never matches
+        for start in starts:
+            if start < index:
+                continue
+            match = self._match(text, words, keys, start)
             if match:
                 length, card = match
                 found.append(
-                    Mention(card.key, card.name, words[index].start(), words[index + length - 1].end(), "title")
+                    Mention(card.key, card.name, words[start].start(), words[start + length - 1].end(), "title")
                 )
-                index += length
-            else:
-                index += 1
+                index = start + length
         personas = self._personas(text)
         spans = [(m.start, m.end) for m in personas]
         found = [m for m in found if not any(a <= m.start and m.end <= b for a, b in spans)]
         return sorted(found + personas, key=lambda m: (m.start, m.card))
+
+    def _key(self, word: str) -> str:
+        key = self.keys.get(word)
+        if key is None:
+            key = self.keys[word] = title_key(word)
+        return key
 
     def _match(self, text: str, words: list[re.Match[str]], keys: list[str], index: int) -> tuple[int, Card] | None:
         for title, capitals, card in self.titles.get(keys[index], []):
@@ -130,10 +141,10 @@ def _looks_like_prose(text: str, words: list[re.Match[str]], index: int, ordinar
 
 def ordinary_words(texts: Iterable[str]) -> set[str]:
     """Words that appear in lower case somewhere in ``texts`` (as title keys)."""
-    words: set[str] = set()
+    written: set[str] = set()
     for text in texts:
-        words.update(title_key(w) for w in re.findall(r"\b[a-z][a-z'\-]*\b", text))
-    return words
+        written.update(_LOWER_WORD.findall(text))
+    return {title_key(w) for w in written}
 
 
 def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog,

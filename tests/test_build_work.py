@@ -1,0 +1,70 @@
+"""The work a build does grows with what is new, not with how often it repeats.
+
+Bounded-work tests (no clocks): each counts the calls of a costly step while real code
+runs on real inputs, and checks that repeating the same words in more texts adds no calls.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from types import FrameType
+from typing import Any
+
+from kb.catalog import Card, Catalog
+from kb.linking import link_versions, ordinary_words
+from kb.versions import Topic, Version
+from rulings.normalize import title_key
+
+TEXT = "A ship may attack the Enterprise or a Klingon; a ship with no crew may not attack again."
+"""Eleven distinct lower-case words, two card titles."""
+
+
+@contextmanager
+def counting(function: Callable[..., Any]) -> Iterator[list[int]]:
+    """Count the calls of ``function`` (observed with `sys.setprofile`, not replaced)."""
+    calls = [0]
+    code = function.__code__
+
+    def observe(frame: FrameType, event: str, _: object) -> None:
+        if event == "call" and frame.f_code is code:
+            calls[0] += 1
+
+    sys.setprofile(observe)
+    try:
+        yield calls
+    finally:
+        sys.setprofile(None)
+
+
+def test_ordinary_words_keys_each_written_word_once() -> None:
+    for copies in (1, 50):
+        with counting(title_key) as calls:
+            words = ordinary_words([TEXT] * copies)
+        assert words == {"ship", "may", "attack", "the", "or", "a", "with", "no", "crew", "not", "again"}
+        assert calls[0] == 11
+
+
+def _library(versions: int) -> tuple[list[Version], dict[str, Topic], Catalog]:
+    catalog = Catalog()
+    for name in ("Enterprise", "Klingon"):
+        catalog.add(Card(name, "stccg", "Ship"))
+    topics = {"stccg:attack": Topic("stccg:attack", "stccg", "attack", "ruling")}
+    texts = [Version(n, "stccg:attack", "current-rulings", "attack", TEXT, None, "cr", 1, 1, "original")
+             for n in range(1, versions + 1)]  # fmt: skip
+    return texts, topics, catalog
+
+
+def test_linking_keys_each_word_once_per_build() -> None:
+    """Each version costs one key for its headword and one per card it names (the card's key);
+    the words of its text are keyed once per build."""
+    counts = []
+    for versions in (10, 20):
+        texts, topics, catalog = _library(versions)
+        with counting(title_key) as calls:
+            links = link_versions(texts, topics, catalog, {"ship"})
+        cards = ("stccg:enterprise", "stccg:klingon")
+        assert links == [(n, key, "title") for n in range(1, versions + 1) for key in cards]
+        counts.append(calls[0])
+    assert counts[1] - counts[0] == 10 * (1 + 2)
