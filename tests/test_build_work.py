@@ -6,16 +6,27 @@ runs on real inputs, and checks that repeating the same words in more texts adds
 
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import Any
 
+import pytest
+
+from helpers import SEEDS
+from kb.build import parse_documents
 from kb.catalog import Card, Catalog
 from kb.linking import link_versions, ordinary_words
 from kb.versions import Topic, Version
+from rulings.manifest import load_manifest, load_titles
+from rulings.model import ParseError
 from rulings.normalize import title_key
+from rulings.parse import parse_document
 
 TEXT = "A ship may attack the Enterprise or a Klingon; a ship with no crew may not attack again."
 """Eleven distinct lower-case words, two card titles."""
@@ -68,3 +79,22 @@ def test_linking_keys_each_word_once_per_build() -> None:
         assert links == [(n, key, "title") for n in range(1, versions + 1) for key in cards]
         counts.append(calls[0])
     assert counts[1] - counts[0] == 10 * (1 + 2)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: documents are parsed in turn")
+def test_documents_parsed_on_several_cores_give_what_a_parse_in_turn_gives(tmp_path: Path) -> None:
+    assert threading.active_count() == 1, "another thread runs: documents would be parsed in turn"
+    library = tmp_path / "library"
+    shutil.copytree(SEEDS, library)
+    titles = {g: load_titles(library, g) for g in ("stccg", "neutral-zone")}
+    in_turn = [parse_document(d, titles[d.game]) for d in load_manifest(library)]
+    documents = load_manifest(library)
+    pooled = parse_documents(documents, titles)
+    assert [r.document is d for r, d in zip(pooled, documents, strict=True)] == [False] * 4  # parsed elsewhere
+    assert pooled == in_turn
+    (library / "stccg" / "current-rulings-update-2000-11-27.txt").write_text("CURRENT RULINGS\nno heading\n")
+    (library / "neutral-zone" / "rulebook.txt").write_bytes(b"\x00binary")
+    with pytest.raises(ParseError) as caught:
+        parse_documents(load_manifest(library), titles)
+    first = library / "neutral-zone" / "rulebook.txt"  # the first in the manifest of the two
+    assert str(caught.value) == f"{first}:1: binary file (NUL byte); expected plain text"
