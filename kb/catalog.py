@@ -11,6 +11,7 @@ A card is a title: every row whose name reduces to the same title (``Odo``, ``Od
 from __future__ import annotations
 
 import csv
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,9 @@ _EDITION = re.compile(r"\s+2E$")
 _VIRTUAL = re.compile(r"\s+\*VP$")
 _MARKS = re.compile(r"\s*(?P<marks>[*+]+)$")
 _INFO = re.compile(r"^(?:(?P<number>\S*\d\S*)\s+)?(?P<rarity>\S+)$")
+_UNIV = re.compile(r"^\[univ\]\s*", re.I)
+_name_key = functools.lru_cache(maxsize=1 << 16)(title_key)
+"""`title_key` of card names, remembered: a library's rulings name the same cards again and again."""
 CONVENTIONS = {
     "virtual": "' *VP' virtual promo",
     "*": "trailing '*'",
@@ -123,7 +127,7 @@ class Card:
     @property
     def key(self) -> str:
         """Identity within the catalog: game and normalised name."""
-        return f"{self.game}:{title_key(self.name)}"
+        return f"{self.game}:{_name_key(self.name)}"
 
 
 @dataclass
@@ -183,12 +187,12 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
                 catalog.add(Card(entry.headword, document.game, "Ship", affiliation=entry.parent or "", source=source))
             elif entry.kind == "ruling" and _card_headed(entry.headword, entry.text, entry.summary, entry.references):
                 kind = _THIS_TYPE.search(f"{entry.text} {entry.summary or ''}")
-                name = re.sub(r"^\[univ\]\s*", "", entry.headword, flags=re.I)
+                name = _UNIV.sub("", entry.headword)
                 card_type = kind.group(1).capitalize() if kind else ""
                 catalog.add(Card(name, document.game, card_type, source=source))
-            for paragraph in entry.text.split("\n\n"):
+            for paragraph in entry.text.split("\n\n") if document.kind == "rulebook" else ():
                 example = _EXAMPLE_SHIP.match(paragraph.strip())
-                if example and document.kind == "rulebook":
+                if example:
                     faction = example["faction"].capitalize()
                     catalog.add(Card(example["name"], document.game, "Ship", affiliation=faction, source=source))
         for entry in result.entries:
@@ -203,7 +207,7 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
 
 def _card_headed(headword: str, text: str, summary: str | None, references: list[str]) -> bool:
     """Whether a ruling's headword is a card title rather than a game term."""
-    bare = re.sub(r"^\[univ\]\s*", "", headword, flags=re.I)
+    bare = _UNIV.sub("", headword)
     if headword != bare:
         return True
     if not bare[:1].isupper() or "icon" in bare.lower():
