@@ -26,6 +26,8 @@ _AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]*\b")
 _SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")
 MAX_TITLE_WORDS = 12
+Title = tuple[tuple[str, ...], tuple[bool, ...], "Card"]
+"""A spelling of a card: every word's `title_key`, which words are capitalised, the card."""
 
 
 @dataclass(frozen=True)
@@ -53,7 +55,7 @@ class Linker:
     """Matches the titles of one game's cards in texts."""
 
     def __init__(self, cards: Iterable[Card], ordinary_words: set[str]) -> None:
-        self.titles: dict[str, list[tuple[tuple[str, ...], tuple[bool, ...], Card]]] = {}
+        self.titles: dict[str, list[Title]] = {}
         """First word's key -> (every word's key, which words are capitalised, card), longest first."""
         self.personas: dict[str, list[Card]] = {}
         self.ordinary = ordinary_words
@@ -70,8 +72,15 @@ class Linker:
                 for persona in _persona_names(card):
                     for word in persona.split():
                         self.personas.setdefault(title_key(word), []).append(card)
-        for candidates in self.titles.values():
+        self.by_length: dict[str, list[tuple[int, dict[tuple[str, ...], list[Title]]]]] = {}
+        """First word's key -> (length, every word's key -> its titles), longest first: the titles
+        of `titles` a text's words can match, found by lookup."""
+        for first, candidates in self.titles.items():
             candidates.sort(key=lambda c: -len(c[0]))
+            lengths: dict[int, dict[tuple[str, ...], list[Title]]] = {}
+            for candidate in candidates:
+                lengths.setdefault(len(candidate[0]), {}).setdefault(candidate[0], []).append(candidate)
+            self.by_length[first] = list(lengths.items())
 
     def mentions(self, text: str) -> list[Mention]:
         """Every card mentioned in ``text``, in order; overlapping matches keep the longest."""
@@ -103,18 +112,21 @@ class Linker:
         return key
 
     def _match(self, text: str, words: list[re.Match[str]], keys: list[str], index: int) -> tuple[int, Card] | None:
-        for title, capitals, card in self.titles.get(keys[index], []):
-            if tuple(keys[index : index + len(title)]) != title:
-                continue
-            written = words[index : index + len(title)]
-            if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
-                continue
-            if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
-                continue
-            if _AMPERSAND.match(text, words[index + len(title) - 1].end()):
-                continue
-            return len(title), card
+        for length, titles in self.by_length.get(keys[index], []):
+            for title, capitals, card in titles.get(tuple(keys[index : index + length]), []):
+                if self._fits(text, words, index, title, capitals):
+                    return length, card
         return None
+
+    def _fits(self, text: str, words: list[re.Match[str]], index: int, title: tuple[str, ...],
+              capitals: tuple[bool, ...]) -> bool:  # fmt: skip
+        """Whether the words from ``index`` that have ``title``'s keys are that title as written."""
+        written = words[index : index + len(title)]
+        if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
+            return False
+        if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
+            return False
+        return not _AMPERSAND.match(text, words[index + len(title) - 1].end())
 
     def _personas(self, text: str) -> list[Mention]:
         out = []
