@@ -198,7 +198,8 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
         for entry in result.entries:
             for printed in _CARD_READS.finditer(entry.text):
                 card = catalog.add(Card(printed["card"], document.game, source=source))
-                card.aliases.append(printed["printed"])
+                if printed["printed"] not in card.aliases:  # each document saying it again changed the catalog
+                    card.aliases.append(printed["printed"])
                 spelled = catalog.cards.pop(f"{document.game}:{title_key(printed['printed'])}", None)
                 if spelled and spelled is not card:
                     catalog.add(Card(card.name, card.game, spelled.type, affiliation=spelled.affiliation))

@@ -6,19 +6,24 @@ runs on real inputs, and checks that repeating the same words in more texts adds
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shutil
+import sqlite3
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any
 
 import pytest
+from test_incremental import HEAD, add, same_as_full_build, segments_shared
 
-from helpers import ROOT, SEEDS
+from helpers import FIXTURES, ROOT, SEEDS
+from kb import store
+from kb.build import build
 from kb.catalog import Card, Catalog
 from kb.linking import link_versions, ordinary_words
 from kb.versions import Topic, Version
@@ -78,6 +83,7 @@ def test_linking_keys_each_word_once_per_build() -> None:
 
 
 PARSE_ON_CORES = """
+import sqlite3
 import sys
 from pathlib import Path
 from kb.build import parse_documents
@@ -112,3 +118,27 @@ def test_documents_parsed_on_several_cores_give_what_a_parse_in_turn_gives(tmp_p
         ["[False, False, False, False] True", f"{first}:1: binary file (NUL byte); expected plain text"],
         "",
     )
+
+
+PRINTED = HEAD.format(us="{us}") + (
+    'Kreetchta - A reference table spells it "Kreechta"; the ship card itself reads "Kreetchta".\n'
+)
+"""A ruling naming a card's printed spelling, as the bundled Neutral Zone rulebook does."""
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES / "library", tmp_path / "library")
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", tmp_path / "library" / "stccg")
+    return tmp_path / "library"
+
+
+def test_a_card_spelling_said_again_leaves_the_catalog_and_the_add_incremental(library: Path, tmp_path: Path) -> None:
+    kb = tmp_path / "kb"
+    build(library, kb)
+    first = add(library, kb, tmp_path, PRINTED.format(us="3/5/01"), dt.date(2001, 3, 5))
+    second = add(library, kb, tmp_path, PRINTED.format(us="4/2/01"), dt.date(2001, 4, 2))
+    assert segments_shared(first, second)  # applied to the previous build, not rebuilt
+    with closing(sqlite3.connect(second / store.DB_NAME)) as db:
+        assert db.execute("SELECT aliases FROM cards WHERE key = 'stccg:kreetchta'").fetchall() == [('["Kreechta"]',)]
+    same_as_full_build(library, kb, tmp_path)
