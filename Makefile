@@ -36,4 +36,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/load.py
 	$(BIN)/python bench/adversarial.py
 	$(BIN)/python bench/rulebook_bench.py
-	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/scale.py --profiles stress,realistic --shares 0.25,0.5,1

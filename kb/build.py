@@ -19,10 +19,13 @@ import copy
 import datetime as dt
 import hashlib
 import json
+import multiprocessing
 import os
 import shutil
+import threading
 import time
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -33,7 +36,7 @@ from kb.linking import link_versions, ordinary_words
 from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError
 from kb.versions import apply_documents, dangling_references
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
-from rulings.model import ParseResult
+from rulings.model import Document, ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 
 KEEP_BUILDS = 3
@@ -104,7 +107,19 @@ def parse_library(library: Path) -> list[ParseResult]:
     """Parse every document of the library, in manifest order."""
     documents = load_manifest(library)
     titles = {game: load_titles(library, game) for game in {d.game for d in documents}}
-    return [parse_document(document, titles[document.game]) for document in documents]
+    return parse_documents(documents, titles)
+
+
+def parse_documents(documents: list[Document], titles: dict[str, frozenset[str]]) -> list[ParseResult]:
+    """`parse_document` of each document, in order; on several processes (one per core) when
+    there are several documents and this process runs no other thread (a fork is safe then).
+    The results, and the error of the first document that fails, are those of a parse in turn."""
+    workers = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1, len(documents))
+    if workers < 2 or threading.active_count() > 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [parse_document(document, titles[document.game]) for document in documents]
+    context = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        return list(pool.map(parse_document, documents, [titles[d.game] for d in documents]))
 
 
 def build(
@@ -161,10 +176,9 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
         if extension is not None:
             return _extend(library, kb, manifest, previous, state, keys, extension, started)
         state = None
-    results = [
-        incremental.reuse_parse(previous, k) or parse_document(d, titles[d.game])
-        for d, k in zip(documents, keys, strict=True)
-    ]
+    reused = [incremental.reuse_parse(previous, k) for k in keys]
+    parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
+    results = [r if r is not None else next(parsed) for r in reused]
     reports = _check_coverage(results)
     ledger = apply_documents(results, releases)
     catalog = bundled_catalog(results)

@@ -11,6 +11,7 @@ A card is a title: every row whose name reduces to the same title (``Odo``, ``Od
 from __future__ import annotations
 
 import csv
+import functools
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,8 @@ _EDITION = re.compile(r"\s+2E$")
 _VIRTUAL = re.compile(r"\s+\*VP$")
 _MARKS = re.compile(r"\s*(?P<marks>[*+]+)$")
 _INFO = re.compile(r"^(?:(?P<number>\S*\d\S*)\s+)?(?P<rarity>\S+)$")
+_name_key = functools.lru_cache(maxsize=1 << 16)(title_key)
+"""`title_key` of card names, remembered: a library's rulings name the same cards again and again."""
 CONVENTIONS = {
     "virtual": "' *VP' virtual promo",
     "*": "trailing '*'",
@@ -118,7 +121,7 @@ class Card:
     @property
     def key(self) -> str:
         """Identity within the catalog: game and normalised name."""
-        return f"{self.game}:{title_key(self.name)}"
+        return f"{self.game}:{_name_key(self.name)}"
 
 
 @dataclass
@@ -181,15 +184,16 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
                 name = without_universal(entry.headword)
                 card_type = kind.group(1).capitalize() if kind else ""
                 catalog.add(Card(name, document.game, card_type, source=source))
-            for paragraph in entry.text.split("\n\n"):
+            for paragraph in entry.text.split("\n\n") if document.kind == "rulebook" else ():
                 example = _EXAMPLE_SHIP.match(paragraph.strip())
-                if example and document.kind == "rulebook":
+                if example:
                     faction = example["faction"].capitalize()
                     catalog.add(Card(example["name"], document.game, "Ship", affiliation=faction, source=source))
         for entry in result.entries:
             for printed in _CARD_READS.finditer(entry.text):
                 card = catalog.add(Card(printed["card"], document.game, source=source))
-                card.aliases.append(printed["printed"])
+                if printed["printed"] not in card.aliases:  # each document saying it again changed the catalog
+                    card.aliases.append(printed["printed"])
                 spelled = catalog.cards.pop(f"{document.game}:{title_key(printed['printed'])}", None)
                 if spelled and spelled is not card:
                     catalog.add(Card(card.name, card.game, spelled.type, affiliation=spelled.affiliation))

@@ -23,8 +23,11 @@ from rulings.normalize import fold_quotes, title_key, without_universal
 _WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
 _ANY = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
 _AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
+_LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]*\b")
 _SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")
 MAX_TITLE_WORDS = 12
+Title = tuple[tuple[str, ...], tuple[bool, ...], "Card"]
+"""A spelling of a card: every word's `title_key`, which words are capitalised, the card."""
 
 
 @dataclass(frozen=True)
@@ -52,10 +55,12 @@ class Linker:
     """Matches the titles of one game's cards in texts."""
 
     def __init__(self, cards: Iterable[Card], ordinary_words: set[str]) -> None:
-        self.titles: dict[str, list[tuple[tuple[str, ...], tuple[bool, ...], Card]]] = {}
+        self.titles: dict[str, list[Title]] = {}
         """First word's key -> (every word's key, which words are capitalised, card), longest first."""
         self.personas: dict[str, list[Card]] = {}
         self.ordinary = ordinary_words
+        self.keys: dict[str, str] = {}
+        """`title_key` of each word seen in a text (a library's texts repeat few thousand words)."""
         for card in cards:
             for spelling in [card.name, *card.aliases]:
                 words = [(title_key(w.group(0)), w.group(0)) for w in _WORD.finditer(fold_quotes(spelling))]
@@ -67,43 +72,61 @@ class Linker:
                 for persona in _persona_names(card):
                     for word in persona.split():
                         self.personas.setdefault(title_key(word), []).append(card)
-        for candidates in self.titles.values():
+        self.by_length: dict[str, list[tuple[int, dict[tuple[str, ...], list[Title]]]]] = {}
+        """First word's key -> (length, every word's key -> its titles), longest first: the titles
+        of `titles` a text's words can match, found by lookup."""
+        for first, candidates in self.titles.items():
             candidates.sort(key=lambda c: -len(c[0]))
+            lengths: dict[int, dict[tuple[str, ...], list[Title]]] = {}
+            for candidate in candidates:
+                lengths.setdefault(len(candidate[0]), {}).setdefault(candidate[0], []).append(candidate)
+            self.by_length[first] = list(lengths.items())
 
     def mentions(self, text: str) -> list[Mention]:
         """Every card mentioned in ``text``, in order; overlapping matches keep the longest."""
         words = list(_WORD.finditer(text))
-        keys = [title_key(w.group(0)) for w in words]
+        known = self.keys
+        keys = [known.get(w) or self._key(w) for w in (m.group(0) for m in words)]
         found: list[Mention] = []
-        index = 0
-        while index < len(words):
-            match = self._match(text, words, keys, index)
+        index = 0  # the first word not inside a match
+        starts = [i for i, key in enumerate(keys) if key in self.titles]  # a word no title starts with never matches
+        for start in starts:
+            if start < index:
+                continue
+            match = self._match(text, words, keys, start)
             if match:
                 length, card = match
                 found.append(
-                    Mention(card.key, card.name, words[index].start(), words[index + length - 1].end(), "title")
+                    Mention(card.key, card.name, words[start].start(), words[start + length - 1].end(), "title")
                 )
-                index += length
-            else:
-                index += 1
+                index = start + length
         personas = self._personas(text)
         spans = [(m.start, m.end) for m in personas]
         found = [m for m in found if not any(a <= m.start and m.end <= b for a, b in spans)]
         return sorted(found + personas, key=lambda m: (m.start, m.card))
 
+    def _key(self, word: str) -> str:
+        key = self.keys.get(word)
+        if key is None:
+            key = self.keys[word] = title_key(word)
+        return key
+
     def _match(self, text: str, words: list[re.Match[str]], keys: list[str], index: int) -> tuple[int, Card] | None:
-        for title, capitals, card in self.titles.get(keys[index], []):
-            if tuple(keys[index : index + len(title)]) != title:
-                continue
-            written = words[index : index + len(title)]
-            if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
-                continue
-            if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
-                continue
-            if _AMPERSAND.match(text, words[index + len(title) - 1].end()):
-                continue
-            return len(title), card
+        for length, titles in self.by_length.get(keys[index], []):
+            for title, capitals, card in titles.get(tuple(keys[index : index + length]), []):
+                if self._fits(text, words, index, title, capitals):
+                    return length, card
         return None
+
+    def _fits(self, text: str, words: list[re.Match[str]], index: int, title: tuple[str, ...],
+              capitals: tuple[bool, ...]) -> bool:  # fmt: skip
+        """Whether the words from ``index`` that have ``title``'s keys are that title as written."""
+        written = words[index : index + len(title)]
+        if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
+            return False
+        if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
+            return False
+        return not _AMPERSAND.match(text, words[index + len(title) - 1].end())
 
     def _personas(self, text: str) -> list[Mention]:
         out = []
@@ -130,10 +153,10 @@ def _looks_like_prose(text: str, words: list[re.Match[str]], index: int, ordinar
 
 def ordinary_words(texts: Iterable[str]) -> set[str]:
     """Words that appear in lower case somewhere in ``texts`` (as title keys)."""
-    words: set[str] = set()
+    written: set[str] = set()
     for text in texts:
-        words.update(title_key(w) for w in re.findall(r"\b[a-z][a-z'\-]*\b", text))
-    return words
+        written.update(_LOWER_WORD.findall(text))
+    return {title_key(w) for w in written}
 
 
 def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog,

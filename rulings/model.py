@@ -31,6 +31,13 @@ class ParseError(Exception):
         self.message = message
         """What is wrong, in one line."""
 
+    def __reduce__(self) -> tuple[type[ParseError], tuple[str, int, str]]:
+        return ParseError, (
+            self.path,
+            self.line,
+            self.message,
+        )  # pickled whole, as a parse in another process raises it
+
 
 @dataclass(frozen=True)
 class Span:
