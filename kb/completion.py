@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from kb.index import name_analyzer
+from kb.analysis import name_analyzer
 from kb.questions import distance
 
 if TYPE_CHECKING:

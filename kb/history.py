@@ -27,7 +27,7 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter,
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
-from kb.index import WORD, FoldFilter
+from kb.analysis import WORD, FoldFilter
 
 STRIDE = 1 << 20
 """Positions given to each version of a topic (its words and the folded parts of compounds)."""

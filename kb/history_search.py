@@ -18,8 +18,8 @@ from whoosh.searching import Searcher
 
 from kb import budget
 from kb.history import Positions, Span, in_force, loosened, versions_matching
+from kb.plans import RERANK, WORD_FIELDS, plan, whole_query
 from kb.questions import Typed
-from kb.search import RERANK, WORD_FIELDS, _whole, plan
 from kb.snippet import PASSAGES, EarlierOnTies
 
 _TEXT = dict(WORD_FIELDS)["text"]
@@ -70,10 +70,10 @@ def run(
         return []
     limit = max(1, min(limit, 200))
     reader = searcher.reader()
-    whole = _whole(planned, every, reader, work)
+    whole = whole_query(planned, every, reader, work)
     found = list(topics(searcher, whole, day, limit, work))
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
-        some = _whole(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+        some = whole_query(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
         words = [budget.expand(q, reader, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
@@ -149,4 +149,4 @@ def query_terms(searcher: Searcher, typed: Typed, game: str | None, kind: str | 
     """The text words a search for ``typed`` marks in its snippets."""
     planned = plan(typed, game, kind, budget.Work())
     every = planned.required + [q for _, q in planned.words]
-    return text_terms(_whole(planned, every, searcher.reader(), budget.Work())) if every else set()
+    return text_terms(whole_query(planned, every, searcher.reader(), budget.Work())) if every else set()

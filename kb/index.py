@@ -1,11 +1,11 @@
-"""The Whoosh full-text index: one document per version, written beside the SQLite store.
+"""The Whoosh full-text indexes, written beside the SQLite store: the versions in force on the
+build date, one document per version (``index-current``), and every version, one document per
+topic (``index``, shaped by `kb.history`); and the vocabulary for spelling correction.
 
-Analysers keep card-game words findable however they are typed: ``Cha'Joh``/``Cha’Joh``/
-``chajoh``, ``U.S.S.``/``USS``, ``I.K.S.``, ``Mr. Quark``, ``[MQ]``/``MQ``, ``2E``. The text
-field is stemmed (English); headwords and card names are not, and are boosted so a hit on
-them ranks first. Each version records the days it was in force, so one index answers
-"in force today" and "as of any date". The index is written once, by a build, into the
-new build directory; readers only open it.
+Words are read by `kb.analysis`. The text field is stemmed (English); headwords and card
+names are not, and are boosted so a hit on them ranks first. Each version records the days it
+was in force, so a date filter answers "as of any date". The indexes are written once, by a
+build, into the new build directory (or extended by an incremental add); readers only open them.
 """
 
 from __future__ import annotations
@@ -13,79 +13,23 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from whoosh import fields, index, query
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 
+from kb.analysis import folded_words, name_analyzer, text_analyzer
+from kb.history import topic_document, write_history
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.versions import Topic, Version
 from kb.vocabulary import reference_keys, series_of_kind
-from rulings.normalize import fold_quotes, headword_key
+from rulings.normalize import headword_key
 
 NEVER = dt.date.max.toordinal()
 """valid_to of a version still in force (and valid_from of one pending)."""
-WORD = r"\[\w+\]|\w+(?:['\u2019.\-]\w+)*\.?"
-"""A word as the index sees it: ``[MQ]``, ``Cha'Joh``, ``U.S.S.``, ``Bio-ship``."""
-
-
-_WORD = re.compile(WORD)
-
-
-class FoldFilter(Filter):  # type: ignore[misc]
-    """Fold a word to its comparable form: no quotes, periods, brackets or hyphens.
-
-    A hyphenated compound is also split into its parts, at consecutive positions, so it is
-    found however it is typed: ``multi-affiliation`` gives ``multiaffiliation`` (when
-    ``joined``), ``multi`` and ``affiliation``. The index keeps the joined form too
-    (``bioship`` finds ``Bio-ship``); a query does not need it.
-    """
-
-    def __init__(self, joined: bool = True) -> None:
-        self.joined = joined
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        shift = 0
-        for token in tokens:
-            parts = [p for p in (fold_word(w) for w in fold_quotes(token.text).split("-")) if p]
-            token.text = fold_word(token.text)
-            if not token.text:
-                continue
-            if token.positions:
-                token.pos += shift
-            if len(parts) < 2:
-                yield token
-                continue
-            first = token.pos if token.positions else 0
-            if self.joined:
-                yield token
-            for offset, part in enumerate(parts):
-                piece = token.copy()
-                piece.text = part
-                if token.positions:
-                    piece.pos = first + offset
-                yield piece
-            shift += len(parts) - 1
-
-
-def fold_word(word: str) -> str:
-    """``Cha’Joh`` -> ``chajoh``, ``U.S.S.`` -> ``uss``, ``[MQ]`` -> ``mq``, ``Bio-ship`` -> ``bioship``."""
-    return re.sub(r"[\[\]'.\-]", "", fold_quotes(word)).lower()
-
-
-def name_analyzer(joined: bool = True) -> Any:
-    """Headwords and card names: folded, not stemmed (``joined``: keep a compound's joined form)."""
-    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()
-
-
-def text_analyzer(joined: bool = True) -> Any:
-    """Entry text: folded and stemmed (``joined``: keep a compound's joined form)."""
-    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter() | StemFilter()
 
 
 def schema() -> fields.Schema:
@@ -115,8 +59,6 @@ def write_indexes(
     """Write both indexes into the build directory ``build``: every version, and the versions
     in force on ``today`` (what most searches want, small enough to answer in milliseconds).
     ``seen``: `see_texts` of every version."""
-    from kb.history import write_history  # kb.history builds on this module's analysers
-
     write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
     day = today.toordinal()
     current = [v for v in versions if _in_force(_days(v), day)]
@@ -146,15 +88,6 @@ def _name_words(versions: list[Version], card_names: dict[int, list[str]]) -> se
 
 def _write_vocabulary(path: Path, counts: Counter[str], names: set[str]) -> None:
     path.write_text(json.dumps({"counts": dict(sorted(counts.items())), "names": sorted(names)}), encoding="utf-8")
-
-
-def folded_words(text: str) -> list[str]:
-    """The folded words of ``text``, compounds also split (``Bio-ship`` -> bioship, bio, ship)."""
-    words = []
-    for word in _WORD.findall(text):
-        parts = [fold_word(p) for p in word.split("-")] if "-" in word else []
-        words += [w for w in [fold_word(word), *parts] if w]
-    return words
 
 
 def _in_force(span: tuple[int, int], day: int) -> bool:
@@ -221,8 +154,6 @@ def extend_indexes(
     build's date, and those touched or whose "See" text changed. ``before``: the days (as
     `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
     of every version. The vocabulary gains the words of the new versions."""
-    from kb.history import topic_document  # kb.history builds on this module's analysers
-
     rewritten_topics = {versions[n - 1].topic for n in touched | set(before)}
     grouped: dict[str, list[dict[str, Any]]] = {t: [] for t in rewritten_topics}
     for version in versions:

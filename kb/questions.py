@@ -22,7 +22,7 @@ from typing import Any
 from whoosh.lang.porter import stem
 
 from kb import budget
-from kb.index import fold_word
+from kb.analysis import fold_word
 
 MAX_QUERY = 500
 """Characters of a query read; the rest is ignored."""

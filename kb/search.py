@@ -18,139 +18,21 @@ import difflib
 import html
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from whoosh import query
 from whoosh.searching import Hit, Searcher
 
-from kb import budget
+from kb import budget, history_search
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
-from kb.index import name_analyzer, text_analyzer
 from kb.paths import BuildError
-from kb.questions import MAX_QUERY, Clause, Typed, Vocabulary, read_query
+from kb.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, plan, whole_query
+from kb.questions import MAX_QUERY, Typed, Vocabulary, read_query
 from kb.snippet import snippet
-from kb.vocabulary import series_kind
 from rulings.normalize import fold_quotes, headword_key
 
 if TYPE_CHECKING:
     from kb.query import KnowledgeBase
-
-_NAMES = name_analyzer(joined=False)
-_TEXT = text_analyzer(joined=False)
-WORD_FIELDS = (("headword", _NAMES), ("headstem", _TEXT), ("cards", _NAMES), ("cardstem", _TEXT),
-               ("text", _TEXT), ("extra", _TEXT))  # fmt: skip
-"""Where a plain word may match, with the analyser that reads it."""
-RERANK = 100
-"""Versions matching only some of the words that are ranked by how many they match."""
-
-
-def _terms(analyzer: Any, text: str) -> list[str]:
-    return [t.text for t in analyzer(text)]
-
-
-def word_query(word: str) -> query.Query | None:
-    """One plain word in any searchable field (a compound must match all its parts)."""
-    options = []
-    for name, analyzer in WORD_FIELDS:
-        terms = _terms(analyzer, word)
-        if terms:
-            options.append(
-                query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
-            )
-    return query.Or(options) if options else None
-
-
-def _either(word: str, compound: str | None) -> query.Query | None:
-    """A word, or the compound it makes with its neighbour."""
-    alone = word_query(word)
-    return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
-
-
-def prefix_query(stem: str) -> query.Query | None:
-    """A word typed with ``*``: any headword, card-name or text word starting with it (a
-    prefix shorter than `budget.MIN_PREFIX` is the word itself)."""
-    terms = _terms(_NAMES, stem)
-    if len(terms) != 1 or len(terms[0]) < budget.MIN_PREFIX:
-        return word_query(stem)
-    return query.Or([query.Prefix(f, terms[0]) for f in ("headword", "cards", "text")])
-
-
-def clause_query(clause: Clause) -> query.Query | None:
-    """A phrase, a field restriction, or an excluded word."""
-    if clause.field in ("kind", "doc", "game"):
-        value = clause.text.strip().lower()
-        return query.Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
-    if not clause.phrase and clause.field is None:
-        return word_query(clause.text)
-    fields = [clause.field] if clause.field else ["headword", "cards", "text", "extra"]
-    options = []
-    for name in fields:
-        terms = _terms(_TEXT if name in ("text", "extra") else _NAMES, clause.text)
-        if terms:
-            options.append(query.Phrase(name, terms) if len(terms) > 1 else query.Term(name, terms[0]))
-    return query.Or(options) if options else None
-
-
-@dataclass
-class Plan:
-    """A query as it will run: the parts every hit needs, the words ranked by how many match,
-    the exclusions; parts over the budget are left out (``work.left_out``)."""
-
-    required: list[query.Query] = field(default_factory=list)
-    words: list[tuple[str, query.Query]] = field(default_factory=list)
-    excluded: list[query.Query] = field(default_factory=list)
-
-
-def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) -> Plan:
-    """Build ``typed`` into Whoosh queries, explicit parts first and exclusions last, while
-    the leaf terms stay within `budget.TERMS`."""
-    planned = Plan()
-    spent = 0
-
-    def afford(label: str, built: query.Query | None) -> bool:
-        nonlocal spent
-        if built is None:
-            return False
-        cost = budget.leaf_terms(built)
-        if spent + cost > budget.TERMS:
-            work.left_out.append(label)
-            return False
-        spent += cost
-        return True
-
-    for clause in typed.clauses:
-        if not clause.negated and afford(clause.text, built := clause_query(clause)):
-            planned.required.append(built)
-    for stem in typed.prefixes:
-        if afford(f"{stem}*", built := prefix_query(stem)):
-            planned.required.append(built)
-    for word in typed.words:
-        if afford(word, built := _either(word, typed.joined.get(word))):
-            planned.words.append((word, built))
-    for clause in typed.clauses:
-        if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):
-            planned.excluded.append(built)
-    if game:
-        planned.required.append(query.Term("game", game))
-    if kind:
-        planned.required.append(query.Term("kind", series_kind(kind)))
-    return planned
-
-
-def _whole(plan: Plan, parts: list[query.Query], reader: Any, work: budget.Work) -> query.Query:
-    both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
-    if plan.excluded:
-        both = query.AndNot(both, query.Or(plan.excluded))
-    return budget.expand(both, reader, work)
-
-
-def built_query(searcher: Searcher, typed: Typed, work: budget.Work) -> query.Query | None:
-    """The query every word of ``typed`` must match, prefixes expanded within the budget
-    (None: nothing to search); ``work`` gets the terms it holds."""
-    planned = plan(typed, None, None, work)
-    every = planned.required + [q for _, q in planned.words]
-    return _whole(planned, every, searcher.reader(), work) if every else None
 
 
 def run(
@@ -167,10 +49,10 @@ def run(
         return []
     limit = max(1, min(limit, 200))
     reader = searcher.reader()
-    found = _hits(searcher, _whole(planned, every, reader, work), allowed, limit, {}, work)
+    found = _hits(searcher, whole_query(planned, every, reader, work), allowed, limit, {}, work)
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
-        some = _whole(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
-        counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in _terms(a, s)}
+        some = whole_query(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+        counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in analysed(a, s)}
                   for w, _ in planned.words}  # fmt: skip
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
@@ -275,8 +157,6 @@ class _Finder:
     def __call__(self, typed: Typed) -> list[tuple[int, str]]:
         if self.history is None:
             return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work)
-        from kb import history_search  # it builds on this module's query plans
-
         found = history_search.run(self.history, typed, self.day, self.game, self.kind, self.limit, self.work)
         for topic in found:
             self.matching.setdefault(topic.shown, topic.versions)
@@ -289,8 +169,6 @@ def _grouped(
 ) -> None:  # fmt: skip
     """Give each result of a history search its topic's matching versions (``matching``,
     ids oldest first) and a snippet of its text marking the words searched."""
-    from kb import history_search
-
     terms = history_search.query_terms(history, typed, game, kind)
     for place, result in enumerate(results):
         snippet = history_search.mark(result["text"], terms) if result["text"] and terms else ""
@@ -300,14 +178,14 @@ def _grouped(
 
 def names_entry(typed: Typed, headword: str) -> bool:
     """Whether the query names the entry ``headword`` (all its words are among the query's)."""
-    wanted = set(_terms(_TEXT, headword_key(headword)))
-    return bool(wanted) and wanted <= {t for w in typed.words for t in _terms(_TEXT, w)}
+    wanted = set(analysed(TEXT, headword_key(headword)))
+    return bool(wanted) and wanted <= {t for w in typed.words for t in analysed(TEXT, w)}
 
 
 def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Vocabulary) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
     name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself."""
-    words = [t for w in typed.words for t in _terms(_NAMES, w)]
+    words = [t for w in typed.words for t in analysed(NAMES, w)]
     if not words:
         return None
     folded = " ".join(words)

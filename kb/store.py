@@ -18,8 +18,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+from kb.analysis import name_analyzer
 from kb.catalog import Catalog
-from kb.index import name_analyzer
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.versions import Ledger, Topic, Version
 from kb.vocabulary import reference_keys

@@ -24,9 +24,10 @@ from kb import budget, history_search, incremental
 from kb.build import _card_names, build
 from kb.history import loosened
 from kb.index import date_filter, write_index
+from kb.plans import built_query
 from kb.query import KnowledgeBase
 from kb.questions import read_query
-from kb.search import built_query, search
+from kb.search import search
 
 ROOT = Path(__file__).resolve().parent.parent
 PAST = [dt.date(2000, 6, 1), dt.date(2001, 1, 15), dt.date(2001, 3, 1), dt.date(2001, 4, 20)]

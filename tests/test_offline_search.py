@@ -17,7 +17,7 @@ from urllib.parse import quote
 
 import pytest
 
-from kb.index import folded_words
+from kb.analysis import folded_words
 from kb.questions import FILLER
 from web.export import export
 from web.export_search import search_index

@@ -15,9 +15,10 @@ from whoosh import query
 from kb import budget, history_search
 from kb.cardquery import DECK_LINES, SUGGESTED, deck
 from kb.paths import current
+from kb.plans import WORD_FIELDS, built_query, word_query
 from kb.query import KnowledgeBase
 from kb.questions import MAX_QUERY, read_query
-from kb.search import WORD_FIELDS, built_query, run, search, word_query
+from kb.search import run, search
 
 
 @pytest.fixture(scope="module")

@@ -15,7 +15,7 @@ looks words up (``static/offline_search.js``). It holds:
   ``cloaking`` for ``cloaked`` as the server does;
 - ``filler``: the question and filler words the server drops from a query (`kb.questions.FILLER`).
 
-Words are folded as the server's index folds them (`kb.index.folded_words`: ``Cha'Joh`` =
+Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
 ``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``). Filler words
 are left out of the text's postings (a query drops them when it has other words), but
 counted in its length. ``cards.json`` maps each card's folded title and aliases to its page,
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh.lang.porter import stem
 
-from kb.index import folded_words
+from kb.analysis import folded_words
 from kb.questions import FILLER
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key

@@ -1,0 +1,136 @@
+"""How a query as read (`kb.questions.Typed`) becomes Whoosh queries: the fields a plain word
+may match, phrases and field restrictions, prefixes, exclusions, all within the budget of
+leaf terms (`kb.budget`). Both the search of the versions in force (`kb.search`) and the
+search of history (`kb.history_search`) run these plans.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from whoosh import query
+from whoosh.searching import Searcher
+
+from kb import budget
+from kb.analysis import name_analyzer, text_analyzer
+from kb.questions import Clause, Typed
+from kb.vocabulary import series_kind
+
+NAMES = name_analyzer(joined=False)
+TEXT = text_analyzer(joined=False)
+WORD_FIELDS = (("headword", NAMES), ("headstem", TEXT), ("cards", NAMES), ("cardstem", TEXT),
+               ("text", TEXT), ("extra", TEXT))  # fmt: skip
+"""Where a plain word may match, with the analyser that reads it."""
+RERANK = 100
+"""Versions matching only some of the words that are ranked by how many they match."""
+
+
+def analysed(analyzer: Any, text: str) -> list[str]:
+    """The terms ``analyzer`` makes of ``text``."""
+    return [t.text for t in analyzer(text)]
+
+
+def word_query(word: str) -> query.Query | None:
+    """One plain word in any searchable field (a compound must match all its parts)."""
+    options = []
+    for name, analyzer in WORD_FIELDS:
+        terms = analysed(analyzer, word)
+        if terms:
+            options.append(
+                query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
+            )
+    return query.Or(options) if options else None
+
+
+def _either(word: str, compound: str | None) -> query.Query | None:
+    """A word, or the compound it makes with its neighbour."""
+    alone = word_query(word)
+    return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
+
+
+def prefix_query(stem: str) -> query.Query | None:
+    """A word typed with ``*``: any headword, card-name or text word starting with it (a
+    prefix shorter than `budget.MIN_PREFIX` is the word itself)."""
+    terms = analysed(NAMES, stem)
+    if len(terms) != 1 or len(terms[0]) < budget.MIN_PREFIX:
+        return word_query(stem)
+    return query.Or([query.Prefix(f, terms[0]) for f in ("headword", "cards", "text")])
+
+
+def clause_query(clause: Clause) -> query.Query | None:
+    """A phrase, a field restriction, or an excluded word."""
+    if clause.field in ("kind", "doc", "game"):
+        value = clause.text.strip().lower()
+        return query.Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
+    if not clause.phrase and clause.field is None:
+        return word_query(clause.text)
+    fields = [clause.field] if clause.field else ["headword", "cards", "text", "extra"]
+    options = []
+    for name in fields:
+        terms = analysed(TEXT if name in ("text", "extra") else NAMES, clause.text)
+        if terms:
+            options.append(query.Phrase(name, terms) if len(terms) > 1 else query.Term(name, terms[0]))
+    return query.Or(options) if options else None
+
+
+@dataclass
+class Plan:
+    """A query as it will run: the parts every hit needs, the words ranked by how many match,
+    the exclusions; parts over the budget are left out (``work.left_out``)."""
+
+    required: list[query.Query] = field(default_factory=list)
+    words: list[tuple[str, query.Query]] = field(default_factory=list)
+    excluded: list[query.Query] = field(default_factory=list)
+
+
+def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) -> Plan:
+    """Build ``typed`` into Whoosh queries, explicit parts first and exclusions last, while
+    the leaf terms stay within `budget.TERMS`."""
+    planned = Plan()
+    spent = 0
+
+    def afford(label: str, built: query.Query | None) -> bool:
+        nonlocal spent
+        if built is None:
+            return False
+        cost = budget.leaf_terms(built)
+        if spent + cost > budget.TERMS:
+            work.left_out.append(label)
+            return False
+        spent += cost
+        return True
+
+    for clause in typed.clauses:
+        if not clause.negated and afford(clause.text, built := clause_query(clause)):
+            planned.required.append(built)
+    for stem in typed.prefixes:
+        if afford(f"{stem}*", built := prefix_query(stem)):
+            planned.required.append(built)
+    for word in typed.words:
+        if afford(word, built := _either(word, typed.joined.get(word))):
+            planned.words.append((word, built))
+    for clause in typed.clauses:
+        if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):
+            planned.excluded.append(built)
+    if game:
+        planned.required.append(query.Term("game", game))
+    if kind:
+        planned.required.append(query.Term("kind", series_kind(kind)))
+    return planned
+
+
+def whole_query(plan: Plan, parts: list[query.Query], reader: Any, work: budget.Work) -> query.Query:
+    """``parts`` together, less the plan's exclusions, prefixes expanded within the budget."""
+    both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
+    if plan.excluded:
+        both = query.AndNot(both, query.Or(plan.excluded))
+    return budget.expand(both, reader, work)
+
+
+def built_query(searcher: Searcher, typed: Typed, work: budget.Work) -> query.Query | None:
+    """The query every word of ``typed`` must match, prefixes expanded within the budget
+    (None: nothing to search); ``work`` gets the terms it holds."""
+    planned = plan(typed, None, None, work)
+    every = planned.required + [q for _, q in planned.words]
+    return whole_query(planned, every, searcher.reader(), work) if every else None
