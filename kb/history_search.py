@@ -18,7 +18,7 @@ from whoosh.searching import Searcher
 
 from kb import budget
 from kb.history import Positions, Span, in_force, loosened, versions_matching
-from kb.plans import RERANK, WORD_FIELDS, plan, whole_query
+from kb.plans import RERANK, WORD_FIELDS, most_words_query, plan, prepared, whole_query
 from kb.questions import Typed
 from kb.snippet import PASSAGES, EarlierOnTies
 
@@ -64,16 +64,14 @@ def run(
     """The best ``limit`` topics for ``typed`` among the versions in force on ``day`` (an
     ordinal; every version when None), within the budget."""
     work = work if work is not None else budget.Work()
-    planned = plan(typed, game, kind, work)
-    every = planned.required + [q for _, q in planned.words]
-    if not (planned.words or typed.clauses or typed.prefixes) or not every:
+    if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
-    limit = max(1, min(limit, 200))
+    planned, every, limit = ready
     reader = searcher.reader()
     whole = whole_query(planned, every, reader, work)
     found = list(topics(searcher, whole, day, limit, work))
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
-        some = whole_query(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+        some = most_words_query(planned, reader, work)
         words = [budget.expand(q, reader, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]

@@ -128,6 +128,23 @@ def whole_query(plan: Plan, parts: list[query.Query], reader: Any, work: budget.
     return budget.expand(both, reader, work)
 
 
+def prepared(
+    typed: Typed, game: str | None, kind: str | None, limit: int, work: budget.Work
+) -> tuple[Plan, list[query.Query], int] | None:
+    """The plan of ``typed``, the parts every hit needs, and ``limit`` kept within 1 to 200;
+    None when there is nothing to search."""
+    planned = plan(typed, game, kind, work)
+    every = planned.required + [q for _, q in planned.words]
+    if not (planned.words or typed.clauses or typed.prefixes) or not every:
+        return None
+    return planned, every, max(1, min(limit, 200))
+
+
+def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> query.Query:
+    """The query of the second pass: the required parts and any one of the words."""
+    return whole_query(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+
+
 def built_query(searcher: Searcher, typed: Typed, work: budget.Work) -> query.Query | None:
     """The query every word of ``typed`` must match, prefixes expanded within the budget
     (None: nothing to search); ``work`` gets the terms it holds."""

@@ -26,7 +26,7 @@ from whoosh.searching import Hit, Searcher
 from kb import budget, history_search
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.paths import BuildError
-from kb.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, plan, whole_query
+from kb.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
 from kb.questions import MAX_QUERY, Typed, Vocabulary, read_query
 from kb.snippet import snippet
 from rulings.normalize import fold_quotes, headword_key
@@ -43,15 +43,13 @@ def run(
     when None): the versions matching every word first, then those matching the most; all
     within the budget (``work`` gets what the search did)."""
     work = work if work is not None else budget.Work()
-    planned = plan(typed, game, kind, work)
-    every = planned.required + [q for _, q in planned.words]
-    if not (planned.words or typed.clauses or typed.prefixes) or not every:
+    if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
-    limit = max(1, min(limit, 200))
+    planned, every, limit = ready
     reader = searcher.reader()
     found = _hits(searcher, whole_query(planned, every, reader, work), allowed, limit, {}, work)
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
-        some = whole_query(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+        some = most_words_query(planned, reader, work)
         counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in analysed(a, s)}
                   for w, _ in planned.words}  # fmt: skip
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
