@@ -181,3 +181,18 @@ def test_mr_quark_and_cli_marks(bundled: KnowledgeBase, bundled_root: Path, caps
     assert main(["search", "Mr. Quark", "--kb", str(bundled_root)]) == 0
     out = capsys.readouterr().out
     assert "the mirror universe personnel *Mr.* *Quark* is the opposite" in out and "<mark" not in out
+
+
+def test_a_history_search_says_how_many_versions_of_an_entry_match(
+    history_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line says that both Q-Flash versions match "Q-Continuum" (the newest shown)."""
+    from web.cli import main
+
+    assert main(["search", "Q-Continuum", "--all", "--kb", str(history_root)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:3] == [
+        "1 result(s) for 'Q-Continuum', all versions",
+        "1. Q-Flash  [Glossary] active",
+        "    2 versions of this entry match; the newest is shown ('rulings history')",
+    ]
