@@ -196,3 +196,17 @@ def test_a_history_search_says_how_many_versions_of_an_entry_match(
         "1. Q-Flash  [Glossary] active",
         "    2 versions of this entry match; the newest is shown ('rulings history')",
     ]
+
+
+def test_the_vocabulary_file_holds_each_words_stem(bundled_root: Path) -> None:
+    """The build writes the stems, so that reading the vocabulary stems nothing; the result is
+    the vocabulary that stemming every word when reading it makes."""
+    import json
+
+    from kb.paths import VOCABULARY
+    from kb.questions import Vocabulary
+
+    data = json.loads((current(bundled_root) / VOCABULARY).read_text(encoding="utf-8"))
+    assert (data["stems"]["cloaking"], data["stems"]["rulings"], "conundrum" in data["stems"]) == ("cloak", "rule", False)
+    read = Vocabulary(data["counts"], data["names"], data["stems"])
+    assert read._stems == Vocabulary(data["counts"], data["names"])._stems
