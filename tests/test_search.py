@@ -207,6 +207,10 @@ def test_the_vocabulary_file_holds_each_words_stem(bundled_root: Path) -> None:
     from kb.questions import Vocabulary
 
     data = json.loads((current(bundled_root) / VOCABULARY).read_text(encoding="utf-8"))
-    assert (data["stems"]["cloaking"], data["stems"]["rulings"], "conundrum" in data["stems"]) == ("cloak", "rule", False)
+    assert (data["stems"]["cloaking"], data["stems"]["rulings"], "conundrum" in data["stems"]) == (
+        "cloak",
+        "rule",
+        False,
+    )
     read = Vocabulary(data["counts"], data["names"], data["stems"])
     assert read._stems == Vocabulary(data["counts"], data["names"])._stems
