@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import fields, index, query
+from whoosh.lang.porter import stem
 
 from kb.analysis import folded_words, name_analyzer, text_analyzer
 from kb.history import topic_document, write_history
@@ -87,7 +88,11 @@ def _name_words(versions: list[Version], card_names: dict[int, list[str]]) -> se
 
 
 def _write_vocabulary(path: Path, counts: Counter[str], names: set[str]) -> None:
-    path.write_text(json.dumps({"counts": dict(sorted(counts.items())), "names": sorted(names)}), encoding="utf-8")
+    """The vocabulary file: word counts, name words, and each word's stem where it is not the
+    word itself (stemming every word when a reader opens it took 0.1 s on a large library)."""
+    stems = {word: root for word in sorted(set(counts) | names) if (root := stem(word)) != word}
+    data = {"counts": dict(sorted(counts.items())), "names": sorted(names), "stems": stems}
+    path.write_text(json.dumps(data), encoding="utf-8")
 
 
 def _in_force(span: tuple[int, int], day: int) -> bool:

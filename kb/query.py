@@ -163,7 +163,7 @@ class KnowledgeBase(Reader):
         if self._vocabulary is None:
             path = self.directory / VOCABULARY
             data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
-            self._vocabulary = Vocabulary(data["counts"], data["names"])
+            self._vocabulary = Vocabulary(data["counts"], data["names"], data.get("stems"))
         return self._vocabulary
 
     def completion_names(self) -> list[Name]:

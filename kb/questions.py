@@ -211,7 +211,8 @@ def distance(a: str, b: str, limit: int) -> int:
 class Vocabulary:
     """The folded words of a knowledge base with their counts, for spelling correction."""
 
-    def __init__(self, counts: dict[str, int], names: Iterable[str]) -> None:
+    def __init__(self, counts: dict[str, int], names: Iterable[str], stems: dict[str, str] | None = None) -> None:
+        """``stems``: each word's stem where it differs from the word (computed here when None)."""
         self.counts = counts
         self.names = frozenset(names)
         """Words of headwords and card names: preferred corrections."""
@@ -220,7 +221,7 @@ class Vocabulary:
         """A stem -> the known words with that stem."""
         for word in sorted(set(counts) | self.names):
             self._by_start.setdefault(word[:1], []).append(word)
-            self._stems.setdefault(stem(word), []).append(word)
+            self._stems.setdefault(stem(word) if stems is None else stems.get(word, word), []).append(word)
 
     def __contains__(self, word: str) -> bool:
         return word in self.counts or word in self.names

@@ -104,6 +104,15 @@ class Reader:
         """Every row ``sql`` selects, read with this thread's connection."""
         return self._connection().execute(sql, parameters).fetchall()
 
+    def records(self, sql: str, *parameters: Any) -> list[dict[str, Any]]:
+        """Every row ``sql`` selects, as a dict."""
+        return [dict(r) for r in self.rows(sql, *parameters)]
+
+    def record(self, sql: str, *parameters: Any) -> dict[str, Any] | None:
+        """The first row ``sql`` selects, as a dict, or None."""
+        found = self.rows(sql, *parameters)
+        return dict(found[0]) if found else None
+
     def _versions(self, where: str, *parameters: Any) -> list[Version]:
         """The versions ``where`` (a condition and order on the ``versions`` table) selects."""
         found = [store.version_of(r) for r in self.rows(f"{_SELECT} {where}", *parameters)]
@@ -129,17 +138,16 @@ class Reader:
 
     def topic(self, ident: str) -> dict[str, Any] | None:
         """A topic's row (id, game, headword, kind), or None."""
-        found = self.rows("SELECT * FROM topics WHERE id = ?", ident)
-        return dict(found[0]) if found else None
+        return self.record("SELECT * FROM topics WHERE id = ?", ident)
 
     def topics(self) -> list[dict[str, Any]]:
         """Every topic, in the order the build made them."""
-        return [dict(r) for r in self.rows("SELECT * FROM topics ORDER BY rowid")]
+        return self.records("SELECT * FROM topics ORDER BY rowid")
 
     def topics_keyed(self, key: str) -> list[dict[str, Any]]:
         """The topics found by a headword key (or an id's slug in words), in build order."""
         sql = "SELECT t.* FROM topic_keys k JOIN topics t ON t.id = k.topic_id WHERE k.key = ? ORDER BY t.rowid"
-        return [dict(r) for r in self.rows(sql, key)]
+        return self.records(sql, key)
 
     def versions_of(self, topic: str) -> list[Version]:
         """Every version of ``topic``, in id order (none for an unknown topic)."""
@@ -238,17 +246,16 @@ class Reader:
 
     def card_row(self, key: str) -> dict[str, Any] | None:
         """A card's catalog row, or None."""
-        found = self.rows("SELECT * FROM cards WHERE key = ?", key)
-        return dict(found[0]) if found else None
+        return self.record("SELECT * FROM cards WHERE key = ?", key)
 
     def cards(self) -> list[dict[str, Any]]:
         """Every card of the catalog, in catalog order."""
-        return [dict(r) for r in self.rows("SELECT * FROM cards ORDER BY rowid")]
+        return self.records("SELECT * FROM cards ORDER BY rowid")
 
     def cards_titled(self, title: str) -> list[dict[str, Any]]:
         """The cards a title key (of a name or an alias) names, in key order."""
         sql = "SELECT c.* FROM card_titles t JOIN cards c ON c.key = t.card_key WHERE t.title = ? ORDER BY c.key"
-        return [dict(r) for r in self.rows(sql, title)]
+        return self.records(sql, title)
 
     def card_links(self, version: Version) -> list[tuple[str, str]]:
         """(card key, how it is named) for each card ``version`` names, in the order found."""

@@ -181,3 +181,36 @@ def test_mr_quark_and_cli_marks(bundled: KnowledgeBase, bundled_root: Path, caps
     assert main(["search", "Mr. Quark", "--kb", str(bundled_root)]) == 0
     out = capsys.readouterr().out
     assert "the mirror universe personnel *Mr.* *Quark* is the opposite" in out and "<mark" not in out
+
+
+def test_a_history_search_says_how_many_versions_of_an_entry_match(
+    history_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line says that both Q-Flash versions match "Q-Continuum" (the newest shown)."""
+    from web.cli import main
+
+    assert main(["search", "Q-Continuum", "--all", "--kb", str(history_root)]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[:3] == [
+        "1 result(s) for 'Q-Continuum', all versions",
+        "1. Q-Flash  [Glossary] active",
+        "    2 versions of this entry match; the newest is shown ('rulings history')",
+    ]
+
+
+def test_the_vocabulary_file_holds_each_words_stem(bundled_root: Path) -> None:
+    """The build writes the stems, so that reading the vocabulary stems nothing; the result is
+    the vocabulary that stemming every word when reading it makes."""
+    import json
+
+    from kb.paths import VOCABULARY
+    from kb.questions import Vocabulary
+
+    data = json.loads((current(bundled_root) / VOCABULARY).read_text(encoding="utf-8"))
+    assert (data["stems"]["cloaking"], data["stems"]["rulings"], "conundrum" in data["stems"]) == (
+        "cloak",
+        "rule",
+        False,
+    )
+    read = Vocabulary(data["counts"], data["names"], data["stems"])
+    assert read._stems == Vocabulary(data["counts"], data["names"])._stems

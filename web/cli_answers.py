@@ -14,7 +14,7 @@ import re
 import sys
 import textwrap
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kb.answers import Ending, Entry, Part
 from kb.paths import current
@@ -243,6 +243,9 @@ def cmd_search(args: argparse.Namespace) -> int:
     )
     for number, hit in enumerate(answer["results"], start=1):
         print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
+        matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them
+        if len(matching) > 1:
+            print(f"    {len(matching)} versions of this entry match; the newest is shown ('rulings history')")
         print(_wrap(hit["text"] if hit["full"] else _marks(hit["snippet"])))
         print(f"    Source: {_cite(hit)}")
     return 0
