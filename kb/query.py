@@ -15,10 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import json
-import threading
-import weakref
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from whoosh import scoring
 from whoosh.filedb.filestore import FileStorage
@@ -70,9 +68,6 @@ class KnowledgeBase(Reader):
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
         self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
         super().__init__(directory)
-        self._searchers: dict[threading.Thread, dict[str, Searcher]] = {}
-        """Each thread's own searchers, by index directory: a searcher is never shared."""
-        weakref.finalize(self, _close_searchers, self._searchers)  # a knowledge base dropped unclosed
         self._allowed: dict[dt.date, set[int]] = {}
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._vocabulary: Vocabulary | None = None
@@ -113,35 +108,12 @@ class KnowledgeBase(Reader):
         return searcher if "versions" in searcher.schema else None
 
     def _own(self, name: str) -> Searcher:
-        """The calling thread's searcher over index ``name``; opened on first use. Searchers of
-        threads that have ended are closed here."""
-        thread = threading.current_thread()
-        with self._lock:
-            if self.closed:
-                raise BuildError(f"{self.directory}: this knowledge base was replaced and closed")
-            mine = self._searchers.setdefault(thread, {})
-            if name not in mine:
-                for ended in [t for t in self._searchers if not t.is_alive() and t is not thread]:
-                    for searcher in self._searchers.pop(ended).values():
-                        searcher.close()
-                mine[name] = _open_index(self.directory / name)
-            return mine[name]
+        """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
+        return cast(Searcher, self.own(name, lambda: _open_index(self.directory / name)))
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""
-        with self._lock:
-            return sum(len(mine) for mine in self._searchers.values())
-
-    def close(self) -> None:
-        """Close every searcher and every SQLite connection of every thread; answering
-        afterwards is a `BuildError`."""
-        with self._lock:
-            self.closed = True
-            searchers = [s for mine in self._searchers.values() for s in mine.values()]
-            self._searchers.clear()
-        for searcher in searchers:
-            searcher.close()
-        super().close()
+        return self.owned(connections=False)
 
     def __enter__(self) -> KnowledgeBase:
         return self
@@ -339,11 +311,6 @@ class KnowledgeBase(Reader):
     def deck_keys(self, text: str, game: str | None = None) -> set[str]:
         """The catalog keys of a deck list's known cards, for a diff limited to a deck."""
         return cardquery.deck_keys(self, text, game)
-
-
-def _close_searchers(searchers: dict[threading.Thread, dict[str, Searcher]]) -> None:
-    for searcher in [s for mine in searchers.values() for s in mine.values()]:
-        searcher.close()
 
 
 def _open_index(directory: Path) -> Searcher:

@@ -17,9 +17,9 @@ import json
 import sqlite3
 import threading
 import weakref
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol, cast
 
 from kb import store
 from kb.paths import BuildError
@@ -32,9 +32,19 @@ PAGE_CACHE_KB = 512
 _SELECT = f"SELECT {store.VERSION_SELECT} FROM versions"
 
 
-def _close_connections(connections: dict[threading.Thread, sqlite3.Connection]) -> None:
-    for connection in list(connections.values()):
-        connection.close()
+class Closable(Protocol):
+    """What a thread keeps open for itself: an SQLite connection or a Whoosh searcher."""
+
+    def close(self) -> None: ...
+
+
+STORE = "store"
+"""The name of a thread's SQLite connection among the things it keeps open (`Reader.own`)."""
+
+
+def _close_all(owned: dict[threading.Thread, dict[str, Closable]]) -> None:
+    for thing in [t for mine in owned.values() for t in mine.values()]:
+        thing.close()
 
 
 class Names(Mapping[str, str]):
@@ -64,8 +74,9 @@ class Reader:
         self.path = directory / store.DB_NAME
         self._lock = threading.Lock()
         """Guards the connection table, the caches, the counter and ``closed``."""
-        self._connections: dict[threading.Thread, sqlite3.Connection] = {}
-        weakref.finalize(self, _close_connections, self._connections)  # a reader dropped unclosed
+        self._owned: dict[threading.Thread, dict[str, Closable]] = {}
+        """Each thread's own connection and searchers, by name: none is ever shared."""
+        weakref.finalize(self, _close_all, self._owned)  # a reader dropped unclosed
         self._histories: dict[str, tuple[Version, ...]] = {}
         """Topic id -> its versions in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
@@ -83,22 +94,36 @@ class Reader:
 
     # -- connections ----------------------------------------------------------------
 
-    def _connection(self) -> sqlite3.Connection:
-        """The calling thread's connection, opened on first use; those of ended threads are closed."""
+    def own(self, name: str, opening: Callable[[], Closable]) -> Closable:
+        """The calling thread's own ``name`` (its connection, a searcher), made by ``opening`` on
+        first use; what threads that have ended kept open is closed here."""
         thread = threading.current_thread()
         with self._lock:
             if self.closed:
                 raise BuildError(f"{self.directory}: this knowledge base was replaced and closed")
-            mine = self._connections.get(thread)
-            if mine is None:
-                for ended in [t for t in self._connections if not t.is_alive()]:
-                    self._connections.pop(ended).close()
-                # used by its thread only; closed by the thread that retires it, once unused
-                mine = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
-                mine.row_factory = sqlite3.Row
-                mine.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KB}")  # the system caches the file anyway
-                self._connections[thread] = mine
-            return mine
+            mine = self._owned.setdefault(thread, {})
+            if name not in mine:
+                for ended in [t for t in self._owned if not t.is_alive()]:
+                    for thing in self._owned.pop(ended).values():
+                        thing.close()
+                mine[name] = opening()
+            return mine[name]
+
+    def owned(self, connections: bool) -> int:
+        """How many connections (``connections``) or else searchers the threads keep open."""
+        with self._lock:
+            return sum((name == STORE) == connections for mine in self._owned.values() for name in mine)
+
+    def _connection(self) -> sqlite3.Connection:
+        """The calling thread's connection, opened on first use."""
+        return cast(sqlite3.Connection, self.own(STORE, self._connect))
+
+    def _connect(self) -> sqlite3.Connection:
+        # used by its thread only; closed by the thread that retires it, once unused
+        connection = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        connection.row_factory = sqlite3.Row
+        connection.execute(f"PRAGMA cache_size = -{PAGE_CACHE_KB}")  # the system caches the file anyway
+        return connection
 
     def rows(self, sql: str, *parameters: Any) -> list[sqlite3.Row]:
         """Every row ``sql`` selects, read with this thread's connection."""
@@ -122,17 +147,16 @@ class Reader:
 
     def open_connections(self) -> int:
         """How many SQLite connections are open (at most one per live thread that read)."""
-        with self._lock:
-            return len(self._connections)
+        return self.owned(connections=True)
 
     def close(self) -> None:
-        """Close every thread's connection; reading afterwards is a `BuildError`."""
+        """Close every connection and searcher of every thread; answering afterwards is a `BuildError`."""
         with self._lock:
             self.closed = True
-            connections = list(self._connections.values())
-            self._connections.clear()
-        for connection in connections:
-            connection.close()
+            things = [t for mine in self._owned.values() for t in mine.values()]
+            self._owned.clear()
+        for thing in things:
+            thing.close()
 
     # -- topics and versions --------------------------------------------------------
 
