@@ -23,8 +23,6 @@ from kb.questions import Typed
 from kb.snippet import PASSAGES, EarlierOnTies
 
 _TEXT = dict(WORD_FIELDS)["text"]
-CLOCKED = 32
-"""Documents examined between two readings of the clock."""
 BATCH = 8
 """Topics beyond those asked for whose versions are checked at once (best first; each further batch twice as many)."""
 
@@ -40,21 +38,6 @@ class Found:
     score: float
     words: int = 0
     snippet: str = ""
-
-
-class Budget(budget.BudgetCollector):
-    """`budget.BudgetCollector` reading the clock every `CLOCKED` documents, not every one
-    (a read of the thread's CPU time is a system call of about 4 µs)."""
-
-    def matches(self) -> Iterator[int]:
-        for docnum in self.child.matches():
-            if self.work.examined >= self.work.documents or (
-                self.work.examined % CLOCKED == 0 and time.thread_time() > self.work.deadline
-            ):
-                self.work.stopped = True
-                return
-            self.work.examined += 1
-            yield docnum
 
 
 def run(
@@ -86,7 +69,7 @@ def topics(
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""
-    collector = Budget(collectors.UnlimitedCollector(), work)
+    collector = budget.BudgetCollector(collectors.UnlimitedCollector(), work)
     searcher.search_with_collector(loosened(built), collector)
     ranked = [(docnum, score) for score, docnum in collector.results().top_n]
     given, start, size, checked = 0, 0, limit + BATCH, -1
@@ -97,7 +80,7 @@ def topics(
         matched: dict[int, Found] = {}
         for docnum, score in sorted(batch):
             checked += 1
-            if checked % CLOCKED == 0 and time.thread_time() > work.deadline:  # topics counted when ranked
+            if checked % budget.CLOCKED == 0 and time.thread_time() > work.deadline:  # topics counted when ranked
                 work.stopped = True
                 break
             stored = searcher.stored_fields(docnum)
