@@ -141,8 +141,16 @@ def test_fifty_switches_leave_the_server_no_more_open_files(bundled_root: Path, 
     assert max(counts) - counts[4] <= 6, counts
 
 
-def worker_processes(pid: int) -> list[int]:
-    return [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+def worker_processes(pid: int, wanted: int = 0) -> list[int]:
+    """The server's worker processes; given ``wanted``, waiting (up to 5 s) until there are that
+    many: gunicorn starts its workers a random fraction of 0.1 s apart, and the first may have
+    answered before the last exists."""
+    for _ in range(100):
+        found = [int(child) for child in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+        if len(found) >= wanted:
+            return found
+        time.sleep(0.05)
+    return found
 
 
 def documents(port: int) -> list[str]:
@@ -167,7 +175,7 @@ def test_two_worker_processes_answer_and_follow_a_rebuild(
         status, body = get(port, "/entry/stccg:conundrum.json")
         assert status == 200 and json.loads(body)["headword"] == "Conundrum"
         before = documents(port)
-        assert len(worker_processes(server.pid)) == 2
+        assert len(worker_processes(server.pid, wanted=2)) == 2
         link = root / "current.new"
         link.symlink_to(Path("builds") / "history")
         link.replace(root / "current")
