@@ -18,11 +18,10 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-from whoosh import scoring
 from whoosh.filedb.filestore import FileStorage
 from whoosh.searching import Searcher
 
-from kb import cardquery, changes, documents, search
+from kb import cardquery, changes, documents, search, weighting
 from kb.answers import (
     AsOfAnswer,
     CardAnswer,
@@ -316,4 +315,4 @@ class KnowledgeBase(Reader):
 def _open_index(directory: Path) -> Searcher:
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
     well under a megabyte instead of the index's size in resident memory."""
-    return FileStorage(str(directory), supports_mmap=False).open_index().searcher(weighting=scoring.BM25F())
+    return FileStorage(str(directory), supports_mmap=False).open_index().searcher(weighting=weighting.BM25F())
