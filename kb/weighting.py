@@ -3,8 +3,8 @@
 Whoosh's own BM25F reads a document's field length from the index file for every document
 it scores, which is about half the cost of scoring one. `BM25F` gives the very same scores
 (the same formula, evaluated in the same order) from the field's length column read whole,
-once per searcher and field, and a table of the 256 length codes Whoosh stores. A searcher
-is never shared between threads (`kb.reader.Reader.own`), so neither is its weighting.
+once per index segment and field, and a table of the 256 length codes Whoosh stores. The
+lengths read are bytes, never changed, so the searchers of every thread can share them.
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ CODES = 256
 class BM25F(scoring.BM25F):  # type: ignore[misc]
     """BM25F as Whoosh computes it, scoring from lengths held in memory."""
 
-    def __init__(self) -> None:
+    def __init__(self, lengths: dict[tuple[str, str], bytes] | None = None) -> None:
         super().__init__()
-        self.lengths: dict[tuple[int, str], tuple[Any, bytes]] = {}
+        self.lengths = {} if lengths is None else lengths
+        """(segment id, field name) -> the field's length code in each document of the segment."""
 
     def scorer(self, searcher: Any, fieldname: str, text: Any, qf: int = 1) -> Any:
         scorer = super().scorer(searcher, fieldname, text, qf=qf)
@@ -36,13 +37,16 @@ class BM25F(scoring.BM25F):  # type: ignore[misc]
     def codes(self, reader: Any, fieldname: str) -> bytes | None:
         """The length code of ``fieldname`` in each document of the segment ``reader`` reads,
         or None when the segment is not one whose length column can be read whole."""
-        key = (id(reader), fieldname)
+        segment = getattr(reader, "segment", None)
+        if segment is None:
+            return None
+        key = (segment().segment_id(), fieldname)
         if key not in self.lengths:
             column = _length_column(reader, fieldname)
             if column is None:
                 return None
-            self.lengths[key] = (reader, column)  # the reader is kept, so its id is not reused
-        return self.lengths[key][1]
+            self.lengths[key] = column  # two threads may both read it: the same bytes
+        return self.lengths[key]
 
 
 def _length_column(reader: Any, fieldname: str) -> bytes | None:

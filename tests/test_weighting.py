@@ -9,6 +9,7 @@ reads no length from the index file per document.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,5 +63,20 @@ def test_a_text_words_scorer_reads_its_lengths_from_memory(bundled_root: Path) -
         assert len(scorer.codes) == reader.doc_count_all()
         lengths = [reader.doc_field_length(d, "text", 0) for d in range(reader.doc_count_all())]
         assert [weighting.byte_to_length(c) if c else None for c in scorer.codes] == lengths  # Whoosh: None for none
+    finally:
+        kb.close()
+
+
+def test_the_threads_searchers_share_the_lengths_read(bundled_root: Path) -> None:
+    kb = KnowledgeBase(current(bundled_root))
+    try:
+        kb.search("dilemma", every_version=True)
+        first = dict(kb._lengths)
+        assert {field for _, field in first} >= {"text", "extra"}
+        other = threading.Thread(target=lambda: kb.search("dilemma", every_version=True))
+        other.start()
+        other.join()
+        assert kb._lengths == first  # one reading, for both threads
+        assert all(kb._lengths[key] is first[key] for key in first)
     finally:
         kb.close()
