@@ -69,12 +69,19 @@ def topics(
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""
-    collector = budget.BudgetCollector(collectors.UnlimitedCollector(), work)
-    searcher.search_with_collector(loosened(built), collector)
-    ranked = [(docnum, score) for score, docnum in collector.results().top_n]
+    loose = loosened(built)
+    deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
+    ranked: list[tuple[int, float]] = []
+    whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
-    while start < len(ranked):
+    while True:
+        if not whole and start + size > len(ranked):
+            depth = start + size if deepen else None
+            ranked = ranking(searcher, loose, depth, work)
+            whole = depth is None or len(ranked) < depth
         batch = ranked[start : start + size]
+        if not batch:
+            return
         start, size = start + size, size * 2
         positions = Positions(searcher)
         matched: dict[int, Found] = {}
@@ -105,6 +112,21 @@ def topics(
                     return
         if work.stopped:
             return
+
+
+def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
+    """The ``depth`` topic documents ``loose`` scores best (all when None), best first (ties:
+    the earlier document first), as (document number, score).
+
+    Asking for the best few is much cheaper than scoring every topic: Whoosh then drops the
+    parts of the query that can no longer lift a topic into the best ``depth`` (a word's
+    rarely used fields, say) and skips the topics only they match. That pays when nearly
+    every topic ranked is kept (`topics` asks again, deeper, when not); when many are
+    passed over (a phrase's words apart, nothing in force on the date) ranking all at once does."""
+    inner = collectors.UnlimitedCollector() if depth is None else collectors.TopCollector(depth)
+    collector = budget.BudgetCollector(inner, work)
+    searcher.search_with_collector(loose, collector)
+    return [(docnum, score) for score, docnum in collector.results().top_n]
 
 
 def text_terms(built: query.Query) -> set[str]:

@@ -18,11 +18,10 @@ import json
 from pathlib import Path
 from typing import Any, cast
 
-from whoosh import scoring
 from whoosh.filedb.filestore import FileStorage
 from whoosh.searching import Searcher
 
-from kb import cardquery, changes, documents, search
+from kb import cardquery, changes, documents, search, weighting
 from kb.answers import (
     AsOfAnswer,
     CardAnswer,
@@ -74,6 +73,8 @@ class KnowledgeBase(Reader):
         self._completion: list[Name] | None = None
         self._changes: dict[int, dict[str, dict[str, Any]]] = {}
         self._games: list[str] | None = None
+        self._lengths: dict[tuple[str, str], bytes] = {}
+        """The indexes' field lengths (`kb.weighting`), read once, shared by every thread's searchers."""
 
     # -- search support ---------------------------------------------------------------
 
@@ -109,7 +110,7 @@ class KnowledgeBase(Reader):
 
     def _own(self, name: str) -> Searcher:
         """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
-        return cast(Searcher, self.own(name, lambda: _open_index(self.directory / name)))
+        return cast(Searcher, self.own(name, lambda: _open_index(self.directory / name, self._lengths)))
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""
@@ -313,7 +314,9 @@ class KnowledgeBase(Reader):
         return cardquery.deck_keys(self, text, game)
 
 
-def _open_index(directory: Path) -> Searcher:
+def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes]) -> Searcher:
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
-    well under a megabyte instead of the index's size in resident memory."""
-    return FileStorage(str(directory), supports_mmap=False).open_index().searcher(weighting=scoring.BM25F())
+    well under a megabyte instead of the index's size in resident memory. It scores from the
+    field lengths in ``lengths`` (`kb.weighting`), which every thread's searchers share."""
+    storage = FileStorage(str(directory), supports_mmap=False)
+    return storage.open_index().searcher(weighting=weighting.BM25F(lengths))

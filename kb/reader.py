@@ -60,7 +60,7 @@ class Names(Mapping[str, str]):
         return str(found[0][0])
 
     def __iter__(self) -> Iterator[str]:
-        return iter([r[0] for r in self._reader.rows("SELECT folded FROM names ORDER BY rowid")])
+        return iter(self._reader.folded_names())
 
     def __len__(self) -> int:
         return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
@@ -80,6 +80,7 @@ class Reader:
         self._histories: dict[str, tuple[Version, ...]] = {}
         """Topic id -> its versions in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
+        self._folded: tuple[str, ...] | None = None
         self.versions_read = 0
         """Version rows read so far (by every thread)."""
         self.closed = False
@@ -91,6 +92,12 @@ class Reader:
         if layout != store.SCHEMA_VERSION:
             Reader.close(self)
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
+
+    def folded_names(self) -> tuple[str, ...]:
+        """Every folded name (`Names`), in the store's order, read once: a "did you mean" compares them all."""
+        if self._folded is None:
+            self._folded = tuple(r[0] for r in self.rows("SELECT folded FROM names ORDER BY rowid"))
+        return self._folded
 
     # -- connections ----------------------------------------------------------------
 
