@@ -9,7 +9,15 @@ linking every document produced. A later build reuses the parse results whose ke
 dated on or after every earlier one, `extend` applies just those to the saved state and
 writes the new build from the previous one (`kb.store.extend`, `kb.index.extend_indexes`),
 which is what a full build would write; anything else (an earlier date, a changed document,
-catalog or card list, new code) is a full build.
+a card file, new code, a catalog change that could change an earlier version's links) is a
+full build, and `extend` or `newer_only` says why.
+
+A catalog change is safe when it cannot change what any earlier version links
+(`catalog_risk`): no card leaves or is renamed, every new spelling (a new card's title or
+alias, a new alias of a card) heads no earlier version and is never written, word after
+word, in an earlier version's text or "See" references, and no persona an earlier "any X"
+names gains or loses a card. Then only the card tables are rewritten; a card's type, sets,
+affiliation... may change, and new cards named only by the new documents may come.
 
 The pickles are read only from this knowledge base's own build directories, which only
 builds write.
@@ -23,15 +31,17 @@ import hashlib
 import os
 import pickle
 import shutil
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import store
-from kb.catalog import Catalog, bundled_catalog
+from kb.catalog import Card, Catalog, bundled_catalog
 from kb.index import days, see_texts
-from kb.linking import Linker, link_versions, ordinary_words
+from kb.linking import _ANY, _WORD, MAX_TITLE_WORDS, Linker, _persona_names, link_versions, ordinary_words
 from kb.versions import Ledger, Version, apply_documents
 from rulings.model import Document, ParseResult
+from rulings.normalize import fold_quotes, title_key, without_universal
 
 PARSED = "parsed"
 """The folder of parse results inside a build directory."""
@@ -103,6 +113,17 @@ class State:
     """`kb.index.see_texts` of every version."""
     report_lines: list[str]
     """Each document's report line, then each document's warnings."""
+    written: dict[str, str] = field(default_factory=dict)
+    """Every word (as `kb.linking` splits texts) of the versions' texts and "See" references, to its `title_key`."""
+    after_any: set[str] = field(default_factory=set)
+    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.linking`)."""
+
+
+def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]]:
+    """`State.written` and `State.after_any` of ``versions``."""
+    texts = "\n".join(t for v in versions for t in (v.text, *v.references))
+    after_any = {title_key(w) for w in _ANY.findall(fold_quotes(texts))}
+    return {w: title_key(w) for w in set(_WORD.findall(texts))}, after_any
 
 
 def save_state(build: Path, state: State) -> None:
@@ -139,27 +160,37 @@ class Extension:
     """Versions whose index document is new or different."""
     before: dict[int, tuple[int, int]]
     """The days in force (`kb.index.days`) the ``changed`` versions had before."""
+    catalog: Catalog | None = None
+    """The catalog, when the new documents changed it (safely, `catalog_risk`)."""
 
 
 def newer_only(state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date],
-               cards: bool) -> bool:  # fmt: skip
-    """Whether the manifest only appends documents, dated on or after every earlier one and
-    every deferred release, to the state's (same releases, no card file)."""
-    if state is None or cards or state.imported or releases != state.releases:
-        return False
+               cards: bool) -> str | None:  # fmt: skip
+    """None when the manifest only appends documents, dated on or after every earlier one and
+    every deferred release, to the state's (same releases, no card file); else why not."""
+    if state is None:
+        return "no build in service saved its state with this code"
+    if cards or state.imported:
+        return "a card file is imported"
+    if releases != state.releases:
+        return "the releases changed"
     before = len(state.keys)
     if len(keys) <= before or keys[:before] != state.keys:
-        return False
+        return "an earlier document, its titles or the code changed"
     latest = max([d.date or dt.date.min for d in state.documents] + [state.ledger.latest_deferred or dt.date.min])
-    return all(d.date is not None and d.date >= latest for d in documents[before:])
+    older = [d.id for d in documents[before:] if d.date is None or d.date < latest]
+    return f"{older[0]} is not dated on or after every earlier document" if older else None
 
 
-def extend(state: State, results: list[ParseResult], documents: list[Document]) -> Extension | None:
-    """Apply the new documents' ``results`` to ``state`` (changed in place), or None, leaving it
-    untouched, when they change the catalog or the words that decide one-word card links."""
+def extend(state: State, results: list[ParseResult], documents: list[Document]) -> Extension | str:
+    """Apply the new documents' ``results`` to ``state`` (changed in place), or say why not,
+    leaving it untouched, when they change the catalog unsafely (`catalog_risk`) or the words
+    that decide one-word card links."""
     catalog = bundled_catalog(results, copy.deepcopy(state.catalog))
-    if catalog.cards != state.catalog.cards:
-        return None
+    changed_catalog = catalog.cards != state.catalog.cards
+    risk = catalog_risk(state, catalog) if changed_catalog else None
+    if risk:
+        return risk
     words = ordinary_words(e.text for r in results for e in r.entries) - state.ordinary
     one_word = {
         keys[0]
@@ -169,7 +200,7 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
         if len(keys) == 1
     }
     if words & one_word:
-        return None
+        return f"the card title {sorted(words & one_word)[0]!r} is now also an ordinary word"
     ledger = state.ledger
     first = len(ledger.versions)
     ends = [_end(v) for v in ledger.versions]
@@ -180,6 +211,10 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     changed = [n for n, end in enumerate(ends, 1) if _end(ledger.versions[n - 1]) != end]
     topics = [t.id for t in ledger.topics.values() if names.get(t.id) != (t.game, t.headword, t.kind)]
     state.ordinary |= words
+    state.catalog = catalog
+    written, after_any = written_words(ledger.versions[first:])
+    state.written.update(written)
+    state.after_any |= after_any
     links = link_versions(ledger.versions[first:], ledger.topics, catalog, state.ordinary)
     state.links += links
     state.documents += documents
@@ -188,7 +223,72 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
     before = {n: days(*ends[n - 1][:2]) for n in changed}  # type: ignore[arg-type]
-    return Extension(results, first, changed, topics, links, touched, before)
+    return Extension(results, first, changed, topics, links, touched, before, catalog if changed_catalog else None)
+
+
+def catalog_risk(state: State, catalog: Catalog) -> str | None:
+    """Why ``catalog`` (the state's, with the new documents' cards) could link an earlier
+    version otherwise than the state's catalog did, or None when it cannot (see the module)."""
+    old = state.catalog.cards
+    for key, card in old.items():
+        if key not in catalog.cards:
+            return f"the card {card.name!r} left the catalog"
+    spellings: dict[str, str] = {}
+    """New spelling -> the card's name."""
+    personas: dict[str, str] = {}
+    """`title_key` of a persona word that gained or lost a card -> the card's name."""
+    for key, card in catalog.cards.items():
+        before = old.get(key)
+        if before == card:
+            continue
+        if before is None:
+            spellings.update(dict.fromkeys([card.name, *card.aliases], card.name))
+        elif card.name != before.name or card.aliases[: len(before.aliases)] != before.aliases:
+            return f"the card {before.name!r} changed its name or spellings"
+        else:
+            spellings.update(dict.fromkeys(card.aliases[len(before.aliases) :], card.name))
+        words = _persona_words(card) ^ (_persona_words(before) if before else set())
+        personas.update(dict.fromkeys(words, card.name))
+    for word in sorted(personas.keys() & state.after_any):
+        return f'the card {personas[word]!r} changes what "any {word}" names in an earlier version'
+    if not spellings:
+        return None
+    headed = {title_key(without_universal(h)) for h in {v.headword for v in state.ledger.versions}}
+    known = set(state.written.values())
+    for spelling, name in spellings.items():
+        if title_key(spelling) in headed:
+            return f"{spelling!r}, a new spelling of the card {name!r}, heads an earlier version"
+        keys = _title_keys(spelling)
+        if keys and len(keys) <= MAX_TITLE_WORDS and set(keys) <= known and _written_in(state, keys):
+            return f"{spelling!r}, a new spelling of the card {name!r}, is written in an earlier version"
+    return None
+
+
+def _persona_words(card: Card) -> set[str]:
+    """The words whose "any" names ``card`` (`kb.linking.Linker`)."""
+    if card.type != "Personnel":
+        return set()
+    return {title_key(word) for persona in _persona_names(card) for word in persona.split()}
+
+
+def _title_keys(spelling: str) -> tuple[str, ...]:
+    """The words' keys of a card's spelling, as `kb.linking.Linker` matches them."""
+    return tuple(k for k in (title_key(w) for w in _WORD.findall(fold_quotes(spelling))) if k)
+
+
+def _written_in(state: State, keys: tuple[str, ...]) -> bool:
+    """Whether some earlier version's text or "See" reference has words with ``keys``, in a row."""
+    spelled: dict[str, list[str]] = {key: [] for key in keys}
+    for word, key in state.written.items():
+        if key in spelled:
+            spelled[key].append(word)
+    for version in state.ledger.versions:
+        for text in (version.text, *version.references):
+            if all(any(word in text for word in words) for words in spelled.values()):
+                found = [state.written.get(w) or title_key(w) for w in _WORD.findall(text)]
+                if any(tuple(found[i : i + len(keys)]) == keys for i in range(len(found))):
+                    return True
+    return False
 
 
 def _end(version: Version) -> tuple[object, ...]:
@@ -199,4 +299,4 @@ def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger
     """The store of ``build``: the previous build's, extended."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
     store.extend(build / store.DB_NAME, extension.results, ledger, extension.first, extension.changed,
-                 extension.topics, extension.links)  # fmt: skip
+                 extension.topics, extension.links, extension.catalog)  # fmt: skip

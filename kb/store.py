@@ -100,22 +100,7 @@ def write(
             )
             _write_topic_keys(connection, topics)
             _write_versions(connection, ledger.versions, ledger)
-            connection.executemany(
-                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                [
-                    (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
-                     json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
-                    for c in catalog.cards.values()
-                ],
-            )  # fmt: skip
-            connection.executemany(
-                "INSERT INTO card_titles VALUES (?,?)",
-                [
-                    (t, c.key)
-                    for c in catalog.cards.values()
-                    for t in sorted({title_key(s) for s in [c.name, *c.aliases]})
-                ],
-            )
+            _write_cards(connection, catalog)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
             _write_names(connection)
     finally:
@@ -124,12 +109,13 @@ def write(
 
 def extend(
     path: Path, results: list[ParseResult], ledger: Ledger, first: int, changed: list[int], topics: list[str],
-    links: list[tuple[int, str, str]],
+    links: list[tuple[int, str, str]], catalog: Catalog | None = None,
 ) -> None:  # fmt: skip
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
     versions listed in ``changed`` (their end) and the ``topics`` (new or renamed). The cards
-    are those of the previous build (the caller has checked)."""
+    are those of the previous build, or ``catalog`` when given (the caller has checked that
+    the earlier versions' links stay)."""
     connection = sqlite3.connect(path)
     try:
         with connection:
@@ -145,11 +131,31 @@ def extend(
             connection.executemany("DELETE FROM versions WHERE id = ?", [(i,) for i in changed])
             connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
             _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
+            if catalog is not None:
+                connection.execute("DELETE FROM cards")
+                connection.execute("DELETE FROM card_titles")
+                _write_cards(connection, catalog)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
-            if renamed:  # the cards are those of the previous build
+            if renamed or catalog is not None:
                 _write_names(connection)
     finally:
         connection.close()
+
+
+def _write_cards(connection: sqlite3.Connection, catalog: Catalog) -> None:
+    """The cards and the title keys of their spellings, in catalog order."""
+    connection.executemany(
+        "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+        [
+            (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
+             json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
+            for c in catalog.cards.values()
+        ],
+    )  # fmt: skip
+    connection.executemany(
+        "INSERT INTO card_titles VALUES (?,?)",
+        [(t, c.key) for c in catalog.cards.values() for t in sorted({title_key(s) for s in [c.name, *c.aliases]})],
+    )
 
 
 def _write_names(connection: sqlite3.Connection) -> None:
