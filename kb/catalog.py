@@ -10,6 +10,7 @@ A card is a title: every row whose name reduces to the same title (``Odo``, ``Od
 
 from __future__ import annotations
 
+import copy
 import csv
 import functools
 import re
@@ -148,6 +149,14 @@ class Catalog:
             known.aliases.append(card.name)
         known.aliases += [a for a in card.aliases if a not in known.aliases]
         return known
+
+    def copy(self) -> Catalog:
+        """A copy whose cards `add` can change without changing these (their printings shared)."""
+        cards = {}
+        for key, card in self.cards.items():
+            twin = cards[key] = copy.copy(card)
+            twin.sets, twin.aliases, twin.printings = list(card.sets), list(card.aliases), list(card.printings)
+        return Catalog(cards, list(self.problems))
 
     def by_title(self) -> dict[tuple[str, str], str]:
         """(game, title key of the name or an alias) to card key."""

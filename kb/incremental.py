@@ -25,7 +25,6 @@ builds write.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import hashlib
 import os
@@ -160,8 +159,8 @@ class Extension:
     """Versions whose index document is new or different."""
     before: dict[int, tuple[int, int]]
     """The days in force (`kb.index.days`) the ``changed`` versions had before."""
-    catalog: Catalog | None = None
-    """The catalog, when the new documents changed it (safely, `catalog_risk`)."""
+    cards: list[Card]
+    """The cards new or changed (safely, `catalog_risk`), in catalog order."""
 
 
 def newer_only(state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date],
@@ -186,21 +185,21 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     """Apply the new documents' ``results`` to ``state`` (changed in place), or say why not,
     leaving it untouched, when they change the catalog unsafely (`catalog_risk`) or the words
     that decide one-word card links."""
-    catalog = bundled_catalog(results, copy.deepcopy(state.catalog))
-    changed_catalog = catalog.cards != state.catalog.cards
-    risk = catalog_risk(state, catalog) if changed_catalog else None
+    catalog = bundled_catalog(results, state.catalog.copy())
+    cards = [c for key, c in catalog.cards.items() if state.catalog.cards.get(key) != c]
+    risk = catalog_risk(state, catalog) if cards or len(catalog.cards) != len(state.catalog.cards) else None
     if risk:
         return risk
     words = ordinary_words(e.text for r in results for e in r.entries) - state.ordinary
-    one_word = {
+    titled = words and words & {
         keys[0]
         for game in catalog.games()
         for candidates in Linker([c for c in catalog.cards.values() if c.game == game], set()).titles.values()
         for keys, _, _ in candidates
         if len(keys) == 1
-    }
-    if words & one_word:
-        return f"the card title {sorted(words & one_word)[0]!r} is now also an ordinary word"
+    }  # fmt: skip
+    if titled:
+        return f"the card title {sorted(titled)[0]!r} is now also an ordinary word"
     ledger = state.ledger
     first = len(ledger.versions)
     ends = [_end(v) for v in ledger.versions]
@@ -223,7 +222,7 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
     before = {n: days(*ends[n - 1][:2]) for n in changed}  # type: ignore[arg-type]
-    return Extension(results, first, changed, topics, links, touched, before, catalog if changed_catalog else None)
+    return Extension(results, first, changed, topics, links, touched, before, cards)
 
 
 def catalog_risk(state: State, catalog: Catalog) -> str | None:
@@ -299,4 +298,4 @@ def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger
     """The store of ``build``: the previous build's, extended."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
     store.extend(build / store.DB_NAME, extension.results, ledger, extension.first, extension.changed,
-                 extension.topics, extension.links, extension.catalog)  # fmt: skip
+                 extension.topics, extension.links, extension.cards)  # fmt: skip

@@ -62,6 +62,13 @@ def rows(directory: Path) -> dict[str, set[tuple[object, ...]]]:
         return {table: set(db.execute(f"SELECT * FROM {table}")) for table in tables}
 
 
+def in_order(directory: Path) -> list[list[object]]:
+    """The cards and the "did you mean" names, in the order the readers list them."""
+    with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
+        return [[key for (key,) in db.execute(f"SELECT {key} FROM {table} ORDER BY rowid")]
+                for key, table in (("key", "cards"), ("folded", "names"))]  # fmt: skip
+
+
 def indexed(directory: Path) -> set[tuple[tuple[str, object], ...]]:
     """The stored fields of every live document of an index."""
     with index.open_dir(str(directory)).searcher() as searcher:
@@ -87,6 +94,7 @@ def same_as_full_build(library: Path, kb: Path, tmp_path: Path) -> None:
     full = current(build(library, tmp_path / "full").directory.parent.parent)
     ours = current(kb)
     assert rows(ours) == rows(full)
+    assert in_order(ours) == in_order(full)
     for folder in (INDEX_DIR, CURRENT_DIR):
         assert indexed(ours / folder) == indexed(full / folder)
     for name in (VOCABULARY, "report.json"):
