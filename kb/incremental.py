@@ -174,8 +174,10 @@ def newer_only(state: State | None, keys: list[str], documents: list[Document], 
     if releases != state.releases:
         return "the releases changed"
     before = len(state.keys)
-    if len(keys) <= before or keys[:before] != state.keys:
-        return "an earlier document, its titles or the code changed"
+    if len(keys) <= before:
+        return "no document was added"
+    if keys[:before] != state.keys:
+        return "an earlier document, its titles or the parsers changed"
     latest = max([d.date or dt.date.min for d in state.documents] + [state.ledger.latest_deferred or dt.date.min])
     older = [d.id for d in documents[before:] if d.date is None or d.date < latest]
     return f"{older[0]} is not dated on or after every earlier document" if older else None
@@ -248,8 +250,9 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
             spellings.update(dict.fromkeys(card.aliases[len(before.aliases) :], card.name))
         words = _persona_words(card) ^ (_persona_words(before) if before else set())
         personas.update(dict.fromkeys(words, card.name))
-    for word in sorted(personas.keys() & state.after_any):
-        return f'the card {personas[word]!r} changes what "any {word}" names in an earlier version'
+    named = sorted(personas.keys() & state.after_any)
+    if named:
+        return f'the card {personas[named[0]]!r} changes what "any {named[0]}" names in an earlier version'
     if not spellings:
         return None
     headed = {title_key(without_universal(h)) for h in {v.headword for v in state.ledger.versions}}

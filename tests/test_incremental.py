@@ -41,6 +41,8 @@ CARDS_CHANGED = HEAD.format(us="3/5/01") + (
 names: the earlier versions' links stay, so the add is incremental."""
 NAMED_BEFORE = HEAD.format(us="3/5/01") + "Away Team - An Away Team of one personnel may attempt a mission.\n"
 """A new card whose title earlier versions write: their links change, so a full build."""
+HEADED_BEFORE = HEAD.format(us="3/5/01") + "Pooling Skills - This card lets two personnel pool one skill.\n"
+"""A new card whose title heads earlier versions (the topic "pooling skills"): a full build."""
 PERSONA = HEAD.format(us="3/5/01") + "Scotty Transporter Chief - This personnel may beam once each turn.\n"
 """A new personnel of the persona an earlier "any Scotty" names: a full build."""
 OLDER = HEAD.format(us="1/5/01") + "multi-affiliation cards - Changed once each turn, before 1/29/01.\n"
@@ -165,6 +167,8 @@ def test_a_card_type_learnt_or_a_card_named_nowhere_before_is_added_incrementall
     [
         (NAMED_BEFORE, dt.date(2001, 3, 5), "'Away Team', a new spelling of the card 'Away Team', is written in an "
                                             "earlier version"),
+        (HEADED_BEFORE, dt.date(2001, 3, 5), "'Pooling Skills', a new spelling of the card 'Pooling Skills', heads "
+                                             "an earlier version"),
         (PERSONA, dt.date(2001, 3, 5), "the card 'Scotty Transporter Chief' changes what \"any scotty\" names in an "
                                        "earlier version"),
         (OLDER, dt.date(2001, 1, 5), "stccg-current-rulings-update-2001-01-05 is not dated on or after every earlier "
