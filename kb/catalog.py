@@ -10,7 +10,6 @@ A card is a title: every row whose name reduces to the same title (``Odo``, ``Od
 
 from __future__ import annotations
 
-import copy
 import csv
 import functools
 import re
@@ -154,7 +153,8 @@ class Catalog:
         """A copy whose cards `add` can change without changing these (their printings shared)."""
         cards = {}
         for key, card in self.cards.items():
-            twin = cards[key] = copy.copy(card)
+            twin = cards[key] = Card.__new__(Card)
+            twin.__dict__.update(card.__dict__)
             twin.sets, twin.aliases, twin.printings = list(card.sets), list(card.aliases), list(card.printings)
         return Catalog(cards, list(self.problems))
 

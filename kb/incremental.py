@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import operator
 import os
 import pickle
 import shutil
@@ -223,7 +224,7 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     touched = {*changed, *range(first + 1, len(ledger.versions) + 1)}
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
-    before = {n: days(*ends[n - 1][:2]) for n in changed}  # type: ignore[arg-type]
+    before = {n: days(*ends[n - 1][:2]) for n in changed}
     return Extension(results, first, changed, topics, links, touched, before, cards)
 
 
@@ -293,8 +294,8 @@ def _written_in(state: State, keys: tuple[str, ...]) -> bool:
     return False
 
 
-def _end(version: Version) -> tuple[object, ...]:
-    return version.valid_from, version.valid_to, version.end, version.supersedes, version.condition
+_end = operator.attrgetter("valid_from", "valid_to", "end", "supersedes", "condition")
+"""What applying a later document may change of a version (its dates and end)."""
 
 
 def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger) -> None:
