@@ -193,7 +193,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     links = link_versions(ledger.versions, ledger.topics, catalog, saved.ordinary)
     saved.links = list(links)
     saved.seen = see_texts(ledger.versions, ledger.topics)
-    saved.written, saved.after_any = incremental.written_words(ledger.versions)
+    incremental.remember_words(saved)
     dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
     saved.report_lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings]
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from kb import store
 from kb.catalog import Card, Catalog, bundled_catalog
 from kb.index import days, see_texts
-from kb.linking import _ANY, _WORD, MAX_TITLE_WORDS, Linker, _persona_names, link_versions, ordinary_words
+from kb.linking import _ANY, _WORD, MAX_TITLE_WORDS, _persona_names, link_versions, ordinary_words
 from kb.versions import Ledger, Version, apply_documents
 from rulings.model import Document, ParseResult
 from rulings.normalize import fold_quotes, title_key, without_universal
@@ -117,6 +117,14 @@ class State:
     """Every word (as `kb.linking` splits texts) of the versions' texts and "See" references, to its `title_key`."""
     after_any: set[str] = field(default_factory=set)
     """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.linking`)."""
+    findable: dict[str, list[str]] = field(default_factory=dict)
+    """`card_words` of the catalog."""
+
+
+def remember_words(state: State) -> None:
+    """Fill a full build's ``state`` with what `extend` looks words up in."""
+    state.written, state.after_any = written_words(state.ledger.versions)
+    state.findable = {} if state.imported else card_words(state.catalog.cards.values())
 
 
 def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]]:
@@ -124,6 +132,36 @@ def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]
     texts = "\n".join(t for v in versions for t in (v.text, *v.references))
     after_any = {title_key(w) for w in _ANY.findall(fold_quotes(texts))}
     return {w: title_key(w) for w in set(_WORD.findall(texts))}, after_any
+
+
+def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
+    """What can make a text link each of ``cards`` (`kb.linking`), to the cards' keys: ``f:`` and
+    the key of a spelling's first word, ``t:`` and a spelling's `title_key` (as a headword), ``p:``
+    and a word of a personnel's persona; and ``1:`` and the key of a one-word spelling."""
+    found: dict[str, list[str]] = {}
+    for card in cards:
+        words = {f"p:{word}" for word in _persona_words(card)}
+        for spelling in [card.name, *card.aliases]:
+            keys = _title_keys(spelling)
+            words.add(f"t:{title_key(spelling)}")
+            if keys:
+                words.add(f"f:{keys[0]}")
+            if len(keys) == 1:
+                words.add(f"1:{keys[0]}")
+        for word in words:
+            found.setdefault(word, []).append(card.key)
+    return found
+
+
+def _linkable(state: State, catalog: Catalog, versions: list[Version], written: dict[str, str],
+              after_any: set[str]) -> Catalog:  # fmt: skip
+    """The cards of ``catalog`` that ``versions`` (whose `written_words` are ``written`` and
+    ``after_any``) can link: those of every title whose first word they write, of their
+    headwords, of the personas they name "any"; linking with these alone links as with all."""
+    words = [f"f:{key}" for key in set(written.values())] + [f"p:{word}" for word in after_any]
+    words += [f"t:{title_key(without_universal(h))}" for h in {v.headword for v in versions}]
+    wanted = {key for word in words for key in state.findable.get(word, ())}
+    return Catalog({key: card for key, card in catalog.cards.items() if key in wanted})
 
 
 def save_state(build: Path, state: State) -> None:
@@ -194,15 +232,10 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     if risk:
         return risk
     words = ordinary_words(e.text for r in results for e in r.entries) - state.ordinary
-    titled = words and words & {
-        keys[0]
-        for game in catalog.games()
-        for candidates in Linker([c for c in catalog.cards.values() if c.game == game], set()).titles.values()
-        for keys, _, _ in candidates
-        if len(keys) == 1
-    }  # fmt: skip
+    findable = card_words(cards)
+    titled = sorted(w for w in words if f"1:{w}" in state.findable or f"1:{w}" in findable)
     if titled:
-        return f"the card title {sorted(titled)[0]!r} is now also an ordinary word"
+        return f"the card title {titled[0]!r} is now also an ordinary word"
     ledger = state.ledger
     first = len(ledger.versions)
     ends = [_end(v) for v in ledger.versions]
@@ -214,10 +247,14 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     topics = [t.id for t in ledger.topics.values() if names.get(t.id) != (t.game, t.headword, t.kind)]
     state.ordinary |= words
     state.catalog = catalog
+    for word, keys in findable.items():
+        known = state.findable.setdefault(word, [])
+        known += [key for key in keys if key not in known]
     written, after_any = written_words(ledger.versions[first:])
     state.written.update(written)
     state.after_any |= after_any
-    links = link_versions(ledger.versions[first:], ledger.topics, catalog, state.ordinary)
+    linkable = _linkable(state, catalog, ledger.versions[first:], written, after_any)
+    links = link_versions(ledger.versions[first:], ledger.topics, linkable, state.ordinary)
     state.links += links
     state.documents += documents
     seen = see_texts(ledger.versions, ledger.topics)
