@@ -18,6 +18,8 @@ alias, a new alias of a card) heads no earlier version and is never written, wor
 word, in an earlier version's text or "See" references, and no persona an earlier "any X"
 names gains or loses a card. Then only the card tables are rewritten; a card's type, sets,
 affiliation... may change, and new cards named only by the new documents may come.
+The state keeps the words of every text and what finds each card (`written_words`,
+`card_words`) to tell, and the new versions are linked with only the cards they can link.
 
 The pickles are read only from this knowledge base's own build directories, which only
 builds write.
@@ -257,7 +259,8 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     links = link_versions(ledger.versions[first:], ledger.topics, linkable, state.ordinary)
     state.links += links
     state.documents += documents
-    seen = see_texts(ledger.versions, ledger.topics)
+    referring = any(v.references for v in ledger.versions)  # else no "See" text, and no headword keys to compute
+    seen = see_texts(ledger.versions, ledger.topics) if referring else {}
     touched = {*changed, *range(first + 1, len(ledger.versions) + 1)}
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
