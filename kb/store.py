@@ -131,6 +131,8 @@ def extend(
             connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
             _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
             spelled = _card_spellings(connection, cards)
+            stored = [(c.key,) for c, spelling in zip(cards, spelled, strict=True) if spelling]
+            connection.executemany("DELETE FROM card_titles WHERE card_key = ?", stored)
             _write_cards(connection, cards)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
             if renamed or _card_spellings(connection, cards) != spelled:
@@ -141,7 +143,7 @@ def extend(
 
 def _write_cards(connection: sqlite3.Connection, cards: list[Card]) -> None:
     """``cards`` (rows, and the title keys of their spellings), in order; a card already stored
-    is rewritten in its place (rowid), a new one comes last."""
+    is rewritten in its place (rowid), a new one comes last. Its old title keys must be gone."""
     connection.executemany(
         f"INSERT INTO cards VALUES ({','.join('?' * len(_CARD_COLUMNS))}) ON CONFLICT(key) DO UPDATE SET "
         + ", ".join(f"{column} = excluded.{column}" for column in _CARD_COLUMNS[1:]),
@@ -151,7 +153,6 @@ def _write_cards(connection: sqlite3.Connection, cards: list[Card]) -> None:
             for c in cards
         ],
     )  # fmt: skip
-    connection.executemany("DELETE FROM card_titles WHERE card_key = ?", [(c.key,) for c in cards])
     connection.executemany(
         "INSERT INTO card_titles VALUES (?,?)",
         [(t, c.key) for c in cards for t in sorted({title_key(s) for s in [c.name, *c.aliases]})],

@@ -64,6 +64,13 @@ def rows(directory: Path) -> dict[str, set[tuple[object, ...]]]:
         return {table: set(db.execute(f"SELECT * FROM {table}")) for table in tables}
 
 
+def counts(directory: Path) -> dict[str, int]:
+    """How many rows each table of the store has."""
+    with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables}
+
+
 def in_order(directory: Path) -> list[list[object]]:
     """The cards and the "did you mean" names, in the order the readers list them."""
     with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
@@ -96,6 +103,7 @@ def same_as_full_build(library: Path, kb: Path, tmp_path: Path) -> None:
     full = current(build(library, tmp_path / "full").directory.parent.parent)
     ours = current(kb)
     assert rows(ours) == rows(full)
+    assert counts(ours) == counts(full)  # no row twice
     assert in_order(ours) == in_order(full)
     for folder in (INDEX_DIR, CURRENT_DIR):
         assert indexed(ours / folder) == indexed(full / folder)
