@@ -88,6 +88,8 @@ class BuildReport:
     """Version-to-card links."""
     rewritten: int | None = None
     """For a build made from the previous one (`kb.incremental`): the versions indexed anew."""
+    full: str | None = None
+    """For a full build: why it was not made from the previous one (`kb.incremental`)."""
 
 
 def report_for(result: ParseResult) -> DocumentReport:
@@ -169,13 +171,14 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
     state = incremental.load_state(previous)
-    if previous and state and incremental.newer_only(state, keys, documents, releases, bool(card_files)):
+    full = incremental.newer_only(state, keys, documents, releases, bool(card_files))
+    if previous and state and full is None:
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
         _check_coverage(added)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
-        if extension is not None:
+        if not isinstance(extension, str):
             return _extend(library, kb, manifest, previous, state, keys, extension, started)
-        state = None
+        full, state = extension, None
     reused = [incremental.reuse_parse(previous, k) for k in keys]
     parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
     results = [r if r is not None else next(parsed) for r in reused]
@@ -190,6 +193,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     links = link_versions(ledger.versions, ledger.topics, catalog, saved.ordinary)
     saved.links = list(links)
     saved.seen = see_texts(ledger.versions, ledger.topics)
+    incremental.remember_words(saved)
     dangling = dangling_references(ledger, {r.document.id: r.document.path for r in results})
     saved.report_lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings]
 
@@ -205,7 +209,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     final = _publish(kb, write)
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
-        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports,
+        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports, full=full,
     )  # fmt: skip
 
 

@@ -149,6 +149,15 @@ class Catalog:
         known.aliases += [a for a in card.aliases if a not in known.aliases]
         return known
 
+    def copy(self) -> Catalog:
+        """A copy whose cards `add` can change without changing these (their printings shared)."""
+        cards = {}
+        for key, card in self.cards.items():
+            twin = cards[key] = Card.__new__(Card)
+            twin.__dict__.update(card.__dict__)
+            twin.sets, twin.aliases, twin.printings = list(card.sets), list(card.aliases), list(card.printings)
+        return Catalog(cards, list(self.problems))
+
     def by_title(self) -> dict[tuple[str, str], str]:
         """(game, title key of the name or an alias) to card key."""
         index: dict[tuple[str, str], str] = {}

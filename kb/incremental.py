@@ -9,7 +9,17 @@ linking every document produced. A later build reuses the parse results whose ke
 dated on or after every earlier one, `extend` applies just those to the saved state and
 writes the new build from the previous one (`kb.store.extend`, `kb.index.extend_indexes`),
 which is what a full build would write; anything else (an earlier date, a changed document,
-catalog or card list, new code) is a full build.
+a card file, new code, a catalog change that could change an earlier version's links) is a
+full build, and `extend` or `newer_only` says why.
+
+A catalog change is safe when it cannot change what any earlier version links
+(`catalog_risk`): no card leaves or is renamed, every new spelling (a new card's title or
+alias, a new alias of a card) heads no earlier version and is never written, word after
+word, in an earlier version's text or "See" references, and no persona an earlier "any X"
+names gains or loses a card. Then only the card tables are rewritten; a card's type, sets,
+affiliation... may change, and new cards named only by the new documents may come.
+The state keeps the words of every text and what finds each card (`written_words`,
+`card_words`) to tell, and the new versions are linked with only the cards they can link.
 
 The pickles are read only from this knowledge base's own build directories, which only
 builds write.
@@ -17,21 +27,23 @@ builds write.
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
 import hashlib
+import operator
 import os
 import pickle
 import shutil
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import store
-from kb.catalog import Catalog, bundled_catalog
+from kb.catalog import Card, Catalog, bundled_catalog
 from kb.index import days, see_texts
-from kb.linking import Linker, link_versions, ordinary_words
+from kb.linking import _ANY, _WORD, MAX_TITLE_WORDS, _persona_names, link_versions, ordinary_words
 from kb.versions import Ledger, Version, apply_documents
 from rulings.model import Document, ParseResult
+from rulings.normalize import fold_quotes, title_key, without_universal
 
 PARSED = "parsed"
 """The folder of parse results inside a build directory."""
@@ -103,6 +115,55 @@ class State:
     """`kb.index.see_texts` of every version."""
     report_lines: list[str]
     """Each document's report line, then each document's warnings."""
+    written: dict[str, str] = field(default_factory=dict)
+    """Every word (as `kb.linking` splits texts) of the versions' texts and "See" references, to its `title_key`."""
+    after_any: set[str] = field(default_factory=set)
+    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.linking`)."""
+    findable: dict[str, list[str]] = field(default_factory=dict)
+    """`card_words` of the catalog."""
+
+
+def remember_words(state: State) -> None:
+    """Fill a full build's ``state`` with what `extend` looks words up in."""
+    state.written, state.after_any = written_words(state.ledger.versions)
+    state.findable = {} if state.imported else card_words(state.catalog.cards.values())
+
+
+def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]]:
+    """`State.written` and `State.after_any` of ``versions``."""
+    texts = "\n".join(t for v in versions for t in (v.text, *v.references))
+    after_any = {title_key(w) for w in _ANY.findall(fold_quotes(texts))}
+    return {w: title_key(w) for w in set(_WORD.findall(texts))}, after_any
+
+
+def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
+    """What can make a text link each of ``cards`` (`kb.linking`), to the cards' keys: ``f:`` and
+    the key of a spelling's first word, ``t:`` and a spelling's `title_key` (as a headword), ``p:``
+    and a word of a personnel's persona; and ``1:`` and the key of a one-word spelling."""
+    found: dict[str, list[str]] = {}
+    for card in cards:
+        words = {f"p:{word}" for word in _persona_words(card)}
+        for spelling in [card.name, *card.aliases]:
+            keys = _title_keys(spelling)
+            words.add(f"t:{title_key(spelling)}")
+            if keys:
+                words.add(f"f:{keys[0]}")
+            if len(keys) == 1:
+                words.add(f"1:{keys[0]}")
+        for word in words:
+            found.setdefault(word, []).append(card.key)
+    return found
+
+
+def _linkable(state: State, catalog: Catalog, versions: list[Version], written: dict[str, str],
+              after_any: set[str]) -> Catalog:  # fmt: skip
+    """The cards of ``catalog`` that ``versions`` (whose `written_words` are ``written`` and
+    ``after_any``) can link: those of every title whose first word they write, of their
+    headwords, of the personas they name "any"; linking with these alone links as with all."""
+    words = [f"f:{key}" for key in set(written.values())] + [f"p:{word}" for word in after_any]
+    words += [f"t:{title_key(without_universal(h))}" for h in {v.headword for v in versions}]
+    wanted = {key for word in words for key in state.findable.get(word, ())}
+    return Catalog({key: card for key, card in catalog.cards.items() if key in wanted})
 
 
 def save_state(build: Path, state: State) -> None:
@@ -139,37 +200,44 @@ class Extension:
     """Versions whose index document is new or different."""
     before: dict[int, tuple[int, int]]
     """The days in force (`kb.index.days`) the ``changed`` versions had before."""
+    cards: list[Card]
+    """The cards new or changed (safely, `catalog_risk`), in catalog order."""
 
 
 def newer_only(state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date],
-               cards: bool) -> bool:  # fmt: skip
-    """Whether the manifest only appends documents, dated on or after every earlier one and
-    every deferred release, to the state's (same releases, no card file)."""
-    if state is None or cards or state.imported or releases != state.releases:
-        return False
+               cards: bool) -> str | None:  # fmt: skip
+    """None when the manifest only appends documents, dated on or after every earlier one and
+    every deferred release, to the state's (same releases, no card file); else why not."""
+    if state is None:
+        return "no build in service saved its state with this code"
+    if cards or state.imported:
+        return "a card file is imported"
+    if releases != state.releases:
+        return "the releases changed"
     before = len(state.keys)
-    if len(keys) <= before or keys[:before] != state.keys:
-        return False
+    if len(keys) <= before:
+        return "no document was added"
+    if keys[:before] != state.keys:
+        return "an earlier document, its titles or the parsers changed"
     latest = max([d.date or dt.date.min for d in state.documents] + [state.ledger.latest_deferred or dt.date.min])
-    return all(d.date is not None and d.date >= latest for d in documents[before:])
+    older = [d.id for d in documents[before:] if d.date is None or d.date < latest]
+    return f"{older[0]} is not dated on or after every earlier document" if older else None
 
 
-def extend(state: State, results: list[ParseResult], documents: list[Document]) -> Extension | None:
-    """Apply the new documents' ``results`` to ``state`` (changed in place), or None, leaving it
-    untouched, when they change the catalog or the words that decide one-word card links."""
-    catalog = bundled_catalog(results, copy.deepcopy(state.catalog))
-    if catalog.cards != state.catalog.cards:
-        return None
+def extend(state: State, results: list[ParseResult], documents: list[Document]) -> Extension | str:
+    """Apply the new documents' ``results`` to ``state`` (changed in place), or say why not,
+    leaving it untouched, when they change the catalog unsafely (`catalog_risk`) or the words
+    that decide one-word card links."""
+    catalog = bundled_catalog(results, state.catalog.copy())
+    cards = [c for key, c in catalog.cards.items() if state.catalog.cards.get(key) != c]
+    risk = catalog_risk(state, catalog) if cards or len(catalog.cards) != len(state.catalog.cards) else None
+    if risk:
+        return risk
     words = ordinary_words(e.text for r in results for e in r.entries) - state.ordinary
-    one_word = {
-        keys[0]
-        for game in catalog.games()
-        for candidates in Linker([c for c in catalog.cards.values() if c.game == game], set()).titles.values()
-        for keys, _, _ in candidates
-        if len(keys) == 1
-    }
-    if words & one_word:
-        return None
+    findable = card_words(cards)
+    titled = sorted(w for w in words if f"1:{w}" in state.findable or f"1:{w}" in findable)
+    if titled:
+        return f"the card title {titled[0]!r} is now also an ordinary word"
     ledger = state.ledger
     first = len(ledger.versions)
     ends = [_end(v) for v in ledger.versions]
@@ -180,23 +248,98 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     changed = [n for n, end in enumerate(ends, 1) if _end(ledger.versions[n - 1]) != end]
     topics = [t.id for t in ledger.topics.values() if names.get(t.id) != (t.game, t.headword, t.kind)]
     state.ordinary |= words
-    links = link_versions(ledger.versions[first:], ledger.topics, catalog, state.ordinary)
+    state.catalog = catalog
+    for word, keys in findable.items():
+        known = state.findable.setdefault(word, [])
+        known += [key for key in keys if key not in known]
+    written, after_any = written_words(ledger.versions[first:])
+    state.written.update(written)
+    state.after_any |= after_any
+    linkable = _linkable(state, catalog, ledger.versions[first:], written, after_any)
+    links = link_versions(ledger.versions[first:], ledger.topics, linkable, state.ordinary)
     state.links += links
     state.documents += documents
-    seen = see_texts(ledger.versions, ledger.topics)
+    referring = any(v.references for v in ledger.versions)  # else no "See" text, and no headword keys to compute
+    seen = see_texts(ledger.versions, ledger.topics) if referring else {}
     touched = {*changed, *range(first + 1, len(ledger.versions) + 1)}
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
-    before = {n: days(*ends[n - 1][:2]) for n in changed}  # type: ignore[arg-type]
-    return Extension(results, first, changed, topics, links, touched, before)
+    before = {n: days(*ends[n - 1][:2]) for n in changed}
+    return Extension(results, first, changed, topics, links, touched, before, cards)
 
 
-def _end(version: Version) -> tuple[object, ...]:
-    return version.valid_from, version.valid_to, version.end, version.supersedes, version.condition
+def catalog_risk(state: State, catalog: Catalog) -> str | None:
+    """Why ``catalog`` (the state's, with the new documents' cards) could link an earlier
+    version otherwise than the state's catalog did, or None when it cannot (see the module)."""
+    old = state.catalog.cards
+    for key, card in old.items():
+        if key not in catalog.cards:
+            return f"the card {card.name!r} left the catalog"
+    spellings: dict[str, str] = {}
+    """New spelling -> the card's name."""
+    personas: dict[str, str] = {}
+    """`title_key` of a persona word that gained or lost a card -> the card's name."""
+    for key, card in catalog.cards.items():
+        before = old.get(key)
+        if before == card:
+            continue
+        if before is None:
+            spellings.update(dict.fromkeys([card.name, *card.aliases], card.name))
+        elif card.name != before.name or card.aliases[: len(before.aliases)] != before.aliases:
+            return f"the card {before.name!r} changed its name or spellings"
+        else:
+            spellings.update(dict.fromkeys(card.aliases[len(before.aliases) :], card.name))
+        words = _persona_words(card) ^ (_persona_words(before) if before else set())
+        personas.update(dict.fromkeys(words, card.name))
+    named = sorted(personas.keys() & state.after_any)
+    if named:
+        return f'the card {personas[named[0]]!r} changes what "any {named[0]}" names in an earlier version'
+    if not spellings:
+        return None
+    headed = {title_key(without_universal(h)) for h in {v.headword for v in state.ledger.versions}}
+    known = set(state.written.values())
+    for spelling, name in spellings.items():
+        if title_key(spelling) in headed:
+            return f"{spelling!r}, a new spelling of the card {name!r}, heads an earlier version"
+        keys = _title_keys(spelling)
+        if keys and len(keys) <= MAX_TITLE_WORDS and set(keys) <= known and _written_in(state, keys):
+            return f"{spelling!r}, a new spelling of the card {name!r}, is written in an earlier version"
+    return None
+
+
+def _persona_words(card: Card) -> set[str]:
+    """The words whose "any" names ``card`` (`kb.linking.Linker`)."""
+    if card.type != "Personnel":
+        return set()
+    return {title_key(word) for persona in _persona_names(card) for word in persona.split()}
+
+
+def _title_keys(spelling: str) -> tuple[str, ...]:
+    """The words' keys of a card's spelling, as `kb.linking.Linker` matches them."""
+    return tuple(k for k in (title_key(w) for w in _WORD.findall(fold_quotes(spelling))) if k)
+
+
+def _written_in(state: State, keys: tuple[str, ...]) -> bool:
+    """Whether some earlier version's text or "See" reference has words with ``keys``, in a row."""
+    spelled: dict[str, list[str]] = {key: [] for key in keys}
+    for word, key in state.written.items():
+        if key in spelled:
+            spelled[key].append(word)
+    for version in state.ledger.versions:
+        for text in (version.text, *version.references):
+            if all(any(word in text for word in words) for words in spelled.values()):
+                found = [state.written.get(w) or title_key(w) for w in _WORD.findall(text)]
+                if any(tuple(found[i : i + len(keys)]) == keys for i in range(len(found))):
+                    return True
+    return False
+
+
+_end = operator.attrgetter("valid_from", "valid_to", "end", "supersedes", "condition")
+"""What applying a later document may change of a version (its dates and end)."""
 
 
 def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger) -> None:
     """The store of ``build``: the previous build's, extended."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
     store.extend(build / store.DB_NAME, extension.results, ledger, extension.first, extension.changed,
-                 extension.topics, extension.links)  # fmt: skip
+                 extension.topics, extension.links, extension.cards)  # fmt: skip

@@ -19,7 +19,7 @@ import sqlite3
 from pathlib import Path
 
 from kb.analysis import name_analyzer
-from kb.catalog import Catalog
+from kb.catalog import Card, Catalog
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.versions import Ledger, Topic, Version
 from kb.vocabulary import reference_keys
@@ -100,22 +100,7 @@ def write(
             )
             _write_topic_keys(connection, topics)
             _write_versions(connection, ledger.versions, ledger)
-            connection.executemany(
-                "INSERT INTO cards VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                [
-                    (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
-                     json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
-                    for c in catalog.cards.values()
-                ],
-            )  # fmt: skip
-            connection.executemany(
-                "INSERT INTO card_titles VALUES (?,?)",
-                [
-                    (t, c.key)
-                    for c in catalog.cards.values()
-                    for t in sorted({title_key(s) for s in [c.name, *c.aliases]})
-                ],
-            )
+            _write_cards(connection, list(catalog.cards.values()))
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
             _write_names(connection)
     finally:
@@ -124,12 +109,12 @@ def write(
 
 def extend(
     path: Path, results: list[ParseResult], ledger: Ledger, first: int, changed: list[int], topics: list[str],
-    links: list[tuple[int, str, str]],
+    links: list[tuple[int, str, str]], cards: list[Card],
 ) -> None:  # fmt: skip
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
-    versions listed in ``changed`` (their end) and the ``topics`` (new or renamed). The cards
-    are those of the previous build (the caller has checked)."""
+    versions listed in ``changed`` (their end), the ``topics`` (new or renamed) and the
+    ``cards`` (changed, or new: those come after every other card of the catalog)."""
     connection = sqlite3.connect(path)
     try:
         with connection:
@@ -145,11 +130,43 @@ def extend(
             connection.executemany("DELETE FROM versions WHERE id = ?", [(i,) for i in changed])
             connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
             _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
+            spelled = _card_spellings(connection, cards)
+            stored = [(c.key,) for c, spelling in zip(cards, spelled, strict=True) if spelling]
+            connection.executemany("DELETE FROM card_titles WHERE card_key = ?", stored)
+            _write_cards(connection, cards)
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
-            if renamed:  # the cards are those of the previous build
+            if renamed or _card_spellings(connection, cards) != spelled:
                 _write_names(connection)
     finally:
         connection.close()
+
+
+def _write_cards(connection: sqlite3.Connection, cards: list[Card]) -> None:
+    """``cards`` (rows, and the title keys of their spellings), in order; a card already stored
+    is rewritten in its place (rowid), a new one comes last. Its old title keys must be gone."""
+    connection.executemany(
+        f"INSERT INTO cards VALUES ({','.join('?' * len(_CARD_COLUMNS))}) ON CONFLICT(key) DO UPDATE SET "
+        + ", ".join(f"{column} = excluded.{column}" for column in _CARD_COLUMNS[1:]),
+        [
+            (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
+             json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
+            for c in cards
+        ],
+    )  # fmt: skip
+    connection.executemany(
+        "INSERT INTO card_titles VALUES (?,?)",
+        [(t, c.key) for c in cards for t in sorted({title_key(s) for s in [c.name, *c.aliases]})],
+    )
+
+
+def _card_spellings(connection: sqlite3.Connection, cards: list[Card]) -> list[tuple[str, str] | None]:
+    """The stored name and aliases of each of ``cards`` (None for one not stored)."""
+    found = [connection.execute("SELECT name, aliases FROM cards WHERE key = ?", (c.key,)).fetchone() for c in cards]
+    return [tuple(row) if row else None for row in found]
+
+
+_CARD_COLUMNS = ("key", "game", "name", "type", "sets", "affiliation", "uniqueness", "persona", "aliases", "source",
+                 "printings")  # fmt: skip
 
 
 def _write_names(connection: sqlite3.Connection) -> None:

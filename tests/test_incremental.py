@@ -19,7 +19,7 @@ from whoosh import index
 
 from helpers import FIXTURES, ROOT, SEEDS
 from kb import store
-from kb.build import build
+from kb.build import BuildReport, build
 from kb.incremental import PARSED
 from kb.library import add_document
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY, current
@@ -33,8 +33,18 @@ NEWER = HEAD.format(us="3/5/01") + (
     "outpost placement - Playing an outpost where you have a ship is allowed. See Cha'Joh.\n"
 )
 """A ruling replaced, the topic another one points to rewritten (its "See" text changes), a new topic."""
-NEW_CARD = HEAD.format(us="3/5/01") + "Zorbak Station - This card may be placed anywhere.\n"
-"""Names a card the catalog does not have yet: a full build."""
+CARDS_CHANGED = HEAD.format(us="3/5/01") + (
+    "Blood Screening - Nullifying this dilemma does not return the personnel it stopped.\n\n"
+    "Zorbak Station - This card may be placed anywhere. See Blood Screening.\n"
+)
+"""A card's type learnt (Blood Screening: '' -> Dilemma) and a new card no earlier version
+names: the earlier versions' links stay, so the add is incremental."""
+NAMED_BEFORE = HEAD.format(us="3/5/01") + "Away Team - An Away Team of one personnel may attempt a mission.\n"
+"""A new card whose title earlier versions write: their links change, so a full build."""
+HEADED_BEFORE = HEAD.format(us="3/5/01") + "Pooling Skills - This card lets two personnel pool one skill.\n"
+"""A new card whose title heads earlier versions (the topic "pooling skills"): a full build."""
+PERSONA = HEAD.format(us="3/5/01") + "Scotty Transporter Chief - This personnel may beam once each turn.\n"
+"""A new personnel of the persona an earlier "any Scotty" names: a full build."""
 OLDER = HEAD.format(us="1/5/01") + "multi-affiliation cards - Changed once each turn, before 1/29/01.\n"
 """Dated before the latest document: a full build."""
 QUERIES = ["affiliation", "cha'joh", "ship", "multi-affiliation", "outpost", "conundrum", "turn"]
@@ -52,6 +62,20 @@ def rows(directory: Path) -> dict[str, set[tuple[object, ...]]]:
     with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
         tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
         return {table: set(db.execute(f"SELECT * FROM {table}")) for table in tables}
+
+
+def counts(directory: Path) -> dict[str, int]:
+    """How many rows each table of the store has."""
+    with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
+        tables = [name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {table: db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in tables}
+
+
+def in_order(directory: Path) -> list[list[object]]:
+    """The cards and the "did you mean" names, in the order the readers list them."""
+    with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
+        return [[key for (key,) in db.execute(f"SELECT {key} FROM {table} ORDER BY rowid")]
+                for key, table in (("key", "cards"), ("folded", "names"))]  # fmt: skip
 
 
 def indexed(directory: Path) -> set[tuple[tuple[str, object], ...]]:
@@ -79,6 +103,8 @@ def same_as_full_build(library: Path, kb: Path, tmp_path: Path) -> None:
     full = current(build(library, tmp_path / "full").directory.parent.parent)
     ours = current(kb)
     assert rows(ours) == rows(full)
+    assert counts(ours) == counts(full)  # no row twice
+    assert in_order(ours) == in_order(full)
     for folder in (INDEX_DIR, CURRENT_DIR):
         assert indexed(ours / folder) == indexed(full / folder)
     for name in (VOCABULARY, "report.json"):
@@ -92,10 +118,14 @@ def segments_shared(previous: Path, new: Path) -> bool:
 
 
 def add(library: Path, kb: Path, tmp_path: Path, text: str, date: dt.date) -> Path:
+    return add_report(library, kb, tmp_path, text, date).directory
+
+
+def add_report(library: Path, kb: Path, tmp_path: Path, text: str, date: dt.date) -> BuildReport:
     new = tmp_path / "incoming" / f"current-rulings-update-{date.isoformat()}.txt"
     new.parent.mkdir(exist_ok=True)  # the test of the first add made it
     new.write_text(text, encoding="utf-8")
-    return add_document(new, "current-rulings-update", date, library, kb).directory
+    return add_document(new, "current-rulings-update", date, library, kb)
 
 
 def test_an_added_newest_document_is_applied_incrementally_and_equals_a_full_build(
@@ -125,14 +155,42 @@ def test_an_added_newest_document_is_applied_incrementally_and_equals_a_full_bui
     same_as_full_build(library, kb, tmp_path)
 
 
-@pytest.mark.parametrize(("text", "date"), [(NEW_CARD, dt.date(2001, 3, 5)), (OLDER, dt.date(2001, 1, 5))])
-def test_a_new_card_or_an_older_document_is_a_full_build(
-    library: Path, tmp_path: Path, text: str, date: dt.date
+def test_a_card_type_learnt_or_a_card_named_nowhere_before_is_added_incrementally(
+    library: Path, tmp_path: Path
 ) -> None:
     kb = tmp_path / "kb"
     previous = build(library, kb).directory
-    made = add(library, kb, tmp_path, text, date)
-    assert not segments_shared(previous, made)
+    report = add_report(library, kb, tmp_path, CARDS_CHANGED, dt.date(2001, 3, 5))
+    assert (report.full, report.rewritten) == (None, 2)
+    assert segments_shared(previous, report.directory)
+    cards = {row[0]: row for row in rows(report.directory)["cards"]}
+    assert cards["stccg:blood screening"][3] == "Dilemma"
+    assert cards["stccg:zorbak station"][2:4] == ("Zorbak Station", "")
+    assert len(cards) - len(rows(previous)["cards"]) == 1
+    same_as_full_build(library, kb, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("text", "date", "why"),
+    [
+        (NAMED_BEFORE, dt.date(2001, 3, 5), "'Away Team', a new spelling of the card 'Away Team', is written in an "
+                                            "earlier version"),
+        (HEADED_BEFORE, dt.date(2001, 3, 5), "'Pooling Skills', a new spelling of the card 'Pooling Skills', heads "
+                                             "an earlier version"),
+        (PERSONA, dt.date(2001, 3, 5), "the card 'Scotty Transporter Chief' changes what \"any scotty\" names in an "
+                                       "earlier version"),
+        (OLDER, dt.date(2001, 1, 5), "stccg-current-rulings-update-2001-01-05 is not dated on or after every earlier "
+                                     "document"),
+    ],
+)  # fmt: skip
+def test_a_card_named_before_or_an_older_document_is_a_full_build_that_says_why(
+    library: Path, tmp_path: Path, text: str, date: dt.date, why: str
+) -> None:
+    kb = tmp_path / "kb"
+    previous = build(library, kb).directory
+    report = add_report(library, kb, tmp_path, text, date)
+    assert (report.full, report.rewritten) == (why, None)
+    assert not segments_shared(previous, report.directory)
     same_as_full_build(library, kb, tmp_path)
 
 

@@ -128,6 +128,7 @@ def cmd_add(args: argparse.Namespace) -> int:
                           args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
     print(report.documents[-1].line() if report.documents else "")
     how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
+    how += f" (a full build: {report.full})" if report.full else ""
     print(f"built {report.directory} in {report.seconds:.2f} s{how}")
     return 0
 
