@@ -1,0 +1,113 @@
+"""A fresh ``rulings`` process does only what its answer needs: `show` loads neither Whoosh
+nor Flask, `search` no Flask, reads the vocabulary only for words that may need it and makes
+its spelling tables only for a word it does not know; searchers read the field lengths from
+memory, one copy per index shared by every thread."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT
+from kb.paths import CURRENT_DIR, VOCABULARY, current
+from kb.query import KnowledgeBase
+from kb.questions import Vocabulary
+
+WEB = ("flask", "werkzeug", "jinja2", "markdown_it", "gunicorn", "waitress")
+
+
+def loaded(*arguments: str) -> tuple[set[str], str]:
+    """The modules a ``rulings`` command run in a fresh process loads, and what it printed."""
+    code = ("import io, json, sys, contextlib, web.cli\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    status = web.cli.main(sys.argv[1:])\n"
+            "print(json.dumps([status, out.getvalue(), sorted(sys.modules)]))")  # fmt: skip
+    run = subprocess.run([sys.executable, "-c", code, *arguments], cwd=ROOT, capture_output=True, text=True, check=True)
+    status, printed, modules = json.loads(run.stdout)
+    assert status == 0, run.stderr
+    return set(modules), printed
+
+
+def packages(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_show_loads_neither_whoosh_nor_the_web_app(bundled_root: Path) -> None:
+    modules, printed = loaded("show", "Conundrum", "--kb", str(bundled_root))
+    assert printed.startswith("Conundrum  (stccg:conundrum), in force on ")
+    assert packages(modules) & {"whoosh", *WEB} == set()
+    assert {"kb.search", "kb.questions", "kb.analysis", "kb.index", "web.export", "web.app"} & modules == set()
+
+
+def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
+    modules, printed = loaded("search", "conundrum target", "--kb", str(bundled_root))
+    assert printed.split("\n")[1] == "1. Conundrum  [Glossary] active"
+    assert "whoosh" in packages(modules) and packages(modules) & set(WEB) == set()
+    assert {"web.export", "web.app", "kb.build"} & modules == set()
+
+
+@pytest.fixture
+def bundled(bundled_root: Path) -> KnowledgeBase:
+    """A knowledge base opened afresh for each test: nothing read yet."""
+    with KnowledgeBase(current(bundled_root)) as knowledge:
+        yield knowledge
+
+
+def test_a_search_of_a_phrase_alone_reads_no_vocabulary(bundled: KnowledgeBase) -> None:
+    answer = bundled.search('"seed phase"')
+    assert answer["results"] and (answer["corrected"], answer["suggestion"]) == (None, None)
+    assert bundled.vocabulary_read() is False
+
+
+def test_a_search_of_known_words_makes_no_spelling_table(bundled: KnowledgeBase) -> None:
+    assert {"conundrum", "target"} <= set(bundled.vocabulary().counts) | bundled.vocabulary().names
+    answer = bundled.search("conundrum target")
+    assert (answer["results"][0]["headword"], answer["corrected"], answer["suggestion"]) == ("Conundrum", None, None)
+    assert bundled.vocabulary().tables_made is False
+    corrected = bundled.search("commandering")
+    assert (corrected["corrected"], bundled.vocabulary().tables_made) == ("commandeering", True)
+
+
+def test_the_spelling_tables_made_late_are_those_made_at_once(bundled_root: Path) -> None:
+    data = json.loads((current(bundled_root) / VOCABULARY).read_text(encoding="utf-8"))
+    late = Vocabulary(data["counts"], data["names"], data["stems"])
+    assert (late.tables_made, late.correct("commandering"), late.knows("cloaked"), late.begins("comman")) == (
+        False, "commandeering", True, True)  # fmt: skip
+    assert late.tables_made is True
+
+
+def test_searchers_share_the_field_lengths_read_once(bundled: KnowledgeBase) -> None:
+    """Each thread's searcher scores with the lengths in memory (not a read of the file for each
+    document), the same bytes for every thread, and those bytes are the file's."""
+    from whoosh.codec import whoosh3
+    from whoosh.filedb.filestore import FileStorage
+
+    answers = []
+
+    def search() -> None:
+        answers.append(bundled.search("conundrum target"))
+        searcher, _ = bundled.searcher(bundled.built_on)
+        perdoc = searcher.reader()._perdoc
+        kept.append({n: r for n, r in perdoc._readers.items() if n.endswith("_len")})
+
+    kept: list[dict[str, object]] = []
+    threads = [threading.Thread(target=search) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert answers[0] == answers[1] and len(kept) == 2
+    fields = ["cards", "cardstem", "extra", "headstem", "headword", "text"]
+    assert sorted(kept[0]) == [f"_{name}_len" for name in fields]
+    assert all(kept[0][n] is kept[1][n] and isinstance(kept[0][n], bytes) for n in kept[0])
+    plain = FileStorage(str(bundled.directory / CURRENT_DIR), supports_mmap=False).open_index().reader()
+    try:
+        for name, lengths in kept[0].items():
+            column = plain._perdoc.column_reader(name, whoosh3.LENGTHS_COLUMN)
+            assert list(lengths) == [column[d] for d in range(plain.doc_count_all())]
+    finally:
+        plain.close()
