@@ -10,8 +10,11 @@ card) can be told apart.
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import json
-from dataclasses import dataclass
+import sys
+from array import array
 from typing import TYPE_CHECKING, Any
 
 from kb.analysis import name_analyzer
@@ -21,23 +24,56 @@ if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
 _NAMES = name_analyzer(joined=False)
+_TOPICS = "SELECT headword, game, id FROM topics ORDER BY rowid"
+_CARDS = "SELECT name, aliases, game FROM cards ORDER BY rowid"
 
 
-@dataclass(frozen=True)
-class Name:
-    """A headword or card title as autocomplete sees it."""
+class Completions:
+    """Every headword and card title (and card alias) as autocomplete sees them, shortest
+    first, held compactly: a server keeps one list per process, and tens of thousands of
+    small objects took 30 MB for a library of 90,000 versions. The folded words of all names
+    are one string (each name's words after a space, a newline between names), the names one
+    more and the targets another (each found by where it starts); a number stands for each
+    (kind, game) pair."""
 
-    words: tuple[str, ...]
-    """Its folded words."""
-    spaced: str
-    """Its folded words, each after a space (" admiral riker"): a typed word begins a word
-    of the name when " typed" is in it."""
-    name: str
-    kind: str
-    """``entry`` or ``card``."""
-    game: str
-    target: str
-    """The topic id (entry) or the card's name (card)."""
+    def __init__(self, rows: list[tuple[str, str, str, str, str]]) -> None:
+        """``rows``: (folded words each after a space, name, kind, game, target), in order."""
+        self.spaced = "\n".join(r[0] for r in rows) + "\n"
+        self.starts = array("I", itertools.accumulate((len(r[0]) + 1 for r in rows), initial=0))
+        """Where each name's words begin in ``spaced`` (and, last, where they would after the last)."""
+        pairs: dict[tuple[str, str], int] = {}
+        self.kinds = array("H", (pairs.setdefault((r[2], r[3]), len(pairs)) for r in rows))
+        self.pairs = list(pairs)
+        """(kind, game) of each number in ``kinds``."""
+        self.names = "".join(r[1] for r in rows)
+        self.name_starts = array("I", itertools.accumulate((len(r[1]) for r in rows), initial=0))
+        self.targets = "".join(r[4] for r in rows)
+        self.target_starts = array("I", itertools.accumulate((len(r[4]) for r in rows), initial=0))
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def words(self, number: int) -> str:
+        """The folded words of name ``number``, each after a space (" admiral riker")."""
+        return self.spaced[self.starts[number] : self.starts[number + 1] - 1]
+
+    def having(self, keys: list[str]) -> list[int]:
+        """The numbers, in order, of the names whose spaced words hold every key (" rik")."""
+        found: list[int] = []
+        spaced, at = self.spaced, 0
+        while (at := spaced.find(keys[0], at)) >= 0:
+            number = bisect.bisect_right(self.starts, at) - 1
+            if all(k in self.words(number) for k in keys[1:]):
+                found.append(number)
+            at = self.starts[number + 1]
+        return found
+
+    def item(self, number: int) -> dict[str, Any]:
+        """Name ``number`` as `complete` gives it."""
+        kind, game = self.pairs[self.kinds[number]]
+        name = self.names[self.name_starts[number] : self.name_starts[number + 1]]
+        return {"name": name, "kind": kind, "game": game,
+                "target": self.targets[self.target_starts[number] : self.target_starts[number + 1]]}  # fmt: skip
 
 
 def folded(text: str) -> tuple[str, ...]:
@@ -45,21 +81,21 @@ def folded(text: str) -> tuple[str, ...]:
     return tuple(t.text for t in _NAMES(text))
 
 
-def names_of(kb: KnowledgeBase) -> list[Name]:
-    """Every headword and card title (and card alias) of ``kb``, shortest first."""
-    found = [_name(t["headword"], "entry", t["game"], t["id"]) for t in kb.topics()]
-    for card in kb.cards():
-        for spelling in dict.fromkeys([card["name"], *json.loads(card["aliases"])]):
-            found.append(_name(spelling, "card", card["game"], card["name"]))
-    return sorted((n for n in found if n.words), key=lambda n: (len(n.name), n.name.lower(), n.kind != "entry"))
+def names_of(kb: KnowledgeBase) -> Completions:
+    """Every headword and card title (and card alias) of ``kb``, shortest first (entries before
+    cards of the same name)."""
+    found = [_name(headword, "entry", game, ident) for headword, game, ident in kb.rows(_TOPICS)]
+    for name, aliases, game in kb.rows(_CARDS):
+        for spelling in dict.fromkeys([name, *json.loads(aliases)]):
+            found.append(_name(spelling, "card", game, name))
+    return Completions(sorted((n for n in found if n[0]), key=lambda n: (len(n[1]), n[1].lower(), n[2] != "entry")))
 
 
-def _name(name: str, kind: str, game: str, target: str) -> Name:
-    words = folded(name)
-    return Name(words, "".join(f" {w}" for w in words), name, kind, game, target)
+def _name(name: str, kind: str, game: str, target: str) -> tuple[str, str, str, str, str]:
+    return "".join(f" {w}" for w in folded(name)), name, kind, sys.intern(game), target
 
 
-def _near(typed: tuple[str, ...], words: tuple[str, ...]) -> bool:
+def _near(typed: tuple[str, ...], words: list[str]) -> bool:
     """Every typed word begins a word of the name, or is one edit from its start (four letters or more)."""
     return all(any(w.startswith(t) or (len(t) >= 4 and distance(t, w[: len(t)], 1) <= 1) for w in words) for t in typed)
 
@@ -72,12 +108,14 @@ def complete(kb: KnowledgeBase, text: str, limit: int = 10) -> list[dict[str, An
         return []
     names = kb.completion_names()
     keys = [f" {t}" for t in typed]
-    anywhere = [n for n in names if all(k in n.spaced for k in keys)]
-    starting = [n for n in anywhere if n.spaced.startswith(keys[0])]
-    chosen = list(dict.fromkeys(starting + anywhere)) or [n for n in names if _near(typed, n.words)]
+    anywhere = names.having(keys)
+    starting = [n for n in anywhere if names.words(n).startswith(keys[0])]
+    chosen = list(dict.fromkeys(starting + anywhere)) or [
+        n for n in range(len(names)) if _near(typed, names.words(n).split())
+    ]
     out: list[dict[str, Any]] = []
-    for name in chosen:
-        item = {"name": name.name, "kind": name.kind, "game": name.game, "target": name.target}
+    for number in chosen:
+        item = names.item(number)
         if item not in out:
             out.append(item)
         if len(out) >= limit:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import importlib
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -48,7 +49,7 @@ from rulings.normalize import headword_key
 if TYPE_CHECKING:
     from whoosh.searching import Searcher
 
-    from kb.completion import Name
+    from kb.completion import Completions
     from kb.questions import Vocabulary
 
 # Whoosh, the search and the spelling side are imported by the methods that need them, so that
@@ -56,6 +57,14 @@ if TYPE_CHECKING:
 
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
+
+
+def load_search() -> None:
+    """Import the search side now (Whoosh's searching, `kb.search`, the date filters of
+    `kb.index`), which `KnowledgeBase` otherwise imports on its first search: a server does so
+    before it forks its workers, so that their first search does not."""
+    for name in ("kb.index", "kb.search", "kb.completion"):
+        importlib.import_module(name)
 
 
 class ReversedRange(BadDate):
@@ -73,7 +82,7 @@ class KnowledgeBase(Reader):
         self._allowed: dict[dt.date, set[int]] = {}
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._vocabulary: Vocabulary | None = None
-        self._completion: list[Name] | None = None
+        self._completion: Completions | None = None
         self._changes: dict[int, dict[str, dict[str, Any]]] = {}
         self._games: list[str] | None = None
         self._lengths: dict[tuple[str, str], bytes] = {}
@@ -150,7 +159,7 @@ class KnowledgeBase(Reader):
         """Whether `vocabulary` was read (a search whose words need no correction may not need it)."""
         return self._vocabulary is not None
 
-    def completion_names(self) -> list[Name]:
+    def completion_names(self) -> Completions:
         """Every headword and card title, for autocomplete (made on first use)."""
         if self._completion is None:
             from kb.completion import names_of

@@ -111,3 +111,29 @@ def test_searchers_share_the_field_lengths_read_once(bundled: KnowledgeBase) -> 
             assert list(lengths) == [column[d] for d in range(plain.doc_count_all())]
     finally:
         plain.close()
+
+
+def test_the_app_made_before_a_server_forks_has_the_search_side_loaded(bundled_root: Path) -> None:
+    """gunicorn makes the app in its first process and forks the workers from it: what the app
+    loaded then, no worker's first search loads again."""
+    code = f"import sys, web.app; web.app.create_app({{'KB': {str(bundled_root)!r}}}); print(sorted(sys.modules))"
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    modules = set(eval(run.stdout))  # a printed list of names
+    assert {"kb.search", "kb.index", "kb.completion", "whoosh.searching", "whoosh.highlight"} <= modules
+
+
+def test_autocomplete_keeps_a_few_large_objects_not_one_per_name(bundled: KnowledgeBase) -> None:
+    """Every headword, card name and alias, in the order autocomplete tries them, held in
+    strings and arrays whatever the number of names."""
+    names = bundled.completion_names()
+    held = {name: type(value).__name__ for name, value in vars(names).items()}
+    assert held == {"spaced": "str", "starts": "array", "kinds": "array", "pairs": "list", "names": "str",
+                    "name_starts": "array", "targets": "str", "target_starts": "array"}  # fmt: skip
+    aliases = sum(len(set(json.loads(c["aliases"])) - {c["name"]}) for c in bundled.cards())
+    assert len(names) == len(bundled.topics()) + len(bundled.cards()) + aliases
+    assert ([names.item(n)["name"] for n in range(3)], names.words(0)) == (["Klag", '"any"', "Divok"], " klag")
+    assert [names.item(n)["name"] for n in names.having([" con", " ta"])] == ["Table of Contents"]
+    assert [names.item(n) for n in names.having([" conu"])] == [
+        {"name": "Conundrum", "kind": "entry", "game": "stccg", "target": "stccg:conundrum"},
+        {"name": "Conundrum", "kind": "card", "game": "stccg", "target": "Conundrum"},
+    ]
