@@ -11,10 +11,11 @@ card) can be told apart.
 from __future__ import annotations
 
 import bisect
+import io
 import itertools
 import json
-import sys
 from array import array
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kb.analysis import name_analyzer
@@ -36,19 +37,22 @@ class Completions:
     more and the targets another (each found by where it starts); a number stands for each
     (kind, game) pair."""
 
-    def __init__(self, rows: list[tuple[str, str, str, str, str]]) -> None:
-        """``rows``: (folded words each after a space, name, kind, game, target), in order."""
-        self.spaced = "\n".join(r[0] for r in rows) + "\n"
-        self.starts = array("I", itertools.accumulate((len(r[0]) + 1 for r in rows), initial=0))
-        """Where each name's words begin in ``spaced`` (and, last, where they would after the last)."""
+    def __init__(self, rows: Iterable[tuple[str, str, str, str, str]]) -> None:
+        """``rows``: (folded words each after a space, name, kind, game, target), in order, each
+        taken in and dropped in turn."""
+        spaced, names, targets = io.StringIO(), io.StringIO(), io.StringIO()
+        self.starts, self.name_starts, self.target_starts = array("I", [0]), array("I", [0]), array("I", [0])
+        """Where each name's words, name and target begin (and, last, where they would after the last)."""
+        self.kinds = array("H")
         pairs: dict[tuple[str, str], int] = {}
-        self.kinds = array("H", (pairs.setdefault((r[2], r[3]), len(pairs)) for r in rows))
+        for words, name, kind, game, target in rows:
+            self.starts.append(self.starts[-1] + spaced.write(f"{words}\n"))
+            self.name_starts.append(self.name_starts[-1] + names.write(name))
+            self.target_starts.append(self.target_starts[-1] + targets.write(target))
+            self.kinds.append(pairs.setdefault((kind, game), len(pairs)))
         self.pairs = list(pairs)
         """(kind, game) of each number in ``kinds``."""
-        self.names = "".join(r[1] for r in rows)
-        self.name_starts = array("I", itertools.accumulate((len(r[1]) for r in rows), initial=0))
-        self.targets = "".join(r[4] for r in rows)
-        self.target_starts = array("I", itertools.accumulate((len(r[4]) for r in rows), initial=0))
+        self.spaced, self.names, self.targets = spaced.getvalue(), names.getvalue(), targets.getvalue()
 
     def __len__(self) -> int:
         return len(self.kinds)
@@ -68,12 +72,17 @@ class Completions:
             at = self.starts[number + 1]
         return found
 
-    def item(self, number: int) -> dict[str, Any]:
-        """Name ``number`` as `complete` gives it."""
+    def row(self, number: int) -> tuple[str, str, str, str, str]:
+        """Name ``number`` as it was given: (folded words each after a space, name, kind, game, target)."""
         kind, game = self.pairs[self.kinds[number]]
         name = self.names[self.name_starts[number] : self.name_starts[number + 1]]
-        return {"name": name, "kind": kind, "game": game,
-                "target": self.targets[self.target_starts[number] : self.target_starts[number + 1]]}  # fmt: skip
+        target = self.targets[self.target_starts[number] : self.target_starts[number + 1]]
+        return self.words(number), name, kind, game, target
+
+    def item(self, number: int) -> dict[str, Any]:
+        """Name ``number`` as `complete` gives it."""
+        _, name, kind, game, target = self.row(number)
+        return {"name": name, "kind": kind, "game": game, "target": target}
 
 
 def folded(text: str) -> tuple[str, ...]:
@@ -84,15 +93,25 @@ def folded(text: str) -> tuple[str, ...]:
 def names_of(kb: KnowledgeBase) -> Completions:
     """Every headword and card title (and card alias) of ``kb``, shortest first (entries before
     cards of the same name)."""
-    found = [_name(headword, "entry", game, ident) for headword, game, ident in kb.rows(_TOPICS)]
-    for name, aliases, game in kb.rows(_CARDS):
-        for spelling in dict.fromkeys([name, *json.loads(aliases)]):
-            found.append(_name(spelling, "card", game, name))
-    return Completions(sorted((n for n in found if n[0]), key=lambda n: (len(n[1]), n[1].lower(), n[2] != "entry")))
+    found = Completions(_names(kb))  # in store order, made compact as the rows are read
+    order = sorted(range(len(found)), key=lambda n: _shortest_first(found.row(n)))
+    return Completions(found.row(n) for n in order)
+
+
+def _names(kb: KnowledgeBase) -> Iterator[tuple[str, str, str, str, str]]:
+    """The names with words, as `Completions` takes them: topics, then cards with their aliases, in store order."""
+    found = (_name(headword, "entry", game, ident) for headword, game, ident in kb.each_row(_TOPICS))
+    cards = (_name(spelling, "card", game, name) for name, aliases, game in kb.each_row(_CARDS)
+             for spelling in dict.fromkeys([name, *json.loads(aliases)]))  # fmt: skip
+    return (row for row in itertools.chain(found, cards) if row[0])
+
+
+def _shortest_first(row: tuple[str, str, str, str, str]) -> tuple[int, str, bool]:
+    return len(row[1]), row[1].lower(), row[2] != "entry"
 
 
 def _name(name: str, kind: str, game: str, target: str) -> tuple[str, str, str, str, str]:
-    return "".join(f" {w}" for w in folded(name)), name, kind, sys.intern(game), target
+    return "".join(f" {w}" for w in folded(name)), name, kind, game, target
 
 
 def _near(typed: tuple[str, ...], words: list[str]) -> bool:

@@ -129,6 +129,11 @@ class Reader:
         """Every row ``sql`` selects, read with this thread's connection."""
         return self._connection().execute(sql, parameters).fetchall()
 
+    def each_row(self, sql: str, *parameters: Any) -> Iterator[sqlite3.Row]:
+        """The rows ``sql`` selects, read one at a time with this thread's connection (the
+        caller reads them all before the thread asks for anything else)."""
+        yield from self._connection().execute(sql, parameters)
+
     def records(self, sql: str, *parameters: Any) -> list[dict[str, Any]]:
         """Every row ``sql`` selects, as a dict."""
         return [dict(r) for r in self.rows(sql, *parameters)]
