@@ -137,3 +137,12 @@ def test_autocomplete_keeps_a_few_large_objects_not_one_per_name(bundled: Knowle
         {"name": "Conundrum", "kind": "entry", "game": "stccg", "target": "stccg:conundrum"},
         {"name": "Conundrum", "kind": "card", "game": "stccg", "target": "Conundrum"},
     ]
+
+
+def test_each_threads_connection_keeps_a_small_page_cache(bundled: KnowledgeBase) -> None:
+    """A server process has a connection per thread; the system caches the file for them all."""
+    caches = []
+    thread = threading.Thread(target=lambda: caches.append(bundled.rows("PRAGMA cache_size")[0][0]))
+    thread.start()
+    thread.join()
+    assert (caches, bundled.rows("PRAGMA cache_size")[0][0]) == ([-128], -128)
