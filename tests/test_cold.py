@@ -1,7 +1,8 @@
-"""A fresh ``rulings`` process does only what its answer needs: `show` loads neither Whoosh
-nor Flask, `search` no Flask, reads the vocabulary only for words that may need it and makes
-its spelling tables only for a word it does not know; searchers read the field lengths from
-memory, one copy per index shared by every thread."""
+"""An answer does only what it needs: a search reads the vocabulary only for words that may
+need it and makes its spelling tables only for a word it does not know; searchers read the
+field lengths from memory, one copy per index shared by every thread; a server's app has the
+search side loaded before it forks; autocomplete and SQLite keep little per process and
+thread. (Which modules `show` and `search` load: tests/test_layers.py.)"""
 
 from __future__ import annotations
 
@@ -17,37 +18,6 @@ from helpers import ROOT
 from kb.paths import CURRENT_DIR, VOCABULARY, current
 from kb.query import KnowledgeBase
 from kb.questions import Vocabulary
-
-WEB = ("flask", "werkzeug", "jinja2", "markdown_it", "gunicorn", "waitress")
-
-
-def loaded(*arguments: str) -> tuple[set[str], str]:
-    """The modules a ``rulings`` command run in a fresh process loads, and what it printed."""
-    code = ("import io, json, sys, contextlib, web.cli\nout = io.StringIO()\n"
-            "with contextlib.redirect_stdout(out):\n    status = web.cli.main(sys.argv[1:])\n"
-            "print(json.dumps([status, out.getvalue(), sorted(sys.modules)]))")  # fmt: skip
-    run = subprocess.run([sys.executable, "-c", code, *arguments], cwd=ROOT, capture_output=True, text=True, check=True)
-    status, printed, modules = json.loads(run.stdout)
-    assert status == 0, run.stderr
-    return set(modules), printed
-
-
-def packages(modules: set[str]) -> set[str]:
-    return {m.split(".")[0] for m in modules}
-
-
-def test_show_loads_neither_whoosh_nor_the_web_app(bundled_root: Path) -> None:
-    modules, printed = loaded("show", "Conundrum", "--kb", str(bundled_root))
-    assert printed.startswith("Conundrum  (stccg:conundrum), in force on ")
-    assert packages(modules) & {"whoosh", *WEB} == set()
-    assert {"kb.search", "kb.questions", "kb.analysis", "kb.index", "web.export", "web.app"} & modules == set()
-
-
-def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
-    modules, printed = loaded("search", "conundrum target", "--kb", str(bundled_root))
-    assert printed.split("\n")[1] == "1. Conundrum  [Glossary] active"
-    assert "whoosh" in packages(modules) and packages(modules) & set(WEB) == set()
-    assert {"web.export", "web.app", "kb.build"} & modules == set()
 
 
 @pytest.fixture
