@@ -19,7 +19,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from kb import cardquery, changes, documents
+from kb import changes, documents
 from kb.answers import (
     AsOfAnswer,
     CardAnswer,
@@ -52,18 +52,18 @@ if TYPE_CHECKING:
     from kb.completion import Completions
     from kb.questions import Vocabulary
 
-# Whoosh, the search and the spelling side are imported by the methods that need them, so that
-# an answer read from the store alone (`show`, `history`, `card`...) starts without loading them.
+# Whoosh, the search and the spelling side (and the card answers) are imported by the methods that
+# need them, so that an answer read from the store alone (`show`, `history`...) starts without them.
 
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
 
 
 def load_search() -> None:
-    """Import the search side now (Whoosh's searching, `kb.search`, the date filters of
-    `kb.index`), which `KnowledgeBase` otherwise imports on its first search: a server does so
-    before it forks its workers, so that their first search does not."""
-    for name in ("kb.index", "kb.search", "kb.completion"):
+    """Import now what `KnowledgeBase` otherwise imports on first use: the search side (Whoosh's
+    searching, `kb.search`, the date filters of `kb.index`), autocomplete and the card answers.
+    A server does so before it forks its workers, so that their first requests do not."""
+    for name in ("kb.index", "kb.search", "kb.completion", "kb.cardquery"):
         importlib.import_module(name)
 
 
@@ -322,19 +322,27 @@ class KnowledgeBase(Reader):
         """A card's catalog facts, the rulings headed by it, the entries naming it and its
         history, on ``as_of`` (today by default) (`kb.cardquery.card`); an unknown name is an
         `UnknownCard` with close names."""
+        from kb import cardquery
+
         return cardquery.card(self, name, as_of, game)
 
     def deck(self, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
         """Each card of a deck list with its rulings in force on ``as_of``, and the unknown names
         with suggestions (`kb.cardquery.deck`)."""
+        from kb import cardquery
+
         return cardquery.deck(self, text, as_of, game)
 
     def find_card(self, name: str, game: str | None = None) -> str:
         """The catalog key of a card named (or aliased) ``name`` (`kb.cardquery.find_card`)."""
+        from kb import cardquery
+
         return cardquery.find_card(self, name, game)
 
     def deck_keys(self, text: str, game: str | None = None) -> set[str]:
         """The catalog keys of a deck list's known cards, for a diff limited to a deck."""
+        from kb import cardquery
+
         return cardquery.deck_keys(self, text, game)
 
 

@@ -89,7 +89,7 @@ def test_the_app_made_before_a_server_forks_has_the_search_side_loaded(bundled_r
     code = f"import sys, web.app; web.app.create_app({{'KB': {str(bundled_root)!r}}}); print(sorted(sys.modules))"
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     modules = set(eval(run.stdout))  # a printed list of names
-    assert {"kb.search", "kb.index", "kb.completion", "whoosh.searching", "whoosh.highlight"} <= modules
+    assert {"kb.search", "kb.index", "kb.completion", "kb.cardquery", "whoosh.searching", "whoosh.highlight"} <= modules
 
 
 def test_autocomplete_keeps_a_few_large_objects_not_one_per_name(bundled: KnowledgeBase) -> None:
