@@ -10,7 +10,9 @@ temporary directory, prints one column of:
   resident memory (``getrusage`` of that child, as ``/usr/bin/time`` reports them), median of
   ``--repeat`` runs; HEADWORD is the topic with the longest history in that library;
 - the first request after ``rulings serve`` (default workers) accepts connections, and the
-  resident memory of the server's processes together after 200 more requests;
+  resident memory of the server's processes together after 200 more requests: the sum of their
+  RSS (checked against the target; the pages the workers share with the process they were
+  forked from count once in each) and, beside it, of their PSS (shared pages divided);
 - search over every version, and as of the middle date of the library, p50/p99 of ``search()``
   (as the CLI and the web call it) beside SQLite FTS5 on the same versions (`search_bench.measure`),
   for phrases, two words and one word;
@@ -54,7 +56,7 @@ ROWS: dict[str, tuple[str, str]] = {
     "show": ("`rulings show HEADWORD`, fresh process", "≤ 0.3 s, ≤ 80 MB"),
     "search": ("`rulings search HEADWORD`, fresh process", "≤ 0.3 s"),
     "first": ("first request after `rulings serve` starts", "≤ 100 ms"),
-    "rss": ("server RSS after 200 requests", "≤ 120 MB"),
+    "rss": ("server RSS after 200 requests (PSS: shared pages divided)", "≤ 120 MB"),
     **{f"all {c}": (f"all-versions search, {c}: p50 / p99 (FTS5)", "p99 ≤ 50 ms") for c in SEARCHES},
     **{f"asof {c}": (f"as-of search, {c}: p50 / p99 (FTS5)", "p99 ≤ 50 ms") for c in SEARCHES},
     "build": ("full build: wall (CPU)", "≤ 60 s"),
@@ -123,23 +125,27 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def tree_rss(pid: int) -> float:
-    """Resident MB of a process and its children."""
-    total, pids = 0.0, [pid]
+def tree_memory(pid: int) -> tuple[float, float]:
+    """Resident MB of a process and its children, summed: RSS (pages shared by the processes,
+    as those a gunicorn arbiter forks its workers with, counted in each) and PSS (each shared
+    page divided among the processes sharing it, from ``/proc/PID/smaps_rollup``)."""
+    rss, pss, pids = 0.0, 0.0, [pid]
     while pids:
         current = pids.pop()
         try:
             status = Path(f"/proc/{current}/status").read_text()
+            rollup = Path(f"/proc/{current}/smaps_rollup").read_text()
             pids += [int(c) for c in Path(f"/proc/{current}/task/{current}/children").read_text().split()]
         except OSError:
             continue
-        total += int(re.search(r"VmRSS:\s+(\d+)", status)[1]) / 1024  # type: ignore[index]
-    return total
+        rss += int(re.search(r"VmRSS:\s+(\d+)", status)[1]) / 1024  # type: ignore[index]
+        pss += int(re.search(r"^Pss:\s+(\d+)", rollup, re.M)[1]) / 1024  # type: ignore[index]
+    return rss, pss
 
 
-def serving(kb: Path, requests: list[str]) -> tuple[float, float]:
+def serving(kb: Path, requests: list[str]) -> tuple[float, float, float]:
     """Milliseconds of the first request once ``rulings serve`` accepts connections, and the
-    server's resident MB after 200 more."""
+    server's resident MB after 200 more: RSS and PSS (`tree_memory`)."""
     port = free_port()
     server = subprocess.Popen([*RULINGS, "serve", "--kb", str(kb), "--port", str(port)], cwd=ROOT,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
@@ -162,7 +168,7 @@ def serving(kb: Path, requests: list[str]) -> tuple[float, float]:
             connection.request("GET", requests[number % len(requests)])
             connection.getresponse().read()
         connection.close()
-        return first, tree_rss(server.pid)
+        return first, *tree_memory(server.pid)
     finally:
         server.terminate()
         server.wait(timeout=60)
@@ -212,8 +218,8 @@ def column(name: str, library: Path, work: Path, repeat: int) -> dict[str, str]:
     found = cold(kb, repeat, "search", headword)
     say("serving")
     word = headword.split()[0].lower()
-    first, rss = serving(kb, [f"/?q={word}", f"/entry/{topic}", "/index.json?q=ship", f"/complete.json?q={word[:3]}",
-                              "/docs"])  # fmt: skip
+    asked = [f"/?q={word}", f"/entry/{topic}", "/index.json?q=ship", f"/complete.json?q={word[:3]}", "/docs"]
+    first, rss, pss = serving(kb, asked)
     say("searching (and building the FTS5 table)")
     middle = dates[len(dates) // 2] if dates else dt.date.today().isoformat()
     run = subprocess.run([sys.executable, __file__, "--latencies", str(kb), middle], cwd=ROOT, capture_output=True,
@@ -231,7 +237,7 @@ def column(name: str, library: Path, work: Path, repeat: int) -> dict[str, str]:
         "show": f"{show[0]:.3f} s{mark(show[0], 0.3)}, {show[1]:.0f} MB{mark(show[1], 80.0)}",
         "search": f"{found[0]:.3f} s{mark(found[0], 0.3)}, {found[1]:.0f} MB",
         "first": f"{first:,.0f} ms{mark(first, 100.0)}",
-        "rss": f"{rss:,.0f} MB{mark(rss, 120.0)}",
+        "rss": f"{rss:,.0f} MB{mark(rss, 120.0)} (PSS {pss:,.0f} MB)",
         "build": f"{build_wall:.1f} s ({build_cpu:.1f} s){mark(build_wall, 60.0)}",
         "add": f"{add_wall:.1f} s ({add_cpu:.1f} s){mark(add_wall, 5.0)}",
     }

@@ -10,8 +10,12 @@ card) can be told apart.
 
 from __future__ import annotations
 
+import bisect
+import io
+import itertools
 import json
-from dataclasses import dataclass
+from array import array
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kb.analysis import name_analyzer
@@ -21,23 +25,64 @@ if TYPE_CHECKING:
     from kb.query import KnowledgeBase
 
 _NAMES = name_analyzer(joined=False)
+_TOPICS = "SELECT headword, game, id FROM topics ORDER BY rowid"
+_CARDS = "SELECT name, aliases, game FROM cards ORDER BY rowid"
 
 
-@dataclass(frozen=True)
-class Name:
-    """A headword or card title as autocomplete sees it."""
+class Completions:
+    """Every headword and card title (and card alias) as autocomplete sees them, shortest
+    first, held compactly: a server keeps one list per process, and tens of thousands of
+    small objects took 30 MB for a library of 90,000 versions. The folded words of all names
+    are one string (each name's words after a space, a newline between names), the names one
+    more and the targets another (each found by where it starts); a number stands for each
+    (kind, game) pair."""
 
-    words: tuple[str, ...]
-    """Its folded words."""
-    spaced: str
-    """Its folded words, each after a space (" admiral riker"): a typed word begins a word
-    of the name when " typed" is in it."""
-    name: str
-    kind: str
-    """``entry`` or ``card``."""
-    game: str
-    target: str
-    """The topic id (entry) or the card's name (card)."""
+    def __init__(self, rows: Iterable[tuple[str, str, str, str, str]]) -> None:
+        """``rows``: (folded words each after a space, name, kind, game, target), in order, each
+        taken in and dropped in turn."""
+        spaced, names, targets = io.StringIO(), io.StringIO(), io.StringIO()
+        self.starts, self.name_starts, self.target_starts = array("I", [0]), array("I", [0]), array("I", [0])
+        """Where each name's words, name and target begin (and, last, where they would after the last)."""
+        self.kinds = array("H")
+        pairs: dict[tuple[str, str], int] = {}
+        for words, name, kind, game, target in rows:
+            self.starts.append(self.starts[-1] + spaced.write(f"{words}\n"))
+            self.name_starts.append(self.name_starts[-1] + names.write(name))
+            self.target_starts.append(self.target_starts[-1] + targets.write(target))
+            self.kinds.append(pairs.setdefault((kind, game), len(pairs)))
+        self.pairs = list(pairs)
+        """(kind, game) of each number in ``kinds``."""
+        self.spaced, self.names, self.targets = spaced.getvalue(), names.getvalue(), targets.getvalue()
+
+    def __len__(self) -> int:
+        return len(self.kinds)
+
+    def words(self, number: int) -> str:
+        """The folded words of name ``number``, each after a space (" admiral riker")."""
+        return self.spaced[self.starts[number] : self.starts[number + 1] - 1]
+
+    def having(self, keys: list[str]) -> list[int]:
+        """The numbers, in order, of the names whose spaced words hold every key (" rik")."""
+        found: list[int] = []
+        spaced, at = self.spaced, 0
+        while (at := spaced.find(keys[0], at)) >= 0:
+            number = bisect.bisect_right(self.starts, at) - 1
+            if all(k in self.words(number) for k in keys[1:]):
+                found.append(number)
+            at = self.starts[number + 1]
+        return found
+
+    def row(self, number: int) -> tuple[str, str, str, str, str]:
+        """Name ``number`` as it was given: (folded words each after a space, name, kind, game, target)."""
+        kind, game = self.pairs[self.kinds[number]]
+        name = self.names[self.name_starts[number] : self.name_starts[number + 1]]
+        target = self.targets[self.target_starts[number] : self.target_starts[number + 1]]
+        return self.words(number), name, kind, game, target
+
+    def item(self, number: int) -> dict[str, Any]:
+        """Name ``number`` as `complete` gives it."""
+        _, name, kind, game, target = self.row(number)
+        return {"name": name, "kind": kind, "game": game, "target": target}
 
 
 def folded(text: str) -> tuple[str, ...]:
@@ -45,21 +90,31 @@ def folded(text: str) -> tuple[str, ...]:
     return tuple(t.text for t in _NAMES(text))
 
 
-def names_of(kb: KnowledgeBase) -> list[Name]:
-    """Every headword and card title (and card alias) of ``kb``, shortest first."""
-    found = [_name(t["headword"], "entry", t["game"], t["id"]) for t in kb.topics()]
-    for card in kb.cards():
-        for spelling in dict.fromkeys([card["name"], *json.loads(card["aliases"])]):
-            found.append(_name(spelling, "card", card["game"], card["name"]))
-    return sorted((n for n in found if n.words), key=lambda n: (len(n.name), n.name.lower(), n.kind != "entry"))
+def names_of(kb: KnowledgeBase) -> Completions:
+    """Every headword and card title (and card alias) of ``kb``, shortest first (entries before
+    cards of the same name)."""
+    found = Completions(_names(kb))  # in store order, made compact as the rows are read
+    order = sorted(range(len(found)), key=lambda n: _shortest_first(found.row(n)))
+    return Completions(found.row(n) for n in order)
 
 
-def _name(name: str, kind: str, game: str, target: str) -> Name:
-    words = folded(name)
-    return Name(words, "".join(f" {w}" for w in words), name, kind, game, target)
+def _names(kb: KnowledgeBase) -> Iterator[tuple[str, str, str, str, str]]:
+    """The names with words, as `Completions` takes them: topics, then cards with their aliases, in store order."""
+    found = (_name(headword, "entry", game, ident) for headword, game, ident in kb.each_row(_TOPICS))
+    cards = (_name(spelling, "card", game, name) for name, aliases, game in kb.each_row(_CARDS)
+             for spelling in dict.fromkeys([name, *json.loads(aliases)]))  # fmt: skip
+    return (row for row in itertools.chain(found, cards) if row[0])
 
 
-def _near(typed: tuple[str, ...], words: tuple[str, ...]) -> bool:
+def _shortest_first(row: tuple[str, str, str, str, str]) -> tuple[int, str, bool]:
+    return len(row[1]), row[1].lower(), row[2] != "entry"
+
+
+def _name(name: str, kind: str, game: str, target: str) -> tuple[str, str, str, str, str]:
+    return "".join(f" {w}" for w in folded(name)), name, kind, game, target
+
+
+def _near(typed: tuple[str, ...], words: list[str]) -> bool:
     """Every typed word begins a word of the name, or is one edit from its start (four letters or more)."""
     return all(any(w.startswith(t) or (len(t) >= 4 and distance(t, w[: len(t)], 1) <= 1) for w in words) for t in typed)
 
@@ -72,12 +127,14 @@ def complete(kb: KnowledgeBase, text: str, limit: int = 10) -> list[dict[str, An
         return []
     names = kb.completion_names()
     keys = [f" {t}" for t in typed]
-    anywhere = [n for n in names if all(k in n.spaced for k in keys)]
-    starting = [n for n in anywhere if n.spaced.startswith(keys[0])]
-    chosen = list(dict.fromkeys(starting + anywhere)) or [n for n in names if _near(typed, n.words)]
+    anywhere = names.having(keys)
+    starting = [n for n in anywhere if names.words(n).startswith(keys[0])]
+    chosen = list(dict.fromkeys(starting + anywhere)) or [
+        n for n in range(len(names)) if _near(typed, names.words(n).split())
+    ]
     out: list[dict[str, Any]] = []
-    for name in chosen:
-        item = {"name": name.name, "kind": name.kind, "game": name.game, "target": name.target}
+    for number in chosen:
+        item = names.item(number)
         if item not in out:
             out.append(item)
         if len(out) >= limit:

@@ -14,14 +14,12 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import importlib
 import json
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from whoosh.filedb.filestore import FileStorage
-from whoosh.searching import Searcher
-
-from kb import cardquery, changes, documents, search, weighting
+from kb import changes, documents
 from kb.answers import (
     AsOfAnswer,
     CardAnswer,
@@ -39,11 +37,8 @@ from kb.answers import (
     TopicRef,
     iso,
 )
-from kb.completion import Name, names_of
 from kb.errors import UnknownTopic
-from kb.index import date_filter
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, BuildError
-from kb.questions import Vocabulary
 from kb.reader import Names, Reader
 from kb.versions import Version, history_order, lines, status
 from kb.vocabulary import UnknownFilter
@@ -51,8 +46,25 @@ from kb.worddiff import word_diff
 from rulings.dates import BadDate
 from rulings.normalize import headword_key
 
+if TYPE_CHECKING:
+    from whoosh.searching import Searcher
+
+    from kb.completion import Completions
+    from kb.questions import Vocabulary
+
+# Whoosh, the search and the spelling side (and the card answers) are imported by the methods that
+# need them, so that an answer read from the store alone (`show`, `history`...) starts without them.
+
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
+
+
+def load_search() -> None:
+    """Import now what `KnowledgeBase` otherwise imports on first use: the search side (Whoosh's
+    searching, `kb.search`, the date filters of `kb.index`), autocomplete and the card answers.
+    A server does so before it forks its workers, so that their first requests do not."""
+    for name in ("kb.index", "kb.search", "kb.completion", "kb.cardquery"):
+        importlib.import_module(name)
 
 
 class ReversedRange(BadDate):
@@ -70,7 +82,7 @@ class KnowledgeBase(Reader):
         self._allowed: dict[dt.date, set[int]] = {}
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._vocabulary: Vocabulary | None = None
-        self._completion: list[Name] | None = None
+        self._completion: Completions | None = None
         self._changes: dict[int, dict[str, dict[str, Any]]] = {}
         self._games: list[str] | None = None
         self._lengths: dict[tuple[str, str], bytes] = {}
@@ -91,6 +103,8 @@ class KnowledgeBase(Reader):
         with self._lock:
             allowed = self._allowed.get(on)
         if allowed is None:
+            from kb.index import date_filter
+
             allowed = set(searcher.docs_for_query(date_filter(on)))
             with self._lock:
                 if len(self._allowed) >= MAX_FILTERS:
@@ -110,7 +124,7 @@ class KnowledgeBase(Reader):
 
     def _own(self, name: str) -> Searcher:
         """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
-        return cast(Searcher, self.own(name, lambda: _open_index(self.directory / name, self._lengths)))
+        return cast("Searcher", self.own(name, lambda: _open_index(self.directory / name, self._lengths)))
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""
@@ -134,14 +148,22 @@ class KnowledgeBase(Reader):
     def vocabulary(self) -> Vocabulary:
         """The words of this knowledge base, for spelling correction (read on first use)."""
         if self._vocabulary is None:
+            from kb.questions import Vocabulary
+
             path = self.directory / VOCABULARY
             data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
             self._vocabulary = Vocabulary(data["counts"], data["names"], data.get("stems"))
         return self._vocabulary
 
-    def completion_names(self) -> list[Name]:
+    def vocabulary_read(self) -> bool:
+        """Whether `vocabulary` was read (a search whose words need no correction may not need it)."""
+        return self._vocabulary is not None
+
+    def completion_names(self) -> Completions:
         """Every headword and card title, for autocomplete (made on first use)."""
         if self._completion is None:
+            from kb.completion import names_of
+
             self._completion = names_of(self)
         return self._completion
 
@@ -292,25 +314,35 @@ class KnowledgeBase(Reader):
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
         all with ``every_version``), with snippets and citations (`kb.search.search`)."""
+        from kb import search
+
         return search.search(self, text, as_of, game, kind, limit, every_version, exact, live)
 
     def card(self, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
         """A card's catalog facts, the rulings headed by it, the entries naming it and its
         history, on ``as_of`` (today by default) (`kb.cardquery.card`); an unknown name is an
         `UnknownCard` with close names."""
+        from kb import cardquery
+
         return cardquery.card(self, name, as_of, game)
 
     def deck(self, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
         """Each card of a deck list with its rulings in force on ``as_of``, and the unknown names
         with suggestions (`kb.cardquery.deck`)."""
+        from kb import cardquery
+
         return cardquery.deck(self, text, as_of, game)
 
     def find_card(self, name: str, game: str | None = None) -> str:
         """The catalog key of a card named (or aliased) ``name`` (`kb.cardquery.find_card`)."""
+        from kb import cardquery
+
         return cardquery.find_card(self, name, game)
 
     def deck_keys(self, text: str, game: str | None = None) -> set[str]:
         """The catalog keys of a deck list's known cards, for a diff limited to a deck."""
+        from kb import cardquery
+
         return cardquery.deck_keys(self, text, game)
 
 
@@ -318,5 +350,9 @@ def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes]) -> Searc
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
     well under a megabyte instead of the index's size in resident memory. It scores from the
     field lengths in ``lengths`` (`kb.weighting`), which every thread's searchers share."""
+    from whoosh.filedb.filestore import FileStorage
+
+    from kb import weighting
+
     storage = FileStorage(str(directory), supports_mmap=False)
     return storage.open_index().searcher(weighting=weighting.BM25F(lengths))

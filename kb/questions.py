@@ -216,12 +216,27 @@ class Vocabulary:
         self.counts = counts
         self.names = frozenset(names)
         """Words of headwords and card names: preferred corrections."""
-        self._by_start: dict[str, list[str]] = {}
-        self._stems: dict[str, list[str]] = {}
-        """A stem -> the known words with that stem."""
-        for word in sorted(set(counts) | self.names):
-            self._by_start.setdefault(word[:1], []).append(word)
-            self._stems.setdefault(stem(word) if stems is None else stems.get(word, word), []).append(word)
+        self._given_stems = stems
+        self._tables: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
+        """The known words by first letter, and by stem; made when a word is not known as typed."""
+
+    @property
+    def tables_made(self) -> bool:
+        """Whether the tables by first letter and by stem were made (a query of known words needs neither)."""
+        return self._tables is not None
+
+    def _made(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+        """The known words by first letter, and a stem -> the known words with that stem (made
+        whole on first use, then published: threads may share a vocabulary)."""
+        if self._tables is None:
+            by_start: dict[str, list[str]] = {}
+            stems: dict[str, list[str]] = {}
+            given = self._given_stems
+            for word in sorted(set(self.counts) | self.names):
+                by_start.setdefault(word[:1], []).append(word)
+                stems.setdefault(stem(word) if given is None else given.get(word, word), []).append(word)
+            self._tables = (by_start, stems)
+        return self._tables
 
     def __contains__(self, word: str) -> bool:
         return word in self.counts or word in self.names
@@ -230,7 +245,7 @@ class Vocabulary:
         """Whether ``word`` (folded) is known, or an inflection of a known word (``cloaked``
         for cloaking): same stem, a length within two letters, and the same letters but for an
         ending of three at most (``commandering`` is neither ``commander`` nor ``commandeering``)."""
-        return word in self or any(_inflects(word, known) for known in self._stems.get(stem(word), []))
+        return word in self or any(_inflects(word, known) for known in self._made()[1].get(stem(word), []))
 
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""
@@ -243,7 +258,7 @@ class Vocabulary:
 
     def begins(self, word: str) -> bool:
         """Whether ``word`` (folded) begins a known word (it may still be being typed)."""
-        words = self._by_start.get(word[:1], [])
+        words = self._made()[0].get(word[:1], [])
         at = bisect.bisect_left(words, word)
         return at < len(words) and words[at].startswith(word)
 
@@ -255,7 +270,7 @@ class Vocabulary:
             return None
         limit = 1 if len(folded) <= 5 else 2
         best: tuple[int, bool, int, str] | None = None
-        for candidate in self._by_start.get(folded[:1], []):
+        for candidate in self._made()[0].get(folded[:1], []):
             if candidate in FILLER:
                 continue
             far = distance(folded, candidate, limit)

@@ -17,7 +17,7 @@ import datetime as dt
 import difflib
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from whoosh import query
@@ -103,9 +103,9 @@ def search(
     on = None if every_version else (as_of or dt.date.today())
     history = kb.history_searcher(on)
     typed = read_query(text)
-    fixed = None if exact else correct(typed, kb.vocabulary())
+    fixed = None if exact or not typed.words else correct(typed, kb.vocabulary())
     for reading in (typed, fixed):
-        if reading is not None:
+        if reading is not None and len(reading.words) > 1:  # a compound is made of two words
             reading.joined = kb.vocabulary().compounds(reading.words)
     work = budget.Work()
     find = _Finder(kb, history, on, game, kind, limit, work)
@@ -133,7 +133,7 @@ def search(
     corrected = " ".join(fixed.words) if fixed else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
             "corrected": corrected,
-            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary()),
+            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary),
             "partial": work.stopped or work.capped,
             "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
 
@@ -180,9 +180,10 @@ def names_entry(typed: Typed, headword: str) -> bool:
     return bool(wanted) and wanted <= {t for w in typed.words for t in analysed(TEXT, w)}
 
 
-def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Vocabulary) -> str | None:
+def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Callable[[], Vocabulary]) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
-    name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself."""
+    name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself.
+    ``vocabulary`` gives the known words, asked for only when the query names nothing as typed."""
     words = [t for w in typed.words for t in analysed(NAMES, w)]
     if not words:
         return None
@@ -191,7 +192,8 @@ def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Vocabulary) -> s
     exact = names.get(folded)
     if exact is not None:
         return exact if _as_typed(exact) != typed_as else None
-    if all(vocabulary.knows(w) for w in words):
+    known = vocabulary()
+    if all(known.knows(w) for w in words):
         return None
     close = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
     return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None

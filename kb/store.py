@@ -18,7 +18,6 @@ import json
 import sqlite3
 from pathlib import Path
 
-from kb.analysis import name_analyzer
 from kb.catalog import Card, Catalog
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.versions import Ledger, Topic, Version
@@ -172,10 +171,13 @@ _CARD_COLUMNS = ("key", "game", "name", "type", "sets", "affiliation", "uniquene
 def _write_names(connection: sqlite3.Connection) -> None:
     """Folded headword or card name (or alias) -> the name, for "did you mean": of the topics,
     then the cards, as stored; of names folded alike, the last."""
+    from kb.analysis import name_analyzer  # Whoosh's analysers: the readers of a store need not load them
+
+    folded = name_analyzer()
     spelled = [r[0] for r in connection.execute("SELECT headword FROM topics ORDER BY rowid")]
     cards = connection.execute("SELECT name, aliases FROM cards ORDER BY rowid")
     spelled += [n for name, aliases in cards for n in [name, *json.loads(aliases)]]
-    names = {" ".join(t.text for t in _NAMES(n)): n for n in spelled}
+    names = {" ".join(t.text for t in folded(n)): n for n in spelled}
     names.pop("", None)
     connection.execute("DELETE FROM names")
     connection.executemany("INSERT INTO names VALUES (?,?)", names.items())
@@ -235,7 +237,6 @@ def _date(value: str | None) -> dt.date | None:
     return dt.date.fromisoformat(value) if value else None
 
 
-_NAMES = name_analyzer()
 _VERSION_INSERT = f"INSERT INTO versions ({VERSION_SELECT}) VALUES ({','.join('?' * len(VERSION_COLUMNS))})"
 
 

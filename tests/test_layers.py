@@ -5,6 +5,7 @@ another that imports it back."""
 from __future__ import annotations
 
 import ast
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -48,6 +49,39 @@ def test_reading_a_knowledge_base_loads_nothing_of_building() -> None:
     assert {"kb.build", "kb.library", "kb.incremental", "kb.linking", "rulings.parse"} & modules == set()
     assert {"kb.paths", "kb.vocabulary", "kb.errors"} <= modules
     assert "kb.build" not in _imports()["kb.query"]
+
+
+WEB = ("flask", "werkzeug", "jinja2", "markdown_it", "gunicorn", "waitress")
+
+
+def loaded(*arguments: str) -> tuple[set[str], str]:
+    """The modules a ``rulings`` command run in a fresh process loads, and what it printed."""
+    code = ("import io, json, sys, contextlib, web.cli\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    status = web.cli.main(sys.argv[1:])\n"
+            "print(json.dumps([status, out.getvalue(), sorted(sys.modules)]))")  # fmt: skip
+    run = subprocess.run([sys.executable, "-c", code, *arguments], cwd=ROOT, capture_output=True, text=True, check=True)
+    status, printed, modules = json.loads(run.stdout)
+    assert status == 0, run.stderr
+    return set(modules), printed
+
+
+def packages(modules: set[str]) -> set[str]:
+    return {m.split(".")[0] for m in modules}
+
+
+def test_show_loads_neither_whoosh_nor_the_web_app(bundled_root: Path) -> None:
+    modules, printed = loaded("show", "Conundrum", "--kb", str(bundled_root))
+    assert printed.startswith("Conundrum  (stccg:conundrum), in force on ")
+    assert packages(modules) & {"whoosh", *WEB} == set()
+    assert {"kb.search", "kb.questions", "kb.analysis", "kb.index", "kb.cardquery", "rulings.cardlist", "web.export",
+            "web.app"} & modules == set()  # fmt: skip
+
+
+def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
+    modules, printed = loaded("search", "conundrum target", "--kb", str(bundled_root))
+    assert printed.split("\n")[1] == "1. Conundrum  [Glossary] active"
+    assert "whoosh" in packages(modules) and packages(modules) & set(WEB) == set()
+    assert {"web.export", "web.app", "kb.build"} & modules == set()
 
 
 def test_no_import_cycle() -> None:

@@ -213,4 +213,4 @@ def test_the_vocabulary_file_holds_each_words_stem(bundled_root: Path) -> None:
         False,
     )
     read = Vocabulary(data["counts"], data["names"], data["stems"])
-    assert read._stems == Vocabulary(data["counts"], data["names"])._stems
+    assert read._made() == Vocabulary(data["counts"], data["names"])._made()

@@ -21,7 +21,7 @@ from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
 from kb.paths import DEFAULT_KB, BuildError, current
-from kb.query import KnowledgeBase
+from kb.query import KnowledgeBase, load_search
 from kb.vocabulary import UnknownFilter
 from web import cards, changes, documents, entries, search, views
 
@@ -177,4 +177,5 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         app.register_blueprint(blueprint)
     for name in app.jinja_env.list_templates():  # compiled now (before a server forks), not by the first requests
         app.jinja_env.get_template(name)
+    load_search()  # likewise imported now, not by each worker's first search
     return app

@@ -133,6 +133,12 @@ def cmd_add(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_export(args: argparse.Namespace) -> int:
+    from web.export import cmd_export as export  # Flask and the app's views: only this command needs them
+
+    return export(args)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     current(Path(args.kb))  # fail early, with one line, when nothing is built yet
     serve(args)
@@ -239,8 +245,6 @@ def parser() -> _Parser:
     add.add_argument("--kb", default=str(DEFAULT_KB))
     _wait_option(add)
     add.set_defaults(run=cmd_add)
-
-    from web.export import cmd_export
 
     export = top.command("export", "write the knowledge base as a static site that works offline")
     export.add_argument("directory", metavar="DIR", help="folder to write (replaced whole if it holds an export)")
