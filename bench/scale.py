@@ -76,7 +76,8 @@ if pid == 0:
     os.dup2(os.open(os.devnull, os.O_WRONLY), 1)
     os.execv(sys.argv[1], sys.argv[1:])
 _, status, usage = os.wait4(pid, 0)
-print(time.perf_counter() - started, usage.ru_utime + usage.ru_stime, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
+seconds, cpu = time.perf_counter() - started, usage.ru_utime + usage.ru_stime
+print(seconds, cpu, usage.ru_maxrss, os.waitstatus_to_exitcode(status))
 """
 """Runs a command and prints its wall and CPU seconds, peak resident KB and exit code. Linux
 counts in a child's peak the memory of the process it was forked from, so the command is

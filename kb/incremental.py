@@ -40,7 +40,7 @@ from pathlib import Path
 from kb import store
 from kb.catalog import Card, Catalog, bundled_catalog
 from kb.index import days, see_texts
-from kb.linking import _ANY, _WORD, MAX_TITLE_WORDS, _persona_names, link_versions, ordinary_words
+from kb.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
 from kb.versions import Ledger, Version, apply_documents
 from rulings.model import Document, ParseResult
 from rulings.normalize import fold_quotes, title_key, without_universal
@@ -132,8 +132,8 @@ def remember_words(state: State) -> None:
 def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]]:
     """`State.written` and `State.after_any` of ``versions``."""
     texts = "\n".join(t for v in versions for t in (v.text, *v.references))
-    after_any = {title_key(w) for w in _ANY.findall(fold_quotes(texts))}
-    return {w: title_key(w) for w in set(_WORD.findall(texts))}, after_any
+    after_any = {title_key(w) for w in ANY_PERSONA.findall(fold_quotes(texts))}
+    return {w: title_key(w) for w in set(TEXT_WORD.findall(texts))}, after_any
 
 
 def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
@@ -311,12 +311,12 @@ def _persona_words(card: Card) -> set[str]:
     """The words whose "any" names ``card`` (`kb.linking.Linker`)."""
     if card.type != "Personnel":
         return set()
-    return {title_key(word) for persona in _persona_names(card) for word in persona.split()}
+    return {title_key(word) for persona in persona_names(card) for word in persona.split()}
 
 
 def _title_keys(spelling: str) -> tuple[str, ...]:
     """The words' keys of a card's spelling, as `kb.linking.Linker` matches them."""
-    return tuple(k for k in (title_key(w) for w in _WORD.findall(fold_quotes(spelling))) if k)
+    return tuple(k for k in (title_key(w) for w in TEXT_WORD.findall(fold_quotes(spelling))) if k)
 
 
 def _written_in(state: State, keys: tuple[str, ...]) -> bool:
@@ -328,7 +328,7 @@ def _written_in(state: State, keys: tuple[str, ...]) -> bool:
     for version in state.ledger.versions:
         for text in (version.text, *version.references):
             if all(any(word in text for word in words) for words in spelled.values()):
-                found = [state.written.get(w) or title_key(w) for w in _WORD.findall(text)]
+                found = [state.written.get(w) or title_key(w) for w in TEXT_WORD.findall(text)]
                 if any(tuple(found[i : i + len(keys)]) == keys for i in range(len(found))):
                     return True
     return False

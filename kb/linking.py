@@ -20,8 +20,8 @@ from kb.catalog import Card, Catalog
 from kb.versions import Topic, Version
 from rulings.normalize import fold_quotes, title_key, without_universal
 
-_WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
-_ANY = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
+TEXT_WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
+ANY_PERSONA = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
 _AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]*\b")
 _SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")
@@ -44,7 +44,8 @@ class Mention:
     """``title`` (its title or an alias) or ``persona`` ("any Miles")."""
 
 
-def _persona_names(card: Card) -> list[str]:
+def persona_names(card: Card) -> list[str]:
+    """The personas a card is one of (its name when it names none): what "any X" links to."""
     names = [p.strip() for p in card.persona.split(";") if p.strip()]
     if not names:
         return [card.name]
@@ -63,13 +64,13 @@ class Linker:
         """`title_key` of each word seen in a text (a library's texts repeat few thousand words)."""
         for card in cards:
             for spelling in [card.name, *card.aliases]:
-                words = [(title_key(w.group(0)), w.group(0)) for w in _WORD.finditer(fold_quotes(spelling))]
+                words = [(title_key(w.group(0)), w.group(0)) for w in TEXT_WORD.finditer(fold_quotes(spelling))]
                 keys = tuple(k for k, _ in words if k)
                 capitals = tuple(w[:1].isupper() for k, w in words if k)
                 if keys and len(keys) <= MAX_TITLE_WORDS:
                     self.titles.setdefault(keys[0], []).append((keys, capitals, card))
             if card.type == "Personnel":
-                for persona in _persona_names(card):
+                for persona in persona_names(card):
                     for word in persona.split():
                         self.personas.setdefault(title_key(word), []).append(card)
         self.by_length: dict[str, list[tuple[int, dict[tuple[str, ...], list[Title]]]]] = {}
@@ -84,7 +85,7 @@ class Linker:
 
     def mentions(self, text: str) -> list[Mention]:
         """Every card mentioned in ``text``, in order; overlapping matches keep the longest."""
-        words = list(_WORD.finditer(text))
+        words = list(TEXT_WORD.finditer(text))
         known = self.keys
         keys = [known.get(w) or self._key(w) for w in (m.group(0) for m in words)]
         found: list[Mention] = []
@@ -130,7 +131,7 @@ class Linker:
 
     def _personas(self, text: str) -> list[Mention]:
         out = []
-        for match in _ANY.finditer(fold_quotes(text)):
+        for match in ANY_PERSONA.finditer(fold_quotes(text)):
             for card in self.personas.get(title_key(match.group(1)), []):
                 out.append(Mention(card.key, card.name, match.start(), match.end(), "persona"))
         return out
