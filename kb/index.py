@@ -23,7 +23,8 @@ from whoosh import fields, index, query
 from whoosh.lang.porter import stem
 
 from kb.analysis import folded_words, name_analyzer, text_analyzer
-from kb.history import topic_document, write_history
+from kb.fused import FusedAnalyzer, fused_writing
+from kb.history import fused_analysers, topic_document, write_history
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.versions import Topic, Version
 from kb.vocabulary import reference_keys, series_of_kind
@@ -123,12 +124,19 @@ def write_index(
     ix = index.create_in(str(directory), schema())
     writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
     try:
-        for version in versions:
-            writer.add_document(**_document(version, topics, card_names, seen))
+        with fused_writing(writer, _fused_analysers()):
+            for version in versions:
+                writer.add_document(**_document(version, topics, card_names, seen))
     except BaseException:
         writer.cancel()
         raise
     writer.commit()
+
+
+def _fused_analysers() -> dict[str, FusedAnalyzer]:
+    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
+    names, words = FusedAnalyzer(), FusedAnalyzer(stemmed=True)
+    return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
 
 
 def _document(
@@ -165,7 +173,7 @@ def extend_indexes(
         if version.topic in grouped:
             grouped[version.topic].append(_document(version, topics, card_names, seen))
     _patch(previous / INDEX_DIR, build / INDEX_DIR, "topic", rewritten_topics,
-           [topic_document(grouped[t]) for t in sorted(rewritten_topics)])  # fmt: skip
+           [topic_document(grouped[t]) for t in sorted(rewritten_topics)], fused_analysers())  # fmt: skip
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
     was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
@@ -175,7 +183,7 @@ def extend_indexes(
     rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
     gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
     _patch(previous / CURRENT_DIR, build / CURRENT_DIR, "version", gone,
-           [_document(v, topics, card_names, new_seen) for v in rewritten])  # fmt: skip
+           [_document(v, topics, card_names, new_seen) for v in rewritten], _fused_analysers())  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
     for text in _texts(versions[first:]) - _texts(versions[:first]):
@@ -184,7 +192,10 @@ def extend_indexes(
     (build / BUILT_ON).write_text(today.isoformat())
 
 
-def _patch(source: Path, target: Path, key: str, removed: set[Any], added: list[dict[str, Any]]) -> None:
+def _patch(
+    source: Path, target: Path, key: str, removed: set[Any], added: list[dict[str, Any]],
+    fused: dict[str, FusedAnalyzer],
+) -> None:  # fmt: skip
     """Make ``target`` a copy of the index ``source`` without the documents whose unique field
     ``key`` is among ``removed``, and with the ``added`` documents."""
     target.mkdir()
@@ -198,8 +209,9 @@ def _patch(source: Path, target: Path, key: str, removed: set[Any], added: list[
         with writer.searcher() as searcher:
             for value in sorted(removed):
                 writer.delete_by_term(key, value, searcher=searcher)
-        for document in added:
-            writer.add_document(**document)
+        with fused_writing(writer, fused):
+            for document in added:
+                writer.add_document(**document)
     except BaseException:
         writer.cancel()
         raise
