@@ -9,18 +9,23 @@ exactly the tokens (text, position, characters, boost) the chain yields, at a fr
 cost. `tests/test_fused.py` holds it to that, token by token.
 
 Only a writer uses it (`fused_writing`): the schema stored in an index keeps the chains, so
-readers, highlighting and incremental adds see the index exactly as before.
+readers, highlighting and incremental adds see the index exactly as before. The same writer
+also reads the field lengths it needs when it writes the postings (`Lengths`) without asking
+the file system, on every posting of a field that has none (an ID field), whether it has.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from whoosh.analysis import Token
+from whoosh.codec.whoosh3 import _lenfield
 from whoosh.lang.porter import stem
+from whoosh.writing import SegmentWriter
 
 from kb.analysis import WORD, fold_word
 from rulings.normalize import fold_quotes
@@ -91,17 +96,87 @@ class FusedAnalyzer:
                 yield token
             pos += width
 
+    def positions(self, value: str) -> dict[str, list[int]]:
+        """Each term of ``value`` with its positions, in the order it first occurs: what
+        Whoosh's ``Positions.word_values`` gathers from the tokens of `__call__` (positions on)."""
+        found: dict[str, list[int]] = {}
+        table, mark, stride = self.terms, self.mark, self.stride
+        pos, version, start = 0, 0, 0
+        for raw in self.expression.findall(value):
+            if mark and raw == mark:
+                version += 1
+                start = pos + 1
+                pos += 1
+                continue
+            entry = table.get(raw)
+            if entry is None:
+                entry = table[raw] = self.analysed(raw)
+            words, width = entry
+            base = version * stride + pos - start if mark else pos
+            for text, offset in words:
+                at = found.get(text)
+                if at is None:
+                    found[text] = [base + offset]
+                else:
+                    at.append(base + offset)
+            pos += width
+        return found
+
+    def index(self, field: Any, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        """What ``field.index(value)`` gives (Whoosh's ``FieldType.index`` of a field with positions
+        analysed by the chain this stands for): each term with its frequency, weight and positions."""
+        if not isinstance(value, str):
+            yield from type(field).index(field, value, **kwargs)
+            return
+        boost, encode = field.format.field_boost, field.format.encode
+        for text, at in self.positions(value).items():
+            yield text.encode("utf-8"), len(at), float(len(at)) * boost, encode(at)
+
 
 @contextlib.contextmanager
 def fused_writing(writer: Any, analysers: dict[str, FusedAnalyzer]) -> Iterator[None]:
-    """Within the block, ``writer`` analyses the fields named in ``analysers`` with them; the
-    schema's own analysers are back before the block ends (a commit stores the schema)."""
+    """Within the block, ``writer`` indexes the fields named in ``analysers`` with them
+    (`FusedAnalyzer.index`); the schema's fields are as they were before the block ends (a
+    commit stores the schema)."""
     schema = writer.schema
-    kept = {name: schema[name].analyzer for name in analysers}
     try:
         for name, analyser in analysers.items():
-            schema[name].analyzer = analyser
+            schema[name].index = functools.partial(analyser.index, schema[name])
         yield
     finally:
-        for name, analyser in kept.items():
-            schema[name].analyzer = analyser
+        for name in analysers:
+            schema[name].__dict__.pop("index", None)
+
+
+class Lengths:
+    """A segment's per-document reader, as a writer reads the lengths of the fields when it writes
+    their postings (once for each posting): each field's lengths are read once, into a list, and
+    a field without lengths (not scorable) is known to have none after one look."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.tables: dict[str, list[Any]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> Any:
+        table = self.tables.get(fieldname)
+        if table is None:
+            table = self.tables[fieldname] = self._table(fieldname)
+        return table[docnum] if table else default
+
+    def _table(self, fieldname: str) -> list[Any]:
+        """The length of field ``fieldname`` of each document, as the reader gives it; none when it has none."""
+        if not self.reader.has_column(_lenfield(fieldname)):
+            return []
+        return [self.reader.doc_field_length(n, fieldname) for n in range(self.reader.doc_count_all())]
+
+    def close(self) -> None:
+        self.reader.close()
+
+
+def read_lengths_once(writer: Any) -> None:
+    """Have ``writer`` read field lengths through `Lengths` when it commits (a writer of one
+    process only: others read lengths in their own ways)."""
+    if type(writer) is not SegmentWriter:
+        return
+    opened = writer.per_document_reader
+    writer.per_document_reader = lambda: Lengths(opened())

@@ -28,7 +28,7 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from kb.analysis import WORD, FoldFilter
-from kb.fused import FusedAnalyzer, fused_writing
+from kb.fused import FusedAnalyzer, fused_writing, read_lengths_once
 
 STRIDE = 1 << 20
 """Positions given to each version of a topic (its words and the folded parts of compounds)."""
@@ -100,6 +100,7 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
         by_topic.setdefault(document["topic"], []).append(document)
     directory.mkdir()
     writer = index.create_in(str(directory), schema()).writer(limitmb=256)
+    read_lengths_once(writer)
     try:
         with fused_writing(writer, fused_analysers()):
             for group in by_topic.values():

@@ -22,8 +22,9 @@ from typing import Any
 from whoosh import fields, index, query
 from whoosh.lang.porter import stem
 
-from kb.analysis import folded_words, name_analyzer, text_analyzer
-from kb.fused import FusedAnalyzer, fused_writing
+from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
+from kb.aside import aside
+from kb.fused import FusedAnalyzer, fused_writing, read_lengths_once
 from kb.history import fused_analysers, topic_document, write_history
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.versions import Topic, Version
@@ -60,22 +61,24 @@ def write_indexes(
 ) -> None:  # fmt: skip
     """Write both indexes into the build directory ``build``: every version, and the versions
     in force on ``today`` (what most searches want, small enough to answer in milliseconds).
-    ``seen``: `see_texts` of every version."""
-    write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
-    day = today.toordinal()
-    current = [v for v in versions if _in_force(_days(v), day)]
-    write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
-    write_vocabulary(build / VOCABULARY, versions, card_names)
+    ``seen``: `see_texts` of every version. The index of every version is written aside (`kb.aside`),
+    on a second core when there is one."""
+
+    def history() -> None:
+        write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
+
+    with aside(history, "the history index"):
+        day = today.toordinal()
+        current = [v for v in versions if _in_force(_days(v), day)]
+        write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
+        write_vocabulary(build / VOCABULARY, versions, card_names)
     (build / BUILT_ON).write_text(today.isoformat())
 
 
 def write_vocabulary(path: Path, versions: list[Version], card_names: dict[int, list[str]]) -> None:
     """Count the folded words of every distinct text, summary and note; list the words of
     headwords and card names apart (they are the preferred spelling corrections)."""
-    counts: Counter[str] = Counter()
-    for text in _texts(versions):
-        counts.update(folded_words(text))
-    _write_vocabulary(path, counts, _name_words(versions, card_names))
+    _write_vocabulary(path, folded_counts(_texts(versions)), _name_words(versions, card_names))
 
 
 def _texts(versions: list[Version]) -> set[str]:
@@ -123,6 +126,7 @@ def write_index(
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
     writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
+    read_lengths_once(writer)
     try:
         with fused_writing(writer, _fused_analysers()):
             for version in versions:
@@ -186,8 +190,7 @@ def extend_indexes(
            [_document(v, topics, card_names, new_seen) for v in rewritten], _fused_analysers())  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
-    for text in _texts(versions[first:]) - _texts(versions[:first]):
-        counts.update(folded_words(text))
+    counts.update(folded_counts(_texts(versions[first:]) - _texts(versions[:first])))
     _write_vocabulary(build / VOCABULARY, counts, set(old["names"]) | _name_words(versions[first:], card_names))
     (build / BUILT_ON).write_text(today.isoformat())
 
@@ -205,6 +208,7 @@ def _patch(
         elif path.suffix == ".seg":
             os.link(path, target / path.name)
     writer = index.open_dir(str(target)).writer(limitmb=256)
+    read_lengths_once(writer)
     try:
         with writer.searcher() as searcher:
             for value in sorted(removed):
