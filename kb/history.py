@@ -27,6 +27,7 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter,
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
+from kb import files
 from kb.analysis import WORD, FoldFilter
 from kb.fused import FusedAnalyzer, fused_writing, read_lengths_once
 
@@ -99,6 +100,7 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
     for document in documents:
         by_topic.setdefault(document["topic"], []).append(document)
     directory.mkdir()
+    files.fault("history")
     writer = index.create_in(str(directory), schema()).writer(limitmb=256)
     read_lengths_once(writer)
     try:
