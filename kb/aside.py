@@ -1,9 +1,9 @@
 """Work done aside: in a forked child process, on a second core, while this process goes on.
 
-A build writes the history index this way while it writes the in-force index and the
-vocabulary itself (`kb.index.write_indexes`). The child shares the build's data as it was at
-the fork (nothing is copied to it) and writes only its own files; it reports back through a
-pipe. Its error is raised in the parent as if the work had been done there (an error that
+A build writes the history index this way while it writes the store, the in-force index and
+the vocabulary itself (`kb.index.indexes_written`). The child shares the build's data as it
+was at the fork (nothing is copied to it), writes only its own files, reports back through a
+pipe, and dies with its parent. Its error is raised in the parent as if the work had been done there (an error that
 cannot travel is named in a `BuildError`), and a child that dies says so in a `BuildError`:
 either way the build fails before anything is published.
 
@@ -14,6 +14,7 @@ locks, not the threads) and it may use two cores; otherwise the work is done in 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import pickle
 import random
@@ -42,10 +43,12 @@ def aside(work: Callable[[], None], name: str) -> Iterator[int | None]:
         yield None
         return
     reading, writing = os.pipe()
+    parent = os.getpid()
     pid = os.fork()
     if pid == 0:  # the child: never returns
         status = 1
         try:
+            _die_with(parent)
             os.close(reading)
             random.seed()  # names of temporary files unlike the parent's
             work()
@@ -74,6 +77,18 @@ def aside(work: Callable[[], None], name: str) -> Iterator[int | None]:
             raise error
     cause = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
     raise BuildError(f"{name} was not written: its process {pid} failed ({cause})")
+
+
+def _die_with(parent: int) -> None:
+    """Have this child killed when its ``parent`` dies (on Linux), so that a build killed midway
+    leaves no writer behind (nor its lock on the staging directory)."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # died before the request
+        os._exit(1)
 
 
 def _send(fd: int, error: BaseException) -> None:

@@ -10,12 +10,13 @@ build, into the new build directory (or extended by an incremental add); readers
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -57,17 +58,29 @@ def schema() -> fields.Schema:
 
 def write_indexes(
     build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
-    seen: dict[int, str], today: dt.date, procs: int = 1,
+    seen: dict[int, str], today: dt.date,
 ) -> None:  # fmt: skip
-    """Write both indexes into the build directory ``build``: every version, and the versions
-    in force on ``today`` (what most searches want, small enough to answer in milliseconds).
-    ``seen``: `see_texts` of every version. The index of every version is written aside (`kb.aside`),
-    on a second core when there is one."""
+    """Write both indexes into the build directory ``build`` (`indexes_written`)."""
+    with indexes_written(build, versions, topics, card_names, seen, today):
+        pass
+
+
+@contextlib.contextmanager
+def indexes_written(
+    build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
+    seen: dict[int, str], today: dt.date,
+) -> Iterator[None]:  # fmt: skip
+    """Write both indexes into the build directory ``build`` around the block (the rest of the
+    build's writes): every version, and the versions in force on ``today`` (what most searches
+    want, small enough to answer in milliseconds); ``seen``: `see_texts` of every version. The
+    index of every version is written aside (`kb.aside`), on a second core while the block and
+    then the in-force index and the vocabulary are written here; leaving waits for it."""
 
     def history() -> None:
         write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
 
     with aside(history, "the history index"):
+        yield
         day = today.toordinal()
         current = [v for v in versions if _in_force(_days(v), day)]
         write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -140,3 +142,44 @@ def test_a_build_with_the_history_child_equals_one_without(tmp_path: Path) -> No
                 found.append(sorted(repr(sorted(f.items())) for f in searcher.all_stored_fields()))
         assert found[0] == found[1] and found[0]
     shutil.rmtree(tmp_path / "serial")
+
+
+def test_a_build_killed_while_its_child_writes_leaves_nothing_the_next_build_keeps(tmp_path: Path) -> None:
+    """Killed after the fork (``mid-build``: the child is writing the history index), the build's
+    child dies too and frees the staging directory: the next build removes it."""
+    kb = tmp_path / "kb"
+    killed = rulings("build", "--library", SEEDS, "--kb", kb, fault="mid-build")
+    assert killed.returncode == -signal.SIGKILL
+    assert len(hidden(kb)) == 1
+    assert rulings("build", "--library", SEEDS, "--kb", kb).returncode == 0
+    assert hidden(kb) == []
+
+
+def test_the_child_dies_with_its_parent() -> None:
+    done = script(
+        "def work():\n"
+        "    time.sleep(600)\n"
+        "with aside(work, 'the thing') as pid:\n"
+        "    print(pid, flush=True)\n"
+        "    os.kill(os.getpid(), 9)\n"
+    )
+    assert done.returncode == -signal.SIGKILL
+    child = int(done.stdout)
+    try:
+        for _ in range(100):  # the kernel kills it at once; bounded wait for the kill to land
+            if not alive(child):
+                break
+            time.sleep(0.05)
+        assert not alive(child)
+    finally:
+        if alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, killed and not yet reaped by init, does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
