@@ -30,6 +30,11 @@ from whoosh.writing import SegmentWriter
 from kb.analysis import WORD, fold_word
 from rulings.normalize import fold_quotes
 
+POOL_MB = 1024
+"""Megabytes of postings (as Whoosh estimates them) a writer of a whole index keeps in memory
+before it sorts them into a run on disk: a 100% benchmark library's indexes fit (no run; a
+process then peaks at about 1 GB), where 256 spilled four runs and cost a third more time."""
+
 Terms = tuple[tuple[tuple[str, int], ...], int]
 """The terms one raw word gives (text, position offset from the word's first position), and
 how many positions the word takes."""

@@ -29,7 +29,7 @@ from whoosh.searching import Searcher
 
 from kb import files
 from kb.analysis import WORD, FoldFilter
-from kb.fused import FusedAnalyzer, fused_writing, read_lengths_once
+from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
 
 STRIDE = 1 << 20
 """Positions given to each version of a topic (its words and the folded parts of compounds)."""
@@ -101,7 +101,7 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
         by_topic.setdefault(document["topic"], []).append(document)
     directory.mkdir()
     files.fault("history")
-    writer = index.create_in(str(directory), schema()).writer(limitmb=256)
+    writer = index.create_in(str(directory), schema()).writer(limitmb=POOL_MB)
     read_lengths_once(writer)
     try:
         with fused_writing(writer, fused_analysers()):

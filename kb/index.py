@@ -25,7 +25,7 @@ from whoosh.lang.porter import stem
 
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
 from kb.aside import aside
-from kb.fused import FusedAnalyzer, fused_writing, read_lengths_once
+from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
 from kb.history import fused_analysers, topic_document, write_history
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.versions import Topic, Version
@@ -138,7 +138,7 @@ def write_index(
     """
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
-    writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
+    writer = ix.writer(limitmb=POOL_MB, procs=procs, multisegment=procs > 1)
     read_lengths_once(writer)
     try:
         with fused_writing(writer, _fused_analysers()):
