@@ -8,7 +8,8 @@ Analysers keep card-game words findable however they are typed: ``Cha'Joh``/``Ch
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
@@ -77,6 +78,24 @@ def folded_words(text: str) -> list[str]:
     """The folded words of ``text``, compounds also split (``Bio-ship`` -> bioship, bio, ship)."""
     words = []
     for word in _WORD.findall(text):
-        parts = [fold_word(p) for p in word.split("-")] if "-" in word else []
-        words += [w for w in [fold_word(word), *parts] if w]
+        words += _forms(word)
     return words
+
+
+def _forms(word: str) -> list[str]:
+    """The folded words of one word: itself, and a compound's parts."""
+    parts = [fold_word(p) for p in word.split("-")] if "-" in word else []
+    return [w for w in [fold_word(word), *parts] if w]
+
+
+def folded_counts(texts: Iterable[str]) -> Counter[str]:
+    """How many times each folded word occurs in ``texts`` (`folded_words` of each, counted),
+    each distinct word folded once."""
+    raw: Counter[str] = Counter()
+    for text in texts:
+        raw.update(_WORD.findall(text))
+    counts: Counter[str] = Counter()
+    for word, times in raw.items():
+        for form in _forms(word):
+            counts[form] += times
+    return counts

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from kb import files, incremental, store
 from kb.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
-from kb.index import extend_indexes, see_texts, write_indexes
+from kb.index import extend_indexes, indexes_written, see_texts
 from kb.linking import link_versions, ordinary_words
 from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError
 from kb.versions import apply_documents, dangling_references
@@ -198,13 +198,13 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     saved.report_lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings]
 
     def write(staging: Path) -> None:
-        store.write(staging / store.DB_NAME, results, ledger, catalog, links)
-        files.fault("mid-build")
         names = _card_names(links, catalog)
-        write_indexes(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today(), procs)
-        incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)))
-        incremental.save_state(staging, saved)
-        _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
+        with indexes_written(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today()):
+            store.write(staging / store.DB_NAME, results, ledger, catalog, links)
+            files.fault("mid-build")
+            incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)))
+            incremental.save_state(staging, saved)
+            _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
 
     final = _publish(kb, write)
     return BuildReport(

@@ -27,7 +27,9 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter,
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
+from kb import files
 from kb.analysis import WORD, FoldFilter
+from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
 
 STRIDE = 1 << 20
 """Positions given to each version of a topic (its words and the folded parts of compounds)."""
@@ -74,6 +76,12 @@ def schema() -> fields.Schema:
     )
 
 
+def fused_analysers() -> dict[str, FusedAnalyzer]:
+    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
+    names, words = (FusedAnalyzer(stemmed=s, mark=MARK, stride=STRIDE) for s in (False, True))
+    return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
+
+
 def topic_document(documents: list[dict[str, Any]]) -> dict[str, Any]:
     """The history document of one topic from the index documents of its versions
     (`kb.index._document`), oldest first."""
@@ -92,10 +100,13 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
     for document in documents:
         by_topic.setdefault(document["topic"], []).append(document)
     directory.mkdir()
-    writer = index.create_in(str(directory), schema()).writer(limitmb=256)
+    files.fault("history")
+    writer = index.create_in(str(directory), schema()).writer(limitmb=POOL_MB)
+    read_lengths_once(writer)
     try:
-        for group in by_topic.values():
-            writer.add_document(**topic_document(group))
+        with fused_writing(writer, fused_analysers()):
+            for group in by_topic.values():
+                writer.add_document(**topic_document(group))
     except BaseException:
         writer.cancel()
         raise

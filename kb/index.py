@@ -10,20 +10,23 @@ build, into the new build directory (or extended by an incremental add); readers
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import os
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from whoosh import fields, index, query
 from whoosh.lang.porter import stem
 
-from kb.analysis import folded_words, name_analyzer, text_analyzer
-from kb.history import topic_document, write_history
+from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
+from kb.aside import aside
+from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
+from kb.history import fused_analysers, topic_document, write_history
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.versions import Topic, Version
 from kb.vocabulary import reference_keys, series_of_kind
@@ -55,26 +58,40 @@ def schema() -> fields.Schema:
 
 def write_indexes(
     build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
-    seen: dict[int, str], today: dt.date, procs: int = 1,
+    seen: dict[int, str], today: dt.date,
 ) -> None:  # fmt: skip
-    """Write both indexes into the build directory ``build``: every version, and the versions
-    in force on ``today`` (what most searches want, small enough to answer in milliseconds).
-    ``seen``: `see_texts` of every version."""
-    write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
-    day = today.toordinal()
-    current = [v for v in versions if _in_force(_days(v), day)]
-    write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
-    write_vocabulary(build / VOCABULARY, versions, card_names)
+    """Write both indexes into the build directory ``build`` (`indexes_written`)."""
+    with indexes_written(build, versions, topics, card_names, seen, today):
+        pass
+
+
+@contextlib.contextmanager
+def indexes_written(
+    build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
+    seen: dict[int, str], today: dt.date,
+) -> Iterator[None]:  # fmt: skip
+    """Write both indexes into the build directory ``build`` around the block (the rest of the
+    build's writes): every version, and the versions in force on ``today`` (what most searches
+    want, small enough to answer in milliseconds); ``seen``: `see_texts` of every version. The
+    index of every version is written aside (`kb.aside`), on a second core while the block and
+    then the in-force index and the vocabulary are written here; leaving waits for it."""
+
+    def history() -> None:
+        write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
+
+    with aside(history, "the history index"):
+        yield
+        day = today.toordinal()
+        current = [v for v in versions if _in_force(_days(v), day)]
+        write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
+        write_vocabulary(build / VOCABULARY, versions, card_names)
     (build / BUILT_ON).write_text(today.isoformat())
 
 
 def write_vocabulary(path: Path, versions: list[Version], card_names: dict[int, list[str]]) -> None:
     """Count the folded words of every distinct text, summary and note; list the words of
     headwords and card names apart (they are the preferred spelling corrections)."""
-    counts: Counter[str] = Counter()
-    for text in _texts(versions):
-        counts.update(folded_words(text))
-    _write_vocabulary(path, counts, _name_words(versions, card_names))
+    _write_vocabulary(path, folded_counts(_texts(versions)), _name_words(versions, card_names))
 
 
 def _texts(versions: list[Version]) -> set[str]:
@@ -121,14 +138,22 @@ def write_index(
     """
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
-    writer = ix.writer(limitmb=256, procs=procs, multisegment=procs > 1)
+    writer = ix.writer(limitmb=POOL_MB, procs=procs, multisegment=procs > 1)
+    read_lengths_once(writer)
     try:
-        for version in versions:
-            writer.add_document(**_document(version, topics, card_names, seen))
+        with fused_writing(writer, _fused_analysers()):
+            for version in versions:
+                writer.add_document(**_document(version, topics, card_names, seen))
     except BaseException:
         writer.cancel()
         raise
     writer.commit()
+
+
+def _fused_analysers() -> dict[str, FusedAnalyzer]:
+    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
+    names, words = FusedAnalyzer(), FusedAnalyzer(stemmed=True)
+    return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
 
 
 def _document(
@@ -165,7 +190,7 @@ def extend_indexes(
         if version.topic in grouped:
             grouped[version.topic].append(_document(version, topics, card_names, seen))
     _patch(previous / INDEX_DIR, build / INDEX_DIR, "topic", rewritten_topics,
-           [topic_document(grouped[t]) for t in sorted(rewritten_topics)])  # fmt: skip
+           [topic_document(grouped[t]) for t in sorted(rewritten_topics)], fused_analysers())  # fmt: skip
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
     was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
@@ -175,16 +200,18 @@ def extend_indexes(
     rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
     gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
     _patch(previous / CURRENT_DIR, build / CURRENT_DIR, "version", gone,
-           [_document(v, topics, card_names, new_seen) for v in rewritten])  # fmt: skip
+           [_document(v, topics, card_names, new_seen) for v in rewritten], _fused_analysers())  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
-    for text in _texts(versions[first:]) - _texts(versions[:first]):
-        counts.update(folded_words(text))
+    counts.update(folded_counts(_texts(versions[first:]) - _texts(versions[:first])))
     _write_vocabulary(build / VOCABULARY, counts, set(old["names"]) | _name_words(versions[first:], card_names))
     (build / BUILT_ON).write_text(today.isoformat())
 
 
-def _patch(source: Path, target: Path, key: str, removed: set[Any], added: list[dict[str, Any]]) -> None:
+def _patch(
+    source: Path, target: Path, key: str, removed: set[Any], added: list[dict[str, Any]],
+    fused: dict[str, FusedAnalyzer],
+) -> None:  # fmt: skip
     """Make ``target`` a copy of the index ``source`` without the documents whose unique field
     ``key`` is among ``removed``, and with the ``added`` documents."""
     target.mkdir()
@@ -194,12 +221,14 @@ def _patch(source: Path, target: Path, key: str, removed: set[Any], added: list[
         elif path.suffix == ".seg":
             os.link(path, target / path.name)
     writer = index.open_dir(str(target)).writer(limitmb=256)
+    read_lengths_once(writer)
     try:
         with writer.searcher() as searcher:
             for value in sorted(removed):
                 writer.delete_by_term(key, value, searcher=searcher)
-        for document in added:
-            writer.add_document(**document)
+        with fused_writing(writer, fused):
+            for document in added:
+                writer.add_document(**document)
     except BaseException:
         writer.cancel()
         raise

@@ -1,0 +1,187 @@
+"""Writing the indexes fast: each word analysed once per build, not once per occurrence.
+
+The analysers of the indexes' schemas (`kb.analysis`, `kb.history`) are chains of Whoosh
+filters that fold, split, lowercase and stem every occurrence of every word anew: about half
+of a build's time, as the history index restates each topic's text once per version. A
+`FusedAnalyzer` tokenizes with the same expression, then looks each distinct raw word up in
+its own table of the terms the chain makes of it (with their position offsets), so it yields
+exactly the tokens (text, position, characters, boost) the chain yields, at a fraction of the
+cost. `tests/test_fused.py` holds it to that, token by token.
+
+Only a writer uses it (`fused_writing`): the schema stored in an index keeps the chains, so
+readers, highlighting and incremental adds see the index exactly as before. The same writer
+also reads the field lengths it needs when it writes the postings (`Lengths`) without asking
+the file system, on every posting of a field that has none (an ID field), whether it has.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from whoosh.analysis import Token
+from whoosh.codec.whoosh3 import _lenfield
+from whoosh.lang.porter import stem
+from whoosh.writing import SegmentWriter
+
+from kb.analysis import WORD, fold_word
+from rulings.normalize import fold_quotes
+
+POOL_MB = 1024
+"""Megabytes of postings (as Whoosh estimates them) a writer of a whole index keeps in memory
+before it sorts them into a run on disk: a 100% benchmark library's indexes fit (no run; a
+process then peaks at about 1 GB), where 256 spilled four runs and cost a third more time."""
+
+Terms = tuple[tuple[tuple[str, int], ...], int]
+"""The terms one raw word gives (text, position offset from the word's first position), and
+how many positions the word takes."""
+
+
+class FusedAnalyzer:
+    """``RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()`` (``| StemFilter()`` when
+    ``stemmed``) in one pass; with a ``mark``, the history index's chain (`kb.history`): the
+    mark also a token, and dropped, the k-th version's words moved to ``k * stride`` on."""
+
+    def __init__(self, joined: bool = True, stemmed: bool = False, mark: str = "", stride: int = 0) -> None:
+        self.joined, self.stemmed, self.mark, self.stride = joined, stemmed, mark, stride
+        self.expression = re.compile(f"{WORD}|{re.escape(mark)}" if mark else WORD)
+        self.terms: dict[str, Terms] = {}
+
+    def analysed(self, raw: str) -> Terms:
+        """What the chain makes of the raw word ``raw`` (as `kb.analysis.FoldFilter` does, then
+        lowercase, then stem)."""
+        parts = [p for p in (fold_word(w) for w in fold_quotes(raw).split("-")) if p]
+        folded = fold_word(raw)
+        if not folded:
+            found: list[tuple[str, int]] = []
+        elif len(parts) < 2:
+            found = [(folded, 0)]
+        else:
+            found = [(folded, 0)] if self.joined else []
+            found += [(part, offset) for offset, part in enumerate(parts)]
+        words = [(text.lower(), offset) for text, offset in found]
+        if self.stemmed:
+            words = [(stem(text), offset) for text, offset in words]
+        return tuple(words), len(parts) if folded and len(parts) >= 2 else 1
+
+    def __call__(
+        self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
+        removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
+        mode: str = "", no_morph: bool = False, **kwargs: Any,
+    ) -> Iterator[Token]:  # fmt: skip
+        if keeporiginal or not tokenize or no_morph:
+            raise ValueError("a fused analyser only writes indexes")
+        token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
+        table, mark, stride = self.terms, self.mark, self.stride
+        pos, version, start = start_pos, 0, 0
+        for match in self.expression.finditer(value):
+            raw = match.group(0)
+            if mark and raw == mark:
+                version += 1
+                start = pos + 1 if positions else 0
+                pos += 1
+                continue
+            entry = table.get(raw)
+            if entry is None:
+                entry = table[raw] = self.analysed(raw)
+            words, width = entry
+            base = version * stride + pos - start if mark else pos
+            if chars:
+                token.startchar = start_char + match.start()
+                token.endchar = start_char + match.end()
+            for text, offset in words:
+                token.text = text
+                token.boost = 1.0
+                token.stopped = False
+                if positions:
+                    token.pos = base + offset
+                yield token
+            pos += width
+
+    def positions(self, value: str) -> dict[str, list[int]]:
+        """Each term of ``value`` with its positions, in the order it first occurs: what
+        Whoosh's ``Positions.word_values`` gathers from the tokens of `__call__` (positions on)."""
+        found: dict[str, list[int]] = {}
+        table, mark, stride = self.terms, self.mark, self.stride
+        pos, version, start = 0, 0, 0
+        for raw in self.expression.findall(value):
+            if mark and raw == mark:
+                version += 1
+                start = pos + 1
+                pos += 1
+                continue
+            entry = table.get(raw)
+            if entry is None:
+                entry = table[raw] = self.analysed(raw)
+            words, width = entry
+            base = version * stride + pos - start if mark else pos
+            for text, offset in words:
+                at = found.get(text)
+                if at is None:
+                    found[text] = [base + offset]
+                else:
+                    at.append(base + offset)
+            pos += width
+        return found
+
+    def index(self, field: Any, value: Any, **kwargs: Any) -> Iterator[tuple[bytes, int, float, bytes]]:
+        """What ``field.index(value)`` gives (Whoosh's ``FieldType.index`` of a field with positions
+        analysed by the chain this stands for): each term with its frequency, weight and positions."""
+        if not isinstance(value, str):
+            yield from type(field).index(field, value, **kwargs)
+            return
+        boost, encode = field.format.field_boost, field.format.encode
+        for text, at in self.positions(value).items():
+            yield text.encode("utf-8"), len(at), float(len(at)) * boost, encode(at)
+
+
+@contextlib.contextmanager
+def fused_writing(writer: Any, analysers: dict[str, FusedAnalyzer]) -> Iterator[None]:
+    """Within the block, ``writer`` indexes the fields named in ``analysers`` with them
+    (`FusedAnalyzer.index`); the schema's fields are as they were before the block ends (a
+    commit stores the schema)."""
+    schema = writer.schema
+    try:
+        for name, analyser in analysers.items():
+            schema[name].index = functools.partial(analyser.index, schema[name])
+        yield
+    finally:
+        for name in analysers:
+            schema[name].__dict__.pop("index", None)
+
+
+class Lengths:
+    """A segment's per-document reader, as a writer reads the lengths of the fields when it writes
+    their postings (once for each posting): each field's lengths are read once, into a list, and
+    a field without lengths (not scorable) is known to have none after one look."""
+
+    def __init__(self, reader: Any) -> None:
+        self.reader = reader
+        self.tables: dict[str, list[Any]] = {}
+
+    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> Any:
+        table = self.tables.get(fieldname)
+        if table is None:
+            table = self.tables[fieldname] = self._table(fieldname)
+        return table[docnum] if table else default
+
+    def _table(self, fieldname: str) -> list[Any]:
+        """The length of field ``fieldname`` of each document, as the reader gives it; none when it has none."""
+        if not self.reader.has_column(_lenfield(fieldname)):
+            return []
+        return [self.reader.doc_field_length(n, fieldname) for n in range(self.reader.doc_count_all())]
+
+    def close(self) -> None:
+        self.reader.close()
+
+
+def read_lengths_once(writer: Any) -> None:
+    """Have ``writer`` read field lengths through `Lengths` when it commits (a writer of one
+    process only: others read lengths in their own ways)."""
+    if type(writer) is not SegmentWriter:
+        return
+    opened = writer.per_document_reader
+    writer.per_document_reader = lambda: Lengths(opened())
