@@ -16,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from whoosh import index
+from whoosh import highlight, index
 
-from kb import history, incremental
+from kb import history, history_search, incremental
 from kb import index as kb_index
 from kb.build import _card_names
 from kb.build import build as build_kb
 from kb.fused import FusedAnalyzer, fused_writing
 from kb.paths import CURRENT
+from kb.plans import TEXT
+from kb.snippet import PASSAGES, EarlierOnTies
 
 ROOT = Path(__file__).resolve().parent.parent
 TRICKY = [
@@ -139,3 +141,25 @@ def test_fused_writing_gives_the_schema_back_on_failure(tmp_path: Path) -> None:
         raise ValueError("stop")
     writer.cancel()
     assert "index" not in vars(writer.schema["text"]) and writer.schema == history.schema()
+
+
+@pytest.mark.parametrize("kb", ["bundled_root", "history_root"])
+def test_a_snippet_marked_by_the_fused_analyser_is_the_chains(kb: str, request: pytest.FixtureRequest) -> None:
+    """A search over every version marks its snippets with `history_search.MARKING`: the
+    very snippets the query's text analyser (`kb.plans.TEXT`) gives, for every version's text."""
+    per_version, _ = documents_of((request.getfixturevalue(kb) / CURRENT).resolve())
+    texts = [str(d["text"]) for d in per_version] + TRICKY
+    marked = 0
+    for terms in ({"ship", "dilemma"}, {"mission", "attempt"}, {"bio", "ship", "multi", "affili"}, {"seed", "card"}):
+        for text in texts:
+            with_chain = highlight.highlight(text, terms, TEXT, *snippet_parts(), top=PASSAGES, scorer=EarlierOnTies())
+            assert history_search.mark(text, terms) == with_chain, (terms, text)
+            marked += "<mark" in with_chain
+    assert marked > 20
+    assert isinstance(history_search.MARKING, FusedAnalyzer) and history_search.MARKING.terms
+
+
+def snippet_parts() -> tuple[Any, Any]:
+    return highlight.ContextFragmenter(maxchars=240, surround=60), highlight.HtmlFormatter(
+        tagname="mark", between=" … "
+    )
