@@ -135,8 +135,8 @@ def measure(
 ) -> tuple[list[float], list[float], list[float]]:  # fmt: skip
     """Latencies (ms) of the Whoosh query alone, of search() whole, and of FTS5, each query
     run once untimed to warm caches (search() too: the first search of a query reads its
-    topics' versions for the citations, up to 30 ms more at 90k), then REPEAT times. ``every``: over every version (or as
-    of ``on``, a past date), through the history index."""
+    topics' versions for the citations, up to 30 ms more at 90k), then REPEAT times.
+    ``every``: over every version (or as of ``on``, a past date), through the history index."""
     history = kb.history_searcher(None if every else on)
     day = on.toordinal() if on and history is not None else None
 
