@@ -11,7 +11,6 @@ skipped), and close names suggested for its first `SUGGESTED` unknown names only
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import json
 import re
 from typing import TYPE_CHECKING, Any
@@ -30,6 +29,7 @@ from kb.answers import (
 )
 from kb.errors import UnknownCard
 from kb.versions import status
+from kb.vocabulary import close_matches
 from rulings.cardlist import parse_deck_line
 from rulings.normalize import title_key, without_universal
 from rulings.rulebook_lines import Line, card_list
@@ -78,7 +78,7 @@ def _card_names(kb: KnowledgeBase, game: str | None) -> dict[str, str]:
 
 
 def _close_cards(names: dict[str, str], name: str) -> list[str]:
-    return [names[c] for c in difflib.get_close_matches(_wanted(name), list(names), n=5, cutoff=0.6)]
+    return [names[c] for c in close_matches(_wanted(name), names, n=5, cutoff=0.6)]
 
 
 def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:

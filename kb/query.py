@@ -13,7 +13,6 @@ published whole.
 from __future__ import annotations
 
 import datetime as dt
-import difflib
 import importlib
 import json
 from pathlib import Path
@@ -41,7 +40,7 @@ from kb.errors import UnknownTopic
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, BuildError
 from kb.reader import Names, Reader
 from kb.versions import Version, history_order, lines, status
-from kb.vocabulary import UnknownFilter
+from kb.vocabulary import UnknownFilter, close_matches
 from kb.worddiff import word_diff
 from rulings.dates import BadDate
 from rulings.normalize import headword_key
@@ -186,7 +185,7 @@ class KnowledgeBase(Reader):
         if matches:
             return str(sorted(matches, key=lambda t: (t["game"] != "stccg", len(t["id"])))[0]["id"])
         headwords = {headword_key(t["headword"]): t["headword"] for t in self.topics()}
-        close = difflib.get_close_matches(key, list(headwords), n=5, cutoff=0.6)
+        close = close_matches(key, headwords, n=5, cutoff=0.6)
         raise UnknownTopic(query, [headwords[c] for c in close])
 
     def games(self) -> list[str]:

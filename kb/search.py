@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import difflib
 import html
 import re
 from collections.abc import Callable, Mapping
@@ -29,6 +28,7 @@ from kb.paths import BuildError
 from kb.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
 from kb.questions import MAX_QUERY, Typed, Vocabulary, read_query
 from kb.snippet import snippet
+from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
 if TYPE_CHECKING:
@@ -195,7 +195,7 @@ def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Callable[[], Voc
     known = vocabulary()
     if all(known.knows(w) for w in words):
         return None
-    close = difflib.get_close_matches(folded, list(names), n=1, cutoff=0.7)
+    close = close_matches(folded, names, n=1, cutoff=0.7)
     return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
 
 

@@ -1,9 +1,13 @@
 """The words a knowledge base and its questions share: the kinds of series and how a person
 names them, and the topic keys a "See X" reference may mean. Used both where versions are
-made (`kb.versions`, `kb.index`) and where they are answered (`kb.query`, `kb.search`, the web).
+made (`kb.versions`, `kb.index`) and where they are answered (`kb.query`, `kb.search`, the web);
+and the close matches of a word mistyped among many names.
 """
 
 from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
 
 from rulings.normalize import headword_key
 
@@ -49,3 +53,17 @@ def reference_keys(target: str) -> list[str]:
     if " - " in target:
         keys.append(headword_key(target.split(" - ")[0]))
     return keys
+
+
+def close_matches(word: str, candidates: Iterable[str], n: int, cutoff: float) -> list[str]:
+    """`difflib.get_close_matches` (the same answer), for many candidates: a candidate is
+    compared only when enough of its characters are characters of ``word``. difflib's ratio
+    is at most twice the characters the two share over their lengths together, and the
+    characters shared are at most those of the candidate found in ``word`` (a count a
+    `str.translate` makes), so a candidate passed over could not have reached ``cutoff``."""
+    others = str.maketrans("", "", "".join(set(word)))
+    length = len(word)
+    reachable = [
+        c for c in candidates if 2 * min(len(c) - len(c.translate(others)), length) >= cutoff * (len(c) + length) - 1e-9
+    ]
+    return difflib.get_close_matches(word, reachable, n=n, cutoff=cutoff)
