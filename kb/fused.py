@@ -8,8 +8,11 @@ its own table of the terms the chain makes of it (with their position offsets), 
 exactly the tokens (text, position, characters, boost) the chain yields, at a fraction of the
 cost. `tests/test_fused.py` holds it to that, token by token.
 
-Only a writer uses it (`fused_writing`): the schema stored in an index keeps the chains, so
-readers, highlighting and incremental adds see the index exactly as before. The same writer
+A writer uses it (`fused_writing`), and so do the history search's snippets
+(`kb.history_search.MARKING`); the schema stored in an index keeps the chains, so readers,
+Whoosh's own highlighting and incremental adds see the index exactly as before. `positions`
+repeats the walk of `__call__` on purpose: it is the build's innermost loop, and makes no
+`Token`. The same writer
 also reads the field lengths it needs when it writes the postings (`Lengths`) without asking
 the file system, on every posting of a field that has none (an ID field), whether it has.
 """
@@ -73,7 +76,7 @@ class FusedAnalyzer:
         mode: str = "", no_morph: bool = False, **kwargs: Any,
     ) -> Iterator[Token]:  # fmt: skip
         if keeporiginal or not tokenize or no_morph:
-            raise ValueError("a fused analyser only writes indexes")
+            raise ValueError("a fused analyser neither keeps the original text nor skips tokenizing or stemming")
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
         table, mark, stride = self.terms, self.mark, self.stride
         pos, version, start = start_pos, 0, 0
