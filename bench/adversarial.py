@@ -71,7 +71,7 @@ def open_kb(argument: str | None, work: Path) -> KnowledgeBase:
     root = Path(argument) if argument else work
     if not (root / "library").exists():
         generate(root / "library")
-    return KnowledgeBase(build(root / "library", root / "kb", procs=2).directory)
+    return KnowledgeBase(build(root / "library", root / "kb").directory)
 
 
 def main() -> int:

@@ -190,7 +190,7 @@ def bench_profile(root: Path, profile: str, share: float, reuse: bool, index_cos
     if reuse and (root / "kb" / "current").exists():
         report = BuildReport(current(root / "kb"), [], float("nan"))
     else:
-        report = build(root / "library", root / "kb", procs=2)
+        report = build(root / "library", root / "kb")
     kb = KnowledgeBase(report.directory)
     (root / "fts.sqlite").unlink(missing_ok=True)
     fts_seconds = build_fts(report.directory / "kb.sqlite", root / "fts.sqlite")

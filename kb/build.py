@@ -125,7 +125,7 @@ def parse_documents(documents: list[Document], titles: dict[str, frozenset[str]]
 
 
 def build(
-    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: list[Path] | Path | None = None, procs: int = 1,
+    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: list[Path] | Path | None = None,
     wait: float = WAIT, notify: Callable[[str], None] | None = None,
 ) -> BuildReport:  # fmt: skip
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
@@ -138,7 +138,7 @@ def build(
         changed = library_changed(library, kb)
         if changed and notify:
             notify(f"note: {changed}; rebuilding")
-        return build_locked(library, kb, cards, procs)
+        return build_locked(library, kb, cards)
 
 
 @contextlib.contextmanager
@@ -158,7 +158,7 @@ def transaction(
         raise BuildError(str(err)) from None
 
 
-def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None, procs: int = 1) -> BuildReport:
+def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
     service saved (`kb.incremental`): its parse results, and when the library only gained
     newer documents, everything else too."""

@@ -83,7 +83,7 @@ def indexes_written(
         yield
         day = today.toordinal()
         current = [v for v in versions if _in_force(_days(v), day)]
-        write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics), 1)
+        write_index(build / CURRENT_DIR, current, topics, card_names, see_texts(current, topics))
         write_vocabulary(build / VOCABULARY, versions, card_names)
     (build / BUILT_ON).write_text(today.isoformat())
 
@@ -127,7 +127,7 @@ def days(valid_from: dt.date | None, valid_to: dt.date | None) -> tuple[int, int
 
 def write_index(
     directory: Path, versions: Iterable[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
-    seen: dict[int, str], procs: int = 1,
+    seen: dict[int, str],
 ) -> None:  # fmt: skip
     """Create an index in ``directory`` (which must not exist) with one document per version.
 
@@ -138,7 +138,7 @@ def write_index(
     """
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
-    writer = ix.writer(limitmb=POOL_MB, procs=procs, multisegment=procs > 1)
+    writer = ix.writer(limitmb=POOL_MB)
     read_lengths_once(writer)
     try:
         with fused_writing(writer, _fused_analysers()):
