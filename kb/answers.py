@@ -41,11 +41,36 @@ class Ending(TypedDict):
     """The permalink key of the version that superseded it, if one did."""
 
 
+class TopicRef(TypedDict):
+    """A topic named by id and headword (a back reference)."""
+
+    topic: str
+    headword: str
+
+
+class GivesWay(TypedDict):
+    """The text in force that governs over a part, and why (`kb.standing.govern`)."""
+
+    key: str
+    topic: str
+    headword: str
+    label: str
+    date: str | None
+    why: str
+
+
 class Part(TypedDict):
-    """One version as an answer part (`KnowledgeBase.part`)."""
+    """One version as an answer part (`KnowledgeBase.part`). ``number`` of ``of``: its place in
+    its topic's series, oldest first; ``partial``: what its text lacks (None: whole);
+    ``sections``: the sections under an empty heading; ``gives_way``: what governs over it
+    among the texts shown with it, ``governs``: what it governs over (`kb.standing`)."""
 
     version: int
     key: str
+    topic: str
+    game: str
+    number: int
+    of: int
     series: str
     label: str
     headword: str
@@ -63,13 +88,10 @@ class Part(TypedDict):
     citation: Citation
     ended_by: Ending | None
     cards: list[str]
-
-
-class TopicRef(TypedDict):
-    """A topic named by id and headword (a back reference)."""
-
-    topic: str
-    headword: str
+    partial: str | None
+    sections: list[TopicRef]
+    gives_way: GivesWay | None
+    governs: str | None
 
 
 class Entry(TypedDict):
@@ -121,7 +143,6 @@ class SearchResult(Part):
     """A search hit: the version's part, its topic, the marked snippet, and whether the query
     names the entry (``full``: show its whole text)."""
 
-    topic: str
     snippet: str
     full: bool
 
@@ -266,8 +287,6 @@ class Rescinded(DiffItem):
 
 class Pending(Part):
     """A version published between the two dates that is not yet in force at the end."""
-
-    topic: str
 
 
 DiffAnswer = TypedDict(

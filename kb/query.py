@@ -18,7 +18,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
-from kb import changes, documents
+from kb import changes, documents, standing
 from kb.answers import (
     AsOfAnswer,
     CardAnswer,
@@ -215,9 +215,12 @@ class KnowledgeBase(Reader):
         return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
 
     def part(self, version: Version, on: dt.date) -> Part:
-        """One version as an answer part: text, status, operation, dates, note, citation, cards."""
+        """One version as an answer part: text, status, operation, dates, note, citation, cards,
+        and what `kb.standing` tells of it (its number in its series, whether it is partial)."""
+        number, of, partial, sections = standing.facts(self, version)
         return {
-            "version": version.id, "key": version.key, "series": version.series,
+            "version": version.id, "key": version.key, "topic": version.topic, "game": version.topic.split(":")[0],
+            "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
             "authority": version.authority,
@@ -225,6 +228,7 @@ class KnowledgeBase(Reader):
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
             "ended_by": self.ending(version), "cards": self.cards_of([version]),
+            "number": number, "of": of, "partial": partial, "sections": sections, "gives_way": None, "governs": None,
         }  # fmt: skip
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
@@ -237,7 +241,7 @@ class KnowledgeBase(Reader):
         """Every series' text in force for a topic on a date, with citations."""
         on = as_of or dt.date.today()
         topic = self.find(query, game)
-        parts = [self.part(v, on) for v in self.in_force(topic, on)]
+        parts = standing.govern([self.part(v, on) for v in self.in_force(topic, on)], self)
         waiting = [self.part(v, on) for v in self.versions_of(topic) if status(v, on) == "pending"]
         row = self.topic(topic) or {}
         return {
@@ -312,10 +316,11 @@ class KnowledgeBase(Reader):
         limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-        all with ``every_version``), with snippets and citations (`kb.search.search`)."""
+        all with ``every_version``), with snippets and citations (`kb.search.search`), headings
+        after text and the governing text first (`kb.standing.arranged`)."""
         from kb import search
 
-        return search.search(self, text, as_of, game, kind, limit, every_version, exact, live)
+        return standing.arranged(self, search.search(self, text, as_of, game, kind, limit, every_version, exact, live))
 
     def card(self, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
         """A card's catalog facts, the rulings headed by it, the entries naming it and its

@@ -147,7 +147,8 @@ def test_the_checker_finds_a_key_added_or_dropped() -> None:
         "version": 1, "key": "k", "series": "glossary", "label": "Glossary", "headword": "h", "text": "",
         "status": "active", "authority": "official", "operation": "original", "valid_from": None, "valid_to": None,
         "ended": None, "note": "", "condition": None, "references": [], "summary": None, "citation": citation,
-        "ended_by": None, "cards": [], "topic": "t", "snippet": "s", "full": False,
+        "ended_by": None, "cards": [], "topic": "t", "snippet": "s", "full": False, "game": "g", "number": 1, "of": 1,
+        "partial": None, "sections": [], "gives_way": None, "governs": None,
     }  # fmt: skip
     assert list(mismatches(hit, answers.SearchResult)) == []
     assert list(mismatches({**hit, "matching": [1]}, answers.SearchResult)) == [

@@ -45,7 +45,11 @@ def test_show_text_for_a_judge(bundled: str, capsys: pytest.CaptureFixture[str])
     lines = out.splitlines()
     assert status == 0
     assert lines[0].startswith("mission attempt  (stccg:mission-attempt), in force on ")
-    assert lines[1] == "  [Current Rulings] active since 2000-11-27; add"
+    assert lines[1] == "  [Current Rulings, version 1 of 1] active since 2000-11-27; add"
+    assert lines[2:4] == [
+        "    PARTIAL TEXT: it adds to the Current Rulings entry; the rest of that entry is not in",
+        "    this library.",
+    ]
     assert "    NOTE: adds to the Current Rulings entry; that text is not in this knowledge base" in lines
     assert lines[-1] == "    Source: Current Rulings Update (11/27/00), 2000-11-27, lines 123-127"
 

@@ -68,7 +68,9 @@ def _print_part(part: Part) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
     if part["status"] in ("superseded", "rescinded"):
         since = f"in force {part['valid_from']} to {part['valid_to']}"
-    print(f"  [{part['label']}] {part['status']}{_authority(part)} {since}; {part['operation']}")
+    print(f"  [{part['label']}, version {part['number']} of {part['of']}] {part['status']}{_authority(part)} {since}; "
+          f"{part['operation']}")  # fmt: skip
+    _print_standing(part)
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
@@ -81,6 +83,21 @@ def _print_part(part: Part) -> None:
     ended = ending_line(part["ended_by"])
     if ended and part["status"] != "active":
         print(f"    {ended}")
+
+
+def _print_standing(part: Part) -> None:
+    """What a judge must know before relying on ``part``: partial, governing, giving way, a heading's sections."""
+    if part["partial"]:
+        head, rest = part["partial"].split(":", 1)
+        print(_wrap(f"{head.upper()}:{rest}"))
+    if part["governs"]:
+        print(_wrap(f"GOVERNS {part['governs']}."))
+    way = part["gives_way"]
+    if way:
+        print(_wrap(f"GIVES WAY to {way['headword']} ({way['label']}, {way['date']}): {way['why']}."))
+    if part["sections"]:
+        print(_wrap("A heading with no text of its own; its sections: "
+                    + ", ".join(s["headword"] for s in part["sections"]) + "."))  # fmt: skip
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -116,7 +133,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     for number, part in enumerate(answer["versions"], start=1):
         until = part["valid_to"] or ("in force" if part["valid_from"] else "-")
         print(
-            f"{number}. {part['valid_from'] or part['condition']} -> {until}  [{part['label']}] {part['operation']}, "
+            f"{number}. {part['valid_from'] or part['condition']} -> {until}  "
+            f"[{part['label']}, version {part['number']} of {part['of']}] {part['operation']}, "
             f"{part['status']}{_authority(part)}"
         )
         print(f"    Source: {_cite(part)}")
@@ -242,7 +260,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         + (f" as of {answer['as_of']}" if answer["as_of"] else ", all versions")
     )
     for number, hit in enumerate(answer["results"], start=1):
-        print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
+        other = f" (other game: {hit['game']})" if hit["game"] != (args.game or answer["results"][0]["game"]) else ""
+        print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}{other}")
+        _print_standing(hit)
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them
         if len(matching) > 1:
             print(f"    {len(matching)} versions of this entry match; the newest is shown ('rulings history')")

@@ -1,0 +1,161 @@
+"""What a text is worth to a judge: whether it is whole, its number in its series, and which of
+several texts in force governs.
+
+- `partial`: a version made by amending a text the library does not hold (a Current Rulings
+  update replacing "the second paragraph" of a Glossary entry the library lacks) is only part
+  of the rule; it says so, and what is missing. Its successors built on it stay partial until a
+  whole text replaces it.
+- `heading` / `sections`: a rulebook heading with no text of its own (Setup, Phase One) leads to
+  the sections under it; a search ranks such headings after every hit with text (`arranged`).
+- `numbering`: a version's place in its topic's series, oldest first ("version 2 of 3").
+- `precedence` / `govern`: the documents state their order: the Current Rulings govern over the
+  Glossary, the Glossary over the Rulebook, a later document over an earlier one; the quick-start
+  rules are a variant of the introductory game and FAQ answers are informal, so both give way.
+  Among texts of one game in force together (a topic's series, or the first hits of a search),
+  the governing one comes first and each other says what it gives way to and why.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import TYPE_CHECKING, cast
+
+from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
+from kb.versions import Version, history_order
+
+if TYPE_CHECKING:
+    from kb.query import KnowledgeBase
+
+ABSENT = "that text is not in this knowledge base"
+"""How a version's note says the text it amends is absent (`kb.versions._edited` writes it)."""
+WHOLE = ("original", "replace", "errata")
+"""Operations whose text stands alone: a version made by one is whole."""
+ZONE = 3
+"""The first hits of a search, read as answers to one question: the governing one goes first."""
+MAX_SECTIONS = 24
+"""Sections listed under an empty heading."""
+
+TIERS = {"current-rulings": 4, "glossary": 3, "rulebook": 2, "faq": 1, "variant": 0}
+"""Which kind of text governs over which (higher over lower)."""
+NAMES = {
+    "current-rulings": "the Current Rulings", "glossary": "the Glossary", "rulebook": "the Rulebook",
+    "faq": "an FAQ", "variant": "the quick-start rules",
+}  # fmt: skip
+
+
+def numbering(version: Version, history: list[Version]) -> tuple[int, int]:
+    """``version``'s place (from 1) in its topic's series, oldest first, and how many the series has."""
+    series = [v.id for v in sorted(history, key=history_order) if v.series == version.series]
+    return series.index(version.id) + 1, len(series)
+
+
+def partial(version: Version, history: list[Version]) -> str | None:
+    """What is missing from ``version``'s text when it amends a text the library lacks (None: it is whole)."""
+    by_id = {v.id: v for v in history}
+    current: Version | None = version
+    while current is not None and current.operation not in WHOLE:
+        if ABSENT in current.note:
+            done = current.note.split(ABSENT)[0].rstrip("; ")
+            if not version.text:
+                return f"No text of its own: it {done}, which is not in this library."
+            if current is not version:
+                done = f"builds on a version that {done.split(' ', 1)[0]} {done.split(' ', 1)[1]}"
+            return f"Partial text: it {done}; the rest of that entry is not in this library."
+        current = by_id.get(current.supersedes) if current.supersedes else None
+    return None
+
+
+def heading(version: Version) -> bool:
+    """Whether ``version`` is a rulebook heading with no text of its own."""
+    return version.series.startswith("rulebook:") and not version.text and not version.references
+
+
+def sections(kb: KnowledgeBase, version: Version) -> list[TopicRef]:
+    """The sections under an empty heading: the topics of its document that follow it, up to the
+    next empty heading, a section's own items left to it."""
+    if not heading(version):
+        return []
+    sql = ("SELECT v.topic_id, t.headword, v.text = '' AND v.refs = '[]' AS empty FROM versions v"
+           " JOIN topics t ON t.id = v.topic_id WHERE v.document_id = ? AND v.series = ? AND v.line_start > ?"
+           " ORDER BY v.line_start, v.id")  # fmt: skip
+    found: list[TopicRef] = []
+    for row in kb.rows(sql, version.document_id, version.series, version.line_end):
+        if row["empty"] or len(found) == MAX_SECTIONS:
+            break
+        if not any(row["topic_id"].startswith(f"{f['topic']}.") for f in found):
+            found.append({"topic": row["topic_id"], "headword": row["headword"]})
+    return found
+
+
+def tier(part: Part, kb: KnowledgeBase) -> str:
+    """The kind of text ``part`` is, for precedence: a key of `TIERS`."""
+    if part["series"].startswith("rulebook:"):
+        title = str(kb.documents()[part["series"].split(":", 1)[1]]["title"]).lower()
+        return "variant" if "quick-start" in title or "introductory" in title else "rulebook"
+    return part["series"] if part["series"] in TIERS else "faq"
+
+
+def precedence(part: Part, kb: KnowledgeBase) -> tuple[int, dt.date]:
+    """How strongly ``part`` governs: its kind's tier, then the date its text took effect."""
+    since = dt.date.fromisoformat(part["valid_from"]) if part["valid_from"] else dt.date.min
+    return TIERS[tier(part, kb)], since
+
+
+def govern(parts: list[Part], kb: KnowledgeBase) -> list[Part]:
+    """``parts`` (texts in force together) with the governing one first: each other part of its
+    game with text says what it gives way to and why, the governing one what it governs over."""
+    games: dict[str, list[Part]] = {}
+    for part in parts:
+        if (part["text"] or part["partial"]) and part["status"] == "active":
+            games.setdefault(part["game"], []).append(part)
+    first: list[Part] = []
+    for together in games.values():
+        best = max(together, key=lambda p: precedence(p, kb))
+        weaker = [p for p in together if precedence(p, kb) < precedence(best, kb)]
+        for part in weaker:
+            part["gives_way"] = _gives_way(best, part, kb)
+        if weaker:
+            best["governs"] = "over " + ", ".join(_name(p, best) for p in weaker)
+            first.append(best)
+    return first + [p for p in parts if p not in first]
+
+
+def _name(part: Part, best: Part) -> str:
+    """``part`` as named beside the text governing over it: by its series alone within one topic."""
+    if part["topic"] == best["topic"]:
+        return f"the {part['label']} text of {part['valid_from']}"
+    return f"{part['headword']} ({part['valid_from']})"
+
+
+def _gives_way(best: Part, part: Part, kb: KnowledgeBase) -> GivesWay:
+    """What ``part`` gives way to (``best``) and why."""
+    strong, weak = tier(best, kb), tier(part, kb)
+    if weak == "variant":
+        why = "the quick-start rules are a variant for the introductory game; the full rules govern"
+    elif weak == "faq":
+        why = "FAQ answers are informal; the published rules govern"
+    elif strong != weak:
+        why = f"{NAMES[strong]} govern over {NAMES[weak]}"
+    else:
+        why = f"a later document governs over an earlier one ({best['valid_from']} over {part['valid_from']})"
+    return {"key": best["key"], "topic": best["topic"], "headword": best["headword"], "label": best["label"],
+            "date": best["valid_from"], "why": why}  # fmt: skip
+
+
+def arranged(kb: KnowledgeBase, answer: SearchAnswer) -> SearchAnswer:
+    """A search's hits as a judge reads them: every hit with text before the empty headings
+    (which list their sections), and among the first `ZONE` hits the governing text first."""
+    results = answer["results"]
+    texts = [r for r in results if r["text"] or r["references"]]
+    ordered = texts + [r for r in results if not (r["text"] or r["references"])]
+    zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), kb))
+    answer["results"] = [*zone, *ordered[ZONE:]]
+    return answer
+
+
+def facts(kb: KnowledgeBase, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:
+    """What an answer part (`KnowledgeBase.part`) tells of ``version`` from here: its number in
+    its series, how many that has, what its text lacks, and the sections under it if a heading."""
+    history = kb.versions_of(version.topic)
+    number, of = numbering(version, history)
+    return number, of, partial(version, history), sections(kb, version)
