@@ -85,7 +85,7 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     assert status == 0
     assert out.splitlines()[:2] == [
         "mission attempt  (stccg:mission-attempt): 1 version(s)",
-        "1. 2000-11-27 -> in force  [Current Rulings] add, active",
+        "1. 2000-11-27 -> in force  [Current Rulings, version 1 of 1] add, active",
     ]
     status, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled)
     lines = out.splitlines()
