@@ -271,10 +271,12 @@ class Added(DiffItem):
 
 
 class Changed(DiffItem):
-    """A topic whose text (or notes) in force differ between the two dates."""
+    """A topic whose text (or notes) in force differ between the two dates: the texts in force
+    at the end (``parts``) and how each text in force at the start and not at the end ended."""
 
     diff: list[tuple[str, str]]
     parts: list[Part]
+    ended_by: list[Ending | None]
 
 
 class Rescinded(DiffItem):

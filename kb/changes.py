@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
+from kb import standing
 from kb.answers import Added, Changed, DiffAnswer, Ending, Part, Pending, Rescinded
 from kb.documents import document_day
 from kb.versions import Version, history_order, status
@@ -97,7 +98,10 @@ def diff(
             answer["rescinded"].append(gone)
         elif old != new or [v.note for v in before] != [v.note for v in after]:
             parts = [kb.part(v, end) for v in after]
-            changed: Changed = {"topic": ident, "headword": headword, "diff": word_diff(old, new), "parts": parts}
+            kept = {v.id for v in after} | {v.supersedes for v in after}  # a successor cites itself
+            ends = [ending(kb, v, history) for v in before if v.id not in kept]
+            changed: Changed = {"topic": ident, "headword": headword, "diff": word_diff(old, new), "parts": parts,
+                                "ended_by": ends}  # fmt: skip
             answer["changed"].append(changed)
         for version in history:
             document_date = document_day(documents[version.document_id])
@@ -106,6 +110,18 @@ def diff(
                 pending: Pending = {"topic": ident, "headword": headword, **kb.part(version, end)}
                 answer["pending"].append(pending)
     return answer
+
+
+def latest_range(kb: KnowledgeBase, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
+    """The range a diff shows by default: what the latest dated document (of ``game``) changed,
+    from the day before its date to its date, and that document (None, and the range up to
+    today, when no document is dated)."""
+    dated = [d for d in kb.documents().values() if d["date"] and game in (None, d["game"])]
+    if not dated:
+        return dt.date.today() - dt.timedelta(days=1), dt.date.today(), None
+    latest = max(dated, key=lambda d: (d["date"], d["id"]))
+    day = dt.date.fromisoformat(latest["date"])
+    return day - dt.timedelta(days=1), day, latest
 
 
 def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = None) -> Ending | None:
@@ -118,7 +134,9 @@ def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = 
     name = f"{document['title']} ({document['version']})"
     after = kb.successor(version, history)
     why = {
-        "superseded": f"superseded by version {kb.number(after, history)}" if after else "superseded",
+        "superseded": f"superseded by version {standing.numbering(after, history or kb.versions_of(after.topic))[0]}"
+        if after
+        else "superseded",
         "rescinded": f"omitted from the full {document['title']} of {document['date']}",
         "consolidated": f"consolidated into {document['title']} {document['version']}",
         "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",

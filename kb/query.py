@@ -301,6 +301,11 @@ class KnowledgeBase(Reader):
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
         return changes.diff(self, start, end, game, kinds, cards)
 
+    def latest_range(self, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
+        """The dates a diff spans by default, what the latest document (of ``game``) changed, and
+        that document (`kb.changes.latest_range`)."""
+        return changes.latest_range(self, self.game_filter(game))
+
     def backrefs(self, topic: str) -> list[TopicRef]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
         row = self.topic(topic) or {}

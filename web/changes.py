@@ -25,10 +25,14 @@ FEED_ITEMS = 50
 @route(bp, "/diff")
 def diff(json_wanted: bool) -> Any:
     dates = sorted(d["date"] for d in g.kb.documents().values() if d["date"])
-    start = date_arg("from") or _day_before(dates[0] if dates else None)
-    end = date_arg("to") or dt.date.today()
+    game = g.kb.game_filter(request.args.get("game") or None)
+    start, end = date_arg("from"), date_arg("to")
+    latest = None
+    if start is None and end is None:  # what the latest document changed
+        start, end, latest = g.kb.latest_range(game)
+    start = start or _day_before(dates[0] if dates else None)
+    end = end or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
-    game = request.args.get("game") or None
     deck_text = request.args.get("deck", "")[:20_000]
     cards = g.kb.deck_keys(deck_text, game) if deck_text.strip() else None
     try:
@@ -38,7 +42,7 @@ def diff(json_wanted: bool) -> Any:
     dates_known = sorted(set(dates))
     chosen = [kind_filter(k) for k in kinds or []]
     return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": chosen,
-                                      "all_kinds": SERIES_KINDS}, json_wanted)  # fmt: skip
+                                      "all_kinds": SERIES_KINDS, "latest": latest}, json_wanted)  # fmt: skip
 
 
 def _day_before(first: str | None) -> dt.date:

@@ -200,8 +200,9 @@ def parser() -> _Parser:
     history = query("history", "every version of a topic, with word diffs", cmd_history)
     history.add_argument("topic", help="a headword")
     diff = query("diff", "what changed between two dates", cmd_diff)
-    diff.add_argument("start", metavar="FROM", help="date (YYYY-MM-DD)")
-    diff.add_argument("end", metavar="TO", help="date (YYYY-MM-DD)")
+    diff.add_argument("start", metavar="FROM", nargs="?", help="date (YYYY-MM-DD); with TO, or neither: the latest "
+                      "document's changes")  # fmt: skip
+    diff.add_argument("end", metavar="TO", nargs="?", help="date (YYYY-MM-DD)")
     diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
     diff.add_argument("--deck", help="limit to the cards of this deck list (a file, or - for standard input)")
     card_cmd = query("card", "a card: its rulings, the entries naming it, its history", cmd_card)

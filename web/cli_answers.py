@@ -21,7 +21,7 @@ from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.vocabulary import kind_filter
 from kb.worddiff import render_diff
-from rulings.dates import parse_date
+from rulings.dates import BadDate, parse_date
 
 
 def plain(value: Any) -> Any:
@@ -153,24 +153,48 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     kb = _open(args)
     cards = kb.deck_keys(_deck_text(args.deck), args.game) if args.deck else None
-    answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards)
+    if args.start is None:  # what the latest document changed
+        low, high, latest = kb.latest_range(args.game)
+    elif args.end is None:
+        raise BadDate(f"give TO as well as FROM {args.start!r} (or neither: the latest document's changes)")
+    else:
+        low, high, latest = parse_date(args.start), parse_date(args.end), None
+    answer = kb.diff(low, high, args.game, args.kind, cards)
     if args.json:
         print_json(answer)
         return 0
+    if latest:
+        print(f"What the latest document changed: {latest['title']} ({latest['version']}) of {latest['date']}")
     counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
     for added in answer["added"]:
         print(f"+ {added['headword']}")
+        _print_sources(added["parts"])
     for changed in answer["changed"]:
         print(f"~ {changed['headword']}")
         print(_wrap(render_diff(changed["diff"])))
+        for cause in changed["ended_by"]:
+            if cause:
+                print(f"    {ending_line(cause)}")
+        _print_sources([p for p in changed["parts"] if p["valid_from"] and p["valid_from"] > answer["from"]])
     for gone in answer["rescinded"]:
         print(f"- {gone['headword']}")
         for end in gone["ended_by"]:
             print(f"    {ending_line(end)}")
     for waiting in answer["pending"]:
         print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
+        _print_sources([waiting])
     return 0
+
+
+def _print_sources(parts: list[Part]) -> None:
+    """Where each text of a diff item comes from, and the publisher's summary."""
+    for part in parts:
+        print(
+            f"    [{part['label']}, version {part['number']} of {part['of']}] since {part['valid_from']}: {_cite(part)}"
+        )
+        if part["summary"]:
+            print(_wrap(f"Publisher's summary: {part['summary']}"))
 
 
 def _print_entries(entries: list[Entry]) -> None:
