@@ -15,6 +15,7 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
+from kb import standing
 from kb.answers import (
     CardAnswer,
     CardFacts,
@@ -105,6 +106,8 @@ def _card(kb: KnowledgeBase, key: str, on: dt.date) -> CardAnswer:
                                           "parts": []})["parts"].append(kb.part(version, on))  # fmt: skip
     for topic in headed:
         mentioning.pop(topic, None)
+    for entry in [*headed.values(), *mentioning.values()]:
+        entry["parts"] = standing.govern(entry["parts"], kb)
     return {
         **_catalog_row(row), "key": key, "as_of": on.isoformat(),
         "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),

@@ -16,6 +16,8 @@ class UnknownName(LookupError):
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
         super().__init__(f"no {self.what} {name!r}{hint}")
         self.suggestions = suggestions
+        self.bare = f"no {self.what} {name!r}"
+        """The message without its suggestions (a page shows them apart, as links)."""
 
 
 class UnknownTopic(UnknownName):

@@ -20,7 +20,7 @@ def card_page(name: str, json_wanted: bool) -> Any:
         answer: CardAnswer = g.kb.card(name, as_of(), request.args.get("game") or None)
     except UnknownCard as err:
         found = [{"name": s, "url": url_for("cards.card_page", name=s)} for s in err.suggestions]
-        return error_page(404, str(err), found)
+        return error_page(404, err.bare, found)
     return page("cards/card.html", answer, json_wanted)
 
 
