@@ -78,9 +78,11 @@ def sections(kb: KnowledgeBase, version: Version) -> list[TopicRef]:
     sql = ("SELECT v.topic_id, t.headword, v.text = '' AND v.refs = '[]' AS empty FROM versions v"
            " JOIN topics t ON t.id = v.topic_id WHERE v.document_id = ? AND v.series = ? AND v.line_start > ?"
            " ORDER BY v.line_start, v.id")  # fmt: skip
+    rows = kb.rows(sql, version.document_id, version.series, version.line_end)
+    own = [r for r in rows if r["topic_id"].startswith(f"{version.topic}.")]  # its sub-sections, when it has them
     found: list[TopicRef] = []
-    for row in kb.rows(sql, version.document_id, version.series, version.line_end):
-        if row["empty"] or len(found) == MAX_SECTIONS:
+    for row in own or rows:
+        if (row["empty"] and not own) or len(found) == MAX_SECTIONS:
             break
         if not any(row["topic_id"].startswith(f"{f['topic']}.") for f in found):
             found.append({"topic": row["topic_id"], "headword": row["headword"]})
@@ -106,7 +108,8 @@ def govern(parts: list[Part], kb: KnowledgeBase) -> list[Part]:
     game with text says what it gives way to and why, the governing one what it governs over."""
     games: dict[str, list[Part]] = {}
     for part in parts:
-        if (part["text"] or part["partial"]) and part["status"] == "active":
+        amends = part["partial"] and not part["series"].startswith("rulebook:")  # an amendment with no text
+        if (part["text"] or amends) and part["status"] == "active":
             games.setdefault(part["game"], []).append(part)
     first: list[Part] = []
     for together in games.values():
@@ -158,4 +161,8 @@ def facts(kb: KnowledgeBase, version: Version) -> tuple[int, int, str | None, li
     its series, how many that has, what its text lacks, and the sections under it if a heading."""
     history = kb.versions_of(version.topic)
     number, of = numbering(version, history)
-    return number, of, partial(version, history), sections(kb, version)
+    if not heading(version):
+        return number, of, partial(version, history), []
+    under = sections(kb, version)
+    lacking = "the sections under it follow" if under else "this library has no sections under it"
+    return number, of, f"No text of its own: it is a heading; {lacking}.", under

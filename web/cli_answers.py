@@ -96,7 +96,7 @@ def _print_standing(part: Part) -> None:
     if way:
         print(_wrap(f"GIVES WAY to {way['headword']} ({way['label']}, {way['date']}): {way['why']}."))
     if part["sections"]:
-        print(_wrap("A heading with no text of its own; its sections: "
+        print(_wrap("Its sections: "
                     + ", ".join(s["headword"] for s in part["sections"]) + "."))  # fmt: skip
 
 
