@@ -49,7 +49,7 @@ class TopicRef(TypedDict):
 
 
 class GivesWay(TypedDict):
-    """The text in force that governs over a part, and why (`kb.standing.govern`)."""
+    """The text in force that governs over a part, and why (`kb.read.standing.govern`)."""
 
     key: str
     topic: str
@@ -63,7 +63,7 @@ class Part(TypedDict):
     """One version as an answer part (`KnowledgeBase.part`). ``number`` of ``of``: its place in
     its topic's series, oldest first; ``partial``: what its text lacks (None: whole);
     ``sections``: the sections under an empty heading; ``gives_way``: what governs over it
-    among the texts shown with it, ``governs``: what it governs over (`kb.standing`)."""
+    among the texts shown with it, ``governs``: what it governs over (`kb.read.standing`)."""
 
     version: int
     key: str

@@ -21,13 +21,13 @@ import datetime as dt
 from typing import TYPE_CHECKING, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
-from kb.versions import Version, history_order
+from kb.model import Version, history_order
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.reader import Reader
 
 ABSENT = "that text is not in this knowledge base"
-"""How a version's note says the text it amends is absent (`kb.versions._edited` writes it)."""
+"""How a version's note says the text it amends is absent (`kb.build.ledger` writes it)."""
 WHOLE = ("original", "replace", "errata")
 """Operations whose text stands alone: a version made by one is whole."""
 ZONE = 3
@@ -70,7 +70,7 @@ def heading(version: Version) -> bool:
     return version.series.startswith("rulebook:") and not version.text and not version.references
 
 
-def sections(kb: KnowledgeBase, version: Version) -> list[TopicRef]:
+def sections(reader: Reader, version: Version) -> list[TopicRef]:
     """The sections under an empty heading: the topics of its document that follow it, up to the
     next empty heading, a section's own items left to it."""
     if not heading(version):
@@ -78,7 +78,7 @@ def sections(kb: KnowledgeBase, version: Version) -> list[TopicRef]:
     sql = ("SELECT v.topic_id, t.headword, v.text = '' AND v.refs = '[]' AS empty FROM versions v"
            " JOIN topics t ON t.id = v.topic_id WHERE v.document_id = ? AND v.series = ? AND v.line_start > ?"
            " ORDER BY v.line_start, v.id")  # fmt: skip
-    rows = kb.rows(sql, version.document_id, version.series, version.line_end)
+    rows = reader.rows(sql, version.document_id, version.series, version.line_end)
     own = [r for r in rows if r["topic_id"].startswith(f"{version.topic}.")]  # its sub-sections, when it has them
     found: list[TopicRef] = []
     for row in own or rows:
@@ -89,21 +89,21 @@ def sections(kb: KnowledgeBase, version: Version) -> list[TopicRef]:
     return found
 
 
-def tier(part: Part, kb: KnowledgeBase) -> str:
+def tier(part: Part, reader: Reader) -> str:
     """The kind of text ``part`` is, for precedence: a key of `TIERS`."""
     if part["series"].startswith("rulebook:"):
-        title = str(kb.documents()[part["series"].split(":", 1)[1]]["title"]).lower()
+        title = str(reader.documents()[part["series"].split(":", 1)[1]]["title"]).lower()
         return "variant" if "quick-start" in title or "introductory" in title else "rulebook"
     return part["series"] if part["series"] in TIERS else "faq"
 
 
-def precedence(part: Part, kb: KnowledgeBase) -> tuple[int, dt.date]:
+def precedence(part: Part, reader: Reader) -> tuple[int, dt.date]:
     """How strongly ``part`` governs: its kind's tier, then the date its text took effect."""
     since = dt.date.fromisoformat(part["valid_from"]) if part["valid_from"] else dt.date.min
-    return TIERS[tier(part, kb)], since
+    return TIERS[tier(part, reader)], since
 
 
-def govern(parts: list[Part], kb: KnowledgeBase) -> list[Part]:
+def govern(parts: list[Part], reader: Reader) -> list[Part]:
     """``parts`` (texts in force together) with the governing one first: each other part of its
     game with text says what it gives way to and why, the governing one what it governs over."""
     games: dict[str, list[Part]] = {}
@@ -113,10 +113,10 @@ def govern(parts: list[Part], kb: KnowledgeBase) -> list[Part]:
             games.setdefault(part["game"], []).append(part)
     first: list[Part] = []
     for together in games.values():
-        best = max(together, key=lambda p: precedence(p, kb))
-        weaker = [p for p in together if precedence(p, kb) < precedence(best, kb)]
+        best = max(together, key=lambda p: precedence(p, reader))
+        weaker = [p for p in together if precedence(p, reader) < precedence(best, reader)]
         for part in weaker:
-            part["gives_way"] = _gives_way(best, part, kb)
+            part["gives_way"] = _gives_way(best, part, reader)
         if weaker:
             best["governs"] = "over " + ", ".join(_name(p, best) for p in weaker)
             first.append(best)
@@ -130,9 +130,9 @@ def _name(part: Part, best: Part) -> str:
     return f"{part['headword']} ({part['valid_from']})"
 
 
-def _gives_way(best: Part, part: Part, kb: KnowledgeBase) -> GivesWay:
+def _gives_way(best: Part, part: Part, reader: Reader) -> GivesWay:
     """What ``part`` gives way to (``best``) and why."""
-    strong, weak = tier(best, kb), tier(part, kb)
+    strong, weak = tier(best, reader), tier(part, reader)
     if weak == "variant":
         why = "the quick-start rules are a variant for the introductory game; the full rules govern"
     elif weak == "faq":
@@ -145,24 +145,24 @@ def _gives_way(best: Part, part: Part, kb: KnowledgeBase) -> GivesWay:
             "date": best["valid_from"], "why": why}  # fmt: skip
 
 
-def arranged(kb: KnowledgeBase, answer: SearchAnswer) -> SearchAnswer:
+def arranged(reader: Reader, answer: SearchAnswer) -> SearchAnswer:
     """A search's hits as a judge reads them: every hit with text before the empty headings
     (which list their sections), and among the first `ZONE` hits the governing text first."""
     results = answer["results"]
     texts = [r for r in results if r["text"] or r["references"]]
     ordered = texts + [r for r in results if not (r["text"] or r["references"])]
-    zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), kb))
+    zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), reader))
     answer["results"] = [*zone, *ordered[ZONE:]]
     return answer
 
 
-def facts(kb: KnowledgeBase, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:
-    """What an answer part (`KnowledgeBase.part`) tells of ``version`` from here: its number in
+def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:
+    """What an answer part (`kb.read.parts.Parts.part`) tells of ``version`` from here: its number in
     its series, how many that has, what its text lacks, and the sections under it if a heading."""
-    history = kb.versions_of(version.topic)
+    history = reader.versions_of(version.topic)
     number, of = numbering(version, history)
     if not heading(version):
         return number, of, partial(version, history), []
-    under = sections(kb, version)
+    under = sections(reader, version)
     lacking = "the sections under it follow" if under else "this library has no sections under it"
     return number, of, f"No text of its own: it is a heading; {lacking}.", under
