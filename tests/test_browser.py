@@ -71,6 +71,23 @@ def test_search_as_you_type(page: object, site: str) -> None:
     shot(page, "entry")
 
 
+def test_live_search_keeps_its_address_for_sharing_and_back(page: object, site: str) -> None:
+    """Issue 24 item 7: the address follows the query typed (with the filters chosen), so the
+    results can be shared, and Back from a result shows them again."""
+    page.goto(site + "/")  # type: ignore[attr-defined]
+    page.select_option("select[name=game]", "stccg")  # type: ignore[attr-defined]
+    page.fill("#q", "commandeering")  # type: ignore[attr-defined]
+    page.wait_for_function("() => document.getElementById('results').dataset.query === 'commandeering'")  # type: ignore[attr-defined]
+    page.wait_for_url(site + "/?q=commandeering&game=stccg")  # type: ignore[attr-defined]
+    page.keyboard.press("Escape")  # type: ignore[attr-defined]
+    page.click("ol.results li a.headword")  # type: ignore[attr-defined]
+    page.wait_for_url("**/entry/stccg:commandeering")  # type: ignore[attr-defined]
+    page.go_back()  # type: ignore[attr-defined]
+    page.wait_for_selector("ol.results li")  # type: ignore[attr-defined]
+    assert page.input_value("#q") == "commandeering"  # type: ignore[attr-defined]
+    assert page.inner_text("ol.results li a.headword") == "commandeering"  # type: ignore[attr-defined]
+
+
 def test_search_without_javascript_submits_the_form(browser: object, site: str) -> None:
     context = browser.new_context(java_script_enabled=False)  # type: ignore[attr-defined]
     plain = context.new_page()
@@ -90,6 +107,7 @@ def test_pick_two_versions_and_see_the_diff(page: object, history_site: str) -> 
     page.select_option("select[name=b]", options[2])  # type: ignore[attr-defined]
     page.click("form.compare button")  # type: ignore[attr-defined]
     page.wait_for_selector("#compare del")  # type: ignore[attr-defined]
+    assert page.url.endswith("#compare")  # type: ignore[attr-defined]  # opens where the word diff is
     assert page.inner_text("#compare del").strip().startswith("If you resolve all dilemmas and Q-Flashes")  # type: ignore[attr-defined]
     shot(page, "entry-diff")
 
