@@ -245,6 +245,22 @@ class UnknownName(TypedDict):
     suggestions: list[str]
 
 
+class PairEntry(Entry):
+    """An entry bearing on two cards together: ``rank`` 0 names both, 1 names one and is a rule
+    the other's rulings refer to, 2 is a rule both refer to; ``why`` says which in words."""
+
+    rank: int
+    why: str
+
+
+class PairAnswer(TypedDict):
+    """The entries in force that bear on two cards together, best first (`KnowledgeBase.together`)."""
+
+    cards: list[CardRef]
+    as_of: str
+    entries: list[PairEntry]
+
+
 class DeckAnswer(TypedDict):
     """Every card of a deck list with its rulings in force (`KnowledgeBase.deck`)."""
 

@@ -35,6 +35,7 @@ from kb.answers import (
     Entry,
     HistoryAnswer,
     HistoryVersion,
+    PairAnswer,
     Part,
     SearchAnswer,
     ShowAnswer,
@@ -272,6 +273,13 @@ class KnowledgeBase(Reader):
         from kb.read import cards
 
         return cards.card(self.parts, name, as_of, game)
+
+    def together(self, names: list[str], as_of: dt.date | None = None, game: str | None = None) -> PairAnswer:
+        """The rulings and entries in force on ``as_of`` that bear on two cards together, best first
+        (`kb.read.pairs.together`); an unknown name is an `UnknownCard`, other than two a `NotAPair`."""
+        from kb.read import pairs
+
+        return pairs.together(self.parts, names, as_of, game)
 
     def deck(self, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
         """Each card of a deck list with its rulings in force on ``as_of``, and the unknown names

@@ -108,6 +108,7 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
         (answers.CardAnswer, ["card", "Kreechta", *bundled]),
         (answers.CardAnswer, ["card", "Kreetchta", "--game", "neutral-zone", "--kb", str(work / "named-twice")]),
         (answers.DeckAnswer, ["deck", str(deck), *bundled]),
+        (answers.PairAnswer, ["cards", "Stop First Contact", "Hero of the Empire", *bundled]),
         (answers.DiffAnswer, ["diff", "1990-01-01", TODAY, *library]),
         (answers.DiffAnswer, ["diff", "1990-01-01", TODAY, *bundled]),
         (answers.DiffAnswer, ["diff", "2000-11-01", "2001-02-01", *library]),

@@ -231,6 +231,21 @@ def cmd_card(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cards(args: argparse.Namespace) -> int:
+    answer = _open(args).together(args.names, parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    first, second = (c["name"] for c in answer["cards"])
+    print(f"{first} and {second}: {len(answer['entries'])} entr{'y' if len(answer['entries']) == 1 else 'ies'} "
+          f"in force on {answer['as_of']}, best first")  # fmt: skip
+    for number, entry in enumerate(answer["entries"], start=1):
+        print(f"{number}. {entry['headword']}  ({entry['topic']}): {entry['why']}")
+        for part in entry["parts"]:
+            _print_part(part)
+    return 0
+
+
 def _print_printing(printing: dict[str, Any]) -> None:
     """One printing of a card file: set and rarity, type, affiliation, icons, game text, lore."""
     number = f" #{printing['number']}" if printing.get("number") else ""

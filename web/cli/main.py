@@ -16,12 +16,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kb.errors import BuildError, UnknownFilter, UnknownName
+from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
 from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, current
 from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
-from web.cli.answers import cmd_card, cmd_deck, cmd_diff, cmd_docs, cmd_history, cmd_search, cmd_show, print_json
+from web.cli.answers import (
+    cmd_card,
+    cmd_cards,
+    cmd_deck,
+    cmd_diff,
+    cmd_docs,
+    cmd_history,
+    cmd_search,
+    cmd_show,
+    print_json,
+)
 from web.cli.serving import CONNECTIONS, TIMEOUT, cores, serve
 
 
@@ -207,6 +217,9 @@ def parser() -> _Parser:
     card_cmd = query("card", "a card: its rulings, the entries naming it, its history", cmd_card)
     card_cmd.add_argument("name", help="a card title, e.g. Conundrum")
     card_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    pair_cmd = query("cards", "two cards together: every ruling and entry bearing on both, best first", cmd_cards)
+    pair_cmd.add_argument("names", nargs=2, metavar="CARD", help="two card titles, e.g. 'Stop First Contact'")
+    pair_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     deck_cmd = query("deck", "every card of a deck list with its rulings", cmd_deck)
     deck_cmd.add_argument("file", help="a deck list file, or - for standard input")
     deck_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
@@ -291,7 +304,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser().parse_args(arguments)
         status: int = args.run(args)
-    except (BadArguments, BadDate, UnknownFilter) as err:
+    except (BadArguments, BadDate, UnknownFilter, NotAPair) as err:
         return _failed(2, f"error: {err}", as_json)
     except UnknownName as err:
         return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
