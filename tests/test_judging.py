@@ -153,12 +153,16 @@ def test_the_governing_text_comes_first_and_the_others_say_why_they_give_way(
 def test_a_later_document_governs_and_the_quick_start_rules_are_a_variant(
     client: FlaskClient, history_root: Path
 ) -> None:
+    # a question about the introductory game keeps its quick-start answer first, labelled a variant
     found = data(client, "/index.json?q=create+the+spaceline&game=stccg")["results"]
-    assert [(r["headword"], (r["gives_way"] or {}).get("why")) for r in found[:2]] == [
-        ("Creating the Spaceline", None),
+    assert [(r["headword"], (r["gives_way"] or {}).get("why"), r["governs"]) for r in found[:2]] == [
         ("STEP 2: CREATE AND SEED THE SPACELINE",
-         "the quick-start rules are a variant for the introductory game; the full rules govern"),
+         "the quick-start rules are a variant for the introductory game; the full rules govern", None),
+        ("Creating the Spaceline", None, "over STEP 2: CREATE AND SEED THE SPACELINE (1996-12-01)"),
     ]  # fmt: skip
+    # a first hit the query names keeps its place too
+    named = data(client, "/index.json?q=conundrum+target")["results"]
+    assert named[0]["headword"] == "Conundrum" and named[0]["full"]
     with KnowledgeBase(current(history_root)) as kb:
         on = dt.date(2000, 12, 1)
         earlier = kb.part(kb.in_force("stccg:docking", dt.date(2000, 11, 1))[-1], dt.date(2000, 11, 1))

@@ -12,7 +12,9 @@ several texts in force governs.
   Glossary, the Glossary over the Rulebook, a later document over an earlier one; the quick-start
   rules are a variant of the introductory game and FAQ answers are informal, so both give way.
   Among texts of one game in force together (a topic's series, or the first hits of a search),
-  the governing one comes first and each other says what it gives way to and why.
+  the governing one comes first and each other says what it gives way to and why. In a search,
+  a first hit the query names, or one of the quick-start rules (a question about the
+  introductory game), keeps its place, labelled.
 """
 
 from __future__ import annotations
@@ -103,9 +105,10 @@ def precedence(part: Part, reader: Reader) -> tuple[int, dt.date]:
     return TIERS[tier(part, reader)], since
 
 
-def govern(parts: list[Part], reader: Reader) -> list[Part]:
-    """``parts`` (texts in force together) with the governing one first: each other part of its
-    game with text says what it gives way to and why, the governing one what it governs over."""
+def govern(parts: list[Part], reader: Reader, lead: bool = True) -> list[Part]:
+    """``parts`` (texts in force together) with the governing one first (unless not ``lead``):
+    each other part of its game with text says what it gives way to and why, the governing one
+    what it governs over."""
     games: dict[str, list[Part]] = {}
     for part in parts:
         amends = part["partial"] and not part["series"].startswith("rulebook:")  # an amendment with no text
@@ -119,7 +122,7 @@ def govern(parts: list[Part], reader: Reader) -> list[Part]:
             part["gives_way"] = _gives_way(best, part, reader)
         if weaker:
             best["governs"] = "over " + ", ".join(_name(p, best) for p in weaker)
-            first.append(best)
+            first += [best] if lead else []
     return first + [p for p in parts if p not in first]
 
 
@@ -147,11 +150,16 @@ def _gives_way(best: Part, part: Part, reader: Reader) -> GivesWay:
 
 def arranged(reader: Reader, answer: SearchAnswer) -> SearchAnswer:
     """A search's hits as a judge reads them: every hit with text before the empty headings
-    (which list their sections), and among the first `ZONE` hits the governing text first."""
+    (which list their sections), and among the first `ZONE` hits the governing text first (unless
+    the first hit is named by the query or is of the quick-start rules), each hit it governs over
+    saying why it gives way."""
     results = answer["results"]
-    texts = [r for r in results if r["text"] or r["references"]]
-    ordered = texts + [r for r in results if not (r["text"] or r["references"])]
-    zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), reader))
+    empty = [r for r in results if r["sections"] or (r["series"].startswith("rulebook:") and not r["text"])]
+    ordered = [r for r in results if r not in empty] + empty
+    # The governing text leads unless the query names the first hit's entry, or that hit is of the
+    # quick-start rules (a question about the introductory game): those keep their place, labelled.
+    lead = bool(ordered) and not ordered[0]["full"] and tier(ordered[0], reader) != "variant"
+    zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), reader, lead))
     answer["results"] = [*zone, *ordered[ZONE:]]
     return answer
 
