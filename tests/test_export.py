@@ -198,13 +198,20 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
             assert unquote(shown[0]) == f"{static_host}entry/{answer['results'][0]['topic']}.html", query
             assert page.text_content("#results .count") == f"{len(shown)} result{'s' * (len(shown) != 1)} for “{query}”"
 
+        page.goto(static_host + "index.html?q=commandeering")  # a partial text says so offline too
+        page.wait_for_selector("#results[data-offline]")
+        assert page.text_content("#results li:first-child p.partial") == (
+            "Partial text: it replaces the second paragraph of the Glossary entry; the rest of that entry is not in"
+            " this library."
+        )
+
         for path, url, title in [
             ("entry/stccg:conundrum", "/entry/stccg:conundrum", "Conundrum"),
             ("card/Conundrum", "/card/Conundrum", "Conundrum"),
             ("diff/2000-11-27_2023-01-01", "/diff?from=2000-11-27&to=2023-01-01",
              "Changes from 2000-11-27 to 2023-01-01"),
             ("version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
-             "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary", "Conundrum version"),
+             "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary", "Conundrum Glossary, version 1 of 1"),
         ]:  # fmt: skip
             page.goto(static_host + quote(path) + ".html")
             assert " ".join(page.text_content("h1").split()).startswith(title), path

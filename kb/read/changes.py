@@ -121,7 +121,8 @@ def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.d
         return dt.date.today() - dt.timedelta(days=1), dt.date.today(), None
     latest = max(dated, key=lambda d: (d["date"], d["id"]))
     day = dt.date.fromisoformat(latest["date"])
-    return day - dt.timedelta(days=1), day, latest
+    facts = {k: latest[k] for k in ("id", "game", "kind", "title", "version", "date")}  # not where its file lies
+    return day - dt.timedelta(days=1), day, facts
 
 
 def _endings(parts: Parts, topic: str, before: list[Version], on: dt.date) -> list[Ending | None]:

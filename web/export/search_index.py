@@ -55,7 +55,7 @@ def documents(site: Site) -> list[dict[str, Any]]:
         found.append({"id": version.id, "topic": version.topic, "headword": part.get("headword", version.headword),
                       "label": part["label"], "status": part["status"], "game": games[version.topic],
                       "kind": series_kind(version.series), "cards": " ; ".join(part.get("cards") or []),
-                      "text": fallback, "citation": part["citation"]})  # fmt: skip
+                      "text": fallback, "citation": part["citation"], "partial": part["partial"]})  # fmt: skip
     return found
 
 

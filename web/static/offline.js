@@ -107,6 +107,8 @@
       return el("li", {}, [
         el("a", { "class": "headword", href: link("entry/" + d.topic + ".html") }, [d.headword]), " ",
         el("span", { "class": "label" }, [d.label]), " ", el("span", { "class": "badge " + d.status }, [d.status]),
+        // a partial text or an empty heading says so here as on the server's pages
+        d.partial ? el("p", { "class": "partial" }, [d.partial]) : "",
         snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation)])
       ]);
     }));
