@@ -4,7 +4,8 @@ Page markers (``Page 12 of 180``, ``12/180``, ``- 12 -``), an A-Z letter index (
 Z`` or a lone ``A`` heading a letter's entries), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
-other text) cannot be placed: they are unparsed, never guessed into entries.
+other text) cannot be placed: they are unparsed, never guessed into entries. The web
+archive's toolbar at the top of a capture is chrome too (`rulings.archive`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rulings.archive import toolbar
 from rulings.source import SourceText
 from rulings.topics import split_topic
 
@@ -56,10 +58,11 @@ def clean(source: SourceText) -> Cleaned:
     """Blank the noise and the two-column lines of ``source`` (reported, never parsed)."""
     lines = list(source.lines)
     cleaned = Cleaned(SourceText(source.path, lines, source.encoding, source.warnings))
+    bar = set(toolbar(source.lines))
     for index, text in enumerate(source.lines):
         if not text.strip():
             continue
-        if is_noise(text):
+        if index in bar or is_noise(text):
             cleaned.chrome.append(index + 1)
             lines[index] = ""
         elif _COLUMNS.search(text.strip()):
