@@ -136,6 +136,10 @@ class Document:
     """Id of the document this one replaces."""
     note: str = ""
     """Free-text note from the manifest."""
+    part: str = ""
+    """The part of an edition this document is (``M-O``: one page of a Current Rulings or FAQ
+    published a page per letter range or subject); empty for a whole document. A part never
+    rescinds what it does not hold."""
     declared_date: dt.date | None = None
     """The date the text itself states (e.g. ``11/27/00``)."""
     previous_date: dt.date | None = None
