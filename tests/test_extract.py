@@ -41,7 +41,8 @@ def make_pdf(pages: list[list[tuple[int, int, str]]]) -> bytes:
         ).encode()
         body[content] = b"<< /Length %d >>\nstream\n%s\nendstream" % (len(data), data)
         kids.append(page)
-    body[2] = ("<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join(f"{i} 0 R" for i in kids), len(kids))).encode()
+    references = " ".join(f"{i} 0 R" for i in kids)
+    body[2] = f"<< /Type /Pages /Kids [{references}] /Count {len(kids)} >>".encode()
     out = bytearray(b"%PDF-1.4\n")
     offsets: dict[int, int] = {}
     for number in sorted(body):
