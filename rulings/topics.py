@@ -16,7 +16,10 @@ MAX_HEADWORD = 70
 
 _DASH = re.compile(r" (?:[-\u2013\u2014] |[\u2013\u2014](?=See\b))")
 _STARTS_SENTENCE = re.compile(r"[A-Z0-9\"'\[(\u201c\u2018]")
-_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()]+?)(?:\s*\([^()]*\))?\.(?=\s|$)", re.MULTILINE)
+_SEE = re.compile(
+    r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()\n]+?)(?:\s*\(([^()\n]*)\))?(?:\.(?=\s|$)|$)", re.MULTILINE
+)
+_TARGET_DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 _SEE_INLINE = re.compile(r"\((?:see|See) ([^()]+?)\)")
 
 
@@ -155,7 +158,9 @@ def is_topic_start(line: str, previous: tuple[str, str] | None, titles: Iterable
 def take_references(text: str) -> tuple[str, list[str]]:
     """Remove "See X." sentences from ``text``; return the rest and the targets.
 
-    ``See persona, mirror universe.`` names two targets. Parenthesised references
+    ``See persona, mirror universe.`` names two targets; ``See skills – using`` the target
+    ``skills - using``; ``See Borg (Borg-affiliation ships).`` the target ``Borg - Borg-affiliation
+    ships`` (a part of Borg). A paragraph's last "See X" needs no full stop. Parenthesised references
     (``(see actions - required)``) stay in the text but are recorded as well.
     """
     targets: list[str] = []
@@ -163,7 +168,10 @@ def take_references(text: str) -> tuple[str, list[str]]:
         targets.append(match.group(1).strip().rstrip("."))
 
     def cut(match: re.Match[str]) -> str:
-        targets.extend(part.strip() for part in match.group(1).split(",") if part.strip())
+        parts = [_TARGET_DASH.sub(" - ", part.strip()) for part in match.group(1).split(",") if part.strip()]
+        if match.group(2) and parts:
+            parts[-1] += f" - {match.group(2).strip()}"  # See Borg (Borg-affiliation ships): into Borg
+        targets.extend(parts)
         return ""
 
     kept = _SEE.sub(cut, text)
