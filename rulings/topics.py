@@ -16,9 +16,7 @@ MAX_HEADWORD = 70
 
 _DASH = re.compile(r" (?:[-\u2013\u2014] |[\u2013\u2014](?=See\b))")
 _STARTS_SENTENCE = re.compile(r"[A-Z0-9\"'\[(\u201c\u2018]")
-_SEE = re.compile(
-    r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()\n]+?)(?:\s*\(([^()\n]*)\))?(?:\.(?=\s|$)|$)", re.MULTILINE
-)
+_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()\n]+?)(?:\s*\(([^()\n]*)\))?(?:\.(?=\s|$)|$)", re.MULTILINE)
 _TARGET_DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 _SEE_INLINE = re.compile(r"\((?:see|See) ([^()]+?)\)")
 
