@@ -27,6 +27,9 @@ _ICON = re.compile(r"\[[^\]]*\]")
 _CAPS_WORD = r"[A-Z][A-Z'&-]+"
 _LABEL = re.compile(rf"^({_CAPS_WORD}(?: {_CAPS_WORD})*)(:\s+|\s+(?=[A-Z][a-z]))(\S.*)$")
 _OPEN_ENDED = frozenset(
+    ["a", "an", "the", "of", "to", "and", "or", "with", "for", "in", "on", "at", "by", "from", "against", "than"]
+    + ["that"]
+)
     [
         "a",
         "an",
