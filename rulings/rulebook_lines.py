@@ -26,7 +26,9 @@ _PHASE = re.compile(r"^Phase (?:One|Two|Three|Four|Five|Six|\d+):\s*\S")
 _ICON = re.compile(r"\[[^\]]*\]")
 _CAPS_WORD = r"[A-Z][A-Z'&-]+"
 _LABEL = re.compile(rf"^({_CAPS_WORD}(?: {_CAPS_WORD})*)(:\s+|\s+(?=[A-Z][a-z]))(\S.*)$")
-_OPEN_ENDED = frozenset({"a", "an", "the", "of", "to", "and", "or", "with", "for", "in", "on", "at", "by", "from", "against"})
+_OPEN_ENDED = frozenset(
+    {"a", "an", "the", "of", "to", "and", "or", "with", "for", "in", "on", "at", "by", "from", "against"}
+)
 _VERSION = re.compile(r"^Version \d+(?:\.\d+)*\b", re.IGNORECASE)
 _CONTENTS = re.compile(r"^(?:table of )?contents:?$", re.IGNORECASE)
 _ANCHOR = re.compile(r"^back to top(?: of (?:the )?page)?\s+(?P<heading>\S.*)$", re.IGNORECASE)
