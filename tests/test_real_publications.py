@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from helpers import SHARED
-from kb.build import report_for
+from kb.build.pipeline import report_for
 from rulings.model import ParseResult
 from rulings.parse import coverage, parse_file
-from web.cli import main
+from web.cli.main import main
 
 REAL = SHARED / "real"
 needs_real = pytest.mark.skipif(
