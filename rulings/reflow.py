@@ -4,10 +4,10 @@ A Glossary copied out of its PDF keeps the PDF's line breaks: ``Dathon – This 
 matching`` / ``commander of the Tama. His special skill`` / ... Read one paragraph per line, every
 wrapped line would be a paragraph of its own, and a "See" reference broken across two lines
 would be lost. A run of consecutive lines (no blank line between) is *wrapped* when most of
-its lines stop without ending a sentence (`wrapped_runs`). In a wrapped run, a line continues
+its lines stop, nearly full, without ending a sentence (`wrapped_runs`). In a wrapped run, a line continues
 the paragraph of the line before unless that line ends a sentence and the next line's first
 word would have fitted after it (the run's longest line is the column width), or the next
-line starts with a bullet (`paragraphs`). Lines of other runs stay a paragraph each.
+line starts with a bullet, or either is in capitals (`paragraphs`). Lines of other runs stay a paragraph each.
 """
 
 from __future__ import annotations
@@ -15,7 +15,10 @@ from __future__ import annotations
 import re
 
 WRAPPED_SHARE = 0.5
-"""Share of a run's lines (its last one aside) that must stop mid-sentence for the run to be wrapped."""
+"""Share of a run's lines (its last one aside) that must stop mid-sentence, nearly full, for the run to be
+wrapped (more than this share)."""
+FULL = 0.6
+"""A line this share of its run's longest line long or longer is nearly full (a wrapped line fills its column)."""
 _ENDS_SENTENCE = re.compile(r"[.!?:;][\"'\u201d\u2019)\]]*$")
 _BULLET = re.compile(r"^[\u2022\u25cf\u25aa*] ")
 _HYPHENATED = re.compile(r"[A-Za-z]-$")
@@ -38,10 +41,10 @@ def wrapped_runs(numbered: list[tuple[int, str]]) -> dict[int, int]:
             run.append((number, text))
             continue
         if len(run) >= 3:
-            inner = [t for _, t in run[:-1]]
-            stops = sum(1 for t in inner if not ends_sentence(t))
-            if stops >= WRAPPED_SHARE * len(inner):
-                width = max(len(t.strip()) for _, t in run)
+            inner = [t.strip() for _, t in run[:-1]]
+            width = max(len(t.strip()) for _, t in run)
+            stops = sum(1 for t in inner if not ends_sentence(t) and len(t) >= FULL * width)
+            if stops > WRAPPED_SHARE * len(inner):
                 widths.update((n, width) for n, _ in run)
         run = [(number, text)]
     return widths
@@ -51,12 +54,18 @@ def continues(previous: str, length: int, text: str, width: int) -> bool:
     """Whether ``text`` continues the paragraph of the line ``previous`` (``length`` characters as
     printed), in a run ``width`` wide."""
     line = text.strip()
-    if not line or _BULLET.match(line):
+    if not line or _BULLET.match(line) or _caps(line) or _caps(previous):
         return False
     if not ends_sentence(previous):
         return True
     first_word = line.split()[0]
     return length + 1 + len(first_word) > width
+
+
+def _caps(text: str) -> bool:
+    """An ALL-CAPS line (a heading, ``SUCCESS!``): never joined to its neighbours."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) > 3 and not any(c.islower() for c in letters)
 
 
 def join(previous: str, text: str) -> str:

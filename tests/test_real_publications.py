@@ -118,7 +118,7 @@ def test_html_glossary_layouts() -> None:
     assert entry_text(result, "Bajoran Shrine")[0].split("\n\n")[1].startswith('The "other Bajoran" who must')
     assert entry_text(result, "Tarellian Plague Ship") == ("Revised text:\n\nEntire crew immediately dies", [])
     assert entry_text(result, "Qapla'!")[0].startswith(
-        "In Federation Standard, the title, lore, and game text of this interrupt would read: SUCCESS!\n\n"
+        "In Federation Standard, the title, lore, and game text of this interrupt would read:\n\nSUCCESS!\n\n"
         "When threatened, fight."
     )
 
