@@ -93,3 +93,23 @@ def groups_header(lines: list[tuple[int, str]]) -> tuple[list[int], str]:
         else:
             break
     return numbers, author
+
+
+_LETTER_RANGE = re.compile(r"^[A-Z]{2,3}$")
+LETTER_RUN = 3
+"""How many letter-range lines in a row (``ABC``, ``DEF``, ``GHI``) make a site's letter index."""
+
+
+def letter_ranges(lines: list[tuple[int, str]]) -> set[int]:
+    """The lines of a site's letter index written one range a line (``ABC`` / ``DEF`` / ... / ``XYZ``):
+    `LETTER_RUN` or more such lines in a row; a lone ``ABC`` is text."""
+    found: set[int] = set()
+    run: list[int] = []
+    for number, text in [*lines, (0, "")]:
+        if _LETTER_RANGE.match(text.strip()):
+            run.append(number)
+            continue
+        if len(run) >= LETTER_RUN:
+            found.update(run)
+        run = []
+    return found

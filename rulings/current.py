@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from rulings.amendments import effective_release, parse_amendment
-from rulings.chrome import groups_header, is_chrome, post_title
+from rulings.chrome import groups_header, is_chrome, letter_ranges, post_title
 from rulings.current_layout import (
     RULINGS,
     SUMMARIES,
@@ -31,6 +31,7 @@ from rulings.dates import US_DATE, parse_us_date
 from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
+from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
 from rulings.topics import is_colon_topic, join_paragraphs, split_topic, unglue_lines
 
@@ -94,6 +95,11 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     return result
 
 
+def reflowed(pieces: Pieces) -> list[str]:
+    """The paragraphs of ``pieces``, lines wrapped as in a PDF joined (`rulings.reflow`)."""
+    return paragraphs(pieces, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
+
+
 def _split(result: ParseResult, number: int) -> None:
     if number not in result.split:
         result.split.append(number)
@@ -113,7 +119,7 @@ def _rulings(result: ParseResult, body: Pieces, titles: frozenset[str]) -> list[
     kept = [(n, t) for n, t in body[:end] if not is_heading(t, RULINGS)]
     pieces, splits = unglue_lines(join_bare_heads(kept), titles)
     glued(result, splits)
-    rulings, before = topic_entries(pieces, "ruling", titles)
+    rulings, before = topic_entries(pieces, "ruling", titles, result)
     result.unparsed += before
     result.warnings += [f"{path}:{n}: text before the first ruling" for n in before]
     result.warnings += [f"{path}:{n}: unrecognised text after the rulings" for n in sorted(set(result.unparsed))]
@@ -152,24 +158,26 @@ def _front_matter(result: ParseResult, pieces: Pieces, title_at: int | None) -> 
             note.append(number)
     if note:
         texts = dict(pieces[:end])
-        result.entries.append(Entry(f"Poster's note{author}", "note", join_paragraphs([texts[n] for n in note]), note))
+        text = join_paragraphs(reflowed([(n, texts[n]) for n in note]))
+        result.entries.append(Entry(f"Poster's note{author}", "note", text, note))
     return end
 
 
 def _introduction(result: ParseResult, pieces: Pieces) -> None:
-    kept = [(n, t) for n, t in pieces if not is_chrome(t)]
-    result.chrome += [n for n, t in pieces if is_chrome(t)]
+    index = letter_ranges(pieces)
+    kept = [(n, t) for n, t in pieces if not is_chrome(t) and n not in index]
+    result.chrome += [n for n, t in pieces if is_chrome(t) or n in index]
     if not kept:
         return
     document = result.document
-    paragraphs = [t for _, t in kept]
-    document.declared_date = declared_date(paragraphs[:4])
-    joined = " ".join(clean_line(p) for p in paragraphs)
+    texts = reflowed(kept)
+    document.declared_date = declared_date([t for _, t in kept[:4]])
+    joined = " ".join(clean_line(p) for p in texts)
     previous = _PREVIOUS.search(joined)
     document.previous_date = parse_us_date(previous.group(1)) if previous else None
     document.complete_set = [clean_line(t) for t in complete_set(kept, _COMPLETE)]
     numbers = [n for n, _ in kept]
-    result.entries.append(Entry("Introduction", "introduction", join_paragraphs(paragraphs), numbers))
+    result.entries.append(Entry("Introduction", "introduction", join_paragraphs(texts), numbers))
     if document.date and document.declared_date and document.date != document.declared_date:
         result.warnings.append(
             f"{document.path}:{numbers[0]}: the text is dated {document.declared_date}, "

@@ -1,7 +1,9 @@
 """Noise that real files carry around and inside the rules, kept apart before parsing.
 
-Page markers (``Page 12 of 180``, ``12/180``, ``- 12 -``), an A-Z letter index (``A B C ...
-Z`` or a lone ``A`` heading a letter's entries), web-archive toolbar lines, message-board
+Page markers (``Page 12 of 180``, ``12/180``, ``- 12 -``), a letter index (``A B C ... Z``,
+``Introduction A B C ... XYZ``, ``ABC / DEF``, ``A - B - ... - Z - top``, a lone ``A`` heading a
+letter's entries; an HTML copy's letter pairs ``ba - be - bi`` and ``back to top of page ba``;
+its page title ``Glossary - B`` with the ``Glossary`` line under it), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
 other text) cannot be placed: they are unparsed, never guessed into entries. The web
@@ -30,6 +32,8 @@ _NOISE = re.compile(
             r"^Posted (?:by|on) .{1,100}$|^(?:Post subject|Joined|Posts|Location):\s*.{0,80}$",  # message boards
             r"^(?:Reply|Quote|Edit|Report|Back to top|Logged|Profile|PM)(?:\s*\|\s*[A-Za-z ]{1,20})*$",
             r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?\s*\.{4,}\s*\d+$",  # a table of contents
+            r"^[a-z]{2}$|(?i:^back to top(?: of (?:the )?page)?\b.{0,40}$)",  # an HTML page's letter-pair anchors
+            r"^Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$",  # an HTML Glossary page's title
         )
     )
 )
@@ -48,10 +52,32 @@ class Cleaned:
     warnings: list[str] = field(default_factory=list)
 
 
+_INDEX_SEPARATOR = re.compile(r"\s*[|\u00b7,/\-\u2013]\s*|\s+")
+_INDEX_WORDS = frozenset({"introduction", "intro", "top", "index", "home", "contents"})
+_LETTERS = re.compile(r"^[A-Z]{1,3}$")
+_PAIR = re.compile(r"^[a-z]{2}$")
+
+
+def is_letter_index(text: str) -> bool:
+    """A letter index in its real forms: ``Introduction A B C ... XYZ``, ``ABC / DEF``, ``A - B - ... - Z - top``,
+    ``ba - be - bi - bl`` (the letter pairs of one letter's page)."""
+    line = text.strip()
+    tokens = [t for t in _INDEX_SEPARATOR.split(line) if t]
+    if len(tokens) < 2 or len(line) > 200:
+        return False
+    letters = sum(1 for t in tokens if _LETTERS.match(t))
+    words = sum(1 for t in tokens if t.lower() in _INDEX_WORDS)
+    pairs = sum(1 for t in tokens if _PAIR.match(t))
+    separated = bool(re.search(r"[|/\u00b7]|\s[-\u2013]\s", line))
+    if letters + words == len(tokens) and letters >= 2:
+        return len(tokens) >= 3 or separated
+    return pairs == len(tokens) and len(tokens) >= 3 and separated
+
+
 def is_noise(text: str) -> bool:
     """Whether a line is page, index, archive, board or contents furniture."""
     line = text.strip()
-    return _NOISE.search(line) is not None
+    return _NOISE.search(line) is not None or is_letter_index(line)
 
 
 def clean(source: SourceText) -> Cleaned:
@@ -59,13 +85,17 @@ def clean(source: SourceText) -> Cleaned:
     lines = list(source.lines)
     cleaned = Cleaned(SourceText(source.path, lines, source.encoding, source.warnings))
     bar = set(toolbar(source.lines))
+    page_title = False
     for index, text in enumerate(source.lines):
         if not text.strip():
             continue
-        if index in bar or is_noise(text):
+        if index in bar or is_noise(text) or (page_title and text.strip() == "Glossary"):
+            page_title = page_title or text.strip().startswith("Glossary")
             cleaned.chrome.append(index + 1)
             lines[index] = ""
-        elif _COLUMNS.search(text.strip()):
+            continue
+        page_title = False
+        if _COLUMNS.search(text.strip()):
             cleaned.unparsed.append(index + 1)
             lines[index] = ""
     _interleaved(lines, cleaned)

@@ -51,6 +51,11 @@ def test_groups_repost_cut_off_before_its_rulings() -> None:
         "Planet dilemmas are not removed during space-location scouting by Borg."
     )
     assert heads(result, "section") == ["SIGNIFICANT RULES CHANGES TO NOTE"]
+    assert entry(result, "Introduction").split("\n\n")[2] == (
+        "Current Rulings are periodic updates to the FAQ, including rules changes, clarifications and situations not "
+        "addressed in the rulebook, supplements or FAQ. Current Rulings are the official supplement to the FAQ and "
+        "should be used by tournament directors in making tournament rulings."
+    )
     assert result.chrome == [1, 3, 4, 6, 8, 9, 10]  # the Google Groups header, its author Major Rakal included
     assert result.document.declared_date == D("1998-02-13")
     ending = "71: no RULINGS heading; the document ends before its rulings"
@@ -76,6 +81,8 @@ def test_mno_page() -> None:
     assert entry(result, "MARTOK") == (
         'This personnel has a clarification: His special download of "D\'k Tagh" should read "D\'k Tahg".'
     )
+    assert result.chrome == list(range(1, 20, 2))  # the site's letter index ABC ... XYZ and "main"
+    assert [e.kind for e in result.entries][:1] == ["heading"]
     madred = next(e for e in result.entries if e.headword == "MADRED")
     assert madred.text.split("\n\n")[1].startswith("Effective upon release of the Blaze of Glory expansion set.")
     assert madred.references == ["Cardassians", "Non-Aligned"]
@@ -89,6 +96,11 @@ def test_forum_repost_that_lost_its_line_breaks() -> None:
         "Q's Fantasy Women", "scouting locations", "Supernova", "white deprivation",
     ]  # fmt: skip
     assert heads(result, "ruling") == ["All Threes", "Ar-Q-ologist", "Assimilate Counterpart", "assimilation"]
+    assert entry(result, "All Threes") == (
+        "When you play this interrupt, reveal the first three cards and the next three cards from the top of your "
+        "draw deck in two sets. You may not rearrange these sets."
+    )
+    assert next(e for e in result.entries if e.headword == "All Threes").references == ["any", "reveal", "in play"]
     assert heads(result, "section") == ["SIGNIFICANT RULINGS CHANGES AND CLARIFICATIONS"]
     cancelled = "The existing Glossary entry is cancelled upon release of Holodeck Adventures."
     assert entry(result, "Cybernetics") == cancelled
