@@ -7,7 +7,7 @@ text`` entries, ``*`` marking new or changed ones. Each change summary is tied t
 ruling it summarises. A damaged document is read as far as it can be: headings glued to
 their text are cut apart (`rulings.current_layout`), a document cut off before its rulings
 keeps its introduction and summaries, and one with no ``RULINGS`` heading has its rulings
-start at the first ``* topic - text``; each such doubt is warned. Only a file with none of
+start at the first ``* topic - text`` (or ``topic - text``); each such doubt is warned. Only a file with none of
 a Current Rulings document's parts is refused.
 """
 
@@ -46,10 +46,26 @@ def _find(pieces: Pieces, test: re.Pattern[str], start: int = 0) -> int | None:
     return next((k for k in range(start, len(pieces)) if is_heading(pieces[k][1], test)), None)
 
 
-def _first_ruling(pieces: Pieces, start: int, titles: frozenset[str]) -> int | None:
-    """Where rulings start in a document with no RULINGS heading: the first ``* topic - text``."""
-    marked = (k for k in range(start, len(pieces)) if pieces[k][1].startswith("*"))
-    return next((k for k in marked if split_topic(pieces[k][1][1:], titles)), None)
+def _topic(text: str, titles: frozenset[str]) -> tuple[str, str] | None:
+    return split_topic(text.lstrip("*").strip(), titles)
+
+
+def _first_ruling(pieces: Pieces, start: int, titles: frozenset[str], summaries: bool, marked: bool) -> int | None:
+    """Where rulings start in a document with no RULINGS heading: the first ``* topic - text`` (with
+    ``marked``, the only shape taken), else the first ``topic - text``. After change summaries, only
+    when they are written ``topic: text``: the first ``topic - text`` then starts the rulings (summaries
+    written with dashes cannot be told from rulings, so none is guessed)."""
+    if summaries:
+        first = next((k for k in range(start, len(pieces)) if is_colon_topic(pieces[k][1].lstrip("* "))), None)
+        if first is None or _topic(pieces[first][1], titles):
+            return None
+        later = range(first + 1, len(pieces))
+        return next((k for k in later if _topic(pieces[k][1], titles) and not is_colon_topic(pieces[k][1])), None)
+    starred = (k for k in range(start, len(pieces)) if pieces[k][1].startswith("*"))
+    found = next((k for k in starred if _topic(pieces[k][1], titles)), None)
+    if found is not None or marked:
+        return found
+    return next((k for k in range(start, len(pieces)) if _topic(pieces[k][1], titles)), None)
 
 
 def parse_current(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
@@ -71,7 +87,8 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     start = _front_matter(result, pieces, title_at)
     body_at = rulings_at + 1 if rulings_at is not None else None
     if rulings_at is None:
-        body_at = _first_ruling(pieces, summaries_at + 1 if summaries_at is not None else start, titles)
+        after = summaries_at + 1 if summaries_at is not None else start
+        body_at = _first_ruling(pieces, after, titles, summaries_at is not None, title_at is None)
         if title_at is None and summaries_at is None and body_at is None:
             raise ParseError(document.path, 1, "no RULINGS heading: is this a Current Rulings document?")
         where = pieces[body_at][0] if body_at is not None else (pieces[-1][0] if pieces else 1)
