@@ -17,7 +17,7 @@ from rulings.dates import parse_us_date
 
 SUMMARIES = re.compile(r"SIGNIFICANT RUL(?:ING|E)S CHANGES(?: AND CLARIFICATIONS| TO NOTE)?:?")
 """The heading of the change summaries (``SIGNIFICANT RULES CHANGES TO NOTE`` in early documents)."""
-RULINGS = re.compile(r"(?<![A-Za-z])(?<![A-Z] )RULINGS(?:\s*[-\u2013\u2014:]\s*[A-Z][a-z]+)?(?=\s*\*|\s*$)")
+RULINGS = re.compile(r"(?<![A-Za-z])(?<![A-Z] )RULINGS:?(?:\s*[-\u2013\u2014:]\s*[A-Z][a-z]+)?(?=\s*\*|\s*$)")
 """The heading of the rulings, alone or with a section name (``RULINGS – General``), never inside
 ``CURRENT RULINGS``, ``TEMPORARY RULINGS`` or ``SIGNIFICANT RULINGS CHANGES``."""
 TITLE = re.compile(
