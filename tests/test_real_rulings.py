@@ -215,3 +215,18 @@ def test_without_part_the_second_page_rescinds_the_first(tmp_path: Path) -> None
     kb = _kb(tmp_path, part=False)
     assert kb.show("MANDARIN BAILIFF", D("1999-09-15"))["parts"] == []
     assert kb.history("MANDARIN BAILIFF")["versions"][-1]["ended"] == "rescinded"
+
+
+def test_the_forum_repost_with_every_line_break_lost_reads_the_same_entries(tmp_path: Path) -> None:
+    """The whole document on one line, as a copy that lost every line break has it."""
+    text = (REAL / "1e-cr-update-2001-12-05-forum-repost.txt").read_text(encoding="utf-8")
+    one = tmp_path / "one-line.txt"
+    one.write_text(" ".join(line.strip() for line in text.splitlines()) + "\n", encoding="utf-8")
+    lines = parse_file(one, "current-rulings-update")
+    whole = parse("1e-cr-update-2001-12-05-forum-repost.txt", "current-rulings-update")
+    kinds = ("change summary", "ruling")
+    assert [(e.kind, e.headword) for e in lines.entries if e.kind in kinds] == [
+        (e.kind, e.headword) for e in whole.entries if e.kind in kinds
+    ]
+    assert entry(lines, "Cybernetics") == entry(whole, "Cybernetics")
+    assert coverage(lines).complete and lines.split == [1]
