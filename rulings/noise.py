@@ -39,7 +39,7 @@ _HTML_NOISE = re.compile(
     r"|Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$"  # an HTML Glossary page's title
 )
 """HTML copies' furniture, matched at the start of a line."""
-_INDEX_START = re.compile(r"(?:[A-Z]{1,3}|[a-z]{2}|(?i:introduction|intro|top|index|home|contents))\b")
+_INDEX_START = re.compile(r"(?:[A-Z]{1,6}|[a-z]{2}|(?i:introduction|intro|top|index|home|contents))\b")
 _COLUMNS = re.compile(r"\S(?: {4,}|\t+)\S")
 _BARE_HEAD = re.compile(r"^\*?\s*[^-\u2013\u2014]{1,70}\s[-\u2013\u2014]$")
 
@@ -56,7 +56,12 @@ class Cleaned:
 
 _INDEX_SEPARATOR = re.compile(r"\s*[|\u00b7,/\-\u2013]\s*|\s+")
 _INDEX_WORDS = frozenset({"introduction", "intro", "top", "index", "home", "contents"})
-_LETTERS = re.compile(r"^[A-Z]{1,3}$")
+_LETTERS = re.compile(r"^[A-Z]{1,6}$")
+
+
+def _is_range(token: str) -> bool:
+    """``A``, ``ABC``, ``XYZ``, ``VWXYZ``: a letter, or letters running on in the alphabet (not ``CCG``, ``TREK``)."""
+    return bool(_LETTERS.match(token)) and all(ord(b) - ord(a) == 1 for a, b in zip(token, token[1:], strict=False))
 _PAIR = re.compile(r"^[a-z]{2}$")
 
 
@@ -69,7 +74,7 @@ def is_letter_index(text: str) -> bool:
     tokens = [t for t in _INDEX_SEPARATOR.split(line) if t]
     if len(tokens) < 2:
         return False
-    letters = sum(1 for t in tokens if _LETTERS.match(t))
+    letters = sum(1 for t in tokens if _is_range(t))
     words = sum(1 for t in tokens if t.lower() in _INDEX_WORDS)
     pairs = sum(1 for t in tokens if _PAIR.match(t))
     separated = bool(re.search(r"[|/\u00b7]|\s[-\u2013]\s", line))
