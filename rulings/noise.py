@@ -11,6 +11,7 @@ other text) cannot be placed: they are unparsed, never guessed into entries.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -61,7 +62,9 @@ _LETTERS = re.compile(r"^[A-Z]{1,6}$")
 
 def _is_range(token: str) -> bool:
     """``A``, ``ABC``, ``XYZ``, ``VWXYZ``: a letter, or letters running on in the alphabet (not ``CCG``, ``TREK``)."""
-    return bool(_LETTERS.match(token)) and all(ord(b) - ord(a) == 1 for a, b in zip(token, token[1:], strict=False))
+    return bool(_LETTERS.match(token)) and all(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(token))
+
+
 _PAIR = re.compile(r"^[a-z]{2}$")
 
 
