@@ -1,13 +1,19 @@
 """Glossaries: alphabetical ``headword - text`` entries with continuation paragraphs.
 
-Lines before the first entry (title, version, introduction) form an introduction entry.
-Bullets and paragraphs after an entry belong to it until the next entry starts (see
-`rulings.topics.is_topic_start`). "See X" sentences become references; ``Headword. See
-X.`` is an entry that only refers. ``Erratum: Headword - text`` or ``Headword - Erratum:
-text`` gives a card's corrected text (the quoted part, if any, in the field ``erratum``).
-A **Temporary
-Rulings** block at the top (from its heading to ``END OF TEMPORARY RULINGS`` or the next
-ALL-CAPS heading) holds ``temporary ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
+Lines before the first entry (title, version, introduction) form an introduction entry; when
+they start mid-sentence (a page that begins inside an entry of an earlier page) they are
+reported as unparsed instead. Bullets and paragraphs after an entry belong to it until the
+next entry starts: which entry-looking lines start one is decided by `rulings.boundaries`,
+and each one that does not is recorded and warned (`ParseResult.not_entry`). Wrapped PDF
+lines are joined into paragraphs (`rulings.reflow`); HTML copies' layouts (a headword on its
+own line, a table row) are read by `rulings.html_layouts`; entries run together on one long
+line are cut apart (`rulings.topics.split_run_on`). "See X" sentences become references;
+``Headword. See X.`` is an entry that only refers. ``Erratum: Headword - text`` or
+``Headword - Erratum: text`` gives a card's corrected text (the quoted part, if any, in the
+field ``erratum``). A **Temporary Rulings** block at the top (from its heading to ``END OF
+TEMPORARY RULINGS`` or the next ALL-CAPS heading; with neither, to its first unmarked entry
+after marked ones, the alphabet starting again, or the front matter, warned) holds ``temporary
+ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
 """
 
 from __future__ import annotations
@@ -121,7 +127,8 @@ _CAPS_HEADING = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
 
 def _temporary_end(pieces: list[tuple[int, str]], start: int, titles: frozenset[str]) -> tuple[int, bool, str]:
     """Where a Temporary Rulings block ends: its end marker (True), an ALL-CAPS heading, or, with
-    neither, the first entry that is unmarked after marked ones or starts the alphabet again (why)."""
+    neither, the first entry that is unmarked after marked ones, starts the alphabet again or is the
+    document's front matter (``How to use the Glossary``) (why)."""
     for end in range(start + 1, len(pieces)):
         text = pieces[end][1].strip()
         if _TEMPORARY_END.match(text):
@@ -137,6 +144,8 @@ def _temporary_end(pieces: list[tuple[int, str]], start: int, titles: frozenset[
         if parts is None:
             continue
         own = letters(parts[0])
+        if is_front_matter(parts[0]):
+            return end, False, "the Glossary's own front matter"
         if all_marked and not marked:
             return end, False, "the first unmarked entry after marked ones"
         if last and own and max(own) < min(last):

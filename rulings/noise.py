@@ -12,6 +12,7 @@ archive's toolbar at the top of a capture is chrome too (`rulings.archive`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -32,12 +33,16 @@ _NOISE = re.compile(
             r"^Posted (?:by|on) .{1,100}$|^(?:Post subject|Joined|Posts|Location):\s*.{0,80}$",  # message boards
             r"^(?:Reply|Quote|Edit|Report|Back to top|Logged|Profile|PM)(?:\s*\|\s*[A-Za-z ]{1,20})*$",
             r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?\s*\.{4,}\s*\d+$",  # a table of contents
-            r"^[a-z]{2}$|(?i:^back to top(?: of (?:the )?page)?\b.{0,40}$)",  # an HTML page's letter-pair anchors
-            r"^Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$",  # an HTML Glossary page's title
         )
     )
 )
 """Every kind of noise line, one pattern (each alternative anchored on its own)."""
+_HTML_NOISE = re.compile(
+    r"[a-z]{2}$|(?i:back to top(?: of (?:the )?page)?\b.{0,40}$)"  # an HTML page's letter-pair anchors
+    r"|Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$"  # an HTML Glossary page's title
+)
+"""HTML copies' furniture, matched at the start of a line."""
+_INDEX_START = re.compile(r"(?:[A-Z]{1,6}|[a-z]{2}|(?i:introduction|intro|top|index|home|contents))\b")
 _COLUMNS = re.compile(r"\S(?: {4,}|\t+)\S")
 _BARE_HEAD = re.compile(r"^\*?\s*[^-\u2013\u2014]{1,70}\s[-\u2013\u2014]$")
 
@@ -54,7 +59,14 @@ class Cleaned:
 
 _INDEX_SEPARATOR = re.compile(r"\s*[|\u00b7,/\-\u2013]\s*|\s+")
 _INDEX_WORDS = frozenset({"introduction", "intro", "top", "index", "home", "contents"})
-_LETTERS = re.compile(r"^[A-Z]{1,3}$")
+_LETTERS = re.compile(r"^[A-Z]{1,6}$")
+
+
+def _is_range(token: str) -> bool:
+    """``A``, ``ABC``, ``XYZ``, ``VWXYZ``: a letter, or letters running on in the alphabet (not ``CCG``, ``TREK``)."""
+    return bool(_LETTERS.match(token)) and all(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(token))
+
+
 _PAIR = re.compile(r"^[a-z]{2}$")
 
 
@@ -62,10 +74,12 @@ def is_letter_index(text: str) -> bool:
     """A letter index in its real forms: ``Introduction A B C ... XYZ``, ``ABC / DEF``, ``A - B - ... - Z - top``,
     ``ba - be - bi - bl`` (the letter pairs of one letter's page)."""
     line = text.strip()
-    tokens = [t for t in _INDEX_SEPARATOR.split(line) if t]
-    if len(tokens) < 2 or len(line) > 200:
+    if len(line) > 200 or not _INDEX_START.match(line):
         return False
-    letters = sum(1 for t in tokens if _LETTERS.match(t))
+    tokens = [t for t in _INDEX_SEPARATOR.split(line) if t]
+    if len(tokens) < 2:
+        return False
+    letters = sum(1 for t in tokens if _is_range(t))
     words = sum(1 for t in tokens if t.lower() in _INDEX_WORDS)
     pairs = sum(1 for t in tokens if _PAIR.match(t))
     separated = bool(re.search(r"[|/\u00b7]|\s[-\u2013]\s", line))
@@ -77,7 +91,7 @@ def is_letter_index(text: str) -> bool:
 def is_noise(text: str) -> bool:
     """Whether a line is page, index, archive, board or contents furniture."""
     line = text.strip()
-    return _NOISE.search(line) is not None or is_letter_index(line)
+    return _NOISE.search(line) is not None or _HTML_NOISE.match(line) is not None or is_letter_index(line)
 
 
 def clean(source: SourceText) -> Cleaned:

@@ -1,22 +1,24 @@
 """Paragraphs out of text laid out one line per PDF line.
 
 A Glossary copied out of its PDF keeps the PDF's line breaks: ``Dathon – This personnel is the
-matching`` / ``commander of the Tama. His special skill`` / ... Read one paragraph per line, every
-wrapped line would be a paragraph of its own, and a "See" reference broken across two lines
-would be lost. A run of consecutive lines (no blank line between) is *wrapped* when most of
-its lines stop, nearly full, without ending a sentence (`wrapped_runs`). In a wrapped run, a line continues
-the paragraph of the line before unless that line ends a sentence and the next line's first
-word would have fitted after it (the run's longest line is the column width), or the next
-line starts with a bullet, or either is in capitals (`paragraphs`). Lines of other runs stay a paragraph each.
+matching`` / ``commander of the Tama. His special skill`` / ... Read one paragraph per line,
+every wrapped line would be a paragraph of its own, and a "See" reference broken across two
+lines would be lost. A run of consecutive lines (no blank line between) is *wrapped* when a
+good share of its lines stop without ending a sentence, nearly all of those nearly full
+(`wrapped_runs`). In a wrapped run, a line continues the paragraph of the line before unless
+that line ends a sentence and the next line's first word would have fitted after it (the
+run's longest line is the column width), or the next line starts with a bullet, or either is
+in capitals (`paragraphs`). Lines of other runs stay a paragraph each.
 """
 
 from __future__ import annotations
 
 import re
 
-WRAPPED_SHARE = 0.5
-"""Share of a run's lines (its last one aside) that must stop mid-sentence, nearly full, for the run to be
-wrapped (more than this share)."""
+WRAPPED_SHARE = 0.3
+"""Share of a run's lines (its last one aside) that must stop mid-sentence for the run to be wrapped."""
+NEARLY_ALL = 0.8
+"""Share of those lines that must be nearly full (`FULL`)."""
 FULL = 0.6
 """A line this share of its run's longest line long or longer is nearly full (a wrapped line fills its column)."""
 _ENDS_SENTENCE = re.compile(r"[.!?:;][\"'\u201d\u2019)\]]*$")
@@ -40,14 +42,20 @@ def wrapped_runs(numbered: list[tuple[int, str]]) -> dict[int, int]:
         if run and number == run[-1][0] + 1:
             run.append((number, text))
             continue
-        if len(run) >= 3:
-            inner = [t.strip() for _, t in run[:-1]]
+        if len(run) >= 3 and _wrapped([t.strip() for _, t in run]):
             width = max(len(t.strip()) for _, t in run)
-            stops = sum(1 for t in inner if not ends_sentence(t) and len(t) >= FULL * width)
-            if stops > WRAPPED_SHARE * len(inner):
-                widths.update((n, width) for n, _ in run)
+            widths.update((n, width) for n, _ in run)
         run = [(number, text)]
     return widths
+
+
+def _wrapped(run: list[str]) -> bool:
+    """Whether a run's lines are wrapped text: a good share stop mid-sentence (`WRAPPED_SHARE`), nearly all
+    of those nearly full (`FULL`: a title block's short lines are not wrapped text)."""
+    width = max(len(t) for t in run)
+    stops = [t for t in run[:-1] if not ends_sentence(t)]
+    full = sum(1 for t in stops if len(t) >= FULL * width)
+    return len(stops) >= 2 and len(stops) >= WRAPPED_SHARE * (len(run) - 1) and full >= NEARLY_ALL * len(stops)
 
 
 def continues(previous: str, length: int, text: str, width: int) -> bool:

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import SHARED
-from kb.build.pipeline import report_for
+from kb.build.pipeline import build, report_for
 from rulings.model import ParseResult
 from rulings.parse import coverage, parse_file
 from web.cli.main import main
@@ -193,3 +193,46 @@ def test_sub_headings_are_warned_and_counted(tmp_path: Path, capsys: pytest.Capt
         "for; 2 entry-looking lines not made entries (see warnings)"
     )
     assert f"warning: {page}:20: 'Cures' looks like an entry" in out.err
+
+
+EDITIONS = """
+[[document]]
+id = "glossary-1-6"
+file = "stccg/1e-glossary-1.6-intro.txt"
+game = "stccg"
+kind = "glossary"
+title = "Glossary"
+version = "1.6"
+date = "1999-10-01"
+
+[[document]]
+id = "glossary-1-8"
+file = "stccg/1e-glossary-1.8-intro.txt"
+game = "stccg"
+kind = "glossary"
+title = "Glossary"
+version = "1.8"
+date = "2002-08-01"
+supersedes = "glossary-1-6"
+"""
+
+
+@needs_real
+def test_how_to_use_the_glossary_is_versioned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The two editions' "How to use the Glossary" are two versions of one topic, built and queried for real."""
+    library = tmp_path / "library"
+    (library / "stccg").mkdir(parents=True)
+    (library / "library.toml").write_text(EDITIONS, encoding="utf-8")
+    for name in ("1e-glossary-1.6-intro.txt", "1e-glossary-1.8-intro.txt"):
+        (library / "stccg" / name).write_bytes((REAL / name).read_bytes())
+    build(library, tmp_path / "kb")
+    capsys.readouterr()
+    assert main(["history", "--kb", str(tmp_path / "kb"), "How to use the Glossary"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:4] == [
+        "How to use the Glossary  (stccg:how-to-use-the-glossary): 2 version(s)",
+        "1. 1999-10-01 -> 2002-08-01  [Glossary] original, superseded",
+        "    Source: Glossary (1.6), 1999-10-01, lines 1",
+        "    Ended 2002-08-01: superseded by version 2 (Glossary (1.8), lines 1)",
+    ]
+    assert "2. 2002-08-01 -> in force  [Glossary] replace, active" in lines
