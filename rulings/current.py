@@ -117,6 +117,25 @@ def reflowed(pieces: Pieces) -> list[str]:
     return paragraphs(pieces, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
 
 
+def _text(pieces: Pieces, number: int) -> str:
+    return next((t.strip() for n, t in pieces if n == number), "")
+
+
+def _reflowed_around(pieces: Pieces, apart: set[int]) -> list[str]:
+    """`reflowed`, the lines of ``apart`` (a list of documents) kept a paragraph each."""
+    out: list[str] = []
+    run: Pieces = []
+    for number, text in [*pieces, (-1, "")]:
+        if number in apart or number == -1:
+            out += reflowed(run)
+            run = []
+            if number != -1:
+                out.append(text)
+        else:
+            run.append((number, text))
+    return out
+
+
 def _split(result: ParseResult, number: int) -> None:
     if number not in result.split:
         result.split.append(number)
@@ -187,12 +206,16 @@ def _introduction(result: ParseResult, pieces: Pieces) -> None:
     if not kept:
         return
     document = result.document
-    texts = reflowed(kept)
+    listed = complete_set(kept, _COMPLETE)
+    items = {n for n, _ in listed[1:]} | (
+        {listed[0][0]} if listed and listed[0][1] == _text(kept, listed[0][0]) else set()
+    )
+    texts = _reflowed_around(kept, items)
     document.declared_date = declared_date([t for _, t in kept[:4]])
     joined = " ".join(clean_line(p) for p in texts)
     previous = _PREVIOUS.search(joined)
     document.previous_date = parse_us_date(previous.group(1)) if previous else None
-    document.complete_set = [clean_line(t) for t in complete_set(kept, _COMPLETE)]
+    document.complete_set = [clean_line(t) for _, t in listed]
     numbers = [n for n, _ in kept]
     result.entries.append(Entry("Introduction", "introduction", join_paragraphs(texts), numbers))
     if document.date and document.declared_date and document.date != document.declared_date:

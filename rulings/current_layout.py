@@ -83,8 +83,9 @@ def declared_date(texts: list[str]) -> dt.date | None:
     return None
 
 
-def complete_set(pieces: list[tuple[int, str]], pattern: re.Pattern[str]) -> list[str]:
-    """The documents named after "a complete set of ... rules ... consists of the following:".
+def complete_set(pieces: list[tuple[int, str]], pattern: re.Pattern[str]) -> list[tuple[int, str]]:
+    """The documents named after "a complete set of ... rules ... consists of the following:",
+    each with its line.
 
     The list starts after the first colon that follows the phrase (on its line, when text
     follows the colon, or on the next lines) and runs over consecutive lines."""
@@ -92,18 +93,18 @@ def complete_set(pieces: list[tuple[int, str]], pattern: re.Pattern[str]) -> lis
     if start is None:
         return []
     for k in range(start, min(start + 4, len(pieces))):
-        text = pieces[k][1]
+        number, text = pieces[k]
         phrase = pattern.search(text)
         offset = phrase.end() if phrase and k == start else 0
         colon = text.find(":", offset)
         if colon < 0:
             continue
-        found = [text[colon + 1 :].strip()] if text[colon + 1 :].strip() else []
-        previous = pieces[k][0]
+        found = [(number, text[colon + 1 :].strip())] if text[colon + 1 :].strip() else []
+        previous = number
         for number, item in pieces[k + 1 :]:
             if found and number != previous + 1:
                 break
-            found.append(item.strip())
+            found.append((number, item.strip()))
             previous = number
         return found
     return []
