@@ -11,7 +11,8 @@ kept are the heaviest run of candidates whose first letters never go backwards (
 A candidate whose headword starts lower case (a game term) or is a card title weighs more
 than a capitalised word that is neither (a sub-heading such as ``Cures``); of two equal runs
 the one ending earlier wins. A candidate after a line ending with ``:`` continues the list that
-line introduces. Marked (``*``) and erratum lines, and front matter about the document itself
+line introduces; a wrapped PDF line whose line before stops, nearly full, in the middle of a
+sentence continues that sentence. Marked (``*``) and erratum lines, and front matter about the document itself
 (``How to use the Glossary –``), start an entry wherever they stand.
 
 Every candidate not kept comes back with its reason, for the parser to warn and count
@@ -41,6 +42,8 @@ class Candidate:
     """Marked, an erratum or front matter: an entry wherever it stands."""
     after_colon: bool = False
     """The line before it ends with ``:`` (it may be an item of the list that line introduces)."""
+    mid_sentence: bool = False
+    """It is a wrapped line whose line before stops, nearly full, in the middle of a sentence."""
 
 
 def letters(headword: str) -> tuple[str, ...]:
@@ -80,7 +83,9 @@ def starts(candidates: list[Candidate], titles: frozenset[str] = frozenset()) ->
     for candidate in candidates:
         if candidate.forced:
             continue
-        if candidate.after_colon:
+        if candidate.mid_sentence:
+            held[candidate.index] = "a wrapped line: the line before stops in the middle of a sentence"
+        elif candidate.after_colon:
             held[candidate.index] = "after a line ending with ':', an item of the list it introduces"
         else:
             free.append(candidate)

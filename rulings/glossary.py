@@ -25,7 +25,7 @@ from rulings.boundaries import Candidate, is_front_matter, letters
 from rulings.boundaries import starts as boundaries
 from rulings.html_layouts import html_starts
 from rulings.model import Document, Entry, ParseResult
-from rulings.reflow import paragraphs, undrop_capital, wrapped_runs
+from rulings.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
 
@@ -65,6 +65,15 @@ def _starts(numbered: list[tuple[int, str]], titles: frozenset[str]) -> list[_St
     return out
 
 
+def _mid_sentence(numbered: list[tuple[int, str]], k: int, widths: dict[int, int]) -> bool:
+    """Whether piece ``k`` is a wrapped line whose line before stops, nearly full, mid-sentence."""
+    number, width = numbered[k][0], widths.get(numbered[k][0], 0)
+    if not width or k == 0 or numbered[k - 1][0] != number - 1:
+        return False
+    before = numbered[k - 1][1].strip()
+    return not ends_sentence(before) and len(before) >= FULL * width
+
+
 def topic_entries(
     numbered: list[tuple[int, str]], kind: str, titles: frozenset[str], result: ParseResult | None = None
 ) -> tuple[list[Entry], list[int]]:
@@ -81,13 +90,15 @@ def read_topics(
 ) -> tuple[list[Entry], list[tuple[int, str]]]:
     """`topic_entries`, the pieces before any entry returned with their text."""
     starts = _starts(numbered, titles)
+    widths = wrapped_runs(numbered)
     candidates: list[Candidate] = []
     for k, start in enumerate(starts):
         if start is None:
             continue
         front = is_front_matter(start.headword) and all(is_front_matter(c.headword) for c in candidates)
         after_colon = k > 0 and numbered[k - 1][1].rstrip().endswith(":")
-        candidates.append(Candidate(k, start.headword, start.marked or start.erratum or front, after_colon))
+        forced = start.marked or start.erratum or front
+        candidates.append(Candidate(k, start.headword, forced, after_colon, _mid_sentence(numbered, k, widths)))
     held = boundaries(candidates, titles)
     entries: list[Entry] = []
     texts: list[list[tuple[int, str]]] = []
@@ -108,7 +119,6 @@ def read_topics(
             texts[-1].append((number, text))
         else:
             before.append((number, text))
-    widths = wrapped_runs(numbered)
     printed = {number: len(text.strip()) for number, text in numbered}
     for entry, lines in zip(entries, texts, strict=True):
         entry.text, entry.references = take_references(join_paragraphs(paragraphs(lines, widths, printed)))
