@@ -188,6 +188,8 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     saved = incremental.State(incremental.code_fingerprint(), keys, documents, releases, ledger, copy.deepcopy(catalog),
                               bool(card_files), set(), [], {}, [])  # fmt: skip
     imports = [import_lackey(path, catalog) for path in card_files]
+    _refuse_empty(imports, catalog)
+    catalog.retire_topics()
     imported = sum(i.printings for i in imports)
     saved.ordinary = ordinary_words(e.text for r in results for e in r.entries)
     links = link_versions(ledger.versions, ledger.topics, catalog, saved.ordinary)
@@ -241,6 +243,15 @@ def _extend(
         final, reports, time.perf_counter() - started, ledger.warnings + state.catalog.problems, dangling,
         cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
     )  # fmt: skip
+
+
+def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
+    """Refuse, in one line, a card file that gave no card (the knowledge base in service stays)."""
+    for report in imports:
+        if not report.printings:
+            said = [p for p in catalog.problems if p.startswith(f"{report.path}:")]
+            raise BuildError(f"{said[0]}; no card read from this card file" if said else
+                             f"{report.path}:1: no card read from this card file ({report.rows} rows)")  # fmt: skip
 
 
 def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:

@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import store
-from kb.catalog import Card, Catalog, bundled_catalog
+from kb.catalog import Card, Catalog, bundled_catalog, headword_titles
 from kb.index import days, see_texts
 from kb.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
 from kb.versions import Ledger, Version, apply_documents
 from rulings.model import Document, ParseResult
-from rulings.normalize import fold_quotes, title_key, without_universal
+from rulings.normalize import fold_quotes, title_key
 
 PARSED = "parsed"
 """The folder of parse results inside a build directory."""
@@ -143,7 +143,7 @@ def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for card in cards:
         words = {f"p:{word}" for word in _persona_words(card)}
-        for spelling in [card.name, *card.aliases]:
+        for spelling in card.spellings():
             keys = _title_keys(spelling)
             words.add(f"t:{title_key(spelling)}")
             if keys:
@@ -161,7 +161,7 @@ def _linkable(state: State, catalog: Catalog, versions: list[Version], written: 
     ``after_any``) can link: those of every title whose first word they write, of their
     headwords, of the personas they name "any"; linking with these alone links as with all."""
     words = [f"f:{key}" for key in set(written.values())] + [f"p:{word}" for word in after_any]
-    words += [f"t:{title_key(without_universal(h))}" for h in {v.headword for v in versions}]
+    words += [f"t:{title_key(t)}" for h in {v.headword for v in versions} for t in headword_titles(h)]
     wanted = {key for word in words for key in state.findable.get(word, ())}
     return Catalog({key: card for key, card in catalog.cards.items() if key in wanted})
 
@@ -284,11 +284,11 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
         if before == card:
             continue
         if before is None:
-            spellings.update(dict.fromkeys([card.name, *card.aliases], card.name))
+            spellings.update(dict.fromkeys(card.spellings(), card.name))
         elif card.name != before.name or card.aliases[: len(before.aliases)] != before.aliases:
             return f"the card {before.name!r} changed its name or spellings"
         else:
-            spellings.update(dict.fromkeys(card.aliases[len(before.aliases) :], card.name))
+            spellings.update(dict.fromkeys([s for s in card.spellings() if s not in before.spellings()], card.name))
         words = _persona_words(card) ^ (_persona_words(before) if before else set())
         personas.update(dict.fromkeys(words, card.name))
     named = sorted(personas.keys() & state.after_any)
@@ -296,7 +296,7 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
         return f'the card {personas[named[0]]!r} changes what "any {named[0]}" names in an earlier version'
     if not spellings:
         return None
-    headed = {title_key(without_universal(h)) for h in {v.headword for v in state.ledger.versions}}
+    headed = {title_key(t) for h in {v.headword for v in state.ledger.versions} for t in headword_titles(h)}
     known = set(state.written.values())
     for spelling, name in spellings.items():
         if title_key(spelling) in headed:

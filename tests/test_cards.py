@@ -124,8 +124,8 @@ def test_lackey_bad_rows_are_reported_and_skipped(tmp_path: Path) -> None:
     assert sorted(c.name for c in catalog.cards.values()) == ["Conundrum", "Lineup"]
     (tmp_path / "other.csv").write_text("Title,Kind\nX,Y\n")
     assert import_lackey(tmp_path / "other.csv", catalog).printings == 0
-    assert catalog.problems[-1].endswith("other.csv:1: not a Lackey card file: no column Name, Set, Type, Affil, "
-                                         "Uniqueness, Persona")  # fmt: skip
+    assert catalog.problems[-1].endswith("other.csv:1: not a Lackey card file (comma-separated): no column Name, "
+                                         "Set, Type, Affil, Uniqueness, Persona")  # fmt: skip
 
 
 @needs_catalog
