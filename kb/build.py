@@ -171,15 +171,16 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
     state = incremental.load_state(previous)
+    moved = incremental.relocate(state, keys, documents) if state else {}
     full = incremental.newer_only(state, keys, documents, releases, bool(card_files))
     if previous and state and full is None:
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
         _check_coverage(added)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
         if not isinstance(extension, str):
-            return _extend(library, kb, manifest, previous, state, keys, extension, started)
+            return _extend(library, kb, manifest, previous, state, keys, extension, started, moved)
         full, state = extension, None
-    reused = [incremental.reuse_parse(previous, k) for k in keys]
+    reused = [incremental.reuse_parse(previous, k, d) for k, d in zip(keys, documents, strict=True)]
     parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
     results = [r if r is not None else next(parsed) for r in reused]
     reports = _check_coverage(results)
@@ -217,9 +218,10 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
 
 def _extend(
     library: Path, kb: Path, manifest: bytes, previous: Path, state: incremental.State, keys: list[str],
-    extension: incremental.Extension, started: float,
+    extension: incremental.Extension, started: float, moved: dict[str, str],
 ) -> BuildReport:  # fmt: skip
-    """Write the build that `incremental.extend` prepared, from the ``previous`` one."""
+    """Write the build that `incremental.extend` prepared, from the ``previous`` one (whose
+    documents ``moved``, `incremental.relocate`)."""
     ledger = state.ledger
     reports = [report_for(r) for r in extension.results]
     before = len(state.keys)
@@ -229,7 +231,7 @@ def _extend(
     dangling = dangling_references(ledger, {d.id: d.path for d in state.documents})
 
     def write(staging: Path) -> None:
-        incremental.copy_store(previous, staging, extension, ledger)
+        incremental.copy_store(previous, staging, extension, ledger, moved)
         files.fault("mid-build")
         extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
                        ledger.topics, _card_names(state.links, state.catalog), state.seen,
