@@ -30,7 +30,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.build import build  # noqa: E402
+from kb.build.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from rulings.model import Document, ParseError  # noqa: E402
 from rulings.normalize import fold_quotes, headword_key  # noqa: E402
