@@ -9,7 +9,7 @@ them), nor, when it is also an ordinary word of the documents (it appears in low
 somewhere), at the start of a sentence. A title followed by ``& Capitalised`` is the start
 of a longer combination title, not that card. A title that is also a skill's name
 (`SKILLS`: Interrogation, Torture) written as the skill ("add 1 to Interrogation or
-Torture", "Torture skill") is not the card. ``[univ] Nebula`` is ``Nebula``; a headword
+Torture", "Torture skill") is not the card, nor is an FAQ's ``Q:`` opening a line. ``[univ] Nebula`` is ``Nebula``; a headword
 names a card as the Glossary prints titles (`kb.catalog.headword_titles`). "any Miles"
 names every card of that persona.
 """
@@ -151,6 +151,8 @@ class Linker:
             return False
         if len(title) == 1 and title[0] in SKILLS and _names_a_skill(text, words, index):
             return False
+        if len(title) == 1 and _marks_a_question(text, words[index]):
+            return False
         return not _AMPERSAND.match(text, words[index + len(title) - 1].end())
 
     def _personas(self, text: str) -> list[Mention]:
@@ -183,6 +185,13 @@ def _ends_sentence(word: str) -> bool:
     "Tama." does, "Dr.", an initial "T." and "U.S.S." do not."""
     bare = word[:-1]
     return word.endswith(".") and "." not in bare and len(bare) > 1 and bare not in _ABBREVIATIONS
+
+
+def _marks_a_question(text: str, word: re.Match[str]) -> bool:
+    """Whether a one-letter word opening a line and followed by a colon is an FAQ's question or
+    answer mark (``Q: Can an Away Team ...``), not the card ``Q``."""
+    line_start = text.rfind("\n", 0, word.start()) + 1
+    return len(word.group(0)) == 1 and text.startswith(":", word.end()) and not text[line_start : word.start()].strip()
 
 
 def _names_a_skill(text: str, words: list[re.Match[str]], index: int) -> bool:
