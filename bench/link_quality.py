@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kb.build.catalog import read_name  # noqa: E402
 from kb.build.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 
@@ -90,13 +91,17 @@ PLUGIN_COLUMNS = (
 """The columns of the LackeyCCG Star Trek plugin's set files: the CSV exports' without ``Lore``."""
 
 
-def plugin_set_file(export: Path, target: Path, names: set[str] | None = None) -> Path:
-    """Write the rows of a CSV export (those whose Name is in ``names``, else all) at ``target``
-    as the plugin's set files have them: tab-separated, no quoting, one line a card, no byte-order mark."""
+def export_rows(export: Path, titles: set[str] | None = None) -> list[dict[str, str]]:
+    """The rows of a CSV export (those of a card whose title, `read_name`, is in ``titles``, else all)."""
     with export.open(encoding="utf-8-sig", newline="") as handle:
-        rows = [r for r in csv.DictReader(handle) if names is None or r["Name"] in names]
+        return [r for r in csv.DictReader(handle) if titles is None or read_name(r["Name"])[0] in titles]
+
+
+def plugin_set_file(export: Path, target: Path, titles: set[str] | None = None) -> Path:
+    """Write the rows of a CSV export (`export_rows`) at ``target`` as the plugin's set files have
+    them: tab-separated, no quoting, one line a card (runs of white space made one space), no byte-order mark."""
     lines = ["\t".join(PLUGIN_COLUMNS)]
-    lines += ["\t".join(" ".join((row.get(c) or "").split()) for c in PLUGIN_COLUMNS) for row in rows]
+    lines += ["\t".join(" ".join(row[c].split()) for c in PLUGIN_COLUMNS) for row in export_rows(export, titles)]
     target.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return target
 
