@@ -258,3 +258,15 @@ def test_the_real_pages_link_as_labelled_by_hand(tmp_path: Path) -> None:
     assert (quality.false, quality.missed, quality.negatives_linked) == ([], [], [])
     assert quality.entries >= 26 and quality.true >= 51  # the entries the parsers give now; more as they improve
     assert quality.precision >= 0.97 and quality.recall >= 0.95
+
+
+def test_a_card_file_saved_on_windows_or_missing(tmp_path: Path) -> None:
+    windows = tmp_path / "Physical.txt"
+    windows.write_bytes("Name\tSet\tType\tAffil\tUniqueness\tPersona\tText\nQuark\xe9\tPremiere\tPersonnel\tFerengi\t\t\tBar.\n"
+                        .encode("cp1252"))  # fmt: skip
+    catalog = Catalog()
+    assert import_lackey(windows, catalog).printings == 1
+    assert [c.name for c in catalog.cards.values()] == ["Quarké"]
+    assert catalog.problems == [f"{windows}:2: not UTF-8; the file was decoded as cp1252 (Windows-1252)"]
+    assert import_lackey(tmp_path / "Virtual.txt", catalog).rows == 0
+    assert catalog.problems[-1] == f"{tmp_path / 'Virtual.txt'}:1: cannot read the file: No such file or directory"

@@ -268,10 +268,15 @@ def import_lackey(path: Path, catalog: Catalog) -> ImportReport:
     report = ImportReport(path, conventions=dict.fromkeys(CONVENTIONS, 0))
     keys: set[str] = set()
     try:
-        lines = read_source(path).lines
-    except (ParseError, OSError) as err:
-        catalog.problems.append(f"{path}:1: not a readable card file ({err})")
+        source = read_source(path)
+    except ParseError as err:  # its message names the file and line
+        catalog.problems.append(str(err))
         return report
+    except OSError as err:
+        catalog.problems.append(f"{path}:1: cannot read the file: {err.strerror or err}")
+        return report
+    lines = source.lines
+    catalog.problems += source.warnings  # bytes that are not UTF-8, read as cp1252 (a file saved on Windows)
     tabbed = "\t" in lines[0]
     layout: dict[str, Any] = {"delimiter": "\t", "quoting": csv.QUOTE_NONE} if tabbed else {}
     header = [name.strip().strip('"').strip() for name in next(csv.reader(lines[:1], **layout))]
