@@ -41,6 +41,7 @@ _EDITION = re.compile(r"\s+2E$")
 _VIRTUAL = re.compile(r"\s+\*VP$")
 _MARKS = re.compile(r"\s*(?P<marks>[*+]+)$")
 _ARTICLE = re.compile(r"^(?P<title>.+), (?P<article>The|A|An)$")
+_WORD_PARTS = re.compile(r"[^\W_]+")
 _HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _INFO = re.compile(r"^(?:(?P<number>\S*\d\S*)\s+)?(?P<rarity>\S+)$")
 _name_key = functools.lru_cache(maxsize=1 << 16)(title_key)
@@ -135,10 +136,13 @@ class Card:
         return f"{self.game}:{_name_key(self.name)}"
 
     def spellings(self) -> list[str]:
-        """Its name and aliases, and each written with spaces for its hyphens (the Glossary's
-        ``Forced Labor Camp`` is ``Forced-Labor Camp``)."""
+        """Its name and aliases, each written with spaces for its hyphens too (the Glossary's
+        ``Forced Labor Camp`` is ``Forced-Labor Camp``), and each in the plural ("three Pegasus
+        Searches", "Q-Flashes"; a one-word title's plural is too often a species or a skill: "Humans")."""
         written = [self.name, *self.aliases]
-        return list(dict.fromkeys(written + [_HYPHEN.sub(" ", s) for s in written]))
+        written += [_HYPHEN.sub(" ", s) for s in written]
+        several = [_plural(s) for s in written if s[-1:].isalpha() and len(_WORD_PARTS.findall(s)) > 1]
+        return list(dict.fromkeys(written + several))
 
 
 @dataclass
@@ -234,6 +238,11 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
                 if spelled and spelled is not card:
                     catalog.add(Card(card.name, card.game, spelled.type, affiliation=spelled.affiliation))
     return catalog
+
+
+def _plural(title: str) -> str:
+    """A title in the plural, as rules write several copies of a card (its last word's ``s`` or ``es``)."""
+    return title + ("es" if title.endswith(("s", "sh", "ch", "x", "z")) else "s")
 
 
 def headword_titles(headword: str) -> list[str]:
