@@ -137,9 +137,9 @@ def test_the_governing_text_comes_first_and_the_others_say_why_they_give_way(
     }  # fmt: skip
     results = page(client, "/?q=how+many+seed+cards&game=stccg")
     assert (
-        '<p class="gives-way"><strong>Gives way</strong> to <a href="/version/stccg:seed-deck@stccg-cr-update-'
-        '2000-11-27@current-rulings">seed deck (Current Rulings, 2000-11-27)</a>: the Current Rulings govern over'
-        " the Rulebook.</p>"
+        '<p class="gives-way"><strong>Gives way:</strong> the Current Rulings govern over the Rulebook. The text that'
+        ' governs: <a href="/version/stccg:seed-deck@stccg-cr-update-2000-11-27@current-rulings">seed deck (Current'
+        " Rulings, 2000-11-27)</a></p>"
     ) in results
     status, out = run(capsys, "search", "how many seed cards", "--game", "stccg", "--kb", str(bundled_root))
     lines = out.splitlines()
