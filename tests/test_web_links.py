@@ -29,6 +29,7 @@ PAGES = {
     "entries.entry": "/entry/stccg:conundrum",
     "entries.version": "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
     "cards.card_page": "/card/Conundrum",
+    "cards.pair_page": "/cards?names=Stop+First+Contact%2CHero+of+the+Empire",
 }
 """One page of each kind of the bundled knowledge base."""
 
