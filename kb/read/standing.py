@@ -36,6 +36,8 @@ ZONE = 3
 """The first hits of a search, read as answers to one question: the governing one goes first."""
 MAX_SECTIONS = 24
 """Sections listed under an empty heading."""
+SCANNED = 400
+"""The entries after an empty heading read to find its sections (its own come first)."""
 
 TIERS = {"current-rulings": 4, "glossary": 3, "rulebook": 2, "faq": 1, "variant": 0}
 """Which kind of text governs over which (higher over lower)."""
@@ -61,7 +63,7 @@ def partial(version: Version, history: list[Version]) -> str | None:
             if not version.text:
                 return f"No text of its own: it {done}, which is not in this library."
             if current is not version:
-                done = f"builds on a version that {done.split(' ', 1)[0]} {done.split(' ', 1)[1]}"
+                done = f"builds on a version that {done}"
             return f"Partial text: it {done}; the rest of that entry is not in this library."
         current = by_id.get(current.supersedes) if current.supersedes else None
     return None
@@ -79,8 +81,8 @@ def sections(reader: Reader, version: Version) -> list[TopicRef]:
         return []
     sql = ("SELECT v.topic_id, t.headword, v.text = '' AND v.refs = '[]' AS empty FROM versions v"
            " JOIN topics t ON t.id = v.topic_id WHERE v.document_id = ? AND v.series = ? AND v.line_start > ?"
-           " ORDER BY v.line_start, v.id")  # fmt: skip
-    rows = reader.rows(sql, version.document_id, version.series, version.line_end)
+           " ORDER BY v.line_start, v.id LIMIT ?")  # fmt: skip
+    rows = reader.rows(sql, version.document_id, version.series, version.line_end, SCANNED)
     own = [r for r in rows if r["topic_id"].startswith(f"{version.topic}.")]  # its sub-sections, when it has them
     found: list[TopicRef] = []
     for row in own or rows:
