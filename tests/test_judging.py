@@ -99,6 +99,10 @@ def test_an_amendment_with_no_text_never_copies_an_empty_ruling(client: FlaskCli
         f"Cha'Joh (Glossary, version 1 of 1):  [{CHAJOH_EMPTY}] [Gives way to Cha'Joh (Current Rulings, 2000-11-27):"
         " the Current Rulings govern over the Glossary.]\n— Current Rulings Update (11/27/00), 2000-11-27, lines 69"
     )
+    deck = data(client, "/deck.json?list=Cha%27Joh")["cards"][0]["entries"][0]["parts"]
+    assert [(p["label"], p["partial"]) for p in deck] == [("Current Rulings", None), ("Glossary", CHAJOH_EMPTY)]
+    card = page(client, "/card/Cha'Joh")
+    assert f'<p class="partial"><strong>No text of its own:</strong>{CHAJOH_EMPTY.split(":", 1)[1]}</p>' in card
     see_only = citations(page(client, "/?q=commandeering"))[1]
     assert see_only.startswith("A Fast Ship Would Be Nice (Current Rulings, version 1 of 1): See commandeering.\n")
 
