@@ -27,10 +27,10 @@ from typing import Any
 
 from whoosh.analysis import Token
 from whoosh.codec.whoosh3 import _lenfield
-from whoosh.lang.porter import stem
 from whoosh.writing import SegmentWriter
 
 from kb.analysis import WORD, fold_word
+from kb.analysis import inflection_stem as stem
 from rulings.normalize import fold_quotes
 
 POOL_MB = 1024

@@ -28,7 +28,7 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from kb import files
-from kb.analysis import WORD, FoldFilter
+from kb.analysis import WORD, FoldFilter, inflection_stem
 from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
 
 STRIDE = 1 << 20
@@ -57,7 +57,7 @@ class Strata(Filter):  # type: ignore[misc]
 
 def _words(stem: bool) -> Any:
     chain = RegexTokenizer(f"{WORD}|{MARK}") | FoldFilter() | Strata() | LowercaseFilter()
-    return chain | StemFilter() if stem else chain
+    return chain | StemFilter(inflection_stem) if stem else chain
 
 
 def schema() -> fields.Schema:

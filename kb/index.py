@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import fields, index, query
-from whoosh.lang.porter import stem
 
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
+from kb.analysis import inflection_stem as stem
 from kb.aside import aside
 from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
 from kb.history import fused_analysers, topic_document, write_history

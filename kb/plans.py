@@ -31,21 +31,24 @@ def analysed(analyzer: Any, text: str) -> list[str]:
     return [t.text for t in analyzer(text)]
 
 
-def word_query(word: str) -> query.Query | None:
-    """One plain word in any searchable field (a compound must match all its parts)."""
+def word_query(word: str, inflections: list[str] | None = None) -> query.Query | None:
+    """One plain word in any searchable field (a compound must match all its parts); in the
+    headword and card-name fields, also as any of its ``inflections`` (a headword matched by
+    its inflection ranks as if typed)."""
     options = []
     for name, analyzer in WORD_FIELDS:
         terms = analysed(analyzer, word)
         if terms:
-            options.append(
-                query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
-            )
+            found = query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
+            if inflections and analyzer is NAMES and len(terms) == 1:
+                found = query.Or([found, *(query.Term(name, other) for other in inflections)])
+            options.append(found)
     return query.Or(options) if options else None
 
 
-def _either(word: str, compound: str | None) -> query.Query | None:
-    """A word, or the compound it makes with its neighbour."""
-    alone = word_query(word)
+def _either(word: str, compound: str | None, inflections: list[str] | None = None) -> query.Query | None:
+    """A word (or its inflections in names), or the compound it makes with its neighbour."""
+    alone = word_query(word, inflections)
     return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
 
 
@@ -108,7 +111,7 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
         if afford(f"{stem}*", built := prefix_query(stem)):
             planned.required.append(built)
     for word in typed.words:
-        if afford(word, built := _either(word, typed.joined.get(word))):
+        if afford(word, built := _either(word, typed.joined.get(word), typed.inflected.get(word))):
             planned.words.append((word, built))
     for clause in typed.clauses:
         if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):

@@ -19,10 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from whoosh.lang.porter import stem
-
 from kb import budget
 from kb.analysis import fold_word
+from kb.analysis import inflection_stem as stem
 
 MAX_QUERY = 500
 """Characters of a query read; the rest is ignored."""
@@ -134,6 +133,9 @@ class Typed:
     """Parts over `PARTS`, not searched."""
     joined: dict[str, str] = field(default_factory=dict)
     """A word -> the compound it makes with its neighbour (``ship yard`` -> shipyard)."""
+    inflected: dict[str, list[str]] = field(default_factory=dict)
+    """A word -> the other inflections of it among headword and card-name words
+    (``commandeered`` -> commandeering), matched in names as the word typed is."""
 
 
 def read_query(text: str) -> Typed:
@@ -219,6 +221,8 @@ class Vocabulary:
         self._given_stems = stems
         self._tables: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
         """The known words by first letter, and by stem; made when a word is not known as typed."""
+        self._name_stems: dict[str, list[str]] | None = None
+        """A stem -> the name words with it (made on first use)."""
 
     @property
     def tables_made(self) -> bool:
@@ -246,6 +250,17 @@ class Vocabulary:
         for cloaking): same stem, a length within two letters, and the same letters but for an
         ending of three at most (``commandering`` is neither ``commander`` nor ``commandeering``)."""
         return word in self or any(_inflects(word, known) for known in self._made()[1].get(stem(word), []))
+
+    def inflections(self, word: str) -> list[str]:
+        """The headword and card-name words that are other inflections of ``word`` (folded):
+        those with its stem (`kb.analysis.inflection_stem`), ``commandeered`` -> commandeering."""
+        if self._name_stems is None:  # made whole, then published
+            given, table = self._given_stems, {}
+            for name in sorted(self.names):
+                table.setdefault(stem(name) if given is None else given.get(name, name), []).append(name)
+            self._name_stems = table
+        folded = fold_word(word)
+        return [name for name in self._name_stems.get(stem(folded), []) if name != folded]
 
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""

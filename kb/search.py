@@ -107,6 +107,8 @@ def search(
     for reading in (typed, fixed):
         if reading is not None and len(reading.words) > 1:  # a compound is made of two words
             reading.joined = kb.vocabulary().compounds(reading.words)
+        if reading is not None and not exact:
+            reading.inflected = {w: found for w in reading.words if (found := kb.vocabulary().inflections(w))}
     work = budget.Work()
     find = _Finder(kb, history, on, game, kind, limit, work)
     hits = find(fixed or typed)

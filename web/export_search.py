@@ -29,9 +29,8 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from whoosh.lang.porter import stem
-
 from kb.analysis import folded_words
+from kb.analysis import inflection_stem as stem
 from kb.questions import FILLER
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
