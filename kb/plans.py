@@ -6,6 +6,7 @@ search of history (`kb.history_search`) run these plans.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,10 +47,25 @@ def word_query(word: str, inflections: list[str] | None = None) -> query.Query |
     return query.Or(options) if options else None
 
 
-def _either(word: str, compound: str | None, inflections: list[str] | None = None) -> query.Query | None:
-    """A word (or its inflections in names), or the compound it makes with its neighbour."""
-    alone = word_query(word, inflections)
-    return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
+def _either(word: str, typed: Typed) -> query.Query | None:
+    """A word (or its inflections in names), or the compound it makes with its neighbour, or
+    another spelling as likely of a corrected word."""
+    alone = word_query(word, typed.inflected.get(word))
+    others = [
+        word_query(w, typed.inflected.get(w)) for w in [typed.joined.get(word, ""), *typed.also.get(word, [])] if w
+    ]
+    found = [q for q in [alone, *others] if q is not None]
+    return (query.Or(found) if len(found) > 1 else found[0]) if alone is not None else None
+
+
+def together(searcher: Searcher, word: str, others: list[str], most: int = 50) -> int:
+    """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
+    in any searchable field): how well a candidate spelling fits the rest of a query."""
+    wanted = word_query(word)
+    rest = [q for q in (word_query(w) for w in others) if q is not None]
+    if wanted is None or not rest:
+        return 0
+    return sum(1 for _ in itertools.islice(searcher.docs_for_query(query.And([wanted, query.Or(rest)])), most))
 
 
 def prefix_query(stem: str) -> query.Query | None:
@@ -111,7 +127,7 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
         if afford(f"{stem}*", built := prefix_query(stem)):
             planned.required.append(built)
     for word in typed.words:
-        if afford(word, built := _either(word, typed.joined.get(word), typed.inflected.get(word))):
+        if afford(word, built := _either(word, typed)):
             planned.words.append((word, built))
     for clause in typed.clauses:
         if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):

@@ -309,13 +309,14 @@ class KnowledgeBase(Reader):
 
     def search(
         self, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False, start: int = 0,
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-        all with ``every_version``), with snippets and citations (`kb.search.search`)."""
+        all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
+        on (`kb.search.search`)."""
         from kb import search
 
-        return search.search(self, text, as_of, game, kind, limit, every_version, exact, live)
+        return search.search(self, text, as_of, game, kind, limit, every_version, exact, live, start)
 
     def card(self, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
         """A card's catalog facts, the rulings headed by it, the entries naming it and its
