@@ -1,25 +1,27 @@
 """The browser's search index of an export: the versions in force, their words, the cards.
 
 ``search-index.json`` is an inverted index made here, at export time, so the browser only
-looks words up (``static/offline_search.js``). It holds:
+looks words up and scores as the server does (``static/offline_search.js``). It holds:
 
-- ``documents``: for each version in force on the export's day, in version order, what a
-  result shows (topic, headword, label, status, text, citation), what the filters test
-  (game, kind) and ``lengths``, the number of words of its headword, card names and text;
+- ``documents``: for each version in force on the export's day, in version order (the order
+  of the server's index of the versions in force), what a result shows (id, topic, headword,
+  label, status, text, citation, key, card names, document), what the filters and phrases test
+  (game, kind, document; the headword, card names, text and any extra text) and ``lengths``:
+  the words of its headword, card names, text and extra text (`kb.index.extra_text`) as the
+  server's index stores a field's length (`FIELDS`; one byte, an approximation);
+- ``averages``: each field's average length over the documents (exact, as the server's);
 - ``postings``: each folded word -> its postings, ordered by document then field, each as
   two numbers: the document's number less the previous posting's (the first: the number),
-  and ``field + 3 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 5]``: once
+  and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
-- ``stems``: each word of the postings whose English stem (the server's, Porter) is not the
-  word itself and is shared with another word -> that stem (`_stem_of`), so the browser finds
-  ``cloaking`` for ``cloaked`` as the server does;
 - ``filler``: the question and filler words the server drops from a query (`kb.questions.FILLER`).
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
-``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``). Filler words
-are left out of the text's postings (a query drops them when it has other words), but
-counted in its length. ``cards.json`` maps each card's folded title and aliases to its page,
-for the deck page in the browser.
+``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``); the
+browser stems them as the server does (``inflectionStem``, `kb.analysis.inflection_stem`).
+Filler words have postings too: a query of filler words alone searches them, and so does a
+phrase ("seed for free"). ``cards.json`` maps each card's
+folded title and aliases to its page, for the deck page in the browser.
 """
 
 from __future__ import annotations
@@ -29,61 +31,68 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
+from whoosh.util.numeric import byte_to_length, length_to_byte
+
 from kb.analysis import folded_words
-from kb.analysis import inflection_stem as stem
+from kb.index import extra_text, see_texts
 from kb.questions import FILLER
+from kb.versions import Topic
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
 
 if TYPE_CHECKING:
     from web.export import Site
 
-FIELDS = ("headword", "cards", "text")
+FIELDS = ("headword", "cards", "text", "extra")
 """The searched fields, numbered in this order in the postings."""
 
 
 def documents(site: Site) -> list[dict[str, Any]]:
     """One searchable document per version in force on the export's day, in version order,
-    with its card names (``cards``, searched but not shown)."""
+    with its card names, text and extra text as the server's index holds them (``words``,
+    ``extra``: searched, not shown)."""
     kb = site.kb
     found = []
-    games = {t["id"]: t["game"] for t in kb.topics()}
-    for version in kb.versions_in_force(site.today):
+    topics = {t["id"]: Topic(t["id"], t["game"], t["headword"], t["kind"]) for t in kb.topics()}
+    versions = kb.versions_in_force(site.today)
+    seen = see_texts(versions, topics)
+    for version in versions:
         part = kb.part(version, site.today)
         fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
-        found.append({"id": version.id, "topic": version.topic, "headword": part.get("headword", version.headword),
-                      "label": part["label"], "status": part["status"], "game": games[version.topic],
-                      "kind": series_kind(version.series), "cards": " ; ".join(part.get("cards") or []),
-                      "text": fallback, "citation": part["citation"]})  # fmt: skip
+        words = version.text or " ".join(f"See {r}." for r in version.references)
+        found.append({"id": version.id, "topic": version.topic, "key": version.key,
+                      "headword": part.get("headword", version.headword), "label": part["label"],
+                      "status": part["status"], "game": topics[version.topic].game,
+                      "kind": series_kind(version.series), "cards": " | ".join(part.get("cards") or []),
+                      "text": fallback, "words": words, "extra": extra_text(version, seen.get(version.id, "")),
+                      "document": version.document_id, "citation": part["citation"]})  # fmt: skip
     return found
 
 
 def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
-    """The inverted index of ``found`` (`documents`): the documents as shown, with the
-    lengths of their fields, the postings of each word, and the words' stems."""
+    """The inverted index of ``found`` (`documents`; ``words`` and ``extra`` default to none):
+    the documents as shown, with the lengths of their fields, the average lengths and the
+    postings of each word."""
     postings: dict[str, list[int]] = {}
     last: dict[str, int] = {}
     shown = []
+    totals = [0] * len(FIELDS)
     for number, document in enumerate(found):
         lengths = []
-        for field, name in enumerate(FIELDS):
-            words = folded_words(document[name])
-            lengths.append(len(words))
-            counts = Counter(w for w in words if field != 2 or w not in FILLER)
+        sources = [document["headword"], document["cards"], document.get("words", document["text"]),
+                   document.get("extra", "")]  # fmt: skip
+        for field, text in enumerate(sources):
+            words = folded_words(text)
+            totals[field] += len(words)
+            lengths.append(byte_to_length(length_to_byte(len(words))))
+            counts = Counter(words)
             for word in sorted(counts):
-                postings.setdefault(word, []).extend((number - last.get(word, 0), field + 3 * (counts[word] - 1)))
+                postings.setdefault(word, []).extend((number - last.get(word, 0), field + 4 * (counts[word] - 1)))
                 last[word] = number
-        shown.append({**{k: v for k, v in document.items() if k != "cards"}, "lengths": lengths})
-    shared = Counter(stem(word) for word in postings)
-    stems = {w: _stem_of(w) for w in sorted(postings) if stem(w) != w and shared[stem(w)] > 1}
-    return {"documents": shown, "postings": postings, "stems": stems, "filler": sorted(FILLER)}
-
-
-def _stem_of(word: str) -> int | str:
-    """The stem of ``word`` as kept: the length of the word's start it is (``cloaking`` -> 5
-    for ``cloak``), or the stem itself when it is not a start of the word (``any`` -> ``ani``)."""
-    found = stem(word)
-    return len(found) if word.startswith(found) else found
+        hidden = ("words",) if document.get("extra") else ("words", "extra")
+        shown.append({**{k: v for k, v in document.items() if k not in hidden}, "lengths": lengths})
+    averages = [total / (len(found) or 1) for total in totals]
+    return {"documents": shown, "averages": averages, "postings": postings, "filler": sorted(FILLER)}
 
 
 def cards(site: Site) -> dict[str, list[str]]:

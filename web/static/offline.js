@@ -46,24 +46,9 @@
     return loading;
   }
 
-  function read(text, filler) {
-    // The query's content words (fillers dropped unless all there is), exclusions, field prefixes.
-    var engine = window.RulingsSearch;
-    var excluded = [];
-    var rest = text.slice(0, 500).replace(/(^|\s)-(\S+)/g, function (_, space, word) { excluded.push(word); return space; });
-    rest = rest.replace(/\b(card|cards|kind|doc|game|headword):/gi, " ").replace(/["*]/g, " ");
-    var words = [];
-    (rest.match(engine.WORD) || []).forEach(function (w) { if (engine.fold(w) && words.indexOf(w) < 0) { words.push(w); } });
-    var content = words.filter(function (w) { return !filler.has(engine.fold(w)); });
-    return { words: content.length ? content : words, excluded: excluded.map(engine.fold).filter(Boolean) };
-  }
-
   function search(index, text, live, game, kind) {
-    var typed = read(text, index.filler);
-    var words = window.RulingsSearch.queryWords(typed.words.join(" "));
-    if (!words.length) { return { words: [], hits: [] }; }
-    var hits = index.search(words, { live: live, game: game, kind: kind, excluded: typed.excluded, limit: LIMIT });
-    return { words: typed.words, hits: hits };
+    // The server's answer, from the browser's index (offline_search.js: RulingsSearch.ask).
+    return window.RulingsSearch.ask(index, text, { live: live, game: game, kind: kind, limit: LIMIT, exact: params.get("exact") === "1" });
   }
 
   function snippet(text, terms) {
