@@ -96,12 +96,12 @@ def main() -> int:
     options.add_argument("sets", nargs="*", type=Path, default=SETS)
     options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
     args = options.parse_args()
-    from web.export import export
+    from web.export.pages import export
 
     with tempfile.TemporaryDirectory() as work:
         kb = args.kb
         if kb is None:
-            from kb.build import build
+            from kb.build.pipeline import build
 
             kb = Path(work) / "kb"
             build(ROOT / "data", kb)

@@ -1,6 +1,6 @@
 """Search a knowledge base: questions and keywords over the Whoosh index, best answer first.
 
-A query is read by `kb.questions.read_query`. Its content words are not all required:
+A query is read by `kb.search.questions.read_query`. Its content words are not all required:
 versions matching every word come first, then those matching most of them (BM25F within
 each group, headword and card-name hits weighing most), so a question never dead-ends while
 one of its words matches. A word the knowledge base has never seen is corrected against
@@ -22,12 +22,14 @@ from typing import TYPE_CHECKING
 from whoosh import query
 from whoosh.searching import Hit, Searcher
 
-from kb import budget, history_search
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
-from kb.paths import BuildError
-from kb.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
-from kb.questions import MAX_QUERY, Typed, Vocabulary, read_query
-from kb.snippet import snippet
+from kb.errors import BuildError
+from kb.read.reader import Names
+from kb.search import budget
+from kb.search import history as history_search
+from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
+from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
+from kb.search.snippet import snippet
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
@@ -35,7 +37,8 @@ MOST = 200
 """Results a search reaches at most, over all its pages."""
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.parts import Parts
+    from kb.search.searchers import Searchers
 
 
 def run(
@@ -117,8 +120,9 @@ def meanings(fixed: Typed) -> list[str]:
 
 
 def search(
-    kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-    limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False, start: int = 0,
+    searchers: Searchers, parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None,
+    kind: str | None = None, limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+    start: int = 0,
 ) -> SearchAnswer:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations: ``limit`` of them from the
@@ -130,16 +134,18 @@ def search(
     limit, wanted = max(1, limit), min(MOST, start + max(1, limit)) + 1  # one more: whether more follow
     on = None if every_version else (as_of or dt.date.today())
     typed = read_query(text)
-    history = kb.history_searcher(on)
-    fixed = None if exact or not typed.words else correct(typed, kb.vocabulary(), fitting(kb, history, on))
+    history = searchers.history_searcher(on)
+    fixed = (
+        None if exact or not typed.words else correct(typed, searchers.vocabulary(), fitting(searchers, history, on))
+    )
     for reading in (typed, fixed):
         if reading is not None and len(reading.words) > 1:  # a compound is made of two words
-            reading.joined = kb.vocabulary().compounds(reading.words)
+            reading.joined = searchers.vocabulary().compounds(reading.words)
         if reading is not None and not exact:
             spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
-            reading.inflected = {w: found for w in spelt if (found := kb.vocabulary().inflections(w))}
+            reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
     work = budget.Work()
-    find = _Finder(kb, history, on, game, kind, wanted, work)
+    find = _Finder(searchers, history, on, game, kind, wanted, work)
     hits = find(fixed or typed)
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
@@ -150,10 +156,11 @@ def search(
     hits = hits[start : min(start + limit, wanted - 1)]
     results: list[SearchResult | HistoryResult] = []
     for version_id, marked in hits:
-        version = kb.version(version_id)
+        version = parts.reader.version(version_id)
         if version is None:  # the index and the store are of one build: never, unless a build was damaged
-            raise BuildError(f"{kb.directory}: the index names version {version_id}, which the store does not hold")
-        part = kb.part(version, on or dt.date.today())
+            where = parts.reader.directory
+            raise BuildError(f"{where}: the index names version {version_id}, which the store does not hold")
+        part = parts.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
@@ -166,16 +173,16 @@ def search(
     corrected = " ".join(fixed.words) if fixed and not meant else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
             "corrected": corrected, "meant": meant,
-            "suggestion": None if corrected or meant else suggest(typed, kb.names(), kb.vocabulary),
+            "suggestion": None if corrected or meant else suggest(typed, Names(parts.reader), searchers.vocabulary),
             "start": start, "more": more, "partial": work.stopped or work.capped,
             "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
 
 
-def fitting(kb: KnowledgeBase, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
-    """How many entries hold a word and one of others (`kb.plans.together`), in the index searched."""
+def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
+    """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
 
     def fit(word: str, others: list[str]) -> int:
-        return together(history if history is not None else kb.searcher(on)[0], word, others)
+        return together(history if history is not None else searchers.searcher(on)[0], word, others)
 
     return fit
 
@@ -186,12 +193,12 @@ class _Finder:
     index, keeping each topic's matching versions (``matching``: shown version -> ids)."""
 
     def __init__(
-        self, kb: KnowledgeBase, history: Searcher | None, on: dt.date | None, game: str | None, kind: str | None,
+        self, searchers: Searchers, history: Searcher | None, on: dt.date | None, game: str | None, kind: str | None,
         limit: int, work: budget.Work,
     ) -> None:  # fmt: skip
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
         self.day = on.toordinal() if on else None
-        self.searcher, self.allowed = kb.searcher(on) if history is None else (history, None)
+        self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
 
     def __call__(self, typed: Typed) -> list[tuple[int, str]]:

@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb import budget
 from kb.analysis import fold_word
 from kb.analysis import inflection_stem as stem
+from kb.search import budget
 
 MAX_QUERY = 500
 """Characters of a query read; the rest is ignored."""

@@ -14,7 +14,7 @@ looks words up and scores as the server does (``static/offline_search.js``). It 
   two numbers: the document's number less the previous posting's (the first: the number),
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
-- ``filler``: the question and filler words the server drops from a query (`kb.questions.FILLER`).
+- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`).
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
 ``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``); the
@@ -34,14 +34,14 @@ from typing import TYPE_CHECKING, Any
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from kb.analysis import folded_words
-from kb.index import extra_text, see_texts
-from kb.questions import FILLER
-from kb.versions import Topic
+from kb.index.writer import extra_text, see_texts
+from kb.model import Topic
+from kb.search.questions import FILLER
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
 
 if TYPE_CHECKING:
-    from web.export import Site
+    from web.export.site import Site
 
 FIELDS = ("headword", "cards", "text", "extra")
 """The searched fields, numbered in this order in the postings."""
