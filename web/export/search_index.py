@@ -14,7 +14,8 @@ looks words up and scores as the server does (``static/offline_search.js``). It 
   two numbers: the document's number less the previous posting's (the first: the number),
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
-- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`).
+- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`);
+- ``card_lists``: the topics that are a rulebook's list of cards, not rulings (the deck page leaves them out).
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
 ``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``); the
@@ -109,5 +110,6 @@ def cards(site: Site) -> dict[str, list[str]]:
 
 def search_files(site: Site) -> Iterator[tuple[str, Any]]:
     """The JSON files of the browser's search: (name in the export, what it holds)."""
-    yield "search-index.json", {"today": site.today.isoformat(), **search_index(documents(site))}
+    lists = sorted(t["id"] for t in site.kb.topics() if t["kind"] == "card list")
+    yield "search-index.json", {"today": site.today.isoformat(), **search_index(documents(site)), "card_lists": lists}
     yield "cards.json", cards(site)

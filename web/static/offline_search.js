@@ -212,6 +212,7 @@
       self.counts.set(t, times);
     });
     this.filler = new Set(data.filler);
+    this.cardLists = new Set(data.card_lists || []);
     this.terms = Array.from(this.postings.keys()).sort();
     this.family = new Map();  // stem -> the index's words with it
     this.stems = new Map();
