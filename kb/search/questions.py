@@ -51,6 +51,8 @@ FILLER = frozenset(
         "from",
         "get",
         "gets",
+        "go",
+        "goes",
         "had",
         "has",
         "have",
