@@ -21,6 +21,8 @@ import pytest
 
 from helpers import ROOT
 from kb.analysis import folded_words, inflection_stem
+from kb.paths import current
+from kb.query import KnowledgeBase
 from kb.search.questions import FILLER
 from web.export.pages import export
 from web.export.search_index import search_index
@@ -74,6 +76,8 @@ def test_the_bundled_exports_index(site: Path) -> None:
     the = index["postings"]["the"]
     assert {the[i + 1] % 4 for i in range(0, len(the), 2)} == {0, 1, 2, 3}
     assert len(index["documents"]) == 157
+    assert sorted(index["indexed"]) == ["cards", "cardstem", "extra"]  # the server's own postings of these
+    assert index["indexed"]["cards"]["conundrum"] == [conundrum, 1]
     assert index["card_lists"] == ["stccg:rebuilding-your-decks.deck-list-federation-outpost",
                                    "stccg:rebuilding-your-decks.deck-list-klingon-outpost"]  # fmt: skip
 
@@ -127,7 +131,8 @@ def test_a_typo_within_an_edit_or_two_finds_the_word(page: tuple[Any, str]) -> N
     mended = found(page, "comandeering")  # the word mended, then found with its stem's other words
     assert (mended[0], sorted(mended)) == ("stccg:commandeering", sorted(found(page, "commandeering")))
     assert found(page, "conumdrun") == ["stccg:conundrum"]  # two edits
-    assert found(page, "cnudrum") == []  # three edits
+    assert found(page, "cnudrum") == ["stccg:conundrum"]  # two edits: as the server, within two from six letters
+    assert found(page, "cnxdrum") == []  # three edits
     swapped = found(page, "attakc")  # two neighbours swapped: one edit
     assert (swapped[:2], sorted(swapped)) == (found(page, "attack")[:2], sorted(found(page, "attack")))
 
@@ -141,6 +146,26 @@ def test_the_last_word_while_typing_finds_the_words_it_begins(page: tuple[Any, s
     tab.wait_for_selector('#results[data-query="conund"]')
     assert tab.eval_on_selector_all("#results a.headword", TOPICS) == ["stccg:conundrum"]
     assert tab.eval_on_selector_all("#suggestions a", "els => els.map(e => e.firstChild.textContent)") == ["Conundrum"]
+
+
+@needs_chromium
+def test_autocomplete_rows_are_touch_targets_and_hits_can_be_cited(page: tuple[Any, str], bundled_root: Path) -> None:
+    tab, host = page
+    tab.goto(host + "index.html")
+    tab.type("#q", "conund")
+    tab.wait_for_selector("#suggestions a")
+    heights = tab.eval_on_selector_all("#suggestions li", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 44  # were 19 to 24 px
+    found(page, "conundrum")
+    button = tab.locator("#results button.copy-cite").first
+    assert button.is_visible()  # offline.js never showed it
+    with KnowledgeBase(current(bundled_root)) as kb:
+        hit = kb.search("conundrum")["results"][0]
+    citation = hit["citation"]
+    assert button.get_attribute("data-citation") == (
+        f"{hit['headword']} ({hit['label']}): {hit['text']}\n— {citation['title']} ({citation['version']}), "
+        f"{citation['date']}, lines {citation['lines']}")  # fmt: skip
+    assert button.get_attribute("data-permalink") == f"{host}version/{quote(hit['key'])}.html"
 
 
 @needs_chromium
@@ -160,14 +185,17 @@ def test_an_excluded_word_and_the_stems(page: tuple[Any, str]) -> None:
 
 
 @needs_chromium
-def test_the_game_filter(page: tuple[Any, str]) -> None:
+def test_the_game_filter(page: tuple[Any, str], bundled_root: Path) -> None:
     both = found(page, "ship")
     only = found(page, "ship", game="neutral-zone")
     assert (len(both), len(only)) == (20, 20)
-    assert both[:3] == ["neutral-zone:neutral.tholian-ship", "stccg:battling.ship-vs-ship",
-                        "neutral-zone:collector-ship-attack-ship"]  # fmt: skip
-    assert only[:3] == ["neutral-zone:neutral.tholian-ship", "neutral-zone:collector-ship-attack-ship",
-                        "neutral-zone:ship-card-anatomy"]  # fmt: skip
+    # The server's order (the headword "Ships" and the text's "ship" weighed as the server weighs them).
+    with KnowledgeBase(current(bundled_root)) as kb:
+        assert both == [hit["topic"] for hit in kb.search("ship")["results"]]
+        assert only == [hit["topic"] for hit in kb.search("ship", game="neutral-zone")["results"]]
+    assert both[:3] == ["neutral-zone:neutral.tholian-ship",
+                        "stccg:the-eight-types-of-cards-used-in-the-two-player-game.ships",
+                        "stccg:a-fast-ship-would-be-nice"]  # fmt: skip
     assert {t.split(":")[0] for t in only} == {"neutral-zone"}
 
 

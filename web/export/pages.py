@@ -121,7 +121,7 @@ def _not_found(app: Any) -> str:
     message = "This page is not in this export (a mistyped address, or a page newer than the export). Search for it:"
     with app.test_request_context("/404.html"):
         page: str = error_page(404, message, [{"url": "/", "name": "Search the rulings"}])[0]
-    return page
+    return re.sub(r'<a href="[^"]*\.json">JSON</a> · ', "", page)  # it has no JSON twin
 
 
 def _encoded(url: str) -> str:

@@ -15,6 +15,11 @@ looks words up and scores as the server does (``static/offline_search.js``). It 
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
 - ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`);
+- ``indexed``: the postings of the card names' fields (``cards``, ``cardstem``) and of the
+  extra text's (``extra``, by stem) as the server's index holds them (term -> the document's
+  number less the previous one's, and the count), their lengths and averages with them, when
+  that index is the one the server searches on the export's day: the card names a build
+  linked and a table row's cells are in it and in no store;
 - ``card_lists``: the topics that are a rulebook's list of cards, not rulings (the deck page leaves them out).
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
@@ -96,6 +101,46 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
     return {"documents": shown, "averages": averages, "postings": postings, "filler": sorted(FILLER)}
 
 
+INDEXED = {"cards": 1, "cardstem": 1, "extra": 3}
+"""The server's fields whose postings the export takes from its index (field -> the number of
+`FIELDS` whose lengths they give): the card names a build linked and a table row's cells are in
+no store, only in the index."""
+
+
+def indexed_fields(site: Site, found: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The fields `INDEXED` as the server's index of the versions in force holds them: each term
+    -> its postings (the document's number less the previous one's, and the count), each
+    document's stored length of those fields, and their averages; None when that index is not
+    the one the server searches on the export's day."""
+    searchers = site.kb.searchers
+    searcher, allowed = searchers.searcher(site.today)
+    if allowed is not None or searchers.history_searcher(site.today) is not None:
+        return None
+    reader = searcher.reader()
+    number = {document["id"]: n for n, document in enumerate(found)}
+    docs = {d: number.get(fields["version"]) for d, fields in enumerate(reader.all_stored_fields())}
+    if sorted(n for n in docs.values() if n is not None) != list(range(len(found))):
+        return None
+    postings: dict[str, dict[str, list[int]]] = {name: {} for name in INDEXED}
+    for name, table in postings.items():
+        for term in reader.field_terms(name):
+            matcher, at, last = reader.postings(name, term), [], 0
+            while matcher.is_active():
+                if (n := docs.get(matcher.id())) is not None:
+                    at.append((n, int(matcher.value_as("frequency"))))
+                matcher.next()
+            for n, count in sorted(at):
+                table.setdefault(term, []).extend((n - last, count))
+                last = n
+    lengths = {field: [0] * len(found) for field in set(INDEXED.values())}
+    for name, field in INDEXED.items():
+        for d, n in docs.items():
+            if n is not None:
+                lengths[field][n] = int(reader.doc_field_length(d, name) or 0)
+    averages = {INDEXED[name]: searcher.avg_field_length(name) or 0 for name in INDEXED}
+    return {"postings": postings, "lengths": lengths, "averages": averages}
+
+
 def cards(site: Site) -> dict[str, list[str]]:
     """Folded card title (and alias) -> [name, page file] for the deck page."""
     found: dict[str, list[str]] = {}
@@ -111,5 +156,15 @@ def cards(site: Site) -> dict[str, list[str]]:
 def search_files(site: Site) -> Iterator[tuple[str, Any]]:
     """The JSON files of the browser's search: (name in the export, what it holds)."""
     lists = sorted(t["id"] for t in site.kb.topics() if t["kind"] == "card list")
-    yield "search-index.json", {"today": site.today.isoformat(), **search_index(documents(site)), "card_lists": lists}
+    found = documents(site)
+    index = search_index(found)
+    indexed = indexed_fields(site, found)
+    if indexed is not None:
+        for field, lengths in indexed["lengths"].items():
+            for document, length in zip(index["documents"], lengths, strict=True):
+                document["lengths"][field] = length
+        for field, average in indexed["averages"].items():
+            index["averages"][field] = average
+        index["indexed"] = indexed["postings"]
+    yield "search-index.json", {"today": site.today.isoformat(), **index, "card_lists": lists}
     yield "cards.json", cards(site)

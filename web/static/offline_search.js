@@ -213,6 +213,8 @@
     });
     this.filler = new Set(data.filler);
     this.cardLists = new Set(data.card_lists || []);
+    this.indexed = data.indexed || null;  // the server's own postings of card names and extra text
+    if (this.indexed) { Object.keys(this.indexed.cards).forEach(function (w) { self.names.add(w); }); }
     this.terms = Array.from(this.postings.keys()).sort();
     this.family = new Map();  // stem -> the index's words with it
     this.stems = new Map();
@@ -239,7 +241,11 @@
     if (this.cache.has(key)) { return this.cache.get(key); }
     var counts = new Map();
     var self = this;
-    (stemmed ? this.family.get(term) || [] : (this.postings.has(term) ? [term] : [])).forEach(function (w) {
+    var own = this.indexed && (field === 1 ? this.indexed[stemmed ? "cardstem" : "cards"] : field === 3 && stemmed ? this.indexed.extra : null);
+    if (own) {
+      var q = own[term] || [];
+      for (var j = 0, n = 0; j < q.length; j += 2) { n += q[j]; counts.set(n, q[j + 1]); }
+    } else (stemmed ? this.family.get(term) || [] : (this.postings.has(term) ? [term] : [])).forEach(function (w) {
       var p = self.postings.get(w);
       for (var i = 0; i < p.length; i += 3) {
         if (p[i + 1] === field) { counts.set(p[i], (counts.get(p[i]) || 0) + p[i + 2]); }
