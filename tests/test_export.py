@@ -327,8 +327,8 @@ def test_a_large_export_is_kept_offline_by_its_shell_and_each_page_once_opened(
     kept = json.loads((tmp_path / "site" / "offline.json").read_text())
     assert kept["complete"] is False
     assert [f for f in kept["files"] if not f.startswith("static/")] == [
-        "404.html", "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json", "docs.html",
-        "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
+        "404.html", "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json",
+        "docs.html", "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
 
 
 # -- the diff between any two dates, in the browser ----------------------------------------

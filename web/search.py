@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, g, request, url_for
 
 from kb.answers import SearchAnswer
-from kb.search.in_force import MOST
+from kb.search.budget import RESULTS
 from kb.vocabulary import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
@@ -24,7 +24,7 @@ def index(json_wanted: bool) -> Any:
     answer: SearchAnswer | Mapping[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None,
                                                 "meant": [], "start": 0, "more": False}  # fmt: skip
     limit = int_arg("limit", 20, 1, 100)
-    number = int_arg("page", 1, 1, MOST // limit)
+    number = int_arg("page", 1, 1, RESULTS // limit)
     if text.strip():
         answer = g.kb.search(text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
                              live=request.args.get("live") == "1", start=(number - 1) * limit)  # fmt: skip

@@ -33,9 +33,6 @@ from kb.search.snippet import snippet
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
-MOST = 200
-"""Results a search reaches at most, over all its pages."""
-
 if TYPE_CHECKING:
     from kb.read.parts import Parts
     from kb.search.searchers import Searchers
@@ -126,12 +123,12 @@ def search(
 ) -> SearchAnswer:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations: ``limit`` of them from the
-    ``start``-th on (a page; ``more`` says whether more follow, up to `MOST` in all). Unknown
+    ``start``-th on (a page; ``more`` says whether more follow, up to `budget.RESULTS` in all). Unknown
     words are corrected (``corrected`` says what was searched; ``meant``, the two queries
     searched together when two spellings are as likely) unless ``exact``; ``live`` (typing)
     adds, after the same hits, those completing the last word as a prefix."""
-    start = max(0, min(start, MOST - 1))
-    limit, wanted = max(1, limit), min(MOST, start + max(1, limit)) + 1  # one more: whether more follow
+    start = max(0, min(start, budget.RESULTS - 1))
+    limit, wanted = max(1, limit), min(budget.RESULTS, start + max(1, limit)) + 1  # one more: whether more follow
     on = None if every_version else (as_of or dt.date.today())
     typed = read_query(text)
     history = searchers.history_searcher(on)

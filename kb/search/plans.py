@@ -150,13 +150,13 @@ def whole_query(plan: Plan, parts: list[query.Query], reader: Any, work: budget.
 def prepared(
     typed: Typed, game: str | None, kind: str | None, limit: int, work: budget.Work
 ) -> tuple[Plan, list[query.Query], int] | None:
-    """The plan of ``typed``, the parts every hit needs, and ``limit`` kept within 1 to 200;
+    """The plan of ``typed``, the parts every hit needs, and ``limit`` kept within 1 to `budget.RESULTS`;
     None when there is nothing to search."""
     planned = plan(typed, game, kind, work)
     every = planned.required + [q for _, q in planned.words]
     if not (planned.words or typed.clauses or typed.prefixes) or not every:
         return None
-    return planned, every, max(1, min(limit, 200))
+    return planned, every, max(1, min(limit, budget.RESULTS))
 
 
 def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> query.Query:
