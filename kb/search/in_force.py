@@ -110,10 +110,8 @@ def meanings(fixed: Typed) -> list[str]:
     with the likelier spellings), to offer as "did you mean" (none when each word had one)."""
     if not fixed.also:
         return []
-    choices = [[w, *fixed.also.get(w, [])] for w in fixed.words]
-    first = " ".join(c[0] for c in choices)
-    return [first] + [" ".join(c[1] if w == word else c[0] for w, c in zip(fixed.words, choices, strict=True))
-                      for word in fixed.also for _ in fixed.also[word][:1]]  # fmt: skip
+    others = [" ".join(fixed.also[word][0] if w == word else w for w in fixed.words) for word in fixed.also]
+    return [" ".join(fixed.words), *others]
 
 
 def search(
@@ -123,8 +121,8 @@ def search(
 ) -> SearchAnswer:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations: ``limit`` of them from the
-    ``start``-th on (a page; ``more`` says whether more follow, up to `budget.RESULTS` in all). Unknown
-    words are corrected (``corrected`` says what was searched; ``meant``, the two queries
+    ``start``-th on (a page; ``more`` says whether more follow; `budget.RESULTS` at most in
+    all). Unknown words are corrected (``corrected`` says what was searched; ``meant``, the two queries
     searched together when two spellings are as likely) unless ``exact``; ``live`` (typing)
     adds, after the same hits, those completing the last word as a prefix."""
     start = max(0, min(start, budget.RESULTS - 1))

@@ -4,10 +4,13 @@ A judge types the player's question ("can conundrum target a cloaked ship"). `re
 keeps the explicit syntax (``"phrase"``, ``field:word``, ``-word``, ``word*``) and turns the
 rest into content words: question and filler words ("can", "may", "I", "how", ...) are
 dropped unless they are all there is, and a word typed twice counts once.
-`Vocabulary.correct` mends a word of five or more letters that the knowledge base has never
-seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): within one
-edit for words up to five letters, two for longer ones; headword and card-name words first,
-then the commonest.
+`Vocabulary.spellings` mends a word of five or more letters that the knowledge base has never
+seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): to a known
+word within one edit for words up to five letters, two for longer ones (or whose bare form
+is, ``cloked``: cloaked); a word that fits the rest of the query first (the entries hold it
+with another of its words), then the nearest, headword and card-name words, the commonest;
+two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
+gives the name words a word's inflections match as if typed (``commandeered``: commandeering).
 """
 
 from __future__ import annotations
