@@ -150,17 +150,17 @@ def _gives_way(best: Part, part: Part, reader: Reader) -> GivesWay:
             "date": best["valid_from"], "why": why}  # fmt: skip
 
 
-def arranged(reader: Reader, answer: SearchAnswer) -> SearchAnswer:
+def arranged(reader: Reader, answer: SearchAnswer, lead: bool = True) -> SearchAnswer:
     """A search's hits as a judge reads them: every hit with text before the empty headings
     (which list their sections), and among the first `ZONE` hits the governing text first (unless
-    the first hit is named by the query or is of the quick-start rules), each hit it governs over
-    saying why it gives way."""
+    the first hit is named by the query or is of the quick-start rules; never when not ``lead``: a
+    page after the first), each hit it governs over saying why it gives way."""
     results = answer["results"]
     empty = [r for r in results if r["sections"] or (r["series"].startswith("rulebook:") and not r["text"])]
     ordered = [r for r in results if r not in empty] + empty
     # The governing text leads unless the query names the first hit's entry, or that hit is of the
     # quick-start rules (a question about the introductory game): those keep their place, labelled.
-    lead = bool(ordered) and not ordered[0]["full"] and tier(ordered[0], reader) != "variant"
+    lead = lead and bool(ordered) and not ordered[0]["full"] and tier(ordered[0], reader) != "variant"
     zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), reader, lead))
     answer["results"] = [*zone, *ordered[ZONE:]]
     return answer
