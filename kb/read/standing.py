@@ -20,7 +20,7 @@ several texts in force governs.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
 from kb.model import Version, history_order
@@ -164,6 +164,16 @@ def arranged(reader: Reader, answer: SearchAnswer, lead: bool = True) -> SearchA
     zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), reader, lead))
     answer["results"] = [*zone, *ordered[ZONE:]]
     return answer
+
+
+def offline_facts(reader: Reader, part: Part) -> dict[str, Any]:
+    """What the export's search needs to arrange its hits as `arranged` does: the part's tier and
+    date (``tier``, ``since``), whether it is an empty heading and whether it takes part in
+    deciding which text governs (``candidate``)."""
+    amends = bool(part["partial"]) and not part["series"].startswith("rulebook:")
+    empty = bool(part["sections"]) or (part["series"].startswith("rulebook:") and not part["text"])
+    return {"tier": TIERS[tier(part, reader)], "since": part["valid_from"] or "", "heading": empty,
+            "candidate": bool(part["text"] or amends) and part["status"] == "active"}  # fmt: skip
 
 
 def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:

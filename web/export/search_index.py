@@ -39,18 +39,23 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from kb.analysis import folded_words
+from kb.analysis import folded_words, text_analyzer
 from kb.index.writer import extra_text, see_texts
 from kb.model import Topic
+from kb.read import standing
 from kb.search.questions import FILLER
 from kb.vocabulary import series_kind
-from rulings.normalize import title_key
+from rulings.normalize import headword_key, title_key
 
 if TYPE_CHECKING:
     from web.export.site import Site
 
 FIELDS = ("headword", "cards", "text", "extra")
 """The searched fields, numbered in this order in the postings."""
+
+
+_HEADWORD = text_analyzer(joined=False)
+"""The terms a query must hold to name an entry (`kb.search.in_force.names_entry`)."""
 
 
 def documents(site: Site) -> list[dict[str, Any]]:
@@ -72,7 +77,8 @@ def documents(site: Site) -> list[dict[str, Any]]:
                       "kind": series_kind(version.series), "cards": " | ".join(part.get("cards") or []),
                       "text": fallback, "words": words, "extra": extra_text(version, seen.get(version.id, "")),
                       "document": version.document_id, "citation": part["citation"],
-                      "partial": part["partial"]})  # fmt: skip
+                      "partial": part["partial"], **standing.offline_facts(kb, part),
+                      "named": [t.text for t in _HEADWORD(headword_key(version.headword))]})  # fmt: skip
     return found
 
 
