@@ -157,11 +157,11 @@ def test_a_later_document_governs_and_the_quick_start_rules_are_a_variant(
     client: FlaskClient, history_root: Path
 ) -> None:
     # a question about the introductory game keeps its quick-start answer first, labelled a variant
-    found = data(client, "/index.json?q=create+the+spaceline&game=stccg")["results"]
+    found = data(client, "/index.json?q=create+and+seed+the+spaceline&game=stccg")["results"]
     assert [(r["headword"], (r["gives_way"] or {}).get("why"), r["governs"]) for r in found[:2]] == [
         ("STEP 2: CREATE AND SEED THE SPACELINE",
          "the quick-start rules are a variant for the introductory game; the full rules govern", None),
-        ("Creating the Spaceline", None, "over STEP 2: CREATE AND SEED THE SPACELINE (1996-12-01)"),
+        ("Seeding The Spaceline", None, "over STEP 2: CREATE AND SEED THE SPACELINE (1996-12-01)"),
     ]  # fmt: skip
     # a first hit the query names keeps its place too
     named = data(client, "/index.json?q=conundrum+target")["results"]
@@ -184,15 +184,15 @@ def test_a_later_document_governs_and_the_quick_start_rules_are_a_variant(
 
 
 def test_the_search_keeps_the_game_chosen_and_labels_other_games(client: FlaskClient) -> None:
-    mixed = page(client, "/?q=commandeering&game=")
+    mixed = page(client, "/?q=cloaked+ship&game=")
     assert '<span class="badge other-game">other game: neutral-zone</span>' in mixed
-    response = client.get("/?q=commandeering&game=stccg")
+    response = client.get("/?q=cloaked+ship&game=stccg")
     assert "game=stccg" in response.headers["Set-Cookie"]
-    remembered = data(client, "/index.json?q=commandeering")  # the test client sends the cookie back
+    remembered = data(client, "/index.json?q=cloaked+ship")  # the test client sends the cookie back
     assert {r["game"] for r in remembered["results"]} == {"stccg"}
-    assert "<option selected>stccg</option>" in page(client, "/?q=commandeering")
-    client.get("/?q=commandeering&game=")  # "any": forgotten
-    assert "neutral-zone" in {r["game"] for r in data(client, "/index.json?q=commandeering")["results"]}
+    assert "<option selected>stccg</option>" in page(client, "/?q=cloaked+ship")
+    client.get("/?q=cloaked+ship&game=")  # "any": forgotten
+    assert "neutral-zone" in {r["game"] for r in data(client, "/index.json?q=cloaked+ship")["results"]}
 
 
 # -- 5. versions numbered per topic and series ----------------------------------------------
