@@ -254,12 +254,12 @@ class KnowledgeBase(Reader):
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
         all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
-        on (`kb.search.in_force.search`); headings after text and, on the first page, the governing
-        text first (`kb.read.standing.arranged`)."""
+        on (`kb.search.in_force.search`); headings after text and, on the first page of a search of
+        the texts in force, the governing text first (`kb.read.standing.arranged`)."""
         from kb.search.in_force import search
 
         found = search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start)
-        return standing.arranged(self, found, lead=start == 0)
+        return standing.arranged(self, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:
         """Up to ``limit`` headwords and card names completing ``text`` (`kb.search.completion.complete`)."""
