@@ -37,6 +37,7 @@ from kb.answers import (
     iso,
 )
 from kb.errors import UnknownTopic
+from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY, BuildError
 from kb.reader import Names, Reader
 from kb.versions import Version, history_order, lines, status
@@ -82,7 +83,7 @@ class KnowledgeBase(Reader):
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._vocabulary: Vocabulary | None = None
         self._completion: Completions | None = None
-        self._changes: dict[int, dict[str, dict[str, Any]]] = {}
+        self._changes: dict[tuple[int, tuple[str, ...] | None], dict[str, dict[str, Any]]] = {}
         self._games: list[str] | None = None
         self._lengths: dict[tuple[str, str], bytes] = {}
         """The indexes' field lengths (`kb.weighting`), read once, shared by every thread's searchers."""
@@ -166,12 +167,14 @@ class KnowledgeBase(Reader):
             self._completion = names_of(self)
         return self._completion
 
-    def document_changes(self, limit: int) -> dict[str, dict[str, Any]]:
-        """What each document changed, up to ``limit`` items of each kind (`kb.changes.by_document`),
-        made on first use for each limit."""
-        if limit not in self._changes:  # made whole, then published
-            self._changes = {**self._changes, limit: changes.by_document(self, limit)}
-        return self._changes[limit]
+    def document_changes(self, limit: int, only: list[str] | None = None) -> dict[str, dict[str, Any]]:
+        """What each document (of ``only``, default all) changed, up to ``limit`` items of each
+        kind (`kb.changes.by_document`), made on first use for each limit and documents."""
+        key = (limit, tuple(sorted(only)) if only is not None else None)
+        if key not in self._changes:  # made whole, then published
+            made = changes.by_document(self, limit, None if only is None else set(only))
+            self._changes = {**self._changes, key: made}
+        return self._changes[key]
 
     # -- lookup ---------------------------------------------------------------------
 
@@ -264,20 +267,22 @@ class KnowledgeBase(Reader):
             versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
         return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
 
-    def as_of(self, on: dt.date, game: str | None = None) -> AsOfAnswer:
-        """The whole knowledge base in force on a date."""
+    def as_of(self, on: dt.date, game: str | None = None, paging: Paging = FIRST) -> AsOfAnswer:
+        """The whole knowledge base in force on a date: the topics of the page ``paging`` asks
+        (`kb.paging`), by headword."""
         game = self.game_filter(game)
         in_force: dict[str, list[Version]] = {}
         for version in self.versions_in_force(on):
             in_force.setdefault(version.topic, []).append(version)
-        topics: list[Entry] = []
-        for topic in sorted(self.topics(), key=lambda t: headword_key(t["headword"])):
-            parts = in_force.get(topic["id"], [])
-            if parts and game in (None, topic["game"]):
-                topics.append(
-                    {"topic": topic["id"], "headword": topic["headword"], "parts": [self.part(v, on) for v in parts]}
-                )
-        return {"as_of": on.isoformat(), "topics": topics}
+        listed = [t for t in sorted(self.topics(), key=lambda t: headword_key(t["headword"]))
+                  if in_force.get(t["id"]) and game in (None, t["game"])]  # fmt: skip
+
+        def entry(topic: dict[str, Any]) -> Entry:
+            parts = [self.part(v, on) for v in in_force[topic["id"]]]
+            return {"topic": topic["id"], "headword": topic["headword"], "parts": parts}
+
+        topics, page = page_of(listed, paging, entry)
+        return {"as_of": on.isoformat(), "topics": topics, "page": page}
 
     def ending(self, version: Version) -> Ending | None:
         """When, by which document (cited) and why a version stopped being in force (`kb.changes.ending`)."""
@@ -289,13 +294,13 @@ class KnowledgeBase(Reader):
 
     def diff(
         self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
-        cards: set[str] | None = None,
+        cards: set[str] | None = None, paging: Paging = FIRST,
     ) -> DiffAnswer:  # fmt: skip
-        """Topics added, changed, rescinded and pending between two dates (`kb.changes.diff`); a
-        start after the end is a `ReversedRange`."""
+        """Topics added, changed, rescinded and pending between two dates, one page of them
+        (`kb.changes.diff`); a start after the end is a `ReversedRange`."""
         if start > end:
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
-        return changes.diff(self, start, end, game, kinds, cards)
+        return changes.diff(self, start, end, game, kinds, cards, paging)
 
     def backrefs(self, topic: str) -> list[TopicRef]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
@@ -325,12 +330,14 @@ class KnowledgeBase(Reader):
 
         return cardquery.card(self, name, as_of, game)
 
-    def deck(self, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
-        """Each card of a deck list with its rulings in force on ``as_of``, and the unknown names
-        with suggestions (`kb.cardquery.deck`)."""
+    def deck(
+        self, text: str, as_of: dt.date | None = None, game: str | None = None, paging: Paging = FIRST
+    ) -> DeckAnswer:
+        """Each card of a deck list (those of the page ``paging`` asks) with its rulings in force
+        on ``as_of``, and the unknown names with suggestions (`kb.cardquery.deck`)."""
         from kb import cardquery
 
-        return cardquery.deck(self, text, as_of, game)
+        return cardquery.deck(self, text, as_of, game, paging)
 
     def find_card(self, name: str, game: str | None = None) -> str:
         """The catalog key of a card named (or aliased) ``name`` (`kb.cardquery.find_card`)."""

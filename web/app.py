@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from kb.paths import DEFAULT_KB, BuildError, current
 from kb.query import KnowledgeBase, load_search
 from kb.vocabulary import UnknownFilter
-from web import cards, changes, documents, entries, search, views
+from web import cards, changes, documents, entries, gate, search, views
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -121,12 +121,15 @@ class KnowledgeBases:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application, serving the knowledge base under ``config["KB"]`` (default: instance/kb); the
-    feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative)."""
+    feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative);
+    ``config["COSTLY_WAITING"]``: costly requests that may wait for their turn (`web.gate`);
+    ``config["PAGED"]`` false answers long lists whole (the static export; `web.views.paging`)."""
     app = Flask(__name__)
     app.config.update(KB=str(DEFAULT_KB), BASE_URL=os.environ.get("RULINGS_BASE_URL", ""), JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     bases = app.extensions["knowledge_bases"] = KnowledgeBases(Path(app.config["KB"]))
+    app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)))
 
     @app.before_request
     def open_kb() -> None:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from kb.errors import UnknownName
+from kb.paging import SIZE
 from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, current
 from kb.vocabulary import UnknownFilter
 from rulings.dates import BadDate, parse_date
@@ -157,6 +158,19 @@ def _wait_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--wait", type=float, default=WAIT, metavar="SECONDS", help=wait)
 
 
+def _page_options(command: argparse.ArgumentParser, noun: str) -> None:
+    """``--offset`` and ``--size``: the page of a long answer to print (`kb.paging`)."""
+    command.add_argument("--offset", type=_whole, default=0, help=f"the first of the {noun} to print (default 0)")
+    command.add_argument("--size", type=_positive, default=SIZE,
+                         help=f"{noun} per page (default {SIZE})")  # fmt: skip
+
+
+def _whole(text: str) -> int:
+    if not text.isdigit() or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 0 to 999999999")
+    return int(text)
+
+
 def parser() -> _Parser:
     """The argument parser for every ``rulings`` command."""
     top = _Parser(prog="rulings", description="Card-game rules and rulings knowledge base.")
@@ -204,12 +218,14 @@ def parser() -> _Parser:
     diff.add_argument("end", metavar="TO", help="date (YYYY-MM-DD)")
     diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
     diff.add_argument("--deck", help="limit to the cards of this deck list (a file, or - for standard input)")
+    _page_options(diff, "changes")
     card_cmd = query("card", "a card: its rulings, the entries naming it, its history", cmd_card)
     card_cmd.add_argument("name", help="a card title, e.g. Conundrum")
     card_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     deck_cmd = query("deck", "every card of a deck list with its rulings", cmd_deck)
     deck_cmd.add_argument("file", help="a deck list file, or - for standard input")
     deck_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    _page_options(deck_cmd, "known cards")
     search_cmd = query("search", "full-text search of the rulings in force", cmd_search)
     search_cmd.add_argument("query", help='words, "a phrase", card:NAME, kind:K, doc:ID, -word, prefix*')
     search_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")

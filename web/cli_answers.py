@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from kb.answers import Ending, Entry, Part
+from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.vocabulary import kind_filter
@@ -135,11 +136,11 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     kb = _open(args)
     cards = kb.deck_keys(_deck_text(args.deck), args.game) if args.deck else None
-    answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards)
+    answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards, _paging(args))
     if args.json:
         print_json(answer)
         return 0
-    counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("added", "changed", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
     for added in answer["added"]:
         print(f"+ {added['headword']}")
@@ -152,7 +153,20 @@ def cmd_diff(args: argparse.Namespace) -> int:
             print(f"    {ending_line(end)}")
     for waiting in answer["pending"]:
         print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
+    _print_page(answer["page"], "changes")
     return 0
+
+
+def _paging(args: argparse.Namespace) -> Paging:
+    return Paging(args.offset, args.size)
+
+
+def _print_page(page: PageFacts, noun: str) -> None:
+    """Where this page stands, when the answer has more than one (`kb.paging`)."""
+    if page["offset"] or page["next"] is not None:
+        first, last = page["offset"] + 1, page["offset"] + page["size"]
+        more = f"; the next page: --offset {page['next']}" if page["next"] is not None else ""
+        print(f"({noun} {first}-{last} of {page['total']}{more})")
 
 
 def _print_entries(entries: list[Entry]) -> None:
@@ -205,7 +219,7 @@ def _deck_text(source: str) -> str:
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game)
+    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game, _paging(args))
     if args.json:
         print_json(answer)
         return 0
@@ -218,6 +232,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     for unknown in answer["unknown"]:
         hint = f" (did you mean: {', '.join(unknown['suggestions'])}?)" if unknown["suggestions"] else ""
         print(f"unknown card: {unknown['name']}{hint}")
+    _print_page(answer["page"], "known cards")
     return 0
 
 

@@ -179,7 +179,7 @@ def export(
     directory = current(kb_root)
     if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
         raise ExportError(f"{out}: exists and is not an export; choose an empty or new folder")
-    app = create_app({"KB": str(kb_root), "BASE_URL": ""})
+    app = create_app({"KB": str(kb_root), "BASE_URL": "", "PAGED": False})  # whole answers, not pages
     client = app.test_client()
     kb = app.extensions["knowledge_bases"].acquire()
     site = Site(kb, today or dt.date.today())

@@ -105,6 +105,14 @@ def waitress_worker(args: argparse.Namespace) -> type:
     return WaitressWorker
 
 
+def app_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The app's settings: the knowledge base, and how many costly requests may wait for their
+    turn (`web.gate`) so that they hold at most half of each process's ``--threads``."""
+    from web.gate import AT_ONCE
+
+    return {"KB": args.kb, "COSTLY_WAITING": max(0, args.threads // 2 - AT_ONCE)}
+
+
 def serve(args: argparse.Namespace) -> None:
     """Serve the knowledge base ``args.kb`` until stopped, as `gunicorn_settings` or `waitress_settings` say."""
     from web.app import create_app
@@ -121,7 +129,7 @@ def serve(args: argparse.Namespace) -> None:
     if not several:
         import waitress
 
-        waitress.serve(create_app({"KB": args.kb}), **waitress_settings(args))
+        waitress.serve(create_app(app_settings(args)), **waitress_settings(args))
         return
     from gunicorn.app.base import BaseApplication
 
@@ -133,6 +141,6 @@ def serve(args: argparse.Namespace) -> None:
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
-            return create_app({"KB": args.kb})
+            return create_app(app_settings(args))
 
     Server().run()

@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-from flask import Blueprint, abort, jsonify, make_response, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from kb.paging import EVERYTHING, MAX_SIZE, SIZE, Paging
 from rulings.dates import BadDate, parse_date
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
@@ -54,6 +55,14 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     if not _WHOLE.fullmatch(value) or not low <= int(value) <= high:
         abort(400, f"{name}: expected a whole number from {low} to {high}, got {value[:40]!r}")
     return int(value)
+
+
+def paging() -> Paging:
+    """The page of a long answer this request asks (``?offset=`` and ``?size=``, `kb.paging`); the
+    whole answer in one page when the app is configured with ``PAGED`` false (the static export)."""
+    if not current_app.config.get("PAGED", True):
+        return EVERYTHING
+    return Paging(int_arg("offset", 0, 0, 10**9), int_arg("size", SIZE, 1, MAX_SIZE))
 
 
 def as_of() -> dt.date | None:

@@ -1,0 +1,134 @@
+"""Benchmark: the costly answers (diff, as-of, Atom feed, deck) and whether they starve a search (issue 22, item 6).
+
+Run: ``.venv/bin/python bench/costly.py KB [--clients 24] [--skip-served]`` where KB is a built
+knowledge base (a directory holding ``current``, e.g. /work/kb90k/kb, made by
+``bench/generate.py /work/kb90k/library`` and ``rulings build --library /work/kb90k/library
+--kb /work/kb90k/kb``).
+
+1. In this process, through the real Flask app (its test client, one request at a time): each
+   costly request below, once to warm up then timed; prints wall and this thread's CPU seconds
+   and the size of the answer, and the worst of each.
+2. With ``rulings serve --kb KB`` (default workers and threads): ``--clients`` threads each send
+   ``/diff.json`` 2001→2010 over and over while one thread sends a normal search every 0.2 s;
+   prints the normal search's worst and median wait, and how the costly requests were answered
+   (200, or 503 when the server was busy with others of their kind).
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import statistics
+import sys
+import threading
+import time
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from served import served  # noqa: E402
+
+from kb.paths import current  # noqa: E402
+from kb.query import KnowledgeBase  # noqa: E402
+from web.app import create_app  # noqa: E402
+
+DIFF = "/diff.json?from=2001-01-01&to=2010-01-01"
+NORMAL = "/index.json?q=damaged+ship"
+
+
+def deck_text(kb: Path, lines: int = 2500) -> str:
+    """``lines`` card lines naming cards of the catalog, each ``1x NAME``, cycling through it."""
+    with KnowledgeBase(current(kb)) as base:
+        names = sorted(c["name"] for c in base.cards())
+    return "\n".join(f"1x {names[n % len(names)]}" for n in range(lines))
+
+
+def costly(deck: str) -> dict[str, str]:
+    quoted = urllib.parse.quote(deck)
+    return {
+        "diff 2001→2010 (JSON)": DIFF,
+        "diff 2001→2010 (HTML)": "/diff?from=2001-01-01&to=2010-01-01",
+        "as of 2005-01-01 (JSON)": "/asof/2005-01-01.json",
+        "as of 2005-01-01 (HTML)": "/asof/2005-01-01",
+        "Atom feed": "/changes.atom",
+        "deck of 2,500 lines (JSON)": f"/deck.json?list={quoted}",
+        "deck of 2,500 lines (HTML)": f"/deck?list={quoted}",
+    }
+
+
+def in_process(kb: Path, deck: str) -> None:
+    client = create_app({"KB": str(kb), "TESTING": True}).test_client()
+    rows = []
+    for label, url in costly(deck).items():
+        client.get(url)  # warm-up: the knowledge base's lazily made tables
+        started, cpu = time.perf_counter(), time.thread_time()
+        response = client.get(url)
+        wall, spent = time.perf_counter() - started, time.thread_time() - cpu
+        rows.append((label, wall, spent, len(response.data), response.status_code))
+    print(f"{'request':<30}{'wall s':>8}{'cpu s':>8}{'bytes':>11}  status")
+    for label, wall, cpu, size, status in rows:
+        print(f"{label:<30}{wall:>8.2f}{cpu:>8.2f}{size:>11,}  {status}")
+    print(f"worst wall {max(r[1] for r in rows):.2f} s, worst CPU {max(r[2] for r in rows):.2f} s")
+
+
+def get(port: int, url: str, timeout: float = 300) -> tuple[int, float]:
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
+    try:
+        connection.request("GET", url)
+        response = connection.getresponse()
+        response.read()
+        return response.status, time.perf_counter() - started
+    finally:
+        connection.close()
+
+
+def under_load(kb: Path, clients: int, seconds: float) -> None:
+    with served(kb) as port:
+        get(port, NORMAL)
+        get(port, DIFF)  # each worker's tables made (perhaps only one worker's)
+        stop = time.perf_counter() + seconds
+        statuses: dict[int, int] = {}
+        waits: list[float] = []
+        lock = threading.Lock()
+
+        def costly_client() -> None:
+            while time.perf_counter() < stop:
+                status, _ = get(port, DIFF)
+                with lock:
+                    statuses[status] = statuses.get(status, 0) + 1
+
+        threads = [threading.Thread(target=costly_client) for _ in range(clients)]
+        for thread in threads:
+            thread.start()
+        time.sleep(1)
+        while time.perf_counter() < stop:
+            _, wait = get(port, NORMAL)
+            waits.append(wait)
+            time.sleep(0.2)
+        for thread in threads:
+            thread.join()
+    print(f"\n{clients} clients sending {DIFF} for {seconds:.0f} s; answers: {statuses}")
+    worst, median = max(waits), statistics.median(waits)
+    print(f"normal search {NORMAL}: {len(waits)} sent, worst wait {worst:.2f} s, median {median:.2f} s")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("kb", type=Path)
+    parser.add_argument("--clients", type=int, default=24)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--skip-served", action="store_true")
+    args = parser.parse_args()
+    deck = deck_text(args.kb)
+    in_process(args.kb, deck)
+    if not args.skip_served:
+        under_load(args.kb, args.clients, args.seconds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
