@@ -14,7 +14,7 @@ from kb.paging import EVERYTHING, SECONDS, Paging, page_of
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app
-from web.cli import main
+from web.cli.main import main
 
 KINDS = ("added", "changed", "rescinded", "pending")
 START, END = dt.date(2000, 10, 1), dt.date(2000, 12, 31)
