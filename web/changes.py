@@ -17,8 +17,8 @@ from web.gate import costly
 from web.views import date_arg, page, paging, route
 
 bp = Blueprint("changes", __name__)
-FEED_DOCUMENTS = 50
-"""Documents in the feed, newest first."""
+FEED_DOCUMENTS = 20
+"""Documents in the feed, newest first (what each changed is read from the store for these alone)."""
 FEED_ITEMS = 50
 """Changes of each kind listed per document (the counts are of all)."""
 

@@ -12,14 +12,19 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from rulings.model import ParseResult
+from rulings.source import read_bounded
 from rulings.normalize import fold_quotes, title_key, without_universal
 from rulings.rulebook_lines import DECK_GROUP_TYPES
 
+CARD_FILE_BYTES = 20_000_000
+"""Largest card file read (the real Physical.csv and Virtual.csv are about 1.3 MB); the limit
+is kept while reading (`rulings.source.read_bounded`)."""
 LACKEY_COLUMNS = ("Name", "Set", "Type", "Affil", "Uniqueness", "Persona")
 _THIS_TYPE = re.compile(
     r"\bthis (personnel|dilemma|ship|event|interrupt|equipment|objective|incident|facility|doorway|mission|artifact)\b",
@@ -224,7 +229,14 @@ def import_lackey(path: Path, catalog: Catalog) -> ImportReport:
     """Add the cards of a Lackey CSV file to ``catalog``; report rows, printings, titles and conventions."""
     report = ImportReport(path, conventions=dict.fromkeys(CONVENTIONS, 0))
     keys: set[str] = set()
-    with path.open(encoding="utf-8-sig", newline="") as handle:
+    try:
+        data = read_bounded(path, CARD_FILE_BYTES)
+        text = data.decode("utf-8-sig")
+    except ValueError as err:  # too large, not a regular file, or not UTF-8
+        reason = "not UTF-8 text" if isinstance(err, UnicodeDecodeError) else str(err)
+        catalog.problems.append(f"{path}:1: not read: {reason}")
+        return report
+    with io.StringIO(text, newline="") as handle:
         reader = csv.DictReader(handle)
         missing = [c for c in LACKEY_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:

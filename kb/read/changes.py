@@ -40,26 +40,22 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
             changes[kind].append(item)
 
     events: list[tuple[int, str, str, dict[str, Any]]] = []
-    """(version id, document, kind of change, item): what each version did, topic after topic."""
-    for history in parts.reader.histories():
-        for version in history:
-            ends = version.valid_to is not None and version.end not in (None, "superseded")
-            ended_in = (version.ended_by or {"document": version.document_id})["document"] if ends else None
-            if version.document_id not in chosen and ended_in not in chosen:
-                continue  # neither made nor ended by a document asked for
-            item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
-                    "summary": version.summary, "label": parts.series_label(version.series)}  # fmt: skip
-            issued = document_day(documents[version.document_id])
-            if version.valid_from is None or version.valid_from > issued:
-                waits = version.condition or f"in force from {version.valid_from}"
-                events.append((version.id, version.document_id, "pending", {**item, "why": waits}))
-            else:
-                kind = "changed" if version.supersedes else "added"
-                events.append((version.id, version.document_id, kind, {**item, "why": ""}))
-            end = parts.ending(version, history) if ends else None
-            if end and end["reason"] != "superseded":
-                events.append((version.id, end["document"], "rescinded",
-                               {**item, "operation": end["reason"], "why": end["why"]}))  # fmt: skip
+    """(version id, document, kind of change, item): what each version did."""
+    for version in parts.reader.versions_of_documents(chosen):  # made or ended by one of them
+        ends = version.valid_to is not None and version.end not in (None, "superseded")
+        item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
+                "summary": version.summary, "label": parts.series_label(version.series)}  # fmt: skip
+        issued = document_day(documents[version.document_id])
+        if version.valid_from is None or version.valid_from > issued:
+            waits = version.condition or f"in force from {version.valid_from}"
+            events.append((version.id, version.document_id, "pending", {**item, "why": waits}))
+        else:
+            kind = "changed" if version.supersedes else "added"
+            events.append((version.id, version.document_id, kind, {**item, "why": ""}))
+        if ends:  # rescinded, cancelled or consolidated (a superseded version is not listed as ended)
+            ended_in = (version.ended_by or {"document": version.document_id})["document"]
+            events.append((version.id, ended_in, "rescinded",
+                           {**item, "operation": version.end, "why": parts.why_ended(version)}))  # fmt: skip
     events.sort(key=lambda e: e[0])  # stable: a version's own change before its ending
     for _, document, kind, item in events:
         if document in chosen:
@@ -88,11 +84,12 @@ def diff(
     found: dict[str, list[_Change]] = {kind: [] for kind in CHANGE_KINDS}
     documents = parts.reader.documents()
     touched = parts.reader.topics_changed(start, end)
+    deciding = parts.reader.versions_deciding(touched, start, end)
     for topic in sorted(parts.reader.topics(), key=lambda t: headword_key(t["headword"])):
         ident = topic["id"]
         if game not in (None, topic["game"]) or ident not in touched:
             continue
-        history = parts.reader.versions_of(ident)
+        history = deciding.get(ident, [])  # the versions in force on either date or pending on the end
         before = [v for v in history if status(v, start) == "active" and keep(v)]
         after = [v for v in history if status(v, end) == "active" and keep(v)]
         if not before and after:

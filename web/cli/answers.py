@@ -23,6 +23,8 @@ from kb.query import KnowledgeBase
 from kb.read.worddiff import render_diff
 from kb.vocabulary import kind_filter
 from rulings.dates import parse_date
+from rulings.model import ParseError
+from rulings.source import read_stream
 
 
 def plain(value: Any) -> Any:
@@ -215,7 +217,27 @@ def _print_printing(printing: dict[str, Any]) -> None:
 
 
 def _deck_text(source: str) -> str:
-    return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    """The deck list in the file ``source`` (``-``: standard input), read at most `DECK_BYTES`
+    (the limit is kept while reading, so ``/dev/zero`` or an endless pipe is refused at once);
+    a refusal is a `ParseError` naming the file."""
+    from kb.read.cards import DECK_BYTES
+
+    name = "standard input" if source == "-" else source
+    try:
+        if source == "-":
+            data = read_stream(sys.stdin.buffer, DECK_BYTES)
+        else:
+            with open(source, "rb") as handle:
+                data = read_stream(handle, DECK_BYTES)
+    except ValueError as err:
+        raise ParseError(name, 1, f"the deck list is {err}; a deck list is a few kB") from None
+    except OSError as err:
+        raise ParseError(name, 1, f"cannot read the deck list: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ParseError(name, line, "the deck list is not UTF-8 text") from None
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
