@@ -19,7 +19,8 @@ Words are folded as the server's index folds them (`kb.analysis.folded_words`: `
 ``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``). Filler words
 are left out of the text's postings (a query drops them when it has other words), but
 counted in its length. ``cards.json`` maps each card's folded title and aliases to its page,
-for the deck page in the browser.
+for the deck page in the browser; ``files.json`` the topics and documents whose page is not
+named by their id to their page (`renamed`).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from kb.analysis import folded_words
 from kb.search.questions import FILLER
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
+from web.export.site import page_file
 
 if TYPE_CHECKING:
     from web.export.site import Site
@@ -91,11 +93,24 @@ def cards(site: Site) -> dict[str, list[str]]:
     """Folded card title (and alias) -> [name, page file] for the deck page."""
     found: dict[str, list[str]] = {}
     for row in sorted(site.kb.cards(), key=lambda c: str(c["key"])):
-        page = f"card/{row['name']}"
-        if page not in site.files:
+        page = page_file(f"/card/{row['name']}")
+        if page is None or page not in site.files:
             continue
         for name in [row["name"], *json.loads(row["aliases"])]:
             found.setdefault(title_key(name), [row["name"], page])
+    return found
+
+
+def renamed(site: Site) -> dict[str, str]:
+    """``entry/ID`` or ``docs/ID`` -> its page file, for each topic or document whose file is
+    not named by its id (`web.export.site.file_name`: too long, or not safe as a file name);
+    the browser's pages link by ids, and look these up first."""
+    found: dict[str, str] = {}
+    ids = [("entry", str(t["id"])) for t in site.kb.topics()] + [("docs", d) for d in site.kb.documents()]
+    for folder, ident in sorted(ids):
+        page = page_file(f"/{folder}/{ident}")
+        if page is not None and page != f"{folder}/{ident}":
+            found[f"{folder}/{ident}"] = page
     return found
 
 
@@ -103,3 +118,4 @@ def search_files(site: Site) -> Iterator[tuple[str, Any]]:
     """The JSON files of the browser's search: (name in the export, what it holds)."""
     yield "search-index.json", {"today": site.today.isoformat(), **search_index(documents(site))}
     yield "cards.json", cards(site)
+    yield "files.json", renamed(site)

@@ -14,6 +14,11 @@
     return s.replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
   }
   function link(path) {
+    // A page of the export by its folder and id; a topic or document whose file is not named by
+    // its id (too long, or not safe as a file name) by the file files.json names.
+    var dot = path.lastIndexOf(".");
+    var base = path.slice(0, dot);
+    if (dot > 0 && Object.prototype.hasOwnProperty.call(renamed, base)) { path = renamed[base] + path.slice(dot); }
     var encoded = path.split("/").map(function (s) { return encodeURIComponent(s).replace(/%3A/g, ":").replace(/%40/g, "@"); });
     return new URL((/:/.test(encoded[0]) ? "./" : "") + encoded.join("/"), root).href;
   }
@@ -30,6 +35,9 @@
     });
   }
 
+  var renamed = {};
+  var names = getJSON("files.json").then(function (found) { renamed = found; }, function () {});
+
   var loading = null;
   function searchIndex() {
     // The index, read once per page from search-index.json (made by `rulings export`).
@@ -40,8 +48,8 @@
       s.onload = resolve;
       s.onerror = reject;
       document.head.append(s);
-    }).then(function () { return getJSON("search-index.json"); }).then(function (data) {
-      return new window.RulingsSearch.Index(data);
+    }).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
+      return new window.RulingsSearch.Index(both[0]);
     });
     return loading;
   }
@@ -173,7 +181,8 @@
   var deckForm = document.querySelector("form.deck");
   var deckText = params.get("list") || "";
   if (deckForm && deckText.trim()) {
-    getJSON("cards.json").then(function (cards) {
+    Promise.all([getJSON("cards.json"), names]).then(function (both) {
+      var cards = both[0];
       var known = [];
       var unknown = [];
       deckText.split("\n").slice(0, 500).forEach(function (raw) {
@@ -205,7 +214,8 @@
   // before FROM and TO (asof/<date>.json), compared as the server compares them.
   var diffForm = document.querySelector("form.filters input[name=from]");
   if (diffForm && (params.has("from") || params.has("to"))) {
-    getJSON("dates.json").then(function (dates) {
+    Promise.all([getJSON("dates.json"), names]).then(function (both) {
+      var dates = both[0];
       var day = /^\d{4}-\d{2}-\d{2}$/;
       var first = dates.length ? new Date(dates[0] + "T00:00:00Z") : new Date();
       var start = params.get("from") || new Date(first.getTime() - 86400000).toISOString().slice(0, 10);
