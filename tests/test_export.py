@@ -186,7 +186,7 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         kept = (
             "caches.keys().then(k => Promise.all(k.map(n => caches.open(n).then(c => c.keys()).then(r => r.length))))"
         )
-        assert page.evaluate(kept) == [len(files) + 1]
+        assert page.evaluate(kept) == [len(files) + 2]  # and the start page, and the mark that all were kept
         assert page.text_content(".build") == "build {} of {}".format(*page.evaluate(
             "fetch('offline.json').then(r => r.json()).then(b => [b.build, b.built_on])"))  # fmt: skip
         context.set_offline(True)

@@ -22,6 +22,7 @@ from rulings.source import read_bounded
 from rulings.normalize import fold_quotes, title_key, without_universal
 from rulings.rulebook_lines import DECK_GROUP_TYPES
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 CARD_FILE_BYTES = 20_000_000
 """Largest card file read (the real Physical.csv and Virtual.csv are about 1.3 MB); the limit
 is kept while reading (`rulings.source.read_bounded`)."""
@@ -266,6 +267,8 @@ def _row_problem(row: dict[str | None, str | list[str] | None]) -> str | None:
         return "fewer fields than the header"
     if not read_name(str(row["Name"]))[0]:
         return "no card name"
+    if _CONTROL.search(str(row["Name"])):
+        return "a control character (NUL, tab, line break...) in the card name"
     if not str(row["Type"]).strip():
         return "no card type"
     return None

@@ -26,7 +26,7 @@ RENAMED = {"/static/app.js": "static/offline.js", "/static/sw.js": "sw.js"}
 browser instead of the server's, and the service worker at the root so it covers every page."""
 
 
-NAME_BYTES = 160
+NAME_BYTES = 200
 """Longest file name (without ``.html``/``.json``) of a page, in bytes of UTF-8: with its
 extension and a temporary suffix it stays well under the 255 bytes file systems allow."""
 _UNSAFE = re.compile("[/\\\\%?#\x00-\x1f\x7f\ud800-\udfff]")
