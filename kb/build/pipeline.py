@@ -66,6 +66,7 @@ class DocumentReport:
             + (f"{c.split} split lines, " if c.split else "")
             + f"{self.duplicates_merged} duplicates merged "
             f"({c.nonblank} non-blank lines, {c.percent:.1f}% accounted for)"
+            + (f"; {c.not_entries} entry-looking lines not made entries (see warnings)" if c.not_entries else "")
         )
 
 

@@ -35,6 +35,7 @@ def _coverage_line(result: ParseResult) -> str:
         f"duplicates merged, {c.chrome} chrome, {c.unparsed} unparsed"
         + (f", {c.split} split" if c.split else "")
         + f"; {c.percent:.1f}% accounted for"
+        + (f"; {c.not_entries} entry-looking lines not made entries (see warnings)" if c.not_entries else "")
         + ("" if c.complete else f"; MISSING {list(c.missing)} TWICE {list(c.twice)}")
     )
 
@@ -57,6 +58,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
                 "chrome": result.chrome,
                 "unparsed": result.unparsed,
                 "warnings": result.warnings,
+                "not_entries": result.not_entries,
                 "coverage": report_for(result).coverage,
             }
         )
