@@ -152,3 +152,27 @@ def test_the_served_apps_offline_cache_is_named_by_its_build(bundled_root: Path)
     worker = client.get("/static/sw.js")
     assert 'response.type === "basic" && !url.search' in worker.get_data(as_text=True)  # answers to a query not kept
     worker.close()
+
+
+def test_the_link_header_of_a_hostile_card_has_no_dot_segment(hostile_site: tuple[Path, Path]) -> None:
+    client = create_app({"KB": str(hostile_site[0])}).test_client()
+    page = client.get("/card/" + quote("X/../../../tmp/escape", safe=""))
+    assert page.status_code == 200
+    assert (
+        page.headers["Link"]
+        == '</card/X/%2E%2E/%2E%2E/%2E%2E/tmp/escape.json>; rel="alternate"; type="application/json"'
+    )
+    twin = client.get("/card/X/%2E%2E/%2E%2E/%2E%2E/tmp/escape.json")
+    assert (twin.status_code, twin.get_json()["name"]) == (200, "X/../../../tmp/escape")
+
+
+def test_exported_pages_carry_the_content_security_policy(hostile_site: tuple[Path, Path]) -> None:
+    site = hostile_site[1]
+    policy = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; "
+              "base-uri 'none'; form-action 'self'; worker-src 'self'; manifest-src 'self'")  # fmt: skip
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{policy.replace(chr(39), "&#x27;")}">'
+    pages = list(site.rglob("*.html"))
+    assert len(pages) > 400
+    for page in pages:
+        head = page.read_text().split("</head>")[0]
+        assert head.startswith(f'<!doctype html>\n<html lang="en">\n<head>\n{meta}\n'), page

@@ -79,9 +79,12 @@ def url_with(**changes: Any) -> str:
 
 def encoded_url(path: str, args: list[tuple[str, str]]) -> str:
     """``path?args`` percent-encoded: no space, quote, angle bracket, comma or semicolon left raw,
-    and one leading slash (``//host/x`` would name another host)."""
+    one leading slash (``//host/x`` would name another host), and no ``.`` or ``..`` segment (a
+    client resolves those: the page of a card named ``X/../../../tmp/escape`` is not ``/tmp/escape``)."""
     query = urlencode(args)
-    return "/" + quote(path, safe=_PATH_SAFE).lstrip("/") + (f"?{query}" if query else "")
+    segments = quote(path, safe=_PATH_SAFE).lstrip("/").split("/")
+    plain = [s.replace(".", "%2E") if s and not s.strip(".") else s for s in segments]  # no dot segment
+    return "/" + "/".join(plain) + (f"?{query}" if query else "")
 
 
 def relative_location(location: str) -> str:

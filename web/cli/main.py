@@ -305,8 +305,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     on standard output; the exit status is the same either way."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in arguments
+    target: str | None = None
+    """The folder the command writes, named by an error that names no file (a full disk)."""
     try:
         args = parser().parse_args(arguments)
+        target = getattr(args, "directory", None) or getattr(args, "kb", None)
         status: int = args.run(args)
     except (BadArguments, BadDate, UnknownFilter) as err:
         return _failed(2, f"error: {err}", as_json)
@@ -317,6 +320,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as err:
+        if err.filename is None and target is not None:  # e.g. ENOSPC from a write: say where
+            return _failed(1, f"error: {target}: {err.strerror or err}", as_json)
         return _failed(1, f"error: {err}", as_json)
     return status
 
