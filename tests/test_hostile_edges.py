@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
+from test_serve import port_of, serving
 
 from helpers import ROOT, SEEDS
-from test_serve import port_of, serving
 
 SMUGGLED = (b"POST /index.json HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
             b"0\r\n\r\nGET /entry/stccg:conundrum.json HTTP/1.1\r\nHost: x\r\n\r\n")  # fmt: skip
@@ -32,13 +32,15 @@ def test_a_full_disk_names_the_knowledge_base_being_built(tmp_path: Path) -> Non
 def test_content_length_with_chunked_is_refused_and_nothing_after_it_answered(
     bundled_root: Path, tmp_path: Path, workers: str
 ) -> None:
-    with serving(bundled_root, tmp_path / "log", "--workers", workers) as server:
-        with socket.create_connection(("127.0.0.1", port_of(server)), timeout=10) as client:
-            client.sendall(SMUGGLED)
-            answer = b""
-            deadline = time.monotonic() + 10
-            while time.monotonic() < deadline and (chunk := client.recv(65536)):
-                answer += chunk
+    with (
+        serving(bundled_root, tmp_path / "log", "--workers", workers) as server,
+        socket.create_connection(("127.0.0.1", port_of(server)), timeout=10) as client,
+    ):
+        client.sendall(SMUGGLED)
+        answer = b""
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and (chunk := client.recv(65536)):
+            answer += chunk
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.split(b"\r\n")[0] == b"HTTP/1.0 400 Bad Request" and b"Connection: close" in head
     assert b"a request may give Content-Length or Transfer-Encoding, not both" in body
