@@ -1,6 +1,6 @@
 """Any name makes a safe, bounded file of the export, and the offline copy keeps it (issue 22, item 8):
-cards named ``..``, ``X/../../../tmp/escape``, ``Back\\Slash`` or 300 characters long, a NUL in a
-card file's name; a keeping of the export that failed is tried again; the served app's cache is
+cards named ``..``, ``X/../../../tmp/escape``, ``Back\\Slash`` or 300 characters long, a control character
+in a card file's name; a keeping of the export that failed is tried again; the served app's cache is
 named by its build."""
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     work = tmp_path_factory.mktemp("hostile-names")
     cards = work / "hostile.csv"
     rows = [f'"{name}",Premiere,i{n},p,R,,,Personnel,Bajoran,,Card {n}.' for n, name in enumerate(HOSTILE)]
-    rows.append("Nu\x00ll,Premiere,nul,p,R,,,Personnel,Bajoran,,NUL.")
+    rows.append("Nu\x01ll,Premiere,nul,p,R,,,Personnel,Bajoran,,Control.")  # (a NUL makes the whole file refused)
     cards.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
     report = build(SEEDS, work / "kb", cards)
     assert report.imports[0].rows == 6 and report.imports[0].skipped == 1
