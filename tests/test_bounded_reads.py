@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from kb.read.cards import DECK_BYTES
 from rulings.source import MAX_BYTES
+from web.cli.answers import DECK_BYTES
 
 ROOT = Path(__file__).resolve().parent.parent
 MEMORY = 1 << 30

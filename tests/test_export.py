@@ -182,7 +182,7 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(static_host)
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        wait_until(page, "navigator.serviceWorker.controller !== null")  # the pages' CSP forbids wait_for_function
         kept = (
             "caches.keys().then(k => Promise.all(k.map(n => caches.open(n).then(c => c.keys()).then(r => r.length))))"
         )
@@ -246,7 +246,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
             context = browser.new_context()
             page = context.new_page()
             page.goto(home)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+            wait_until(page, "navigator.serviceWorker.controller !== null")  # the pages' CSP forbids wait_for_function
             assert page.evaluate(kept) == [f"rulings-{first}"]
             context.set_offline(True)
             second = build(SEEDS, kb_root).directory.name
@@ -260,7 +260,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
             )
             page.reload()
             assert page.get_attribute(".build", "data-build") == second
-            page.wait_for_function(f"caches.keys().then(k => k.join() === 'rulings-{second}')", timeout=120_000)
+            wait_until(page, f"caches.keys().then(k => k.join() === 'rulings-{second}')")
             kept_page = f"caches.match(new URL('docs.html', location.href).href).then(r => r.text()).then({shown})"
             wait_until(page, f"{kept_page}.then(b => b === '{second}', () => false)")
             context.set_offline(True)
@@ -288,7 +288,7 @@ def test_the_served_app_keeps_its_pages_offline(bundled_root: Path) -> None:
             page = context.new_page()
             page.goto(site + "/")
             wait_until(page, "navigator.serviceWorker.controller !== null")  # the app's CSP forbids wait_for_function
-            assert page.evaluate("caches.keys()") == ["rulings-app"]
+            assert page.evaluate("caches.keys()") == [f"rulings-{current(bundled_root).name}"]  # named by its build
             page.goto(site + "/entry/stccg:conundrum")
             context.set_offline(True)
             page.goto(site + "/entry/stccg:conundrum")
@@ -309,7 +309,7 @@ def test_a_large_export_is_kept_offline_by_its_shell_and_each_page_once_opened(
     assert kept["complete"] is False
     assert [f for f in kept["files"] if not f.startswith("static/")] == [
         "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json", "docs.html",
-        "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
+        "docs.json", "files.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
 
 
 # -- the diff between any two dates, in the browser ----------------------------------------

@@ -123,7 +123,10 @@ def test_hostile_names_are_kept_offline_and_a_failed_keeping_is_tried_again(
             page = context.new_page()
             missing.rename(hidden)  # the first keeping fails on it
             page.goto(host + "index.html")
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+            for _ in range(600):  # (the pages' CSP forbids wait_for_function)
+                if page.evaluate("navigator.serviceWorker.controller !== null"):
+                    break
+                page.wait_for_timeout(200)
             assert page.evaluate("caches.keys()") == []  # not counted as kept
             hidden.rename(missing)
             page.reload()  # the page asks the worker to check again

@@ -39,8 +39,6 @@ if TYPE_CHECKING:
     from kb.read.parts import Parts
 
 _COUNTED = re.compile(r"^(?:(?P<pre>\d+)\s*x?\s+)?(?P<name>.+?)(?:\s+x\s*(?P<post>\d+)|\s+\((?P<paren>\d+)\))?$", re.I)
-DECK_BYTES = 1_000_000
-"""Largest deck list file read (`rulings deck FILE`, ``--deck FILE``); a deck of 500 card lines is under 40 kB."""
 DECK_LINES = 500
 """Card lines of a deck list read; the rest are skipped (and counted)."""
 SUGGESTED = 20

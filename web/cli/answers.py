@@ -216,12 +216,15 @@ def _print_printing(printing: dict[str, Any]) -> None:
             print(f"    {label}: {printing[field]}")
 
 
+DECK_BYTES = 1_000_000
+"""Largest deck list file read (`rulings deck FILE`, ``--deck FILE``): the 500 card lines read
+of it (`kb.read.cards.DECK_LINES`) are under 40 kB."""
+
+
 def _deck_text(source: str) -> str:
     """The deck list in the file ``source`` (``-``: standard input), read at most `DECK_BYTES`
     (the limit is kept while reading, so ``/dev/zero`` or an endless pipe is refused at once);
     a refusal is a `ParseError` naming the file."""
-    from kb.read.cards import DECK_BYTES
-
     name = "standard input" if source == "-" else source
     try:
         if source == "-":
