@@ -20,6 +20,7 @@ from helpers import SEEDS
 from kb.build.pipeline import build
 from kb.paths import current
 from web.app import create_app
+from web.cli.main import main
 from web.export.pages import export
 from web.export.site import NAME_BYTES, file_name, page_file
 
@@ -179,3 +180,21 @@ def test_exported_pages_carry_the_content_security_policy(hostile_site: tuple[Pa
     for page in pages:
         head = page.read_text().split("</head>")[0]
         assert head.startswith(f'<!doctype html>\n<html lang="en">\n<head>\n{meta}\n'), page
+
+
+def test_a_document_with_a_236_character_file_name_is_exported(tmp_path: Path) -> None:
+    shutil.copytree(SEEDS, tmp_path / "library")
+    long = tmp_path / f"{'u' * 232}.txt"
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", long)
+    assert len(long.name) == 236
+    kb = tmp_path / "kb"
+    assert main(["build", "--library", str(tmp_path / "library"), "--kb", str(kb)]) == 0
+    added = ["add", str(long), "--kind", "current-rulings", "--date", "2001-01-01"]
+    assert main([*added, "--library", str(tmp_path / "library"), "--kb", str(kb)]) == 0
+    report = export(kb, tmp_path / "site")
+    ident = f"stccg-{'u' * 232}"
+    renamed = json.loads((tmp_path / "site" / "files.json").read_text())
+    assert renamed == {f"docs/{ident}": f"docs/{ident[: NAME_BYTES - 17]}~{file_name(ident)[-16:]}"}
+    names = [p.name for p in (tmp_path / "site").rglob("*")]
+    assert report["files"] == len([p for p in (tmp_path / "site").rglob("*") if p.is_file()])
+    assert max(len(n.encode()) for n in names) <= NAME_BYTES + len(".html")
