@@ -12,7 +12,8 @@ knowledge base (a directory holding ``current``, e.g. /work/kb90k/kb, made by
 2. With ``rulings serve --kb KB`` (default workers and threads): ``--clients`` threads each send
    ``/diff.json`` 2001→2010 over and over while one thread sends a normal search every 0.2 s;
    prints the normal search's worst and median wait, and how the costly requests were answered
-   (200, or 503 when the server was busy with others of their kind).
+   (200, or 503 when the server was busy with others of their kind). ``--polite``: each costly
+   client, refused, waits as ``Retry-After`` asks before asking again (else at once).
 """
 
 from __future__ import annotations
@@ -38,6 +39,8 @@ from web.app import create_app  # noqa: E402
 
 DIFF = "/diff.json?from=2001-01-01&to=2010-01-01"
 NORMAL = "/index.json?q=damaged+ship"
+RETRY_AFTER = 2.0
+"""What the server's 503 asks (`web.gate.RETRY_AFTER`)."""
 
 
 def deck_text(kb: Path, lines: int = 2500) -> str:
@@ -91,7 +94,7 @@ def get(port: int, url: str, timeout: float = 300) -> tuple[int, float]:
         connection.close()
 
 
-def under_load(kb: Path, clients: int, seconds: float) -> None:
+def under_load(kb: Path, clients: int, seconds: float, polite: bool) -> None:
     with served(kb) as port:
         get(port, NORMAL)
         get(port, DIFF)  # each worker's tables made (perhaps only one worker's)
@@ -105,6 +108,8 @@ def under_load(kb: Path, clients: int, seconds: float) -> None:
                 status, _ = get(port, DIFF)
                 with lock:
                     statuses[status] = statuses.get(status, 0) + 1
+                if polite and status == 503:
+                    time.sleep(RETRY_AFTER)
 
         threads = [threading.Thread(target=costly_client) for _ in range(clients)]
         for thread in threads:
@@ -116,7 +121,8 @@ def under_load(kb: Path, clients: int, seconds: float) -> None:
             time.sleep(0.2)
         for thread in threads:
             thread.join()
-    print(f"\n{clients} clients sending {DIFF} for {seconds:.0f} s; answers: {statuses}")
+    how = f"again {RETRY_AFTER} s after a 503 (Retry-After)" if polite else "again at once, whatever the answer"
+    print(f"\n{clients} clients sending {DIFF} for {seconds:.0f} s, each {how}; answers: {statuses}")
     worst, median = max(waits), statistics.median(waits)
     print(f"normal search {NORMAL}: {len(waits)} sent, worst wait {worst:.2f} s, median {median:.2f} s")
 
@@ -127,11 +133,13 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=24)
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--skip-served", action="store_true")
+    parser.add_argument("--skip-in-process", action="store_true")
+    parser.add_argument("--polite", action="store_true", help="the costly clients wait as Retry-After asks")
     args = parser.parse_args()
-    deck = deck_text(args.kb)
-    in_process(args.kb, deck)
+    if not args.skip_in_process:
+        in_process(args.kb, deck_text(args.kb))
     if not args.skip_served:
-        under_load(args.kb, args.clients, args.seconds)
+        under_load(args.kb, args.clients, args.seconds, args.polite)
     return 0
 
 
