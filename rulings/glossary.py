@@ -66,12 +66,14 @@ def _starts(numbered: list[tuple[int, str]], titles: frozenset[str]) -> list[_St
 
 
 def _mid_sentence(numbered: list[tuple[int, str]], k: int, widths: dict[int, int]) -> bool:
-    """Whether piece ``k`` is a wrapped line whose line before stops, nearly full, mid-sentence."""
+    """Whether piece ``k`` is a wrapped line whose line before (not a title in capitals) stops, nearly full,
+    mid-sentence."""
     number, width = numbered[k][0], widths.get(numbered[k][0], 0)
     if not width or k == 0 or numbered[k - 1][0] != number - 1:
         return False
     before = numbered[k - 1][1].strip()
-    return not ends_sentence(before) and len(before) >= FULL * width
+    heading = before == before.upper()  # a title in capitals is no sentence
+    return not heading and not ends_sentence(before) and len(before) >= FULL * width
 
 
 def topic_entries(
