@@ -82,7 +82,7 @@ def test_an_export_of_hostile_names_has_one_file_each_inside_it(hostile_site: tu
     assert sorted(p.name for p in (site / "card").iterdir() if "~" in p.name) == sorted(
         f"{f}{e}" for f in FILES.values() for e in (".html", ".json")
     )
-    assert json.loads((site / "files.json").read_text()) == {}  # topics and documents all named by their id
+    assert json.loads((site / "files.json").read_text()) == {}  # topics, versions, documents named by their id
     slash = FILES["Back\\Slash"]
     page = (site / "card" / f"{slash}.html").read_text()
     assert f'href="../card/{quote(slash)}.json"' in page
@@ -194,7 +194,9 @@ def test_a_document_with_a_236_character_file_name_is_exported(tmp_path: Path) -
     report = export(kb, tmp_path / "site")
     ident = f"stccg-{'u' * 232}"
     renamed = json.loads((tmp_path / "site" / "files.json").read_text())
-    assert renamed == {f"docs/{ident}": f"docs/{ident[: NAME_BYTES - 17]}~{file_name(ident)[-16:]}"}
+    assert renamed.pop(f"docs/{ident}") == f"docs/{ident[: NAME_BYTES - 17]}~{file_name(ident)[-16:]}"
+    assert len(renamed) == 66 and all(k.startswith("version/") and ident in k for k in renamed)  # its versions
+    assert all((tmp_path / "site" / f"{page}.html").is_file() for page in renamed.values())
     names = [p.name for p in (tmp_path / "site").rglob("*")]
     assert report["files"] == len([p for p in (tmp_path / "site").rglob("*") if p.is_file()])
     assert max(len(n.encode()) for n in names) <= NAME_BYTES + len(".html")
