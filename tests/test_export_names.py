@@ -195,7 +195,7 @@ def test_a_document_with_a_236_character_file_name_is_exported(tmp_path: Path) -
     ident = f"stccg-{'u' * 232}"
     renamed = json.loads((tmp_path / "site" / "files.json").read_text())
     assert renamed.pop(f"docs/{ident}") == f"docs/{ident[: NAME_BYTES - 17]}~{file_name(ident)[-16:]}"
-    assert len(renamed) == 66 and all(k.startswith("version/") and ident in k for k in renamed)  # its versions
+    assert len(renamed) == 6 and all(k.startswith("version/") and ident in k for k in renamed)  # its new versions
     assert all((tmp_path / "site" / f"{page}.html").is_file() for page in renamed.values())
     names = [p.name for p in (tmp_path / "site").rglob("*")]
     assert report["files"] == len([p for p in (tmp_path / "site").rglob("*") if p.is_file()])
