@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, TypedDict
 
+from kb.paging import PageFacts
+
 
 def iso(value: dt.date | None) -> str | None:
     """A date as an answer gives it: ISO text, or None."""
@@ -137,6 +139,8 @@ class AsOfAnswer(TypedDict):
 
     as_of: str
     topics: list[Entry]
+    page: PageFacts
+    """Which of the topics in force this answer holds (`kb.paging`)."""
 
 
 class SearchResult(Part):
@@ -276,6 +280,8 @@ class DeckAnswer(TypedDict):
     skipped: int
     headers: list[str]
     total: int
+    page: PageFacts
+    """Which of the known cards ``cards`` holds (`kb.paging`)."""
 
 
 class DiffItem(TypedDict):
@@ -316,9 +322,10 @@ class Pending(Part):
 DiffAnswer = TypedDict(
     "DiffAnswer",
     {"from": str, "to": str, "added": list[Added], "changed": list[Changed], "rescinded": list[Rescinded],
-     "pending": list[Pending]},
+     "pending": list[Pending], "counts": dict[str, int], "page": PageFacts},
 )  # fmt: skip
-"""Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`)."""
+"""Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`): those
+of one page (`kb.paging`), and how many of each kind there are in all."""
 
 
 class DocumentFacts(TypedDict):

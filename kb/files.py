@@ -7,6 +7,7 @@
   directory is fsynced: a reader or a crash sees the old bytes or the new, never a mix.
 - `owner_gone`: whether the process that made a ``….<pid>.tmp`` leftover is gone (its pid
   is not alive and nobody holds a lock on it), so a later command may remove it.
+- `naming`: an error of a write that names no file (a full disk) made to name the one written.
 - `fault`: the fault-injection hook the tests use: ``RULINGS_FAULT=<step>`` makes the process
   kill itself (SIGKILL) at that named step; ``RULINGS_FAULT=<step>:enospc`` raises
   ``OSError(ENOSPC)`` there instead, as a full disk would.
@@ -42,6 +43,18 @@ def fault(step: str) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
 
+@contextlib.contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """Name ``path`` in an `OSError` raised in the block without a file name (a full disk's
+    ENOSPC from a write names none), so the one error line says where the write failed."""
+    try:
+        yield
+    except OSError as err:
+        if err.filename is not None or err.errno is None:
+            raise
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
+
+
 def fsync_directory(directory: Path) -> None:
     """Make the entries of ``directory`` (renames, new files) durable."""
     fd = os.open(directory, os.O_RDONLY)
@@ -65,7 +78,8 @@ def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
     temporary.unlink(missing_ok=True)  # ours, left by an earlier failure of this very pid
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
     try:
-        yield fd
+        with naming(path):
+            yield fd
         os.fsync(fd)
         os.close(fd)
         if replace:

@@ -101,7 +101,7 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     ]
     _, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled, "--json", "--kind", "glossary")
     answer = json.loads(out)
-    assert sorted(answer) == ["added", "changed", "from", "pending", "rescinded", "to"]
+    assert sorted(answer) == ["added", "changed", "counts", "from", "page", "pending", "rescinded", "to"]
     assert [i["headword"] for i in answer["added"]] == [
         '"any"',
         "Cha'Joh",

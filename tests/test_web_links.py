@@ -17,7 +17,7 @@ from web.views import json_path, page_path
 TEMPLATES = Path(__file__).resolve().parent.parent / "web" / "templates"
 HAND_WRITTEN = re.compile(r"""(?:\s[\w-]+=["'](?:\{\{\s*root\s*\}\})?/(?!/))""")
 """An attribute whose value starts with a path written by hand (``href="/..."``, ``{{ root }}/...``)."""
-NOT_PAGES = {"static", "search.completions", "changes.feed"}
+NOT_PAGES = {"static", "search.completions", "changes.feed", "offline"}
 """Endpoints that are not pages (and so have no JSON twin)."""
 PAGES = {
     "search.index": "/?q=conundrum",

@@ -9,7 +9,8 @@ from flask import Blueprint, abort, g, request, url_for
 
 from kb.answers import CardAnswer, DeckAnswer, PairAnswer
 from kb.errors import NotAPair, UnknownCard
-from web.views import as_of, error_page, page, route
+from web.gate import costly
+from web.views import as_of, error_page, page, paging, route
 
 bp = Blueprint("cards", __name__)
 
@@ -25,11 +26,12 @@ def card_page(name: str, json_wanted: bool) -> Any:
 
 
 @route(bp, "/deck")
+@costly
 def deck_page(json_wanted: bool) -> Any:
     text = request.args.get("list", "")[:20_000]
     answer: DeckAnswer | Mapping[str, Any] = {"cards": [], "unknown": [], "total": 0}
     if text.strip():
-        answer = g.kb.deck(text, as_of(), request.args.get("game") or None)
+        answer = g.kb.deck(text, as_of(), request.args.get("game") or None, paging())
     return page("cards/deck.html", {**answer, "list": text}, json_wanted)
 
 

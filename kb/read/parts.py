@@ -100,17 +100,24 @@ class Parts:
             return None
         by = version.ended_by or {"document": version.document_id, "lines": ""}
         document = self.reader.documents()[by["document"]]
-        name = f"{document['title']} ({document['version']})"
         after = self.reader.successor(version, history)
-        why = {
-            "superseded": f"superseded by version {self._number(after, history)}" if after else "superseded",
+        superseded = f"superseded by version {self._number(after, history)}" if after else "superseded"
+        return {"date": version.valid_to.isoformat(), "reason": version.end, "why": self.why_ended(version, superseded),
+                "document": document["id"], "title": document["title"], "version": document["version"],
+                "lines": by["lines"], "successor": after.key if after else None}  # fmt: skip
+
+    def why_ended(self, version: Version, superseded: str = "superseded") -> str:
+        """Why an ended version stopped being in force, in words (``superseded``: what to say of a
+        superseded one, which names its successor); reads nothing of its topic's history."""
+        by = version.ended_by or {"document": version.document_id, "lines": ""}
+        document = self.reader.documents()[by["document"]]
+        name = f"{document['title']} ({document['version']})"
+        return {
+            "superseded": superseded,
             "rescinded": f"omitted from the full {document['title']} of {document['date']}",
             "consolidated": f"consolidated into {document['title']} {document['version']}",
             "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
-        }.get(version.end, version.end)
-        return {"date": version.valid_to.isoformat(), "reason": version.end, "why": why, "document": document["id"],
-                "title": document["title"], "version": document["version"], "lines": by["lines"],
-                "successor": after.key if after else None}  # fmt: skip
+        }.get(version.end or "", version.end or "")
 
     def _number(self, version: Version, history: list[Version] | None) -> int:
         """``version``'s number in its topic's series (`kb.read.standing.numbering`)."""

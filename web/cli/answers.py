@@ -17,11 +17,14 @@ from pathlib import Path
 from typing import Any, cast
 
 from kb.answers import Ending, Entry, Part
+from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read.worddiff import render_diff
 from kb.vocabulary import kind_filter
 from rulings.dates import BadDate, parse_date
+from rulings.model import ParseError
+from rulings.source import read_stream
 
 
 def plain(value: Any) -> Any:
@@ -159,13 +162,13 @@ def cmd_diff(args: argparse.Namespace) -> int:
         raise BadDate(f"give TO as well as FROM {args.start!r} (or neither: the latest document's changes)")
     else:
         low, high, latest = parse_date(args.start), parse_date(args.end), None
-    answer = kb.diff(low, high, args.game, args.kind, cards)
+    answer = kb.diff(low, high, args.game, args.kind, cards, _paging(args))
     if args.json:
         print_json(answer)
         return 0
     if latest:
         print(f"What the latest document changed: {latest['title']} ({latest['version']}) of {latest['date']}")
-    counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("added", "changed", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
     for added in answer["added"]:
         print(f"+ {added['headword']}")
@@ -184,6 +187,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for waiting in answer["pending"]:
         print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
         _print_sources([waiting])
+    _print_page(answer["page"], "changes")
     return 0
 
 
@@ -195,6 +199,18 @@ def _print_sources(parts: list[Part]) -> None:
         )
         if part["summary"]:
             print(_wrap(f"Publisher's summary: {part['summary']}"))
+
+
+def _paging(args: argparse.Namespace) -> Paging:
+    return Paging(args.offset, args.size)
+
+
+def _print_page(page: PageFacts, noun: str) -> None:
+    """Where this page stands, when the answer has more than one (`kb.paging`)."""
+    if page["offset"] or page["next"] is not None:
+        first, last = page["offset"] + 1, page["offset"] + page["size"]
+        more = f"; the next page: --offset {page['next']}" if page["next"] is not None else ""
+        print(f"({noun} {first}-{last} of {page['total']}{more})")
 
 
 def _print_entries(entries: list[Entry]) -> None:
@@ -257,12 +273,35 @@ def _print_printing(printing: dict[str, Any]) -> None:
             print(f"    {label}: {printing[field]}")
 
 
+DECK_BYTES = 1_000_000
+"""Largest deck list file read (`rulings deck FILE`, ``--deck FILE``): the 500 card lines read
+of it (`kb.read.cards.DECK_LINES`) are under 40 kB."""
+
+
 def _deck_text(source: str) -> str:
-    return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    """The deck list in the file ``source`` (``-``: standard input), read at most `DECK_BYTES`
+    (the limit is kept while reading, so ``/dev/zero`` or an endless pipe is refused at once);
+    a refusal is a `ParseError` naming the file."""
+    name = "standard input" if source == "-" else source
+    try:
+        if source == "-":
+            data = read_stream(sys.stdin.buffer, DECK_BYTES)
+        else:
+            with open(source, "rb") as handle:
+                data = read_stream(handle, DECK_BYTES)
+    except ValueError as err:
+        raise ParseError(name, 1, f"the deck list is {err}; a deck list is a few kB") from None
+    except OSError as err:
+        raise ParseError(name, 1, f"cannot read the deck list: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ParseError(name, line, "the deck list is not UTF-8 text") from None
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game)
+    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game, _paging(args))
     if args.json:
         print_json(answer)
         return 0
@@ -275,6 +314,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     for unknown in answer["unknown"]:
         hint = f" (did you mean: {', '.join(unknown['suggestions'])}?)" if unknown["suggestions"] else ""
         print(f"unknown card: {unknown['name']}{hint}")
+    _print_page(answer["page"], "known cards")
     return 0
 
 
