@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from whoosh import collectors, highlight, query
 from whoosh.searching import Searcher
 
-from kb import budget
+from kb import budget, bulk
 from kb.fused import FusedAnalyzer
 from kb.history import Positions, Span, in_force, loosened, versions_matching
 from kb.plans import RERANK, most_words_query, plan, prepared, whole_query
@@ -79,10 +79,11 @@ def topics(
     ranked: list[tuple[int, float]] = []
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
+    scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
     while True:
         if not whole and start + size > len(ranked):
             depth = start + size if deepen else None
-            ranked = ranking(searcher, loose, depth, work)
+            ranked = ranking(searcher, loose, depth, work) if scored is None else bulk.best(scored, depth)
             whole = depth is None or len(ranked) < depth
         batch = ranked[start : start + size]
         if not batch:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 from whoosh import query
 from whoosh.searching import Hit, Searcher
 
-from kb import budget, history_search
+from kb import budget, bulk, history_search
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.paths import BuildError
 from kb.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
@@ -65,9 +65,11 @@ def _hits(
     """The top hits with their rank; with ``words``, rank = words matched + a score below
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
-    collector = budget.collector(limit, allowed, work)
-    searcher.search_with_collector(whole, collector)
-    results = collector.results()
+    results = bulk.hits(searcher, whole, limit, allowed, work)
+    if results is None:  # a shape Whoosh's matchers evaluate
+        collector = budget.collector(limit, allowed, work)
+        searcher.search_with_collector(whole, collector)
+        results = collector.results()
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []
     for hit in results:
