@@ -1,4 +1,4 @@
-"""Search answers with and without the bulk evaluation of postings (`kb.bulk`), side by side.
+"""Search answers with and without the bulk evaluation of postings (`kb.search.bulk`), side by side.
 
 Run: ``.venv/bin/python bench/answers.py KB_DIRECTORY [--record FILE | --compare FILE]``. For
 every query of the relevance sets (`bench/relevance.toml`, `bench/relevance-heldout.toml`) and
@@ -28,10 +28,10 @@ from whoosh.matching.binary import AndNotMatcher
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb import bulk  # noqa: E402
 from kb.paths import INDEX_DIR, current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import search  # noqa: E402
+from kb.search import bulk  # noqa: E402
+from kb.search.in_force import search  # noqa: E402
 
 BENCH = {
     "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
@@ -124,9 +124,9 @@ def differences(kb: KnowledgeBase, recorded: dict[str, Any] | None = None) -> tu
 
 def _capped(kb: KnowledgeBase, text: str) -> bool:
     """Whether ``text`` is partial for its prefixes' expansions alone (the same either way)."""
-    from kb import budget
-    from kb.plans import built_query
-    from kb.questions import read_query
+    from kb.search import budget
+    from kb.search.plans import built_query
+    from kb.search.questions import read_query
 
     work = budget.Work()
     built_query(kb._own(INDEX_DIR), read_query(text), work)

@@ -1,4 +1,4 @@
-"""Postings evaluated in bulk (`kb.bulk`) give Whoosh's own matches, scores and answers.
+"""Postings evaluated in bulk (`kb.search.bulk`) give Whoosh's own matches, scores and answers.
 
 For every query of the relevance sets and of the benchmark (`bench/answers.py`), on the
 bundled library, the history fixture library and five months of the stress benchmark
@@ -19,12 +19,12 @@ import pytest
 from test_history_search import bench_module
 from whoosh import index, scoring
 
-from kb import budget, bulk
-from kb.build import build
+from kb.build.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
-from kb.plans import built_query, most_words_query, prepared
 from kb.query import KnowledgeBase
-from kb.questions import read_query
+from kb.search import budget, bulk
+from kb.search.plans import built_query, most_words_query, prepared
+from kb.search.questions import read_query
 
 ANSWERS = bench_module("answers")
 TEXTS: list[str] = ANSWERS.texts()  # type: ignore[attr-defined]

@@ -1,10 +1,10 @@
 """Evaluating a query's postings in bulk: each term's postings read whole and scored as arrays.
 
 Whoosh evaluates a query one document at a time, a matcher step (and several Python calls)
-per posting. For the shapes a search runs (`kb.plans`: terms in fields, all of them (And),
+per posting. For the shapes a search runs (`kb.search.plans`: terms in fields, all of them (And),
 any of them (Or), less an exclusion (AndNot), phrases), `evaluate` reads each term's
 postings whole, block by block, into arrays of document numbers and weights, scores them
-with the formula of `kb.weighting.LengthScorer` (Whoosh's BM25F, from the lengths in
+with the formula of `kb.search.weighting.LengthScorer` (Whoosh's BM25F, from the lengths in
 memory) and combines them with array operations: the very documents Whoosh matches, with
 its scores (a sum of the same terms, possibly added in another order: equal to within 1e-9).
 A query of any other shape (a boost, a term type Whoosh expands itself) gives None, and the
@@ -27,8 +27,8 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
 
-from kb import budget
-from kb.weighting import LengthScorer
+from kb.search import budget
+from kb.search.weighting import LengthScorer
 
 Ids = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]
