@@ -31,7 +31,6 @@ sys.path.insert(0, str(ROOT))
 from kb.paths import INDEX_DIR, current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import bulk  # noqa: E402
-from kb.search.in_force import search  # noqa: E402
 
 BENCH = {
     "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
@@ -50,10 +49,10 @@ BENCH = {
 """The benchmark's queries (as `bench/search_bench.py` has them), and a few more shapes."""
 
 
-def texts() -> list[str]:
-    """Every query compared: the relevance sets' and the benchmark's, each once."""
+def texts(relevance: bool = True) -> list[str]:
+    """Every query compared: the relevance sets' (unless not ``relevance``) and the benchmark's, each once."""
     found: list[str] = []
-    for name in ("relevance.toml", "relevance-heldout.toml"):
+    for name in ("relevance.toml", "relevance-heldout.toml") if relevance else ():
         found += [str(q["q"]) for q in tomllib.loads((ROOT / "bench" / name).read_text("utf-8"))["query"]]
     for group in BENCH.values():
         found += group
@@ -98,18 +97,20 @@ def answer(kb: KnowledgeBase, text: str, on: dt.date | None, every: bool, fast: 
     bulk.ENABLED = fast
     try:
         with mended():
-            return dict(search(kb, text, as_of=on, every_version=every))
+            return dict(kb.search(text, as_of=on, every_version=every))
     finally:
         bulk.ENABLED = True
 
 
-def differences(kb: KnowledgeBase, recorded: dict[str, Any] | None = None) -> tuple[int, list[str]]:
+def differences(
+    kb: KnowledgeBase, recorded: dict[str, Any] | None = None, relevance: bool = True
+) -> tuple[int, list[str]]:
     """How many answers were compared, and a line for each that differs (the bulk answer against
     the matcher path's, or against ``recorded``); answers cut short (``partial``) either way
     are counted apart, not compared (but for a prefix with more expansions than searched)."""
     compared, lines = 0, []
     for label, on, every in scopes(kb):
-        for text in texts():
+        for text in texts(relevance):
             key = f"{label}|{text}"
             fast = answer(kb, text, on, every, True)
             slow = recorded[key] if recorded is not None else answer(kb, text, on, every, False)
@@ -129,7 +130,7 @@ def _capped(kb: KnowledgeBase, text: str) -> bool:
     from kb.search.questions import read_query
 
     work = budget.Work()
-    built_query(kb._own(INDEX_DIR), read_query(text), work)
+    built_query(kb.searchers._own(INDEX_DIR), read_query(text), work)
     return work.capped
 
 

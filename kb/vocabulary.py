@@ -52,15 +52,32 @@ def reference_keys(target: str) -> list[str]:
     return keys
 
 
-def close_matches(word: str, candidates: Iterable[str], n: int, cutoff: float) -> list[str]:
+def close_matches(
+    word: str, candidates: Iterable[str], n: int, cutoff: float, groups: dict[int, list[str]] | None = None
+) -> list[str]:
     """`difflib.get_close_matches` (the same answer), for many candidates: a candidate is
-    compared only when enough of its characters are characters of ``word``. difflib's ratio
-    is at most twice the characters the two share over their lengths together, and the
-    characters shared are at most those of the candidate found in ``word`` (a count a
-    `str.translate` makes), so a candidate passed over could not have reached ``cutoff``."""
-    others = str.maketrans("", "", "".join(set(word)))
+    compared only when its length and enough of its characters are those of ``word``.
+    difflib's ratio is at most twice the characters the two share over their lengths
+    together, and the characters shared are at most the shorter length and at most those of
+    the candidate found in ``word`` (a count a `str.translate` makes), so a candidate passed
+    over could not have reached ``cutoff``. ``groups``: the candidates already grouped by
+    length (`by_length`, made once for a knowledge base's names), else grouped here."""
     length = len(word)
+    groups = by_length(candidates) if groups is None else groups
+    lengths = [size for size in groups if 2 * min(size, length) >= cutoff * (size + length) - 1e-9]
+    others = str.maketrans("", "", "".join(set(word)))
     reachable = [
-        c for c in candidates if 2 * min(len(c) - len(c.translate(others)), length) >= cutoff * (len(c) + length) - 1e-9
+        c
+        for size in lengths
+        for c in groups[size]
+        if 2 * min(len(c) - len(c.translate(others)), length) >= cutoff * (len(c) + length) - 1e-9
     ]
     return difflib.get_close_matches(word, reachable, n=n, cutoff=cutoff)
+
+
+def by_length(candidates: Iterable[str]) -> dict[int, list[str]]:
+    """``candidates`` grouped by length, each group in their order."""
+    groups: dict[int, list[str]] = {}
+    for candidate in candidates:
+        groups.setdefault(len(candidate), []).append(candidate)
+    return groups
