@@ -40,7 +40,7 @@ def test_scores_are_whooshs_bm25f_to_the_last_bit(request: pytest.FixtureRequest
     root: Path = request.getfixturevalue(library)
     kb = KnowledgeBase(current(root))
     try:
-        ours = kb._own(name)
+        ours = kb.searchers.index_searcher(name)
         whooshs = index.open_dir(str(kb.directory / name)).searcher(weighting=scoring.BM25F())
         matched = 0
         for text in TEXTS:
@@ -56,7 +56,7 @@ def test_scores_are_whooshs_bm25f_to_the_last_bit(request: pytest.FixtureRequest
 def test_a_text_words_scorer_reads_its_lengths_from_memory(bundled_root: Path) -> None:
     kb = KnowledgeBase(current(bundled_root))
     try:
-        searcher = kb._own(INDEX_DIR)
+        searcher = kb.searchers.index_searcher(INDEX_DIR)
         scorer = searcher.weighting.scorer(searcher, "text", "dilemma")
         assert isinstance(scorer, weighting.LengthScorer)
         reader = searcher.reader()
@@ -71,12 +71,12 @@ def test_the_threads_searchers_share_the_lengths_read(bundled_root: Path) -> Non
     kb = KnowledgeBase(current(bundled_root))
     try:
         kb.search("dilemma", every_version=True)
-        first = dict(kb._lengths)
+        first = dict(kb.searchers._lengths)
         assert {field for _, field in first} >= {"text", "extra"}
         other = threading.Thread(target=lambda: kb.search("dilemma", every_version=True))
         other.start()
         other.join()
-        assert kb._lengths == first  # one reading, for both threads
-        assert all(kb._lengths[key] is first[key] for key in first)
+        assert kb.searchers._lengths == first  # one reading, for both threads
+        assert all(kb.searchers._lengths[key] is first[key] for key in first)
     finally:
         kb.close()
