@@ -130,7 +130,7 @@ def _capped(kb: KnowledgeBase, text: str) -> bool:
     from kb.search.questions import read_query
 
     work = budget.Work()
-    built_query(kb.searchers._own(INDEX_DIR), read_query(text), work)
+    built_query(kb.searchers.index_searcher(INDEX_DIR), read_query(text), work)
     return work.capped
 
 

@@ -49,7 +49,7 @@ def test_every_match_and_score_is_whooshs(request: pytest.FixtureRequest, librar
     kb = KnowledgeBase(current(request.getfixturevalue(library)))
     try:
         whooshs = index.open_dir(str(kb.directory / name)).searcher(weighting=scoring.BM25F())
-        ours = kb.searchers._own(name)
+        ours = kb.searchers.index_searcher(name)
         matched = 0
         for text in TEXTS:
             typed = read_query(text)
@@ -91,7 +91,7 @@ def test_a_shape_left_to_whoosh_is_refused(bundled_root: Path) -> None:
     try:
         from whoosh import query
 
-        searcher = kb.searchers._own(INDEX_DIR)
+        searcher = kb.searchers.index_searcher(INDEX_DIR)
         assert bulk.evaluate(searcher, query.Term("text", "ship", boost=2.0)) is None
         assert bulk.evaluate(searcher, query.Prefix("text", "sh")) is None
         found = bulk.evaluate(searcher, query.Term("text", "nosuchword"))
