@@ -7,6 +7,7 @@ and the close matches of a word mistyped among many names.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Iterable
 
 from kb.errors import UnknownFilter
@@ -53,31 +54,51 @@ def reference_keys(target: str) -> list[str]:
 
 
 def close_matches(
-    word: str, candidates: Iterable[str], n: int, cutoff: float, groups: dict[int, list[str]] | None = None
+    word: str, candidates: Iterable[str], n: int, cutoff: float, table: NameTable | None = None
 ) -> list[str]:
     """`difflib.get_close_matches` (the same answer), for many candidates: a candidate is
-    compared only when its length and enough of its characters are those of ``word``.
-    difflib's ratio is at most twice the characters the two share over their lengths
-    together, and the characters shared are at most the shorter length and at most those of
-    the candidate found in ``word`` (a count a `str.translate` makes), so a candidate passed
-    over could not have reached ``cutoff``. ``groups``: the candidates already grouped by
-    length (`by_length`, made once for a knowledge base's names), else grouped here."""
-    length = len(word)
-    groups = by_length(candidates) if groups is None else groups
-    lengths = [size for size in groups if 2 * min(size, length) >= cutoff * (size + length) - 1e-9]
+    compared only when enough of its characters are characters of ``word``. difflib's ratio
+    is at most twice the characters the two share over their lengths together, and the
+    characters shared are at most those of the candidate found in ``word`` (a count a
+    `str.translate` makes), so a candidate passed over could not have reached ``cutoff``.
+    ``table``: the candidates' `NameTable` (made once for a knowledge base's names), which
+    counts the characters shared exactly, for all of them at once."""
+    if table is not None:
+        return difflib.get_close_matches(word, table.reachable(word, cutoff), n=n, cutoff=cutoff)
     others = str.maketrans("", "", "".join(set(word)))
+    length = len(word)
     reachable = [
-        c
-        for size in lengths
-        for c in groups[size]
-        if 2 * min(len(c) - len(c.translate(others)), length) >= cutoff * (len(c) + length) - 1e-9
+        c for c in candidates if 2 * min(len(c) - len(c.translate(others)), length) >= cutoff * (len(c) + length) - 1e-9
     ]
     return difflib.get_close_matches(word, reachable, n=n, cutoff=cutoff)
 
 
-def by_length(candidates: Iterable[str]) -> dict[int, list[str]]:
-    """``candidates`` grouped by length, each group in their order."""
-    groups: dict[int, list[str]] = {}
-    for candidate in candidates:
-        groups.setdefault(len(candidate), []).append(candidate)
-    return groups
+class NameTable:
+    """Names with the count of each character in each, made once for many "did you mean"s:
+    the characters a word shares with every name (difflib's ``quick_ratio`` counts them the
+    same way: each character as often as both have it) are an array operation."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        import numpy as np
+
+        self.names = list(names)
+        alphabet = sorted({char for name in self.names for char in name})
+        self.columns = {char: column for column, char in enumerate(alphabet)}
+        counts = np.zeros((len(self.names), len(alphabet)), dtype=np.int32)
+        for row, name in enumerate(self.names):
+            for char, times in Counter(name).items():
+                counts[row, self.columns[char]] = times
+        self.counts = counts
+        self.lengths = np.array([len(name) for name in self.names], dtype=np.float64)
+
+    def reachable(self, word: str, cutoff: float) -> list[str]:
+        """The names whose ratio with ``word`` may reach ``cutoff`` (difflib's ``quick_ratio`` does), in order."""
+        import numpy as np
+
+        wanted = np.zeros(len(self.columns), dtype=np.int32)
+        for char, times in Counter(word).items():
+            if char in self.columns:
+                wanted[self.columns[char]] = times
+        shared = np.minimum(self.counts, wanted).sum(axis=1)
+        keep = 2 * shared >= cutoff * (self.lengths + len(word)) - 1e-9
+        return [self.names[row] for row in np.flatnonzero(keep).tolist()]

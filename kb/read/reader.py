@@ -24,7 +24,7 @@ from typing import Any, Protocol, cast
 from kb import schema
 from kb.errors import BuildError
 from kb.model import Version, history_order
-from kb.vocabulary import by_length
+from kb.vocabulary import NameTable
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
@@ -68,9 +68,9 @@ class Names(Mapping[str, str]):
     def __len__(self) -> int:
         return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
 
-    def by_length(self) -> dict[int, list[str]]:
-        """Every folded name grouped by length (`kb.vocabulary.by_length`), made once per reader."""
-        return self._reader.folded_by_length()
+    def table(self) -> NameTable:
+        """Every folded name with its characters counted (`kb.vocabulary.NameTable`), made once per reader."""
+        return self._reader.folded_table()
 
 
 class Reader:
@@ -88,7 +88,7 @@ class Reader:
         """Topic id -> its versions in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self._folded: tuple[str, ...] | None = None
-        self._folded_groups: dict[int, list[str]] | None = None
+        self._folded_table: NameTable | None = None
         self.versions_read = 0
         """Version rows read so far (by every thread)."""
         self.closed = False
@@ -107,11 +107,11 @@ class Reader:
             self._folded = tuple(r[0] for r in self.rows("SELECT folded FROM names ORDER BY rowid"))
         return self._folded
 
-    def folded_by_length(self) -> dict[int, list[str]]:
-        """`folded_names` grouped by length, made once (then published: threads may share it)."""
-        if self._folded_groups is None:
-            self._folded_groups = by_length(self.folded_names())
-        return self._folded_groups
+    def folded_table(self) -> NameTable:
+        """`folded_names` with their characters counted, made once (then published: threads may share it)."""
+        if self._folded_table is None:
+            self._folded_table = NameTable(self.folded_names())
+        return self._folded_table
 
     # -- connections ----------------------------------------------------------------
 

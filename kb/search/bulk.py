@@ -60,10 +60,11 @@ class Evaluation:
     """A query evaluated over one searcher: the matches, and each positive term's documents
     (to tell which terms a document matched, as Whoosh's ``TermsCollector`` does)."""
 
-    def __init__(self, searcher: Searcher) -> None:
+    def __init__(self, searcher: Searcher, read: dict[Any, tuple[Ids, Scores]] | None = None) -> None:
+        """``read``: the postings read so far (by the other passes of a search over ``searcher``)."""
         self.searcher = searcher
         self.leaves: list[Leaf] = []
-        self._postings: dict[tuple[int, str, bytes], tuple[Ids, Scores]] = {}
+        self._postings: dict[Any, tuple[Ids, Scores]] = {} if read is None else read
 
     def run(self, built: query.Query) -> Matched:
         parts = []
@@ -120,7 +121,7 @@ class Evaluation:
             return Matched(NONE, ZERO)
         if (fieldname, raw) not in reader:
             return Matched(NONE, ZERO)
-        key = (self.offset, fieldname, raw)
+        key = (id(self.searcher), self.offset, fieldname, raw)
         if key not in self._postings:
             scorer = sub.weighting.scorer(sub, fieldname, raw)
             ids, weights = postings(reader.postings(fieldname, raw))
@@ -231,9 +232,12 @@ def _any(parts: list[Matched]) -> Matched:
     return Matched(ids, scores.astype(np.float64))
 
 
-def evaluate(searcher: Searcher, built: query.Query) -> tuple[Matched, Evaluation] | None:
-    """What ``built`` matches in ``searcher``'s index, scored; None for a shape left to Whoosh."""
-    evaluation = Evaluation(searcher)
+def evaluate(
+    searcher: Searcher, built: query.Query, read: dict[Any, tuple[Ids, Scores]] | None = None
+) -> tuple[Matched, Evaluation] | None:
+    """What ``built`` matches in ``searcher``'s index, scored; None for a shape left to Whoosh.
+    ``read``: postings already read over ``searcher`` (a search's other passes), and gets those read here."""
+    evaluation = Evaluation(searcher, read)
     try:
         return evaluation.run(built), evaluation
     except Unsupported:
@@ -290,7 +294,7 @@ def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] |
     """Whoosh's ``Results`` of the ``limit`` best documents ``built`` matches among the
     ``allowed`` (all when None), with the terms each matched (as ``TermsCollector`` records
     them); None for a shape left to Whoosh."""
-    scored = evaluate(searcher, built) if ENABLED else None
+    scored = evaluate(searcher, built, work.postings) if ENABLED else None
     if scored is None:
         return None
     found, evaluation = scored
@@ -307,7 +311,7 @@ def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] |
 
 def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched | None:
     """What ``built`` matches, scored, within ``work``; None for a shape left to Whoosh."""
-    scored = evaluate(searcher, built) if ENABLED else None
+    scored = evaluate(searcher, built, work.postings) if ENABLED else None
     return None if scored is None else within(scored[0], work)
 
 

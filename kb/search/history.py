@@ -107,9 +107,8 @@ def topics(
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
                 found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
                 if words:
-                    found.words = max(
-                        sum(1 for w in words if k in versions_matching(w, docnum, positions)) for k in which
-                    )
+                    each = [versions_matching(w, docnum, positions) for w in words]  # once per topic
+                    found.words = max(sum(1 for versions in each if k in versions) for k in which)
                 matched[docnum] = found
         for docnum, _ in batch:
             if docnum in matched:
