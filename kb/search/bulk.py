@@ -27,7 +27,7 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
 
-from kb.search import budget
+from kb.search import budget, matching
 from kb.search.weighting import LengthScorer
 
 Ids = npt.NDArray[np.int64]
@@ -49,6 +49,16 @@ class Matched:
 
 
 @dataclass
+class Read:
+    """One term's postings read whole (in one segment): documents, scores, and encoded positions
+    (when its field has them)."""
+
+    ids: Ids
+    scores: Scores
+    values: list[Any] | None
+
+
+@dataclass
 class Leaf:
     """One term searched: (field name, term as indexed), with the documents whose postings hold it."""
 
@@ -60,11 +70,11 @@ class Evaluation:
     """A query evaluated over one searcher: the matches, and each positive term's documents
     (to tell which terms a document matched, as Whoosh's ``TermsCollector`` does)."""
 
-    def __init__(self, searcher: Searcher, read: dict[Any, tuple[Ids, Scores]] | None = None) -> None:
+    def __init__(self, searcher: Searcher, read: dict[Any, Read] | None = None) -> None:
         """``read``: the postings read so far (by the other passes of a search over ``searcher``)."""
         self.searcher = searcher
         self.leaves: list[Leaf] = []
-        self._postings: dict[Any, tuple[Ids, Scores]] = {} if read is None else read
+        self._postings: dict[Any, Read] = {} if read is None else read
 
     def run(self, built: query.Query) -> Matched:
         parts = []
@@ -124,7 +134,7 @@ class Evaluation:
         key = (id(self.searcher), self.offset, fieldname, raw)
         if key not in self._postings:
             scorer = sub.weighting.scorer(sub, fieldname, raw)
-            ids, weights = postings(reader.postings(fieldname, raw))
+            ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"))
             if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
                 scores = weights
             elif isinstance(scorer, LengthScorer):
@@ -133,8 +143,8 @@ class Evaluation:
                 scores = scorer.idf * ((weights * scorer.boosted) / (weights + norms[codes[ids]]))
             else:
                 raise Unsupported("a scorer without lengths in memory")
-            self._postings[key] = (ids, scores)
-        ids, scores = self._postings[key]
+            self._postings[key] = Read(ids, scores, values)
+        ids, scores = self._postings[key].ids, self._postings[key].scores
         if positive:
             self.leaves.append(Leaf((fieldname, raw), ids + self.offset))
         return Matched(ids, scores)
@@ -172,8 +182,10 @@ class Evaluation:
         return list(found)
 
 
-def postings(matcher: Any) -> tuple[Ids, Scores]:
-    """The document numbers and weights of one term's postings, read whole."""
+def postings(matcher: Any, positions: bool = False) -> tuple[Ids, Scores, list[Any] | None]:
+    """The document numbers and weights of one term's postings, read whole; with ``positions``,
+    their values too (encoded positions, decoded when asked for: `Positions`)."""
+    values: list[Any] | None = [] if positions else None
     deleted: frozenset[int] = frozenset()
     if isinstance(matcher, FilterMatcher):
         if not matcher._exclude:
@@ -187,6 +199,8 @@ def postings(matcher: Any) -> tuple[Ids, Scores]:
             weights = np.asarray(matcher._weights, dtype=np.float64)
         else:
             weights = np.ones(len(ids))
+        if values is not None:
+            values = list(matcher._values) if matcher._values else [None] * len(ids)
     elif type(matcher) is W3LeafMatcher:
         if matcher._byteids:
             raise Unsupported("byte ids")
@@ -196,6 +210,9 @@ def postings(matcher: Any) -> tuple[Ids, Scores]:
             id_blocks.append(np.cumsum(np.asarray(matcher._data[0], dtype=np.int64)))
             matcher._read_weights()
             weight_blocks.append(np.asarray(matcher._weights, dtype=np.float64))
+            if values is not None:
+                matcher._read_values()
+                values.extend(matcher._values)
             matcher._next_block()
         ids = np.concatenate(id_blocks) if id_blocks else NONE
         weights = np.concatenate(weight_blocks) if weight_blocks else ZERO
@@ -204,7 +221,8 @@ def postings(matcher: Any) -> tuple[Ids, Scores]:
     if deleted:
         keep = ~np.isin(ids, np.fromiter(deleted, dtype=np.int64))
         ids, weights = ids[keep], weights[keep]
-    return ids, weights
+        values = None if values is None else [v for v, k in zip(values, keep.tolist(), strict=True) if k]
+    return ids, weights, values
 
 
 def _all(parts: list[Matched]) -> Matched:
@@ -233,7 +251,7 @@ def _any(parts: list[Matched]) -> Matched:
 
 
 def evaluate(
-    searcher: Searcher, built: query.Query, read: dict[Any, tuple[Ids, Scores]] | None = None
+    searcher: Searcher, built: query.Query, read: dict[Any, Read] | None = None
 ) -> tuple[Matched, Evaluation] | None:
     """What ``built`` matches in ``searcher``'s index, scored; None for a shape left to Whoosh.
     ``read``: postings already read over ``searcher`` (a search's other passes), and gets those read here."""
@@ -318,3 +336,46 @@ def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched
 ENABLED = True
 """Whether searches evaluate in bulk the shapes they can (off: Whoosh's matchers for all, as a
 test compares)."""
+
+
+class Positions(matching.Positions):
+    """`kb.search.matching.Positions` for the topic documents ``docnums``, reading a word's
+    positions from its postings as a search read them whole (`evaluate`, in ``read``) when it
+    did: where each of those documents stands in them is looked up for all at once."""
+
+    def __init__(self, searcher: Searcher, read: dict[Any, Read], docnums: list[int]) -> None:
+        super().__init__(searcher)
+        self.read = read if searcher.is_atomic() else {}
+        self.key = id(searcher)
+        self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
+        self.places: dict[tuple[str, Any], tuple[dict[int, int], list[Any], Any] | None] = {}
+
+    def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
+        key = (fieldname, word)
+        if key not in self.places:
+            self.places[key] = self._places(fieldname, word)
+        found = self.places[key]
+        if found is None:
+            return super().of(fieldname, word, docnum)
+        where, values, field_format = found
+        at = where.get(docnum)
+        return [] if at is None else list(field_format.decode_as("positions", values[at]))
+
+    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
+        """Where each of the documents stands in the postings of ``word`` (those holding it), the
+        postings' values and format; None when they were not read whole."""
+        if fieldname not in self.reader.schema:
+            return None
+        field = self.reader.schema[fieldname]
+        try:
+            entry = self.read.get((self.key, 0, fieldname, field.to_bytes(word)))
+        except ValueError:
+            return None
+        if entry is None or entry.values is None:
+            return None
+        at = np.searchsorted(entry.ids, self.docnums)
+        inside = at < len(entry.ids)
+        held = np.zeros(len(at), dtype=bool)
+        held[inside] = entry.ids[at[inside]] == self.docnums[inside]
+        where = dict(zip(self.docnums[held].tolist(), at[held].tolist(), strict=True))
+        return where, entry.values, field.format

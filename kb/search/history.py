@@ -90,7 +90,10 @@ def topics(
         if not batch:
             return
         start, size = start + size, size * 2
-        positions = Positions(searcher)
+        if scored is not None:
+            positions: Positions = bulk.Positions(searcher, work.postings, [docnum for docnum, _ in batch])
+        else:
+            positions = Positions(searcher)
         matched: dict[int, Found] = {}
         for docnum, score in sorted(batch):
             checked += 1
