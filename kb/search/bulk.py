@@ -14,19 +14,23 @@ higher score first, on equal scores the earlier document.
 
 from __future__ import annotations
 
+import itertools
+import pickle
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
-from whoosh import query
+from whoosh import formats, query
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.matching import ListMatcher
 from whoosh.matching.wrappers import FilterMatcher
 from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
+from whoosh.system import _INT_SIZE
 
+from kb.layout import STRIDE
 from kb.search import budget, matching
 from kb.search.weighting import LengthScorer
 
@@ -349,17 +353,35 @@ class Positions(matching.Positions):
         self.key = id(searcher)
         self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
         self.places: dict[tuple[str, Any], tuple[dict[int, int], list[Any], Any] | None] = {}
+        self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
 
     def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
-        key = (fieldname, word)
-        if key not in self.places:
-            self.places[key] = self._places(fieldname, word)
-        found = self.places[key]
+        found = self._place(fieldname, word)
         if found is None:
             return super().of(fieldname, word, docnum)
         where, values, field_format = found
         at = where.get(docnum)
-        return [] if at is None else list(field_format.decode_as("positions", values[at]))
+        return [] if at is None else _decoded(field_format, values[at])
+
+    def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
+        found = self._place(fieldname, word)
+        if found is None:
+            return super().versions(fieldname, word, docnum)
+        where, values, field_format = found
+        at = where.get(docnum)
+        if at is None:
+            return NO_VERSIONS
+        key = (fieldname, word, docnum)
+        held = self.held.get(key)
+        if held is None:  # asked for the query, then for each of its words
+            held = self.held[key] = frozenset(p // STRIDE for p in _decoded(field_format, values[at]))
+        return held
+
+    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
+        key = (fieldname, word)
+        if key not in self.places:
+            self.places[key] = self._places(fieldname, word)
+        return self.places[key]
 
     def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
         """Where each of the documents stands in the postings of ``word`` (those holding it), the
@@ -379,3 +401,16 @@ class Positions(matching.Positions):
         held[inside] = entry.ids[at[inside]] == self.docnums[inside]
         where = dict(zip(self.docnums[held].tolist(), at[held].tolist(), strict=True))
         return where, entry.values, field.format
+
+
+NO_VERSIONS: frozenset[int] = frozenset()
+
+
+def _decoded(field_format: Any, value: bytes) -> list[int]:
+    """The positions a posting's value holds: what Whoosh's ``Positions.decode_positions`` gives
+    (a count, then the pickled gaps between positions), added up in C."""
+    if type(field_format) is not formats.Positions:
+        return list(field_format.decode_as("positions", value))
+    if not value.endswith(b"."):
+        value += b"."
+    return list(itertools.accumulate(pickle.loads(value[_INT_SIZE:])))
