@@ -107,3 +107,31 @@ def test_best_breaks_ties_by_document() -> None:
     assert bulk.best(found, 3) == [(3, 5.0), (7, 5.0), (1, 2.0)]
     assert bulk.best(found, None) == [(3, 5.0), (7, 5.0), (1, 2.0), (5, 2.0), (9, 1.0)]
     assert bulk.best(found, 2, np.array([1, 5, 9], dtype=np.int64)) == [(1, 2.0), (5, 2.0)]
+
+
+@pytest.mark.parametrize("library", ["bundled_root", "stress_root"])
+def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library: str) -> None:
+    from whoosh import highlight
+
+    from kb.search.snippet import PASSAGES, EarlierOnTies, snippet
+
+    kb = KnowledgeBase(current(request.getfixturevalue(library)))
+    try:
+        searcher = kb.searchers.index_searcher(CURRENT_DIR)
+        compared = 0
+        for text in TEXTS:
+            built = built_query(searcher, read_query(text), budget.Work())
+            if built is None:
+                continue
+            for hit in searcher.search(built, limit=10, terms=True):
+                marked = snippet(hit)  # through the tokens of kb.fused
+                hit.results.highlighter = highlight.Highlighter(
+                    fragmenter=highlight.ContextFragmenter(maxchars=240, surround=60),
+                    scorer=EarlierOnTies(),
+                    formatter=highlight.HtmlFormatter(tagname="mark", between=" … "),
+                )
+                assert marked == hit.results.highlighter.highlight_hit(hit, "text", top=PASSAGES), text
+                compared += bool(marked)
+        assert compared > 100
+    finally:
+        kb.close()

@@ -320,13 +320,17 @@ def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] |
     if scored is None:
         return None
     found, evaluation = scored
-    top = best(within(found, work), limit, None if allowed is None else allowed_ids(allowed))
+    collected = within(found, work)
+    if allowed is not None:
+        keep = np.isin(collected.ids, allowed_ids(allowed), assume_unique=True)
+        collected = Matched(collected.ids[keep], collected.scores[keep])
+    top = best(collected, limit)
     results = Results(searcher, built, [(score, docnum) for docnum, score in top])
     results.docterms = {docnum: evaluation.matched_terms(docnum) for docnum, _ in top}
     termdocs: dict[tuple[str, bytes], list[int]] = {}
-    for docnum, terms in results.docterms.items():
-        for term in terms:
-            termdocs.setdefault(term, []).append(docnum)
+    for leaf in evaluation.leaves:  # as Whoosh records them: the terms any document collected matched
+        if leaf.term not in termdocs and np.isin(leaf.ids, collected.ids, assume_unique=True).any():
+            termdocs[leaf.term] = [docnum for docnum, terms in results.docterms.items() if leaf.term in terms]
     results.termdocs = termdocs
     return results
 

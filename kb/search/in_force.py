@@ -16,6 +16,7 @@ import dataclasses
 import datetime as dt
 import html
 import re
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
@@ -89,12 +90,36 @@ def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
     known spelling; None when no word needed it."""
     spellings: dict[str, str] = {}
     for word in typed.words:
-        if len(spellings) < budget.CORRECTED and (known := vocabulary.correct(word)) is not None:
+        if len(spellings) < budget.CORRECTED and (known := corrected(vocabulary, word)) is not None:
             spellings[word] = known
     if not spellings:
         return None
     fixed = [spellings.get(w, w) for w in typed.words]
     return dataclasses.replace(typed, words=fixed)
+
+
+def corrected(vocabulary: Vocabulary, word: str) -> str | None:
+    """``vocabulary.correct(word)``, worked out once per word and knowledge base: a correction
+    compares the word with every known word of its first letter, the slowest part of a
+    question with a word the knowledge base has never seen."""
+    table = _CORRECTIONS.get(vocabulary)
+    if table is None:
+        table = _CORRECTIONS.setdefault(vocabulary, {})
+    found = table.get(word, _UNSEEN)
+    if found is not _UNSEEN:
+        return found
+    found = vocabulary.correct(word)  # threads may both work it out: the same answer
+    if len(table) >= CORRECTIONS_KEPT:
+        table.clear()
+    table[word] = found
+    return found
+
+
+CORRECTIONS_KEPT = 50_000
+"""Words whose correction a knowledge base keeps (all are forgotten when there are more)."""
+_UNSEEN = "\0"
+"""No word's correction (a correction is a known word)."""
+_CORRECTIONS: weakref.WeakKeyDictionary[Vocabulary, dict[str, str | None]] = weakref.WeakKeyDictionary()
 
 
 def search(
