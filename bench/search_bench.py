@@ -285,7 +285,8 @@ def main() -> int:
         "\nours = the Whoosh query alone (every version and as of a past date: the history index, one document "
         f"per topic); latencies on the {arguments.clock} clock; full = search() as the CLI and web call it "
         "(snippets, citations, did-you-mean); "
-        f"target = full p99 <= {TARGET_MS:.0f} ms (questions: none); ratios: full over FTS5; partial = queries cut short; FTS5 fuzzy = a 4-letter prefix query (FTS5 has no fuzzy matching)."
+        f"target = full p99 <= {TARGET_MS:.0f} ms (questions: none); ratios: full over FTS5; "
+        "partial = queries cut short; FTS5 fuzzy = a 4-letter prefix query (FTS5 has no fuzzy matching)."
     )
     print("targets: all met" if not missed else "targets missed: " + "; ".join(missed))
     return 0
