@@ -162,15 +162,20 @@ class Evaluation:
         both = _all(words)
         if not len(both.ids):
             return both
-        reader = sub.reader()
-        matchers = [reader.postings(built.fieldname, w) for w in built.words]
+        field = sub.schema[built.fieldname]
+        read = [
+            self._postings[(id(self.searcher), self.offset, built.fieldname, field.to_bytes(w))] for w in built.words
+        ]
+        if any(entry.values is None for entry in read):
+            raise Unsupported("a phrase in a field without positions")
+        places = [np.searchsorted(entry.ids, both.ids).tolist() for entry in read]  # each word holds each document
         keep = np.zeros(len(both.ids), dtype=bool)
-        for place, docnum in enumerate(both.ids.tolist()):
+        for place in range(len(both.ids)):
             starts: set[int] | None = None
-            for offset, matcher in enumerate(matchers):
-                matcher.skip_to(docnum)
-                at = {p - offset for p in matcher.value_as("positions")}
-                starts = at if starts is None else starts & at
+            for offset, (entry, at) in enumerate(zip(read, places, strict=True)):
+                assert entry.values is not None
+                found = {p - offset for p in _decoded(field.format, entry.values[at[place]])}
+                starts = found if starts is None else starts & found
                 if not starts:
                     break
             keep[place] = bool(starts)
