@@ -82,14 +82,15 @@ class NameTable:
         import numpy as np
 
         self.names = list(names)
-        alphabet = sorted({char for name in self.names for char in name})
-        self.columns = {char: column for column, char in enumerate(alphabet)}
-        counts = np.zeros((len(self.names), len(alphabet)), dtype=np.int32)
-        for row, name in enumerate(self.names):
-            for char, times in Counter(name).items():
-                counts[row, self.columns[char]] = times
-        self.counts = counts
-        self.lengths = np.array([len(name) for name in self.names], dtype=np.float64)
+        lengths = np.array([len(name) for name in self.names], dtype=np.int64)
+        chars = np.frombuffer("".join(self.names).encode("utf-32-le"), dtype=np.uint32)
+        alphabet, columns = np.unique(chars, return_inverse=True)
+        rows = np.repeat(np.arange(len(self.names), dtype=np.int64), lengths)
+        width = max(1, len(alphabet))
+        counted = np.bincount(rows * width + columns.reshape(-1), minlength=len(self.names) * width)
+        self.counts = counted.reshape(len(self.names), width).astype(np.int32)
+        self.columns = {chr(code): column for column, code in enumerate(alphabet.tolist())}
+        self.lengths = lengths.astype(np.float64)
 
     def reachable(self, word: str, cutoff: float) -> list[str]:
         """The names whose ratio with ``word`` may reach ``cutoff`` (difflib's ``quick_ratio`` does), in order."""
