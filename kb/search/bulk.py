@@ -3,7 +3,7 @@
 Whoosh evaluates a query one document at a time, a matcher step (and several Python calls)
 per posting. For the shapes a search runs (`kb.search.plans`: terms in fields, all of them (And),
 any of them (Or), less an exclusion (AndNot), phrases), `evaluate` reads each term's
-postings whole, block by block, into arrays of document numbers and weights, scores them
+postings whole (`kb.search.postings`) into arrays of document numbers and weights, scores them
 with the formula of `kb.search.weighting.LengthScorer` (Whoosh's BM25F, from the lengths in
 memory) and combines them with array operations: the very documents Whoosh matches, with
 its scores (a sum of the same terms, possibly added in another order: equal to within 1e-9).
@@ -14,34 +14,20 @@ higher score first, on equal scores the earlier document.
 
 from __future__ import annotations
 
-import itertools
-import pickle
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
-from whoosh import formats, query
-from whoosh.codec.whoosh3 import W3LeafMatcher
-from whoosh.matching import ListMatcher
-from whoosh.matching.wrappers import FilterMatcher
+from whoosh import query
 from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
-from whoosh.system import _INT_SIZE
 
-from kb.layout import STRIDE
-from kb.search import budget, matching
+from kb.search import budget
+from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings
 from kb.search.weighting import LengthScorer
 
-Ids = npt.NDArray[np.int64]
-Scores = npt.NDArray[np.float64]
-NONE = np.zeros(0, dtype=np.int64)
-ZERO = np.zeros(0, dtype=np.float64)
-
-
-class Unsupported(Exception):
-    """A query (or a segment) of a shape `evaluate` leaves to Whoosh's matchers."""
+__all__ = ["Positions", "Read", "Unsupported", "best", "evaluate", "hits", "ranked"]
 
 
 @dataclass
@@ -50,16 +36,6 @@ class Matched:
 
     ids: Ids
     scores: Scores
-
-
-@dataclass
-class Read:
-    """One term's postings read whole (in one segment): documents, scores, and encoded positions
-    (when its field has them)."""
-
-    ids: Ids
-    scores: Scores
-    values: list[Any] | None
 
 
 @dataclass
@@ -174,7 +150,7 @@ class Evaluation:
             starts: set[int] | None = None
             for offset, (entry, at) in enumerate(zip(read, places, strict=True)):
                 assert entry.values is not None
-                found = {p - offset for p in _decoded(field.format, entry.values[at[place]])}
+                found = {p - offset for p in decoded(field.format, entry.values[at[place]])}
                 starts = found if starts is None else starts & found
                 if not starts:
                     break
@@ -189,49 +165,6 @@ class Evaluation:
             if at < len(leaf.ids) and leaf.ids[at] == docnum:
                 found[leaf.term] = None
         return list(found)
-
-
-def postings(matcher: Any, positions: bool = False) -> tuple[Ids, Scores, list[Any] | None]:
-    """The document numbers and weights of one term's postings, read whole; with ``positions``,
-    their values too (encoded positions, decoded when asked for: `Positions`)."""
-    values: list[Any] | None = [] if positions else None
-    deleted: frozenset[int] = frozenset()
-    if isinstance(matcher, FilterMatcher):
-        if not matcher._exclude:
-            raise Unsupported("a filter")
-        deleted, matcher = matcher._ids, matcher.child
-    if type(matcher) is ListMatcher:
-        ids = np.asarray(matcher._ids, dtype=np.int64)
-        if matcher._all_weights:
-            weights = np.full(len(ids), float(matcher._all_weights))
-        elif matcher._weights:
-            weights = np.asarray(matcher._weights, dtype=np.float64)
-        else:
-            weights = np.ones(len(ids))
-        if values is not None:
-            values = list(matcher._values) if matcher._values else [None] * len(ids)
-    elif type(matcher) is W3LeafMatcher:
-        if matcher._byteids:
-            raise Unsupported("byte ids")
-        id_blocks, weight_blocks = [], []
-        while matcher.is_active():
-            matcher._read_data()
-            id_blocks.append(np.cumsum(np.asarray(matcher._data[0], dtype=np.int64)))
-            matcher._read_weights()
-            weight_blocks.append(np.asarray(matcher._weights, dtype=np.float64))
-            if values is not None:
-                matcher._read_values()
-                values.extend(matcher._values)
-            matcher._next_block()
-        ids = np.concatenate(id_blocks) if id_blocks else NONE
-        weights = np.concatenate(weight_blocks) if weight_blocks else ZERO
-    else:
-        raise Unsupported(type(matcher).__name__)
-    if deleted:
-        keep = ~np.isin(ids, np.fromiter(deleted, dtype=np.int64))
-        ids, weights = ids[keep], weights[keep]
-        values = None if values is None else [v for v, k in zip(values, keep.tolist(), strict=True) if k]
-    return ids, weights, values
 
 
 def _all(parts: list[Matched]) -> Matched:
@@ -349,77 +282,3 @@ def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched
 ENABLED = True
 """Whether searches evaluate in bulk the shapes they can (off: Whoosh's matchers for all, as a
 test compares)."""
-
-
-class Positions(matching.Positions):
-    """`kb.search.matching.Positions` for the topic documents ``docnums``, reading a word's
-    positions from its postings as a search read them whole (`evaluate`, in ``read``) when it
-    did: where each of those documents stands in them is looked up for all at once."""
-
-    def __init__(self, searcher: Searcher, read: dict[Any, Read], docnums: list[int]) -> None:
-        super().__init__(searcher)
-        self.read = read if searcher.is_atomic() else {}
-        self.key = id(searcher)
-        self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
-        self.places: dict[tuple[str, Any], tuple[dict[int, int], list[Any], Any] | None] = {}
-        self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
-
-    def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
-        found = self._place(fieldname, word)
-        if found is None:
-            return super().of(fieldname, word, docnum)
-        where, values, field_format = found
-        at = where.get(docnum)
-        return [] if at is None else _decoded(field_format, values[at])
-
-    def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
-        found = self._place(fieldname, word)
-        if found is None:
-            return super().versions(fieldname, word, docnum)
-        where, values, field_format = found
-        at = where.get(docnum)
-        if at is None:
-            return NO_VERSIONS
-        key = (fieldname, word, docnum)
-        held = self.held.get(key)
-        if held is None:  # asked for the query, then for each of its words
-            held = self.held[key] = frozenset(p // STRIDE for p in _decoded(field_format, values[at]))
-        return held
-
-    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
-        key = (fieldname, word)
-        if key not in self.places:
-            self.places[key] = self._places(fieldname, word)
-        return self.places[key]
-
-    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
-        """Where each of the documents stands in the postings of ``word`` (those holding it), the
-        postings' values and format; None when they were not read whole."""
-        if fieldname not in self.reader.schema:
-            return None
-        field = self.reader.schema[fieldname]
-        try:
-            entry = self.read.get((self.key, 0, fieldname, field.to_bytes(word)))
-        except ValueError:
-            return None
-        if entry is None or entry.values is None:
-            return None
-        at = np.searchsorted(entry.ids, self.docnums)
-        inside = at < len(entry.ids)
-        held = np.zeros(len(at), dtype=bool)
-        held[inside] = entry.ids[at[inside]] == self.docnums[inside]
-        where = dict(zip(self.docnums[held].tolist(), at[held].tolist(), strict=True))
-        return where, entry.values, field.format
-
-
-NO_VERSIONS: frozenset[int] = frozenset()
-
-
-def _decoded(field_format: Any, value: bytes) -> list[int]:
-    """The positions a posting's value holds: what Whoosh's ``Positions.decode_positions`` gives
-    (a count, then the pickled gaps between positions), added up in C."""
-    if type(field_format) is not formats.Positions:
-        return list(field_format.decode_as("positions", value))
-    if not value.endswith(b"."):
-        value += b"."
-    return list(itertools.accumulate(pickle.loads(value[_INT_SIZE:])))
