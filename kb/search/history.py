@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from whoosh import collectors, highlight, query
 from whoosh.searching import Searcher
@@ -19,7 +21,7 @@ from whoosh.searching import Searcher
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk
-from kb.search.matching import Positions, in_force, loosened, versions_matching
+from kb.search.matching import Positions, loosened, versions_matching
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.snippet import PASSAGES, EarlierOnTies
@@ -100,9 +102,9 @@ def topics(
             if checked % budget.CLOCKED == 0 and time.thread_time() > work.deadline:  # topics counted when ranked
                 work.stopped = True
                 break
-            stored = searcher.stored_fields(docnum)
+            stored = _stored(searcher, docnum)
             spans: list[Span] = stored["versions"]
-            keep = None if day is None else {k for k, span in enumerate(spans) if in_force(span, day)}
+            keep = None if day is None else {k for k, (_, start, end) in enumerate(spans) if start <= day < end}
             if keep == set():
                 continue
             which = sorted(versions_matching(built, docnum, positions, keep))
@@ -121,6 +123,26 @@ def topics(
                     return
         if work.stopped:
             return
+
+
+def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
+    """The stored fields of topic document ``docnum`` (its topic and versions), read once per
+    searcher: a search as of a date checks hundreds of topics, most of them asked before."""
+    kept = _STORED.get(searcher)
+    if kept is None:
+        kept = _STORED[searcher] = {}
+    stored = kept.get(docnum)
+    if stored is None:
+        if len(kept) >= STORED_KEPT:
+            kept.clear()
+        stored = kept[docnum] = searcher.stored_fields(docnum)
+    return stored
+
+
+STORED_KEPT = 50_000
+"""Topic documents whose stored fields a searcher keeps (all forgotten when there are more)."""
+_STORED: weakref.WeakKeyDictionary[Searcher, dict[int, dict[str, Any]]] = weakref.WeakKeyDictionary()
+"""Each searcher's stored fields read (a searcher belongs to one thread: `kb.search.searchers`)."""
 
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:

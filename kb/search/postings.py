@@ -109,7 +109,9 @@ class Positions(matching.Positions):
         return [] if at is None else decoded(field_format, values[at])
 
     def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
-        found = self._place(fieldname, word)
+        found = self.places.get((fieldname, word), MISSING)
+        if found is MISSING:
+            found = self._place(fieldname, word)
         if found is None:
             return super().versions(fieldname, word, docnum)
         where, values, field_format = found
@@ -149,6 +151,7 @@ class Positions(matching.Positions):
 
 
 NO_VERSIONS: frozenset[int] = frozenset()
+MISSING: Any = object()
 
 
 def decoded(field_format: Any, value: bytes) -> list[int]:
