@@ -244,13 +244,14 @@ class KnowledgeBase(Reader):
 
     def search(
         self, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False, start: int = 0,
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-        all with ``every_version``), with snippets and citations (`kb.search.in_force.search`)."""
+        all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
+        on (`kb.search.in_force.search`)."""
         from kb.search.in_force import search
 
-        return search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live)
+        return search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:
         """Up to ``limit`` headwords and card names completing ``text`` (`kb.search.completion.complete`)."""

@@ -28,6 +28,8 @@ from typing import Any
 
 from whoosh import collectors, query
 
+RESULTS = 200
+"""Results a search reaches at most, over all its pages."""
 PARTS = 12
 """Query parts (words, phrases, field terms) read; the rest are left out."""
 MIN_PREFIX = 2

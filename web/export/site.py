@@ -18,7 +18,7 @@ from web.views import page_path
 
 MARKER = "offline.json"
 """The file that marks a folder as an export (an export only replaces a folder holding one)."""
-_LINK = re.compile(r'(\s(?:href|src|action|data-sw)=")(/[^"]*)(")')
+_LINK = re.compile(r'(\s(?:href|src|action|data-sw|data-permalink)=")(/[^"]*)(")')
 SAFE = "/:@-._~!$'()*+,;="
 RENAMED = {"/static/app.js": "static/offline.js", "/static/sw.js": "sw.js"}
 """Files the export serves in place of the app's: search, autocomplete and the deck in the
