@@ -109,9 +109,10 @@ class Evaluation:
             raw = field.to_bytes(text)
         except ValueError:
             return Matched(NONE, ZERO)
-        if (fieldname, raw) not in reader:
-            return Matched(NONE, ZERO)
         key = (id(self.searcher), self.offset, fieldname, raw)
+        if (fieldname, raw) not in reader:
+            self._postings[key] = Read(NONE, ZERO, [])  # a word the index lacks: none of its positions either
+            return Matched(NONE, ZERO)
         if key not in self._postings:
             scorer = sub.weighting.scorer(sub, fieldname, raw)
             ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"))
