@@ -24,6 +24,7 @@ from typing import Any, Protocol, cast
 from kb import schema
 from kb.errors import BuildError
 from kb.model import Version, history_order
+from kb.vocabulary import NameTable
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
@@ -67,6 +68,11 @@ class Names(Mapping[str, str]):
     def __len__(self) -> int:
         return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
 
+    def table(self) -> NameTable | None:
+        """Every folded name with its characters counted (`kb.vocabulary.NameTable`), made once per
+        reader from the second time it is asked for (None the first time)."""
+        return self._reader.folded_table()
+
 
 class Reader:
     """Read-only lookups over one build directory's store, safe to share between threads."""
@@ -83,6 +89,8 @@ class Reader:
         """Topic id -> its versions in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self._folded: tuple[str, ...] | None = None
+        self._folded_table: NameTable | None = None
+        self._folded_asked = False
         self.versions_read = 0
         """Version rows read so far (by every thread)."""
         self.closed = False
@@ -100,6 +108,17 @@ class Reader:
         if self._folded is None:
             self._folded = tuple(r[0] for r in self.rows("SELECT folded FROM names ORDER BY rowid"))
         return self._folded
+
+    def folded_table(self) -> NameTable | None:
+        """`folded_names` with their characters counted, made once, when asked a second time
+        (then published: threads may share it); None the first time: one comparison of all the
+        names costs less than making the table (a command run once, a server's first did-you-mean)."""
+        if self._folded_table is None:
+            if not self._folded_asked:
+                self._folded_asked = True
+                return None
+            self._folded_table = NameTable(self.folded_names())
+        return self._folded_table
 
     # -- connections ----------------------------------------------------------------
 

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from whoosh import collectors, highlight, query
 from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
-from kb.search import budget
-from kb.search.matching import Positions, in_force, loosened, versions_matching
+from kb.search import budget, bulk
+from kb.search.matching import Positions, loosened, versions_matching
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.snippet import PASSAGES, EarlierOnTies
@@ -80,25 +82,29 @@ def topics(
     ranked: list[tuple[int, float]] = []
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
+    scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
     while True:
         if not whole and start + size > len(ranked):
             depth = start + size if deepen else None
-            ranked = ranking(searcher, loose, depth, work)
+            ranked = ranking(searcher, loose, depth, work) if scored is None else bulk.best(scored, depth)
             whole = depth is None or len(ranked) < depth
         batch = ranked[start : start + size]
         if not batch:
             return
         start, size = start + size, size * 2
-        positions = Positions(searcher)
+        if scored is not None:
+            positions: Positions = bulk.Positions(searcher, work.postings, [docnum for docnum, _ in batch])
+        else:
+            positions = Positions(searcher)
         matched: dict[int, Found] = {}
         for docnum, score in sorted(batch):
             checked += 1
             if checked % budget.CLOCKED == 0 and time.thread_time() > work.deadline:  # topics counted when ranked
                 work.stopped = True
                 break
-            stored = searcher.stored_fields(docnum)
+            stored = _stored(searcher, docnum)
             spans: list[Span] = stored["versions"]
-            keep = None if day is None else {k for k, span in enumerate(spans) if in_force(span, day)}
+            keep = None if day is None else {k for k, (_, start, end) in enumerate(spans) if start <= day < end}
             if keep == set():
                 continue
             which = sorted(versions_matching(built, docnum, positions, keep))
@@ -106,9 +112,8 @@ def topics(
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
                 found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
                 if words:
-                    found.words = max(
-                        sum(1 for w in words if k in versions_matching(w, docnum, positions)) for k in which
-                    )
+                    each = [versions_matching(w, docnum, positions) for w in words]  # once per topic
+                    found.words = max(sum(1 for versions in each if k in versions) for k in which)
                 matched[docnum] = found
         for docnum, _ in batch:
             if docnum in matched:
@@ -118,6 +123,26 @@ def topics(
                     return
         if work.stopped:
             return
+
+
+def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
+    """The stored fields of topic document ``docnum`` (its topic and versions), read once per
+    searcher: a search as of a date checks hundreds of topics, most of them asked before."""
+    kept = _STORED.get(searcher)
+    if kept is None:
+        kept = _STORED[searcher] = {}
+    stored = kept.get(docnum)
+    if stored is None:
+        if len(kept) >= STORED_KEPT:
+            kept.clear()
+        stored = kept[docnum] = searcher.stored_fields(docnum)
+    return stored
+
+
+STORED_KEPT = 50_000
+"""Topic documents whose stored fields a searcher keeps (all forgotten when there are more)."""
+_STORED: weakref.WeakKeyDictionary[Searcher, dict[int, dict[str, Any]]] = weakref.WeakKeyDictionary()
+"""Each searcher's stored fields read (a searcher belongs to one thread: `kb.search.searchers`)."""
 
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:

@@ -25,7 +25,7 @@ from whoosh.searching import Hit, Searcher
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.errors import BuildError
 from kb.read.reader import Names
-from kb.search import budget
+from kb.search import budget, bulk
 from kb.search import history as history_search
 from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
@@ -67,9 +67,11 @@ def _hits(
     """The top hits with their rank; with ``words``, rank = words matched + a score below
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
-    collector = budget.collector(limit, allowed, work)
-    searcher.search_with_collector(whole, collector)
-    results = collector.results()
+    results = bulk.hits(searcher, whole, limit, allowed, work)
+    if results is None:  # a shape Whoosh's matchers evaluate
+        collector = budget.collector(limit, allowed, work)
+        searcher.search_with_collector(whole, collector)
+        results = collector.results()
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []
     for hit in results:
@@ -239,7 +241,7 @@ def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Callable[[], Voc
     known = vocabulary()
     if all(known.knows(w) for w in words):
         return None
-    close = close_matches(folded, names, n=1, cutoff=0.7)
+    close = close_matches(folded, names, n=1, cutoff=0.7, table=names.table() if isinstance(names, Names) else None)
     return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
 
 

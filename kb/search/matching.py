@@ -39,6 +39,10 @@ class Positions:
         found: list[int] = matcher.value_as("positions")
         return found
 
+    def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
+        """The versions of topic document ``docnum`` holding ``word`` in ``fieldname``."""
+        return frozenset(p // STRIDE for p in self.of(fieldname, word, docnum))
+
 
 def versions_matching(built: query.Query, docnum: int, positions: Positions, keep: set[int] | None = None) -> set[int]:
     """The versions (numbered from 0 within the topic) of topic document ``docnum`` that
@@ -47,8 +51,8 @@ def versions_matching(built: query.Query, docnum: int, positions: Positions, kee
     if built is query.NullQuery or keep == set():
         return set()
     if isinstance(built, query.Term):
-        found = {p // STRIDE for p in positions.of(built.fieldname, built.text, docnum)}
-        return found if keep is None else found & keep
+        found = positions.versions(built.fieldname, built.text, docnum)
+        return set(found) if keep is None else keep & found
     if isinstance(built, query.Phrase):
         return _phrase(built, docnum, positions, keep)
     if isinstance(built, query.AndNot):

@@ -8,8 +8,13 @@ formatter, so the term classes of one snippet do not depend on the hits before i
 
 from __future__ import annotations
 
+from typing import Any
+
 from whoosh import highlight
 from whoosh.searching import Hit
+
+from kb.analysis import text_analyzer
+from kb.fused import FusedAnalyzer
 
 PASSAGES = 2
 """Passages per snippet."""
@@ -32,5 +37,31 @@ def snippet(hit: Hit) -> str:
     results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     results.scorer = EarlierOnTies()
     results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
-    text: str = hit.highlights("text", top=PASSAGES)
-    return text
+    field = results.searcher.schema["text"]
+    if field.analyzer != TEXT_CHAIN or not results.has_matched_terms() or "text" not in hit:
+        text: str = hit.highlights("text", top=PASSAGES)
+        return text
+    return _marked(hit, field)
+
+
+TEXT_CHAIN = text_analyzer()
+"""The analyser of the text field of the index of the versions in force (`kb.index.writer`)."""
+TEXT_TOKENS = FusedAnalyzer(stemmed=True)
+"""`TEXT_CHAIN` in one pass (`kb.fused`): the same tokens, for a third of the cost."""
+
+
+def _marked(hit: Hit, field: Any) -> str:
+    """What Whoosh's ``Highlighter.highlight_hit`` makes of the hit's text field when it
+    retokenizes the text (no characters stored), with the tokens of `TEXT_TOKENS`: the
+    terms matched in the text field by any hit of the results marked, consecutive marks
+    merged, the best passages formatted."""
+    results = hit.results
+    words = frozenset(field.from_bytes(term[1]) for term in results.matched_terms() if term[0] == "text")
+    text = hit["text"]
+    tokens = TEXT_TOKENS(text, positions=True, chars=True, mode="index", removestops=False)
+    tokens = highlight.set_matched_filter(tokens, words)
+    tokens = highlight.Highlighter._merge_matched_tokens(tokens)
+    fragments = results.fragmenter.fragment_tokens(text, tokens)
+    fragments = highlight.top_fragments(fragments, PASSAGES, results.scorer, highlight.FIRST, minscore=1)
+    marked: str = results.formatter.format(fragments)
+    return marked

@@ -1,0 +1,285 @@
+"""Evaluating a query's postings in bulk: each term's postings read whole and scored as arrays.
+
+Whoosh evaluates a query one document at a time, a matcher step (and several Python calls)
+per posting. For the shapes a search runs (`kb.search.plans`: terms in fields, all of them (And),
+any of them (Or), less an exclusion (AndNot), phrases), `evaluate` reads each term's
+postings whole (`kb.search.postings`) into arrays of document numbers and weights, scores them
+with the formula of `kb.search.weighting.LengthScorer` (Whoosh's BM25F, from the lengths in
+memory) and combines them with array operations: the very documents Whoosh matches, with
+its scores (a sum of the same terms, possibly added in another order: equal to within 1e-9).
+A query of any other shape (a boost, a term type Whoosh expands itself) gives None, and the
+caller runs Whoosh's matchers as before. `best` orders as Whoosh's collectors do: the
+higher score first, on equal scores the earlier document.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from whoosh import query
+from whoosh.scoring import WeightScorer
+from whoosh.searching import Results, Searcher
+
+from kb.search import budget
+from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings
+from kb.search.weighting import LengthScorer
+
+__all__ = ["Positions", "Read", "Unsupported", "best", "evaluate", "hits", "ranked"]
+
+
+@dataclass
+class Matched:
+    """The documents a query matches (increasing document numbers, each once) and their scores."""
+
+    ids: Ids
+    scores: Scores
+
+
+@dataclass
+class Leaf:
+    """One term searched: (field name, term as indexed), with the documents whose postings hold it."""
+
+    term: tuple[str, bytes]
+    ids: Ids
+
+
+class Evaluation:
+    """A query evaluated over one searcher: the matches, and each positive term's documents
+    (to tell which terms a document matched, as Whoosh's ``TermsCollector`` does)."""
+
+    def __init__(self, searcher: Searcher, read: dict[Any, Read] | None = None) -> None:
+        """``read``: the postings read so far (by the other passes of a search over ``searcher``)."""
+        self.searcher = searcher
+        self.leaves: list[Leaf] = []
+        self._postings: dict[Any, Read] = {} if read is None else read
+
+    def run(self, built: query.Query) -> Matched:
+        parts = []
+        for sub, offset in self.searcher.leaf_searchers():
+            self.offset = offset
+            found = self._node(sub, built, True)
+            parts.append(Matched(found.ids + offset, found.scores))
+        if len(parts) == 1:
+            return parts[0]
+        return Matched(np.concatenate([p.ids for p in parts]), np.concatenate([p.scores for p in parts]))
+
+    def _node(self, sub: Searcher, built: query.Query, positive: bool) -> Matched:
+        if built is query.NullQuery or isinstance(built, query.NullQuery.__class__):
+            return Matched(NONE, ZERO)
+        if getattr(built, "boost", 1.0) != 1.0:
+            raise Unsupported("a boost")
+        if type(built) is query.Term:
+            return self._term(sub, built.fieldname, built.text, positive)
+        if type(built) is query.Phrase:
+            return self._narrowed(len(self.leaves), self._phrase(sub, built, positive))
+        if type(built) is query.And:
+            start = len(self.leaves)
+            return self._narrowed(start, _all([self._node(sub, child, positive) for child in built.children()]))
+        if type(built) is query.Or and not built.minmatch and not built.scale:
+            return _any([self._node(sub, child, positive) for child in built.children()])
+        if type(built) is query.AndNot:
+            start = len(self.leaves)
+            kept = self._node(sub, built.a, positive)
+            if not len(kept.ids):
+                return kept
+            dropped = self._node(sub, built.b, False)
+            keep = ~np.isin(kept.ids, dropped.ids, assume_unique=True)
+            return self._narrowed(start, Matched(kept.ids[keep], kept.scores[keep]))
+        raise Unsupported(type(built).__name__)
+
+    def _narrowed(self, start: int, found: Matched) -> Matched:
+        """``found``, the match of a node whose terms are ``self.leaves[start:]``: those terms
+        count as matched only in the documents the whole node matches (a word of a compound
+        is not matched where the other is missing)."""
+        shifted = found.ids + self.offset
+        for place in range(start, len(self.leaves)):
+            leaf = self.leaves[place]
+            self.leaves[place] = Leaf(leaf.term, np.intersect1d(leaf.ids, shifted, assume_unique=True))
+        return found
+
+    def _term(self, sub: Searcher, fieldname: str, text: Any, positive: bool) -> Matched:
+        reader = sub.reader()
+        if fieldname not in sub.schema:
+            return Matched(NONE, ZERO)
+        field = sub.schema[fieldname]
+        try:
+            raw = field.to_bytes(text)
+        except ValueError:
+            return Matched(NONE, ZERO)
+        key = (id(self.searcher), self.offset, fieldname, raw)
+        if (fieldname, raw) not in reader:
+            self._postings[key] = Read(NONE, ZERO, [])  # a word the index lacks: none of its positions either
+            return Matched(NONE, ZERO)
+        if key not in self._postings:
+            scorer = sub.weighting.scorer(sub, fieldname, raw)
+            ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"))
+            if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
+                scores = weights
+            elif isinstance(scorer, LengthScorer):
+                norms = np.asarray(scorer.norms, dtype=np.float64)
+                codes = np.frombuffer(scorer.codes, dtype=np.uint8)
+                scores = scorer.idf * ((weights * scorer.boosted) / (weights + norms[codes[ids]]))
+            else:
+                raise Unsupported("a scorer without lengths in memory")
+            self._postings[key] = Read(ids, scores, values)
+        ids, scores = self._postings[key].ids, self._postings[key].scores
+        if positive:
+            self.leaves.append(Leaf((fieldname, raw), ids + self.offset))
+        return Matched(ids, scores)
+
+    def _phrase(self, sub: Searcher, built: query.Phrase, positive: bool) -> Matched:
+        """Whoosh's Phrase (slop 1): the documents where the words stand at consecutive positions,
+        scored as the sum of the words' scores."""
+        if built.slop != 1 or built.fieldname not in sub.schema:
+            raise Unsupported("a phrase with slop") if built.slop != 1 else Unsupported("no such field")
+        words = [self._term(sub, built.fieldname, w, positive) for w in built.words]
+        both = _all(words)
+        if not len(both.ids):
+            return both
+        field = sub.schema[built.fieldname]
+        read = [
+            self._postings[(id(self.searcher), self.offset, built.fieldname, field.to_bytes(w))] for w in built.words
+        ]
+        if any(entry.values is None for entry in read):
+            raise Unsupported("a phrase in a field without positions")
+        places = [np.searchsorted(entry.ids, both.ids).tolist() for entry in read]  # each word holds each document
+        keep = np.zeros(len(both.ids), dtype=bool)
+        for place in range(len(both.ids)):
+            starts: set[int] | None = None
+            for offset, (entry, at) in enumerate(zip(read, places, strict=True)):
+                assert entry.values is not None
+                found = {p - offset for p in decoded(field.format, entry.values[at[place]])}
+                starts = found if starts is None else starts & found
+                if not starts:
+                    break
+            keep[place] = bool(starts)
+        return Matched(both.ids[keep], both.scores[keep])
+
+    def matched_terms(self, docnum: int) -> list[tuple[str, bytes]]:
+        """The positive terms whose postings hold document ``docnum`` (each once)."""
+        found: dict[tuple[str, bytes], None] = {}
+        for leaf in self.leaves:
+            at = int(np.searchsorted(leaf.ids, docnum))
+            if at < len(leaf.ids) and leaf.ids[at] == docnum:
+                found[leaf.term] = None
+        return list(found)
+
+
+def _all(parts: list[Matched]) -> Matched:
+    """The documents every part matches, their scores summed."""
+    if not parts:
+        return Matched(NONE, ZERO)
+    found = parts[0]
+    for part in parts[1:]:
+        if not len(found.ids):
+            break
+        _, left, right = np.intersect1d(found.ids, part.ids, assume_unique=True, return_indices=True)
+        found = Matched(found.ids[left], found.scores[left] + part.scores[right])
+    return found
+
+
+def _any(parts: list[Matched]) -> Matched:
+    """The documents any part matches, the scores of the parts matching summed."""
+    parts = [p for p in parts if len(p.ids)]
+    if not parts:
+        return Matched(NONE, ZERO)
+    if len(parts) == 1:
+        return parts[0]
+    ids, where = np.unique(np.concatenate([p.ids for p in parts]), return_inverse=True)
+    scores = np.bincount(where, weights=np.concatenate([p.scores for p in parts]), minlength=len(ids))
+    return Matched(ids, scores.astype(np.float64))
+
+
+def evaluate(
+    searcher: Searcher, built: query.Query, read: dict[Any, Read] | None = None
+) -> tuple[Matched, Evaluation] | None:
+    """What ``built`` matches in ``searcher``'s index, scored; None for a shape left to Whoosh.
+    ``read``: postings already read over ``searcher`` (a search's other passes), and gets those read here."""
+    evaluation = Evaluation(searcher, read)
+    try:
+        return evaluation.run(built), evaluation
+    except Unsupported:
+        return None
+
+
+def best(found: Matched, depth: int | None, allowed: Ids | None = None) -> list[tuple[int, float]]:
+    """The ``depth`` best (document, score) of ``found`` (all when None), higher scores first,
+    equal scores in document order; only documents in ``allowed`` (sorted) when given."""
+    ids, scores = found.ids, found.scores
+    if allowed is not None:
+        keep = np.isin(ids, allowed, assume_unique=True)
+        ids, scores = ids[keep], scores[keep]
+    if depth is not None and depth < len(ids):
+        cut = np.partition(scores, len(scores) - depth)[len(scores) - depth]
+        keep = scores >= cut
+        ids, scores = ids[keep], scores[keep]
+    order = np.lexsort((ids, -scores))
+    if depth is not None:
+        order = order[:depth]
+    return list(zip(ids[order].tolist(), scores[order].tolist(), strict=True))
+
+
+def within(found: Matched, work: budget.Work) -> Matched:
+    """``found`` as Whoosh's collection within ``work`` (`budget.BudgetCollector`) would
+    visit it: nothing once the deadline has passed, the first documents only (in document
+    order) when there are more than the work has left to examine; counted into ``work``."""
+    if time.thread_time() > work.deadline:
+        work.stopped = True
+        return Matched(NONE, ZERO)
+    room = max(0, work.documents - work.examined)
+    if len(found.ids) > room:
+        work.stopped = True
+        found = Matched(found.ids[:room], found.scores[:room])
+    work.examined += len(found.ids)
+    return found
+
+
+def allowed_ids(allowed: set[int]) -> Ids:
+    """The documents of a date filter (a set never changed once made) as a sorted array, made once per set."""
+    kept = _ALLOWED.get(id(allowed))
+    if kept is None or kept[0] is not allowed:
+        if len(_ALLOWED) >= 64:
+            _ALLOWED.clear()
+        kept = _ALLOWED[id(allowed)] = (allowed, np.fromiter(sorted(allowed), dtype=np.int64, count=len(allowed)))
+    return kept[1]
+
+
+_ALLOWED: dict[int, tuple[set[int], Ids]] = {}
+"""id of a date filter -> (the filter, kept alive so the id stays its own; its array)."""
+
+
+def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] | None, work: budget.Work) -> Any:
+    """Whoosh's ``Results`` of the ``limit`` best documents ``built`` matches among the
+    ``allowed`` (all when None), with the terms each matched (as ``TermsCollector`` records
+    them); None for a shape left to Whoosh."""
+    scored = evaluate(searcher, built, work.postings) if ENABLED else None
+    if scored is None:
+        return None
+    found, evaluation = scored
+    collected = within(found, work)
+    if allowed is not None:
+        keep = np.isin(collected.ids, allowed_ids(allowed), assume_unique=True)
+        collected = Matched(collected.ids[keep], collected.scores[keep])
+    top = best(collected, limit)
+    results = Results(searcher, built, [(score, docnum) for docnum, score in top])
+    results.docterms = {docnum: evaluation.matched_terms(docnum) for docnum, _ in top}
+    termdocs: dict[tuple[str, bytes], list[int]] = {}
+    for leaf in evaluation.leaves:  # as Whoosh records them: the terms any document collected matched
+        if leaf.term not in termdocs and np.isin(leaf.ids, collected.ids, assume_unique=True).any():
+            termdocs[leaf.term] = [docnum for docnum, terms in results.docterms.items() if leaf.term in terms]
+    results.termdocs = termdocs
+    return results
+
+
+def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched | None:
+    """What ``built`` matches, scored, within ``work``; None for a shape left to Whoosh."""
+    scored = evaluate(searcher, built, work.postings) if ENABLED else None
+    return None if scored is None else within(scored[0], work)
+
+
+ENABLED = True
+"""Whether searches evaluate in bulk the shapes they can (off: Whoosh's matchers for all, as a
+test compares)."""
