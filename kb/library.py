@@ -60,15 +60,6 @@ def _table(fields: dict[str, str], where: str) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _remove_stale_temporaries(*directories: Path) -> None:
-    """Temporary files (``.<name>.<pid>.tmp``) that killed adds left, whose pid is gone."""
-    for directory in directories:
-        if directory.is_dir():
-            for path in directory.glob(".*.tmp"):
-                if path.is_file() and files.owner_gone(path):
-                    path.unlink(missing_ok=True)
-
-
 def add_document(
     source: Path, kind: str, date: dt.date, library: Path, kb: Path,
     game: str = "stccg", title: str | None = None, version: str | None = None,
@@ -94,7 +85,7 @@ def add_document(
             ident += "-2"
         manifest = library / MANIFEST
         target = library / game / source.name
-        _remove_stale_temporaries(library, target.parent)
+        files.remove_stale_temporaries([library, target.parent], [Path(d.path) for d in existing])
         if target.resolve() in {Path(d.path).resolve() for d in existing}:
             raise BuildError(f"{target}: a file of that name is already in the library")
         adopted = target.exists()
