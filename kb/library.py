@@ -4,8 +4,10 @@
 would be lost; only then, holding the library's and the KB's locks (`kb.build.transaction`),
 copies it into the library, appends its ``[[document]]`` table to the manifest and rebuilds.
 The copy and the manifest are each written to a temporary file, fsynced and renamed. If any
-step fails, the library is put back byte for byte: the saved manifest is renamed back, and
-the copied file (and the game directory) removed if this add created them. A file left in
+step fails before the new knowledge base is in service, the library is put back byte for byte:
+the saved manifest is renamed back, and the copied file (and the game directory) removed if this
+add created them; once the knowledge base in service is the one built from the new manifest, the
+add stands whatever fails after (`kb.build._publish` reports such a failure as a warning). A file left in
 the library by an interrupted add (same bytes, not in the manifest) is taken over by a retry.
 """
 
@@ -105,6 +107,8 @@ def add_document(
             files.fault("after-manifest")
             return build_locked(library, kb)
         except BaseException:
+            if manifest.read_bytes() != before and library_changed(library, kb, strict=True) is None:
+                raise  # the knowledge base in service was built from the new manifest: the add stands
             if manifest.read_bytes() != before:
                 files.write_atomic(manifest, before)
             if not adopted:

@@ -321,3 +321,21 @@ def test_a_listed_document_named_like_a_temporary_is_never_removed(library: Path
     rebuilt = rulings("build", "--library", library, "--kb", kb)
     assert (rebuilt.returncode, rebuilt.stderr) == (0, "")
     assert leftovers(library, kb) == [str(notes)]
+
+
+@pytest.mark.parametrize("command", ["add", "build"])
+def test_a_full_disk_after_the_switch_leaves_the_library_and_the_kb_in_service_agreeing(
+    library: Path, kb: Path, command: str
+) -> None:
+    before = tree(library)
+    new = library.parent / "new-update.txt"
+    args = ["add", new, *ADD] if command == "add" else ["build"]
+    done = rulings(*args, "--library", library, "--kb", kb, fault="after-switch:enospc")
+    unsettled = f"{kb / 'current'}: the new build is in service, but what follows the switch failed"
+    assert (done.returncode, done.stderr) == (0, f"rulings: warning: {unsettled}: No space left on device\n")
+    added = {"stccg/new-update.txt": new.read_bytes(), "library.toml": before["library.toml"] + TABLE}
+    assert tree(library) == (before | added if command == "add" else before)
+    check = rulings("build", "--check", "--library", library, "--kb", kb)
+    assert (check.returncode, check.stderr) == (0, "")
+    assert contents(kb) == clean_build(library)
+    assert leftovers(library, kb) == []
