@@ -26,11 +26,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb.build import build  # noqa: E402
-from kb.cardquery import deck  # noqa: E402
+from kb.build.pipeline import build  # noqa: E402
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import MAX_QUERY, search  # noqa: E402
+from kb.read.cards import deck  # noqa: E402
+from kb.search.in_force import MAX_QUERY  # noqa: E402
 
 AS_OF = dt.date(2005, 6, 1)
 UNCACHED = dt.date(2004, 3, 3)
@@ -85,14 +85,14 @@ def main() -> int:
         ]
         rows: list[tuple[str, float, float, str]] = []
         for scope, options in scopes:
-            search(kb, "warm up", **options)
+            kb.search("warm up", **options)
             for name, text in hostile(kb).items():
-                seconds, cpu, answer = timed(lambda t=text, o=options: search(kb, t, **o))
+                seconds, cpu, answer = timed(lambda t=text, o=options: kb.search(t, **o))
                 note = "partial" if answer["partial"] else ""
                 if answer["left_out"]:
                     note += f" {len(answer['left_out'])} left out"
                 rows.append((f"{scope}: {name}", seconds, cpu, note.strip()))
-        seconds, cpu, answer = timed(lambda: search(kb, "ship", as_of=UNCACHED))
+        seconds, cpu, answer = timed(lambda: kb.search("ship", as_of=UNCACHED))
         rows.append((f"ship as of {UNCACHED} (date filter not cached)", seconds, cpu, ""))
         names = "\n".join(f"Nonexistent Card Number {n}" for n in range(2500))
         seconds, cpu, answer = timed(lambda: deck(kb, names))

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from kb.build import build  # noqa: E402
+from kb.build.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 
 LABELS = ROOT / "tests" / "fixtures" / "links" / "seed-004.txt"

@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from served import served  # noqa: E402
 
-from kb.build import build  # noqa: E402
+from kb.build.pipeline import build  # noqa: E402
 from kb.paths import DEFAULT_LIBRARY  # noqa: E402
-from web.serving import cores  # noqa: E402
+from web.cli.serving import cores  # noqa: E402
 
 CLIENTS = (20, 100)
 LIMIT_SECONDS = 120

@@ -48,7 +48,7 @@ def read_set(path: Path) -> list[dict[str, object]]:
 
 def ask(kb: Path, text: str) -> list[str]:
     """The distinct topics ``rulings search --json`` returns for ``text``, in order."""
-    from web.cli import main
+    from web.cli.main import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
@@ -92,7 +92,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         kb = args.kb
         if kb is None:
-            from kb.build import build
+            from kb.build.pipeline import build
 
             kb = Path(work) / "kb"
             build(ROOT / "data", kb)

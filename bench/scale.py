@@ -195,13 +195,12 @@ def latencies(kb: Path, on: str) -> dict[str, list[float]]:
 
     from kb.paths import DB_NAME
     from kb.query import KnowledgeBase
-    from kb.search import search
 
     knowledge = KnowledgeBase((kb / "current").resolve())
     with tempfile.TemporaryDirectory() as work:
         build_fts(knowledge.directory / DB_NAME, Path(work) / "fts.sqlite")
         fts = sqlite3.connect(Path(work) / "fts.sqlite")
-        search(knowledge, "warm up")
+        knowledge.search("warm up")
         day = dt.date.fromisoformat(on)
         figures: dict[str, list[float]] = {}
         for scope, when, sql, args in (("all", None, SQL_ALL, ()),

@@ -31,15 +31,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb import history_search, incremental  # noqa: E402
-from kb.build import BuildReport, _card_names, build  # noqa: E402
-from kb.completion import complete  # noqa: E402
-from kb.history import write_history  # noqa: E402
-from kb.index import _document, write_index  # noqa: E402
+from kb.build import incremental  # noqa: E402
+from kb.build.pipeline import BuildReport, build, card_names_of  # noqa: E402
+from kb.index.history import write_history  # noqa: E402
+from kb.index.writer import version_document, write_index  # noqa: E402
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.questions import read_query  # noqa: E402
-from kb.search import run, search  # noqa: E402
+from kb.search import history as history_search  # noqa: E402
+from kb.search.in_force import run  # noqa: E402
+from kb.search.questions import read_query  # noqa: E402
 
 QUERIES = {
     "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
@@ -149,13 +149,13 @@ def measure(
     match = [_fts_query(category, text) for text in queries]
     for text, fts_text in zip(queries, match, strict=True):
         ours(text)
-        search(kb, text, as_of=on, every_version=every)  # its citations read the topics' versions once
+        kb.search(text, as_of=on, every_version=every)  # its citations read the topics' versions once
         fts.execute(sql, (fts_text, *args)).fetchall()
     alone, full, base = [], [], []
     for _ in range(REPEAT):
         for text, fts_text in zip(queries, match, strict=True):
             alone.append(timed(lambda t=text: ours(t)))
-            full.append(timed(lambda t=text: search(kb, t, as_of=on, every_version=every)))
+            full.append(timed(lambda t=text: kb.search(t, as_of=on, every_version=every)))
             base.append(timed(lambda q=fts_text: fts.execute(sql, (q, *args)).fetchall()))
     return alone, full, base
 
@@ -163,19 +163,19 @@ def measure(
 def index_cost(directory: Path, work: Path) -> str:
     """The CPU time of writing the index of every version of the build ``directory`` both
     ways, from the state the build saved: one document per version (builds before the
-    history index) and one per topic (`kb.history`)."""
+    history index) and one per topic (`kb.index.history`)."""
     try:  # the saved state, even when made by other code than this (`incremental.load_state` would refuse it)
         with (directory / incremental.STATE).open("rb") as file:
             state = pickle.load(file)
     except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
         return "index write: no saved state to rewrite the index from"
     versions, topics, seen = state.ledger.versions, state.ledger.topics, state.seen
-    names = _card_names(state.links, state.catalog)
+    names = card_names_of(state.links, state.catalog)
     started = time.process_time()
     write_index(work / "per-version", versions, topics, names, seen)
     per_version = time.process_time() - started
     started = time.process_time()
-    write_history(work / "per-topic", (_document(v, topics, names, seen) for v in versions))
+    write_history(work / "per-topic", (version_document(v, topics, names, seen) for v in versions))
     per_topic = time.process_time() - started
     return (f"index of every version, written in one process: {per_version:.1f} s CPU with one document per version, "
             f"{per_topic:.1f} s with one per topic")  # fmt: skip
@@ -212,7 +212,7 @@ def bench_profile(root: Path, profile: str, share: float, reuse: bool, index_cos
     if index_costs:
         with tempfile.TemporaryDirectory() as scratch:
             print(index_cost(report.directory, Path(scratch)))
-    search(kb, "warm up")
+    kb.search("warm up")
     today_date = dt.date.today()
     today = today_date.toordinal()
     print(f"\n{'queries (ms)':<32}{'ours p50':>9}{'p99':>8}{'full p50':>9}{'p99':>8}{'FTS5 p50':>9}{'p99':>8}"
@@ -243,7 +243,7 @@ def bench_profile(root: Path, profile: str, share: float, reuse: bool, index_cos
     ours_c, base_c = [], []
     for _ in range(REPEAT * 4):
         for prefix in PREFIXES:
-            ours_c.append(timed(lambda p=prefix: complete(kb, p)))
+            ours_c.append(timed(lambda p=prefix: kb.complete(p)))
             base_c.append(
                 timed(
                     lambda p=prefix: fts.execute(

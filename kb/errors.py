@@ -1,10 +1,28 @@
-"""Names the knowledge base does not know: a topic or a card, each with the closest names.
+"""Every error the knowledge base raises, for both sides: no knowledge base to answer from
+(`BuildError`), names it does not know, each with the closest names (`UnknownTopic`,
+`UnknownCard`), a filter value that names nothing (`UnknownFilter`) and a diff asked backwards
+(`ReversedRange`).
 
-The command line prints such an error with its suggestions (exit status 1), the pages answer
-it with a 404 whose suggestions are links.
+The command line prints such an error in one line (exit status 1; an unknown name with its
+suggestions), the pages answer with a 404 (suggestions as links), a 400 or a 503.
 """
 
 from __future__ import annotations
+
+from rulings.dates import BadDate
+
+
+class BuildError(Exception):
+    """No knowledge base to answer from: none built yet, one that could not be built (the previous
+    knowledge base is untouched), or one made by an older version of rulings."""
+
+
+class UnknownFilter(ValueError):
+    """A filter value (kind, game) that names nothing; the message lists the valid ones."""
+
+
+class ReversedRange(BadDate):
+    """A diff asked from a later date to an earlier one."""
 
 
 class UnknownName(LookupError):

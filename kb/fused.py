@@ -1,6 +1,6 @@
-"""Writing the indexes fast: each word analysed once per build, not once per occurrence.
+"""Analysing text fast: each word analysed once, not once per occurrence.
 
-The analysers of the indexes' schemas (`kb.analysis`, `kb.history`) are chains of Whoosh
+The analysers of the indexes' schemas (`kb.analysis`, `kb.index.history`) are chains of Whoosh
 filters that fold, split, lowercase and stem every occurrence of every word anew: about half
 of a build's time, as the history index restates each topic's text once per version. A
 `FusedAnalyzer` tokenizes with the same expression, then looks each distinct raw word up in
@@ -8,35 +8,24 @@ its own table of the terms the chain makes of it (with their position offsets), 
 exactly the tokens (text, position, characters, boost) the chain yields, at a fraction of the
 cost. `tests/test_fused.py` holds it to that, token by token.
 
-A writer uses it (`fused_writing`), and so do the history search's snippets
-(`kb.history_search.MARKING`); the schema stored in an index keeps the chains, so readers,
-Whoosh's own highlighting and incremental adds see the index exactly as before. `positions`
-repeats the walk of `__call__` on purpose: it is the build's innermost loop, and makes no
-`Token`. The same writer
-also reads the field lengths it needs when it writes the postings (`Lengths`) without asking
-the file system, on every posting of a field that has none (an ID field), whether it has.
+The index writers use it (`kb.index.writing.fused_writing`), and so do the history search's
+snippets (`kb.search.history.MARKING`); the schema stored in an index keeps the chains, so
+readers, Whoosh's own highlighting and incremental adds see the index exactly as before.
+`positions` repeats the walk of `__call__` on purpose: it is the build's innermost loop, and
+makes no `Token`.
 """
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from whoosh.analysis import Token
-from whoosh.codec.whoosh3 import _lenfield
 from whoosh.lang.porter import stem
-from whoosh.writing import SegmentWriter
 
 from kb.analysis import WORD, fold_word
 from rulings.normalize import fold_quotes
-
-POOL_MB = 1024
-"""Megabytes of postings (as Whoosh estimates them) a writer of a whole index keeps in memory
-before it sorts them into a run on disk: a 100% benchmark library's indexes fit (no run; a
-process then peaks at about 1 GB), where 256 spilled four runs and cost a third more time."""
 
 Terms = tuple[tuple[tuple[str, int], ...], int]
 """The terms one raw word gives (text, position offset from the word's first position), and
@@ -45,7 +34,7 @@ how many positions the word takes."""
 
 class FusedAnalyzer:
     """``RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()`` (``| StemFilter()`` when
-    ``stemmed``) in one pass; with a ``mark``, the history index's chain (`kb.history`): the
+    ``stemmed``) in one pass; with a ``mark``, the history index's chain (`kb.index.history`): the
     mark also a token, and dropped, the k-th version's words moved to ``k * stride`` on."""
 
     def __init__(self, joined: bool = True, stemmed: bool = False, mark: str = "", stride: int = 0) -> None:
@@ -139,52 +128,3 @@ class FusedAnalyzer:
         boost, encode = field.format.field_boost, field.format.encode
         for text, at in self.positions(value).items():
             yield text.encode("utf-8"), len(at), float(len(at)) * boost, encode(at)
-
-
-@contextlib.contextmanager
-def fused_writing(writer: Any, analysers: dict[str, FusedAnalyzer]) -> Iterator[None]:
-    """Within the block, ``writer`` indexes the fields named in ``analysers`` with them
-    (`FusedAnalyzer.index`); the schema's fields are as they were before the block ends (a
-    commit stores the schema)."""
-    schema = writer.schema
-    try:
-        for name, analyser in analysers.items():
-            schema[name].index = functools.partial(analyser.index, schema[name])
-        yield
-    finally:
-        for name in analysers:
-            schema[name].__dict__.pop("index", None)
-
-
-class Lengths:
-    """A segment's per-document reader, as a writer reads the lengths of the fields when it writes
-    their postings (once for each posting): each field's lengths are read once, into a list, and
-    a field without lengths (not scorable) is known to have none after one look."""
-
-    def __init__(self, reader: Any) -> None:
-        self.reader = reader
-        self.tables: dict[str, list[Any]] = {}
-
-    def doc_field_length(self, docnum: int, fieldname: str, default: int = 0) -> Any:
-        table = self.tables.get(fieldname)
-        if table is None:
-            table = self.tables[fieldname] = self._table(fieldname)
-        return table[docnum] if table else default
-
-    def _table(self, fieldname: str) -> list[Any]:
-        """The length of field ``fieldname`` of each document, as the reader gives it; none when it has none."""
-        if not self.reader.has_column(_lenfield(fieldname)):
-            return []
-        return [self.reader.doc_field_length(n, fieldname) for n in range(self.reader.doc_count_all())]
-
-    def close(self) -> None:
-        self.reader.close()
-
-
-def read_lengths_once(writer: Any) -> None:
-    """Have ``writer`` read field lengths through `Lengths` when it commits (a writer of one
-    process only: others read lengths in their own ways)."""
-    if type(writer) is not SegmentWriter:
-        return
-    opened = writer.per_document_reader
-    writer.per_document_reader = lambda: Lengths(opened())

@@ -1,5 +1,5 @@
 """Where a knowledge base lives: the layout of a knowledge-base directory, which the side that
-builds it (`kb.build`, `kb.index`, `kb.store`) and the side that reads it (`kb.query`, the
+builds it (`kb.build.pipeline`, `kb.index.writer`, `kb.build.store`) and the side that reads it (`kb.query`, the
 command line, the web app) share, so that reading needs nothing of building.
 
 ::
@@ -7,8 +7,8 @@ command line, the web app) share, so that reading needs nothing of building.
     <kb>/                      DEFAULT_KB (``instance/kb``, or ``RULINGS_KB``), or --kb
       current -> builds/<stamp>   the knowledge base in service (`current`), switched atomically
       builds/<stamp>/             one build:
-        kb.sqlite                 DB_NAME, the store of record (`kb.store`)
-        index/                    INDEX_DIR, every version (`kb.index`)
+        kb.sqlite                 DB_NAME, the store of record (`kb.build.store`)
+        index/                    INDEX_DIR, every version (`kb.index.writer`)
         index-current/            CURRENT_DIR, the versions in force on the build date
         vocabulary.json           VOCABULARY, the words for spelling correction
         built_on.txt              BUILT_ON, the build date (its presence marks a finished build)
@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+
+from kb.errors import BuildError
 
 DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
 """The document library: ``data/`` in the working directory (not beside the installed package);
@@ -36,7 +38,7 @@ DB_NAME = "kb.sqlite"
 """The store's file name inside a build directory."""
 INDEX_DIR = "index"
 """The folder of the index of every version, inside a build directory: one document per topic
-holding all its versions (`kb.history`; builds before it had one document per version)."""
+holding all its versions (`kb.index.history`; builds before it had one document per version)."""
 CURRENT_DIR = "index-current"
 """The folder of the small index of the versions in force on the build date."""
 BUILT_ON = "built_on.txt"
@@ -45,11 +47,6 @@ VOCABULARY = "vocabulary.json"
 """The folded words of every version with their counts, and the words of names, for spelling correction."""
 BUILT_FROM = "built_from.json"
 """In each build: the library it was built from and its manifest's SHA-256."""
-
-
-class BuildError(Exception):
-    """No knowledge base to answer from: none built yet, one that could not be built (the previous
-    knowledge base is untouched), or one made by an older version of rulings."""
 
 
 def current(kb: Path = DEFAULT_KB) -> Path:

@@ -1,6 +1,6 @@
 """The words a knowledge base and its questions share: the kinds of series and how a person
 names them, and the topic keys a "See X" reference may mean. Used both where versions are
-made (`kb.versions`, `kb.index`) and where they are answered (`kb.query`, `kb.search`, the web);
+made (`kb.build.ledger`, `kb.index.writer`) and where they are answered (`kb.query`, `kb.search.in_force`, the web);
 and the close matches of a word mistyped among many names.
 """
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
+from kb.errors import UnknownFilter
 from rulings.normalize import headword_key
 
 SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
@@ -23,10 +24,6 @@ def series_kind(kind: str) -> str:
     """The series kind a document kind (or a word a person types) belongs to:
     ``current-rulings-update`` and ``ruling`` are ``current-rulings``."""
     return _KIND_ALIASES.get(kind, kind)
-
-
-class UnknownFilter(ValueError):
-    """A filter value (kind, game) that names nothing; the message lists the valid ones."""
 
 
 def kind_filter(value: str) -> str:

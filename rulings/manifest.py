@@ -25,7 +25,7 @@ MAX_MANIFEST = 10_000_000
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
 OPTIONAL = ("date_approximate", "supersedes", "note")
-_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
 
@@ -58,7 +58,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
             raise ManifestError(f"{where}: key '{key}' must be a string")
     ident, game, kind = str(table["id"]), str(table["game"]), str(table["kind"])
     for key, value in (("id", ident), ("game", game)):
-        if not _SLUG.match(value):
+        if not SLUG.match(value):
             raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
     if kind not in KINDS:
         raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(KINDS)})")

@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers import FIXTURES, SEEDS
-from kb.build import build
+from kb.build.pipeline import build
 
 
 @pytest.fixture(scope="session")

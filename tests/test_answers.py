@@ -22,11 +22,11 @@ import pytest
 
 from helpers import FIXTURES, ROOT, SEEDS
 from kb import answers
-from kb.build import build
+from kb.build.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app
-from web.cli import main
+from web.cli.main import main
 
 CONTRACTS = {name: value for name, value in vars(answers).items() if typing.is_typeddict(value)}
 """Every TypedDict of `kb.answers`, by name."""
@@ -181,13 +181,13 @@ def test_every_answer_is_a_method_of_the_knowledge_base_returning_its_contract()
 
 def test_the_web_and_the_command_line_ask_only_the_knowledge_bases_methods() -> None:
     """No module of ``web/`` imports the modules that compute answers (it asks `KnowledgeBase`);
-    of `kb.changes` it takes the kinds of change, a word list, and nothing else."""
-    computing = {"kb.search", "kb.cardquery", "kb.documents", "kb.changes"}
+    of `kb.read.changes` it takes the kinds of change, a word list, and nothing else."""
+    computing = {"kb.search.in_force", "kb.search.completion", "kb.read.cards", "kb.read.documents", "kb.read.changes"}
     taken = set()
-    for path in sorted((ROOT / "web").glob("*.py")):
+    for path in sorted((ROOT / "web").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.module in computing:
                 taken |= {(path.name, node.module, alias.name) for alias in node.names}
             elif isinstance(node, ast.Import):
                 taken |= {(path.name, alias.name, "") for alias in node.names if alias.name in computing}
-    assert taken == {("changes.py", "kb.changes", "CHANGE_KINDS")}
+    assert taken == {("changes.py", "kb.read.changes", "CHANGE_KINDS")}

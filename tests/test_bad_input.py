@@ -15,7 +15,7 @@ from helpers import ROOT, parse_text, render
 from rulings.model import ParseError
 from rulings.parse import coverage, parse_file
 from rulings.source import MAX_BYTES, MAX_LINE
-from web.cli import main
+from web.cli.main import main
 
 GLOSSARY = "\u201cany\u201d - Refers to any version.\nartifact - An artifact is seeded.\n"
 

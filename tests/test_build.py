@@ -10,12 +10,13 @@ from pathlib import Path
 import pytest
 
 from helpers import SEEDS
-from kb import store
-from kb.build import build, parse_library
-from kb.paths import BuildError, current
+from kb.build import store
+from kb.build.pipeline import build, parse_library
+from kb.errors import BuildError
+from kb.paths import current
 from rulings.manifest import ManifestError
 from rulings.model import ParseError
-from web.cli import main
+from web.cli.main import main
 
 REPORT = [
     "stccg-quick-start: 40 entries, 0 chrome lines, 0 unparsed lines, 8 duplicates merged "

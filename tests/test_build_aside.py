@@ -1,9 +1,9 @@
-"""The history index is written aside, in a forked child (`kb.aside`), and a child that fails
+"""The history index is written aside, in a forked child (`kb.index.aside`), and a child that fails
 fails the build: its error is the build's one error line, and nothing is published.
 
 Each run is a real process: the CLI (``RULINGS_FAULT=history`` kills the child at the start
 of its work, ``history:enospc`` fails it as a full disk would), or a small script calling
-`kb.aside.aside` (a test process may run other threads, where `aside` rightly does not fork).
+`kb.index.aside.aside` (a test process may run other threads, where `aside` rightly does not fork).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import pytest
 from whoosh import index
 
 from helpers import SEEDS
-from kb.build import build
+from kb.build.pipeline import build
 
 ROOT = Path(__file__).resolve().parent.parent
 

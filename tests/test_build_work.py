@@ -22,11 +22,11 @@ import pytest
 from test_incremental import HEAD, add, same_as_full_build, segments_shared
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb import store
-from kb.build import build
-from kb.catalog import Card, Catalog
-from kb.linking import link_versions, ordinary_words
-from kb.versions import Topic, Version
+from kb.build import store
+from kb.build.catalog import Card, Catalog
+from kb.build.linking import link_versions, ordinary_words
+from kb.build.pipeline import build
+from kb.model import Topic, Version
 from rulings.normalize import title_key
 
 TEXT = "A ship may attack the Enterprise or a Klingon; a ship with no crew may not attack again."

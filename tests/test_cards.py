@@ -11,14 +11,14 @@ import pytest
 from markupsafe import escape
 
 from helpers import ROOT, SEEDS, SHARED
-from kb.build import build, parse_library
-from kb.cardquery import card, deck, read_deck
-from kb.catalog import Catalog, bundled_catalog, import_lackey
+from kb.build.catalog import Catalog, bundled_catalog, import_lackey
+from kb.build.pipeline import build, parse_library
 from kb.errors import UnknownCard
 from kb.paths import current
 from kb.query import KnowledgeBase
+from kb.read.cards import card, deck, read_deck
 from web.app import create_app
-from web.cli import main
+from web.cli.main import main
 
 sys.path.insert(0, str(ROOT / "bench"))
 from link_quality import evaluate

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, SEEDS, SHARED
-from kb.build import build
-from kb.catalog import Catalog, import_lackey, read_name
+from kb.build.catalog import Catalog, import_lackey, read_name
+from kb.build.pipeline import build
 from kb.query import KnowledgeBase
 from web.app import create_app
-from web.cli import main
+from web.cli.main import main
 
 sys.path.insert(0, str(ROOT / "bench"))
 from link_quality import evaluate

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES, SEEDS
-from web.cli import main
+from web.cli.main import main
 
 
 @pytest.fixture(scope="module")

@@ -6,7 +6,7 @@ import subprocess
 import sys
 
 from helpers import ROOT
-from web.cli import commands_markdown, parser
+from web.cli.main import commands_markdown, parser
 
 START, END = "<!-- commands -->\n", "<!-- /commands -->\n"
 

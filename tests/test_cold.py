@@ -17,7 +17,7 @@ import pytest
 from helpers import ROOT
 from kb.paths import VOCABULARY, current
 from kb.query import KnowledgeBase
-from kb.questions import Vocabulary
+from kb.search.questions import Vocabulary
 
 
 @pytest.fixture
@@ -56,7 +56,8 @@ def test_the_app_made_before_a_server_forks_has_the_search_side_loaded(bundled_r
     code = f"import sys, web.app; web.app.create_app({{'KB': {str(bundled_root)!r}}}); print(sorted(sys.modules))"
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     modules = set(eval(run.stdout))  # a printed list of names
-    assert {"kb.search", "kb.index", "kb.completion", "kb.cardquery", "whoosh.searching", "whoosh.highlight"} <= modules
+    loaded = {"kb.search.in_force", "kb.search.searchers", "kb.search.completion", "kb.read.cards"}
+    assert loaded | {"whoosh.searching", "whoosh.highlight"} <= modules
 
 
 def test_autocomplete_keeps_a_few_large_objects_not_one_per_name(bundled: KnowledgeBase) -> None:

@@ -20,7 +20,7 @@ from flask import g
 
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search import search
+from kb.search.in_force import search
 from web.app import create_app
 
 THREADS = 16
@@ -92,10 +92,10 @@ def answers(ask: Callable[[Any], Any], questions: list[Any], threads: int) -> li
 @pytest.mark.parametrize("root", ["bundled_root", "history_root"])
 def test_sixteen_threads_get_the_single_thread_answers(root: str, request: pytest.FixtureRequest) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(root)))
-    alone = [search(kb, text, **options) for text, options in QUERIES]
+    alone = [kb.search(text, **options) for text, options in QUERIES]
     assert sum(len(a["results"]) for a in alone) > 15  # the questions find things
     assert any("<mark" in r["snippet"] for a in alone for r in a["results"])
-    for got in answers(lambda question: search(kb, question[0], **question[1]), QUERIES, THREADS):
+    for got in answers(lambda question: kb.search(question[0], **question[1]), QUERIES, THREADS):
         assert got == alone
     assert kb.open_searchers() <= 2 * (THREADS + 1)
     later = threading.Thread(target=search, args=(kb, "ship"), kwargs={"every_version": True})
@@ -109,20 +109,20 @@ def test_sixteen_threads_get_the_single_thread_answers(root: str, request: pytes
 def test_a_fresh_knowledge_base_gives_the_same_snippets(bundled_root: Path) -> None:
     first = KnowledgeBase(current(bundled_root))
     again = KnowledgeBase(current(bundled_root))
-    asked = [search(first, text, **options) for text, options in QUERIES]
-    assert [search(again, text, **options) for text, options in QUERIES] == asked
-    assert [search(first, text, **options) for text, options in reversed(QUERIES)] == asked[::-1]
+    asked = [first.search(text, **options) for text, options in QUERIES]
+    assert [again.search(text, **options) for text, options in QUERIES] == asked
+    assert [first.search(text, **options) for text, options in reversed(QUERIES)] == asked[::-1]
 
 
 def test_a_snippet_does_not_depend_on_the_other_hits(bundled_root: Path) -> None:
     kb = KnowledgeBase(current(bundled_root))
-    many = {r["version"]: r["snippet"] for r in search(kb, "sh*", limit=200)["results"]}
-    few = search(kb, "sh*", limit=3)["results"]
+    many = {r["version"]: r["snippet"] for r in kb.search("sh*", limit=200)["results"]}
+    few = kb.search("sh*", limit=3)["results"]
     assert len(many) > 3 and [r["snippet"] for r in few] == [many[r["version"]] for r in few]
-    rulebook = search(kb, "sh*", kind="rulebook", limit=100)["results"]  # other hits before each
+    rulebook = kb.search("sh*", kind="rulebook", limit=100)["results"]  # other hits before each
     assert len(rulebook) > 3 and [r["snippet"] for r in rulebook] == [many[r["version"]] for r in rulebook]
-    for hit in search(kb, "sh*", limit=8)["results"][4:]:  # the same hit first, with no hits before it
-        alone = search(kb, f'sh* headword:"{hit["headword"]}"')["results"]
+    for hit in kb.search("sh*", limit=8)["results"][4:]:  # the same hit first, with no hits before it
+        alone = kb.search(f'sh* headword:"{hit["headword"]}"')["results"]
         assert [r["snippet"] for r in alone if r["version"] == hit["version"]] == [hit["snippet"]]
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from helpers import ROOT
-from web.cli import parser
+from web.cli.main import parser
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 

@@ -22,7 +22,7 @@ import pytest
 
 from kb.paths import current
 from web.app import create_app
-from web.export import ExportError, export
+from web.export.pages import ExportError, export
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 LINK = re.compile(r'\s(?:href|src|action|data-sw)="([^"]*)"')
@@ -230,7 +230,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
     from playwright.sync_api import sync_playwright
 
     from helpers import SEEDS
-    from kb.build import build
+    from kb.build.pipeline import build
 
     kb_root, out = tmp_path / "kb", tmp_path / "host" / "site"
     first = build(SEEDS, kb_root).directory.name

@@ -18,14 +18,17 @@ from typing import Any
 import pytest
 from whoosh import highlight, index
 
-from kb import history, history_search, incremental
-from kb import index as kb_index
-from kb.build import _card_names
-from kb.build import build as build_kb
-from kb.fused import FusedAnalyzer, fused_writing
+from kb.build import incremental
+from kb.build.pipeline import build as build_kb
+from kb.build.pipeline import card_names_of
+from kb.fused import FusedAnalyzer
+from kb.index import history
+from kb.index import writer as kb_index
+from kb.index.writing import fused_writing
 from kb.paths import CURRENT
-from kb.plans import TEXT
-from kb.snippet import PASSAGES, EarlierOnTies
+from kb.search import history as history_search
+from kb.search.plans import TEXT
+from kb.search.snippet import PASSAGES, EarlierOnTies
 
 ROOT = Path(__file__).resolve().parent.parent
 TRICKY = [
@@ -64,7 +67,7 @@ def documents_of(directory: Path) -> tuple[list[dict[str, Any]], list[dict[str, 
     """The in-force index's documents (of every version) and the history index's, of a build."""
     state = incremental.load_state(directory)
     assert state is not None
-    names = _card_names(state.links, state.catalog)
+    names = card_names_of(state.links, state.catalog)
     ledger = state.ledger
     per_version = [kb_index._document(v, ledger.topics, names, state.seen) for v in ledger.versions]
     by_topic: dict[str, list[dict[str, Any]]] = {}
@@ -146,7 +149,7 @@ def test_fused_writing_gives_the_schema_back_on_failure(tmp_path: Path) -> None:
 @pytest.mark.parametrize("kb", ["bundled_root", "history_root"])
 def test_a_snippet_marked_by_the_fused_analyser_is_the_chains(kb: str, request: pytest.FixtureRequest) -> None:
     """A search over every version marks its snippets with `history_search.MARKING`: the
-    very snippets the query's text analyser (`kb.plans.TEXT`) gives, for every version's text."""
+    very snippets the query's text analyser (`kb.search.plans.TEXT`) gives, for every version's text."""
     per_version, _ = documents_of((request.getfixturevalue(kb) / CURRENT).resolve())
     texts = [str(d["text"]) for d in per_version] + TRICKY
     marked = 0

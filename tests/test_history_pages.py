@@ -17,9 +17,9 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from helpers import FIXTURES, SEEDS, SHARED
-from kb.build import build
+from kb.build.pipeline import build
 from web.app import create_app
-from web.cli import main
+from web.cli.main import main
 
 
 @pytest.fixture(scope="module")

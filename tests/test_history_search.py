@@ -2,7 +2,7 @@
 
 A benchmark library (`bench/generate.py`, stress profile, its first months) is built with
 the real pipeline; beside it, the index of one document per version that builds wrote
-before the history index is written from the build's own saved state (`kb.index.write_index`).
+before the history index is written from the build's own saved state (`kb.index.writer.write_index`).
 For every benchmark query (`bench/search_bench.py`), over every version and as of past
 dates, the set compared is: each topic with the ids of its versions the query matches (in
 force on the date). The history index must give exactly that set, and rank the topics by
@@ -20,14 +20,16 @@ import pytest
 from whoosh import index, scoring
 from whoosh.searching import Searcher
 
-from kb import budget, history_search, incremental
-from kb.build import _card_names, build
-from kb.history import loosened
-from kb.index import date_filter, write_index
-from kb.plans import built_query
+from kb.build import incremental
+from kb.build.pipeline import build, card_names_of
+from kb.index.writer import write_index
 from kb.query import KnowledgeBase
-from kb.questions import read_query
-from kb.search import search
+from kb.search import budget
+from kb.search import history as history_search
+from kb.search.matching import loosened
+from kb.search.plans import built_query
+from kb.search.questions import read_query
+from kb.search.searchers import date_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAST = [dt.date(2000, 6, 1), dt.date(2001, 1, 15), dt.date(2001, 3, 1), dt.date(2001, 4, 20)]
@@ -56,7 +58,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[KnowledgeBase, Sear
     directory = build(root / "library", root / "kb").directory
     state = incremental.load_state(directory)
     assert state is not None
-    names = _card_names(state.links, state.catalog)
+    names = card_names_of(state.links, state.catalog)
     write_index(root / "per-version", state.ledger.versions, state.ledger.topics, names, state.seen)
     return KnowledgeBase(directory), index.open_dir(str(root / "per-version")).searcher(weighting=scoring.BM25F())
 
@@ -128,7 +130,7 @@ def test_a_search_of_every_version_gives_topics_with_their_matching_versions(
     built: tuple[KnowledgeBase, Searcher],
 ) -> None:
     kb, old = built
-    answer = search(kb, '"away team"', every_version=True, limit=5, exact=True)
+    answer = kb.search('"away team"', every_version=True, limit=5, exact=True)
     want = per_version(old, '"away team"', None)
     assert [r["topic"] for r in answer["results"]] == [t for t in ranked(kb, '"away team"') if t in want][:5]
     for result in answer["results"]:

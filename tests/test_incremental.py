@@ -18,13 +18,12 @@ import pytest
 from whoosh import index
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb import store
-from kb.build import BuildReport, build
-from kb.incremental import PARSED
-from kb.library import add_document
+from kb.build import store
+from kb.build.incremental import PARSED
+from kb.build.library import add_document
+from kb.build.pipeline import BuildReport, build
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY, current
 from kb.query import KnowledgeBase
-from kb.search import search
 
 HEAD = "STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n"
 NEWER = HEAD.format(us="3/5/01") + (
@@ -91,7 +90,7 @@ def answers(directory: Path) -> dict[tuple[str, bool, str], set[int]]:
     try:
         for query in QUERIES:
             for every, as_of in ((False, None), (False, dt.date(2000, 12, 1)), (True, None)):
-                answer = search(kb, query, as_of, limit=100, every_version=every, exact=True)
+                answer = kb.search(query, as_of, limit=100, every_version=every, exact=True)
                 found[(query, every, str(as_of))] = {hit["version"] for hit in answer["results"]}
     finally:
         kb.close()

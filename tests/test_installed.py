@@ -40,7 +40,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 
 def rulings(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    code = "import sys, web.cli; assert 'site' in web.cli.__file__, web.cli.__file__; sys.exit(web.cli.main())"
+    code = "import sys, web.cli.main as cli; assert 'site' in cli.__file__, cli.__file__; sys.exit(cli.main())"
     return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True,
                           timeout=300)  # fmt: skip
 
@@ -55,7 +55,7 @@ def test_build_and_serve_in_a_directory_with_data(installed: dict[str, str], tmp
     shown = rulings(installed, work, "show", "Conundrum", "--as-of", "2001-01-01")
     assert shown.returncode == 0 and shown.stdout.startswith("Conundrum  (stccg:conundrum)"), shown.stderr
     port = free_port()
-    code = "import sys, web.cli; sys.exit(web.cli.main())"
+    code = "import sys, web.cli.main; sys.exit(web.cli.main.main())"
     server = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port)], cwd=work, env=installed,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
     try:

@@ -1,6 +1,7 @@
-"""The layers: the read side of a knowledge base needs nothing of the build side (both take
-where a knowledge base lives from `kb.paths`), and no module of the three packages imports
-another that imports it back."""
+"""The layers: the read side of a knowledge base (`kb.read`, `kb.search.in_force`) needs nothing of the
+build side (`kb.build.pipeline`, `kb.index.writer`): both stand on the floor of `kb` (where a knowledge base
+lives, the model, the store's and the indexes' layouts, the errors), and no module of the three
+packages imports another that imports it back, not even for the type checker."""
 
 from __future__ import annotations
 
@@ -16,10 +17,10 @@ from kb.paths import BUILDS, BUILT_FROM, BUILT_ON, CURRENT, CURRENT_DIR, DB_NAME
 PACKAGES = ("rulings", "kb", "web")
 
 
-def _imports(inside_functions: bool = False) -> dict[str, set[str]]:
+def _imports(inside_functions: bool = False, for_types: bool = False) -> dict[str, set[str]]:
     """Each module of the three packages -> the modules of the packages it imports when it is loaded
-    (``inside_functions``: or when any of its functions runs; imports for the type checker only
-    are left out)."""
+    (``inside_functions``: or when any of its functions runs; ``for_types``: and for the type
+    checker only)."""
     modules = {
         ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__"): path
         for package in PACKAGES
@@ -29,8 +30,16 @@ def _imports(inside_functions: bool = False) -> dict[str, set[str]]:
     for name, path in modules.items():
         found: set[str] = set()
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        checking = {id(n) for i in tree.body if isinstance(i, ast.If) and "TYPE_CHECKING" in ast.unparse(i.test)
-                    for n in ast.walk(i)}  # fmt: skip
+        checking = (
+            set()
+            if for_types
+            else {
+                id(n)
+                for i in tree.body
+                if isinstance(i, ast.If) and "TYPE_CHECKING" in ast.unparse(i.test)
+                for n in ast.walk(i)
+            }
+        )
         for node in [n for n in ast.walk(tree) if id(n) not in checking] if inside_functions else tree.body:
             if isinstance(node, ast.ImportFrom) and node.module:
                 found |= {f"{node.module}.{a.name}" if f"{node.module}.{a.name}" in modules else node.module
@@ -43,12 +52,23 @@ def _imports(inside_functions: bool = False) -> dict[str, set[str]]:
 
 def test_reading_a_knowledge_base_loads_nothing_of_building() -> None:
     """The command line too: `rulings show` or `search` starts without the parsers and the build."""
-    code = "import sys, kb.query, kb.search, kb.cardquery, web.app, web.cli; print(sorted(sys.modules))"
+    code = "import sys, kb.query, kb.search.in_force, kb.read.cards, web.app, web.cli.main; print(sorted(sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     modules = set(eval(loaded.stdout))  # a printed list of names
-    assert {"kb.build", "kb.library", "kb.incremental", "kb.linking", "rulings.parse"} & modules == set()
-    assert {"kb.paths", "kb.vocabulary", "kb.errors"} <= modules
-    assert "kb.build" not in _imports()["kb.query"]
+    assert {m for m in modules if m.startswith(("kb.build", "kb.index", "rulings.parse"))} == set()
+    assert {"kb.paths", "kb.vocabulary", "kb.errors", "kb.model", "kb.schema"} <= modules
+
+
+def test_the_read_and_search_wings_import_nothing_of_building() -> None:
+    """Not inside a function, nor for the type checker: what reads and searches stands on the floor of `kb`."""
+    graph = _imports(inside_functions=True, for_types=True)
+    wings = ("kb.read", "kb.search", "kb.query")
+    crossing = {(m, i) for m, found in graph.items() if m.startswith(wings) for i in found
+                if i.startswith(("kb.build", "kb.index"))}  # fmt: skip
+    assert crossing == set()
+    wings_and_door = {"kb.query", "kb.build", "kb.index", "kb.search", "kb.read"}
+    floor = {m for m in graph if m.startswith("kb.") and m.count(".") == 1 and m not in wings_and_door}
+    assert {i for m in floor for i in graph[m] if i.startswith("kb.") and i not in floor} == set()
 
 
 WEB = ("flask", "werkzeug", "jinja2", "markdown_it", "gunicorn", "waitress")
@@ -56,8 +76,8 @@ WEB = ("flask", "werkzeug", "jinja2", "markdown_it", "gunicorn", "waitress")
 
 def loaded(*arguments: str) -> tuple[set[str], str]:
     """The modules a ``rulings`` command run in a fresh process loads, and what it printed."""
-    code = ("import io, json, sys, contextlib, web.cli\nout = io.StringIO()\n"
-            "with contextlib.redirect_stdout(out):\n    status = web.cli.main(sys.argv[1:])\n"
+    code = ("import io, json, sys, contextlib, web.cli.main\nout = io.StringIO()\n"
+            "with contextlib.redirect_stdout(out):\n    status = web.cli.main.main(sys.argv[1:])\n"
             "print(json.dumps([status, out.getvalue(), sorted(sys.modules)]))")  # fmt: skip
     run = subprocess.run([sys.executable, "-c", code, *arguments], cwd=ROOT, capture_output=True, text=True, check=True)
     status, printed, modules = json.loads(run.stdout)
@@ -73,8 +93,8 @@ def test_show_loads_neither_whoosh_nor_the_web_app(bundled_root: Path) -> None:
     modules, printed = loaded("show", "Conundrum", "--kb", str(bundled_root))
     assert printed.startswith("Conundrum  (stccg:conundrum), in force on ")
     assert packages(modules) & {"whoosh", *WEB} == set()
-    assert {"kb.search", "kb.questions", "kb.analysis", "kb.index", "kb.cardquery", "rulings.cardlist", "web.export",
-            "web.app"} & modules == set()  # fmt: skip
+    assert {"kb.search", "kb.search.questions", "kb.analysis", "kb.index", "kb.read.cards", "rulings.cardlist",
+            "web.export", "web.app"} & modules == set()  # fmt: skip
 
 
 def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
@@ -85,8 +105,9 @@ def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
 
 
 def test_no_import_cycle() -> None:
-    """Not even through an import inside a function (a cycle put off to run time is a cycle)."""
-    graph = _imports(inside_functions=True)
+    """Not even through an import inside a function (a cycle put off to run time is a cycle), nor
+    through an import for the type checker only."""
+    graph = _imports(inside_functions=True, for_types=True)
     cycles = []
     for start in sorted(graph):
         seen, todo = set(), list(graph[start])

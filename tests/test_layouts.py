@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES
-from kb.build import build
+from kb.build.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
-from web.cli import main
+from web.cli.main import main
 
 LAYOUTS = FIXTURES / "layouts"
 

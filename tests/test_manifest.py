@@ -9,7 +9,7 @@ import pytest
 
 from helpers import SEEDS
 from rulings.manifest import MAX_MANIFEST, ManifestError, load_manifest, load_titles
-from web.cli import main
+from web.cli.main import main
 
 GOOD = """
 [[document]]

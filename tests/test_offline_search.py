@@ -1,4 +1,4 @@
-"""The export's own search: the inverted index `web.export_search` writes, and
+"""The export's own search: the inverted index `web.export.search_index` writes, and
 ``static/offline_search.js`` answering from it in Debian's chromium (served by a plain static
 file server on loopback): headwords first, typos, prefixes while typing, card names,
 excluded words, the game filter, and the browser folding words as the server's index does."""
@@ -18,9 +18,9 @@ from urllib.parse import quote
 import pytest
 
 from kb.analysis import folded_words
-from kb.questions import FILLER
-from web.export import export
-from web.export_search import search_index
+from kb.search.questions import FILLER
+from web.export.pages import export
+from web.export.search_index import search_index
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 TOPICS = "els => els.map(e => decodeURIComponent(e.getAttribute('href')).split('/entry/')[1].slice(0, -5))"

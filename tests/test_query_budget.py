@@ -12,13 +12,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh import query
 
-from kb import budget, history_search
-from kb.cardquery import DECK_LINES, SUGGESTED, deck
 from kb.paths import current
-from kb.plans import WORD_FIELDS, built_query, word_query
 from kb.query import KnowledgeBase
-from kb.questions import MAX_QUERY, read_query
-from kb.search import run, search
+from kb.read.cards import DECK_LINES, SUGGESTED, deck
+from kb.search import budget
+from kb.search import history as history_search
+from kb.search.in_force import run
+from kb.search.plans import WORD_FIELDS, built_query, word_query
+from kb.search.questions import MAX_QUERY, read_query
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +39,7 @@ def headwords(answer: dict[str, object]) -> list[str]:
 
 def test_stop_words_alone_are_searched_once_each(bundled: KnowledgeBase) -> None:
     assert read_query("the a of and the a of").words == ["the", "a", "of", "and"]
-    repeated, once = search(bundled, "the a of and the a of"), search(bundled, "the a of and")
+    repeated, once = bundled.search("the a of and the a of"), bundled.search("the a of and")
     assert headwords(repeated) == headwords(once) and len(headwords(once)) == 20
     assert (repeated["partial"], repeated["left_out"]) == (False, [])
     _, work = expanded(bundled, "the a of and the a of")
@@ -48,7 +49,7 @@ def test_stop_words_alone_are_searched_once_each(bundled: KnowledgeBase) -> None
 def test_a_repeated_word_is_the_word(bundled: KnowledgeBase) -> None:
     assert read_query("ship ship ship").words == read_query("ship SHIP Ship, ship").words == ["ship"]
     assert read_query("ship " * 100).words == ["ship"]
-    assert headwords(search(bundled, "ship ship ship")) == headwords(search(bundled, "ship"))
+    assert headwords(bundled.search("ship ship ship")) == headwords(bundled.search("ship"))
     built, work = expanded(bundled, "ship " * 100)
     assert built == word_query("ship") and work.terms == len(WORD_FIELDS) == 6
 
@@ -72,8 +73,8 @@ def test_a_prefix_expands_to_its_most_frequent_terms(bundled: KnowledgeBase) -> 
     assert [t for _, t in text_part.iter_all_terms()] == sorted(frequent)
     assert (len(headword_part.subqueries), len(cards_part.subqueries)) == (12, 4)
     assert work.capped and work.terms == 12 + 4 + budget.EXPANSIONS == 32
-    assert search(bundled, "co*")["partial"] is True
-    assert search(bundled, "tribb*")["partial"] is False
+    assert bundled.search("co*")["partial"] is True
+    assert bundled.search("tribb*")["partial"] is False
 
 
 def test_many_prefixes_stay_within_the_terms(bundled: KnowledgeBase) -> None:
@@ -83,13 +84,13 @@ def test_many_prefixes_stay_within_the_terms(bundled: KnowledgeBase) -> None:
     kept = budget.TERMS // (3 * budget.EXPANSIONS)
     built, work = expanded(bundled, typed)
     assert built is not None and budget.leaf_terms(built) == work.terms <= budget.TERMS
-    assert search(bundled, typed)["left_out"] == parts[budget.PARTS :] + parts[kept : budget.PARTS]
+    assert bundled.search(typed)["left_out"] == parts[budget.PARTS :] + parts[kept : budget.PARTS]
 
 
 def test_exclusions_do_not_crowd_out_the_words_searched(bundled: KnowledgeBase) -> None:
     text = " ".join(f"-{c}{c}*" for c in string.ascii_lowercase) + " conundrum"
     assert read_query(text).words == ["conundrum"]
-    assert headwords(search(bundled, text))[0] == "Conundrum"
+    assert headwords(bundled.search(text))[0] == "Conundrum"
 
 
 def test_parts_over_the_budget_are_left_out(bundled: KnowledgeBase) -> None:
@@ -149,7 +150,7 @@ def test_hostile_queries_do_bounded_work(bundled: KnowledgeBase, text: str) -> N
         else:
             run(searcher, typed, None, None, None, 20, work=work)
         assert work.examined <= 2 * budget.DOCUMENTS and work.terms <= 2 * budget.TERMS  # all words, then most
-    answer = search(bundled, text)
+    answer = bundled.search(text)
     assert len(answer["query"]) <= MAX_QUERY and set(typed.left_out) <= set(answer["left_out"])
 
 

@@ -11,7 +11,6 @@ import pytest
 from helpers import ROOT
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search import search
 
 sys.path.insert(0, str(ROOT / "bench"))
 from relevance import evaluate, read_set, scores
@@ -54,33 +53,33 @@ def topics(answer: dict[str, object], top: int = 3) -> list[str]:
     ],
 )
 def test_questions_find_the_ruling(bundled: KnowledgeBase, typed: str, wanted: str) -> None:
-    assert wanted in topics(search(bundled, typed))
+    assert wanted in topics(bundled.search(typed))
 
 
 def test_question_words_are_dropped_and_all_words_rank_first(bundled: KnowledgeBase) -> None:
-    answer = search(bundled, "can conundrum target a cloaked ship")
+    answer = bundled.search("can conundrum target a cloaked ship")
     assert answer["results"][0]["topic"] == "stccg:conundrum"
     assert answer["results"][0]["full"] is True  # the question names the entry: its whole text is shown
-    assert search(bundled, "how")["results"] == search(bundled, "how", exact=True)["results"]
+    assert bundled.search("how")["results"] == bundled.search("how", exact=True)["results"]
 
 
 def test_corrections_are_said_and_never_offered_as_the_query(bundled: KnowledgeBase) -> None:
-    assert search(bundled, "commandering")["corrected"] == "commandeering"
-    assert search(bundled, "regnet worf")["corrected"] == "regent worf"
-    stopped = search(bundled, "stopped")
+    assert bundled.search("commandering")["corrected"] == "commandeering"
+    assert bundled.search("regnet worf")["corrected"] == "regent worf"
+    stopped = bundled.search("stopped")
     assert (stopped["corrected"], stopped["suggestion"]) == (None, None)
-    assert search(bundled, "cloaked")["corrected"] is None  # an inflection of cloaking, not a typo
-    assert search(bundled, "conund")["corrected"] is None  # half typed, not a typo
+    assert bundled.search("cloaked")["corrected"] is None  # an inflection of cloaking, not a typo
+    assert bundled.search("conund")["corrected"] is None  # half typed, not a typo
 
 
 def test_live_results_start_with_the_submitted_ones(bundled: KnowledgeBase) -> None:
     for typed in ("conundrum cloaked", "stopped", "mission att", "conund"):
-        submitted = topics(search(bundled, typed), 20)
-        live = topics(search(bundled, typed, live=True), 20)
+        submitted = topics(bundled.search(typed), 20)
+        live = topics(bundled.search(typed, live=True), 20)
         assert live[: len(submitted)] == submitted
-    assert topics(search(bundled, "conund", live=True))[0] == "stccg:conundrum"
+    assert topics(bundled.search("conund", live=True))[0] == "stccg:conundrum"
 
 
 def test_change_summaries_are_searchable(bundled: KnowledgeBase) -> None:
     # "Sisters of Duras" is only in the publisher's change summary of Cha'Joh.
-    assert "stccg:chajoh" in topics(search(bundled, '"sisters of duras"'))
+    assert "stccg:chajoh" in topics(bundled.search('"sisters of duras"'))

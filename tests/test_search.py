@@ -9,11 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from kb.completion import complete
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search import search
-from web.cli import main
+from web.cli.main import main
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +29,7 @@ def headwords(answer: dict[str, object]) -> list[str]:
 
 
 def test_conundrum_target_finds_the_conundrum_ruling_first(bundled: KnowledgeBase) -> None:
-    answer = search(bundled, "conundrum target")
+    answer = bundled.search("conundrum target")
     assert headwords(answer)[0] == "Conundrum"
     hit = answer["results"][0]
     assert hit["citation"]["lines"] == "79-83" and hit["series"] == "glossary"
@@ -40,54 +38,54 @@ def test_conundrum_target_finds_the_conundrum_ruling_first(bundled: KnowledgeBas
 
 
 def test_damaged_ship_finds_ship_vs_ship(bundled: KnowledgeBase) -> None:
-    assert headwords(search(bundled, "damaged ship"))[0] == "SHIP VS. SHIP"
+    assert headwords(bundled.search("damaged ship"))[0] == "SHIP VS. SHIP"
 
 
 def test_card_field_and_quotes(bundled: KnowledgeBase) -> None:
-    straight = headwords(search(bundled, 'card:"Cha\'Joh"'))
-    curly = headwords(search(bundled, "card:\u201cCha\u2019Joh\u201d"))
+    straight = headwords(bundled.search('card:"Cha\'Joh"'))
+    curly = headwords(bundled.search("card:\u201cCha\u2019Joh\u201d"))
     assert straight == curly == ["Cha'Joh", "Cha'Joh", "multi-affiliation cards"]
 
 
 def test_phrase(bundled: KnowledgeBase) -> None:
-    assert headwords(search(bundled, '"required action"')) == ["cloaking and phasing", "Conundrum"]
-    assert headwords(search(bundled, '"target required"')) == []
-    assert "Conundrum" in headwords(search(bundled, "target required"))
+    assert headwords(bundled.search('"required action"')) == ["cloaking and phasing", "Conundrum"]
+    assert headwords(bundled.search('"target required"')) == []
+    assert "Conundrum" in headwords(bundled.search("target required"))
 
 
 def test_findable_however_typed(bundled: KnowledgeBase) -> None:
-    assert headwords(search(bundled, "uss galaxy")) == headwords(search(bundled, "U.S.S. Galaxy"))
-    assert headwords(search(bundled, "uss galaxy"))[0] == "Deck list: Federation Outpost"
-    assert headwords(search(bundled, "K\u2019Vort")) == ["Deck list: Klingon Outpost"]
-    assert headwords(search(bundled, "[MQ]"))[0] == "Mirror Quadrant icon [MQ]"
-    assert headwords(search(bundled, "mq"))[0] == "Mirror Quadrant icon [MQ]"
-    assert "Collect" in headwords(search(bundled, "I.K.S. QhonDoq"))
+    assert headwords(bundled.search("uss galaxy")) == headwords(bundled.search("U.S.S. Galaxy"))
+    assert headwords(bundled.search("uss galaxy"))[0] == "Deck list: Federation Outpost"
+    assert headwords(bundled.search("K\u2019Vort")) == ["Deck list: Klingon Outpost"]
+    assert headwords(bundled.search("[MQ]"))[0] == "Mirror Quadrant icon [MQ]"
+    assert headwords(bundled.search("mq"))[0] == "Mirror Quadrant icon [MQ]"
+    assert "Collect" in headwords(bundled.search("I.K.S. QhonDoq"))
 
 
 def test_exclusion_prefix_and_kind(bundled: KnowledgeBase) -> None:
-    assert "mirror universe" in headwords(search(bundled, "mirror quadrant"))
-    assert "mirror universe" not in headwords(search(bundled, "mirror quadrant -bajor"))
-    assert headwords(search(bundled, "tribb*")) == ["tribble", "outpost"]
-    assert set(h["series"].split(":")[0] for h in search(bundled, "kind:rulebook ship")["results"]) == {"rulebook"}
+    assert "mirror universe" in headwords(bundled.search("mirror quadrant"))
+    assert "mirror universe" not in headwords(bundled.search("mirror quadrant -bajor"))
+    assert headwords(bundled.search("tribb*")) == ["tribble", "outpost"]
+    assert set(h["series"].split(":")[0] for h in bundled.search("kind:rulebook ship")["results"]) == {"rulebook"}
 
 
 def test_misspellings_are_corrected_and_said(bundled: KnowledgeBase) -> None:
-    answer = search(bundled, "conondrum")
+    answer = bundled.search("conondrum")
     assert (answer["corrected"], answer["suggestion"], headwords(answer)) == ("conundrum", None, ["Conundrum"])
-    exact = search(bundled, "conondrum", exact=True)
+    exact = bundled.search("conondrum", exact=True)
     assert (exact["corrected"], exact["results"]) == (None, [])
-    assert search(bundled, "chajoh")["suggestion"] == "Cha'Joh"
-    kreetchta = search(bundled, "kreetchta")
+    assert bundled.search("chajoh")["suggestion"] == "Cha'Joh"
+    kreetchta = bundled.search("kreetchta")
     assert headwords(kreetchta) == ["Kreechta"] and kreetchta["results"][0]["cards"] == ["Kreetchta"]
-    assert search(bundled, "mirror univrse")["corrected"] == "mirror universe"
+    assert bundled.search("mirror univrse")["corrected"] == "mirror universe"
 
 
 def test_as_of_search_excludes_a_later_version(fixture_kb: KnowledgeBase) -> None:
-    assert "Q-Flash" not in headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 1)))
-    assert headwords(search(fixture_kb, "tent", as_of=dt.date(2000, 12, 18))) == ["Q-Flash"]
-    before = search(fixture_kb, "personnel removed", as_of=dt.date(2000, 11, 1))
+    assert "Q-Flash" not in headwords(fixture_kb.search("tent", as_of=dt.date(2000, 12, 1)))
+    assert headwords(fixture_kb.search("tent", as_of=dt.date(2000, 12, 18))) == ["Q-Flash"]
+    before = fixture_kb.search("personnel removed", as_of=dt.date(2000, 11, 1))
     assert (before["results"][0]["headword"], before["results"][0]["valid_from"]) == ("mission attempt", "2000-10-30")
-    every = search(fixture_kb, "Q-Continuum", every_version=True)  # one result per topic, with its matching versions
+    every = fixture_kb.search("Q-Continuum", every_version=True)  # one result per topic, with its matching versions
     assert [(h["headword"], h["valid_from"]) for h in every["results"]] == [("Q-Flash", "2000-12-18")]
     dates = {v["version"]: v["valid_from"] for v in fixture_kb.history("Q-Flash")["versions"]}
     assert [dates[v] for v in every["results"][0]["matching"]] == ["2000-08-01", "2000-12-18"]
@@ -98,22 +96,22 @@ def names(items: list[dict[str, str]]) -> list[str]:
 
 
 def test_complete(bundled: KnowledgeBase) -> None:
-    assert names(complete(bundled, "con"))[0] == "Conundrum"
-    assert [(c["name"], c["kind"]) for c in complete(bundled, "cha")] == [("Cha'Joh", "entry"), ("Cha'Joh", "card")]
-    assert names(complete(bundled, "riker")) == ["Admiral Riker"] * 2
-    assert names(complete(bundled, "nerys")) == ["Kira Nerys"] * 2
-    assert names(complete(bundled, "conond")) == ["Conundrum"] * 2
-    assert [(c["name"], c["kind"], c["game"], c["target"]) for c in complete(bundled, "kree")] == [
+    assert names(bundled.complete("con"))[0] == "Conundrum"
+    assert [(c["name"], c["kind"]) for c in bundled.complete("cha")] == [("Cha'Joh", "entry"), ("Cha'Joh", "card")]
+    assert names(bundled.complete("riker")) == ["Admiral Riker"] * 2
+    assert names(bundled.complete("nerys")) == ["Kira Nerys"] * 2
+    assert names(bundled.complete("conond")) == ["Conundrum"] * 2
+    assert [(c["name"], c["kind"], c["game"], c["target"]) for c in bundled.complete("kree")] == [
         ("Kreechta", "entry", "neutral-zone", "neutral-zone:neutral.kreechta"),
         ("Kreechta", "card", "neutral-zone", "Kreetchta"),
         ("Kreetchta", "card", "neutral-zone", "Kreetchta"),
     ]
-    assert sorted(set(names(complete(bundled, "u.s.s.", limit=20)))) == [
+    assert sorted(set(names(bundled.complete("u.s.s.", limit=20)))) == [
                                             "U.S.S. Dauntless", "U.S.S. Defiant", "U.S.S. Enterprise-E",
                                             "U.S.S. Excelsior", "U.S.S. Galaxy", "U.S.S. Nebula", "U.S.S. Reliant",
                                             "U.S.S. Yosemite"]  # fmt: skip
-    assert len(complete(bundled, "m")) == 10
-    assert complete(bundled, "") == [] and complete(bundled, "!!!") == []
+    assert len(bundled.complete("m")) == 10
+    assert bundled.complete("") == [] and bundled.complete("!!!") == []
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -136,7 +134,7 @@ def test_complete(bundled: KnowledgeBase) -> None:
     )
 )
 def test_any_string_searches_without_error(bundled: KnowledgeBase, text: str) -> None:
-    answer = search(bundled, text, limit=5)
+    answer = bundled.search(text, limit=5)
     assert isinstance(answer["results"], list) and len(answer["results"]) <= 5
     for hit in answer["results"]:
         assert "<script" not in hit["snippet"]
@@ -177,7 +175,7 @@ def test_analyzers_keep_card_game_words(typed: str, names: list[str], text: list
 
 
 def test_mr_quark_and_cli_marks(bundled: KnowledgeBase, bundled_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert headwords(search(bundled, "Mr. Quark"))[0] == "persona"
+    assert headwords(bundled.search("Mr. Quark"))[0] == "persona"
     assert main(["search", "Mr. Quark", "--kb", str(bundled_root)]) == 0
     out = capsys.readouterr().out
     assert "the mirror universe personnel *Mr.* *Quark* is the opposite" in out and "<mark" not in out
@@ -187,7 +185,7 @@ def test_a_history_search_says_how_many_versions_of_an_entry_match(
     history_root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The command line says that both Q-Flash versions match "Q-Continuum" (the newest shown)."""
-    from web.cli import main
+    from web.cli.main import main
 
     assert main(["search", "Q-Continuum", "--all", "--kb", str(history_root)]) == 0
     printed = capsys.readouterr().out.splitlines()
@@ -204,7 +202,7 @@ def test_the_vocabulary_file_holds_each_words_stem(bundled_root: Path) -> None:
     import json
 
     from kb.paths import VOCABULARY
-    from kb.questions import Vocabulary
+    from kb.search.questions import Vocabulary
 
     data = json.loads((current(bundled_root) / VOCABULARY).read_text(encoding="utf-8"))
     assert (data["stems"]["cloaking"], data["stems"]["rulings"], "conundrum" in data["stems"]) == (

@@ -22,7 +22,7 @@ import pytest
 from helpers import ROOT
 from kb.paths import current
 from kb.query import KnowledgeBase
-from web.cli import main
+from web.cli.main import main
 
 IDLE = 200
 """Idle connections opened before a normal client asks."""

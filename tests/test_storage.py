@@ -13,11 +13,12 @@ from typing import Any
 
 import pytest
 
-from kb import store
-from kb.cardquery import card
-from kb.paths import BuildError, current
+from kb.build import store
+from kb.errors import BuildError
+from kb.model import status
+from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.versions import status
+from kb.read.cards import card
 
 THREADS = 8
 

@@ -199,7 +199,7 @@ def test_rebuilt_knowledge_base_is_picked_up_without_restart(tmp_path: Path) -> 
     import shutil
 
     from helpers import SEEDS
-    from kb.build import build
+    from kb.build.pipeline import build
 
     library = tmp_path / "library"
     shutil.copytree(SEEDS, library)

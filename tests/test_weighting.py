@@ -1,7 +1,7 @@
 """Search scores every document exactly as Whoosh's BM25F does, from lengths held in memory.
 
 Each index a knowledge base searches (the in-force index and the history index) is searched
-twice for the benchmark queries: through the knowledge base's own searcher (`kb.weighting`)
+twice for the benchmark queries: through the knowledge base's own searcher (`kb.search.weighting`)
 and through a searcher of Whoosh's BM25F over the same files. Every matching document must
 get the same score, to the last bit, and the knowledge base's scorer must be the one that
 reads no length from the index file per document.
@@ -17,11 +17,11 @@ from test_history_search import QUERIES
 from whoosh import index, scoring
 from whoosh.searching import Searcher
 
-from kb import budget, weighting
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
-from kb.plans import built_query
 from kb.query import KnowledgeBase
-from kb.questions import read_query
+from kb.search import budget, weighting
+from kb.search.plans import built_query
+from kb.search.questions import read_query
 
 TEXTS = [text for category in ("phrase", "two words", "single word", "field") for text in QUERIES[category]]
 TEXTS += ["Conundrum", "away team dilemma", "seed phase outpost", '"Q-Flash"', "card:Q"]

@@ -20,9 +20,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
 
-from kb.paths import DEFAULT_KB, BuildError, current
+from kb.errors import BuildError, UnknownFilter
+from kb.paths import DEFAULT_KB, current
 from kb.query import KnowledgeBase, load_search
-from kb.vocabulary import UnknownFilter
 from web import cards, changes, documents, entries, search, views
 
 SECURITY_HEADERS = {

@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
 from kb.answers import AsOfAnswer, DiffAnswer
-from kb.changes import CHANGE_KINDS
-from kb.query import ReversedRange
+from kb.errors import ReversedRange
+from kb.read.changes import CHANGE_KINDS
 from kb.vocabulary import SERIES_KINDS, kind_filter
 from rulings.dates import BadDate, parse_date
 from web.views import date_arg, page, route

@@ -10,8 +10,8 @@ from flask import Blueprint, abort, g, request, url_for
 
 from kb.answers import HistoryAnswer, HistoryVersion, Part, ShowAnswer
 from kb.errors import UnknownTopic
-from kb.versions import Version, status
-from kb.worddiff import word_diff
+from kb.model import Version, status
+from kb.read.worddiff import word_diff
 from web.views import as_of, error_page, page, route
 
 bp = Blueprint("entries", __name__)

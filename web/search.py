@@ -8,7 +8,6 @@ from typing import Any
 from flask import Blueprint, g, request, url_for
 
 from kb.answers import SearchAnswer
-from kb.completion import complete
 from kb.vocabulary import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
@@ -32,7 +31,7 @@ def index(json_wanted: bool) -> Any:
 
 @bp.route("/complete.json")
 def completions() -> Any:
-    items = complete(g.kb, request.args.get("q", "")[:100])
+    items = g.kb.complete(request.args.get("q", "")[:100])
     for item in items:
         if item["kind"] == "entry":
             item["url"] = url_for("entries.entry", topic=item["target"])

@@ -15,9 +15,9 @@ from __future__ import annotations
 import datetime as dt
 import heapq
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
-from kb import textops
+from kb.build import textops
+from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
 from rulings.amendments import Amendment
 from rulings.model import Document, Entry, ParseResult
@@ -30,66 +30,6 @@ TOPIC_KINDS = {
     "faq": ("question",), "dated-rulings": ("ruling",),
 }  # fmt: skip
 """For the other document kinds, the only entry kinds that are topics."""
-
-
-@dataclass
-class Version:
-    """One text of one topic in one series, and when it was in force."""
-
-    id: int
-    topic: str
-    series: str
-    headword: str
-    text: str
-    valid_from: dt.date | None
-    """None while pending on a condition with no date yet."""
-    document_id: str
-    line_start: int
-    line_end: int
-    operation: str
-    """original, replace, replace-part, add, delete-part, cancel, errata."""
-    valid_to: dt.date | None = None
-    end: str | None = None
-    """Why it stopped: superseded, rescinded, cancelled, consolidated."""
-    ended_by: dict[str, str] | None = None
-    """The document that ended it: ``document`` id, cited ``lines``, and the ``release`` it waited for."""
-    supersedes: int | None = None
-    note: str = ""
-    """What a reader must know, e.g. that the amended text is not in the knowledge base."""
-    condition: str | None = None
-    """"upon release of X" for a pending version."""
-    references: list[str] = field(default_factory=list)
-    summary: str | None = None
-    fields: dict[str, str] = field(default_factory=dict)
-    """A table row's cells by column name (searchable, not stored in SQLite)."""
-    authority: str = "official"
-    """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
-    key: str = ""
-    """Its permalink (`kb.store.version_keys`), given by the store; empty while building."""
-
-
-def status(version: Version, on: dt.date) -> str:
-    """active, superseded, rescinded or pending, as seen on date ``on``."""
-    if version.valid_from is None or version.valid_from > on:
-        return "pending"
-    if version.valid_to is None or on < version.valid_to:
-        return "active"
-    return "superseded" if version.end == "superseded" else "rescinded"
-
-
-def history_order(version: Version) -> tuple[dt.date, int]:
-    """The order of a topic's history: by start date (pending last), then as built."""
-    return version.valid_from or dt.date.max, version.id
-
-
-@dataclass
-class Topic:
-    """A subject with entries: game + normalised headword."""
-
-    id: str
-    game: str
-    headword: str
-    kind: str
 
 
 def topic_id(game: str, entry: Entry) -> str:
@@ -178,11 +118,6 @@ class Ledger:
             date, _, action = heapq.heappop(self._deferred)
             self.latest_deferred = max(date, self.latest_deferred or date)
             action(date)
-
-
-def lines(start: int, end: int) -> str:
-    """A cited line range as text: ``79`` or ``79-83``."""
-    return f"{start}" + (f"-{end}" if end != start else "")
 
 
 def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:

@@ -1,6 +1,6 @@
 """Search a knowledge base: questions and keywords over the Whoosh index, best answer first.
 
-A query is read by `kb.questions.read_query`. Its content words are not all required:
+A query is read by `kb.search.questions.read_query`. Its content words are not all required:
 versions matching every word come first, then those matching most of them (BM25F within
 each group, headword and card-name hits weighing most), so a question never dead-ends while
 one of its words matches. A word the knowledge base has never seen is corrected against
@@ -22,17 +22,20 @@ from typing import TYPE_CHECKING
 from whoosh import query
 from whoosh.searching import Hit, Searcher
 
-from kb import budget, history_search
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
-from kb.paths import BuildError
-from kb.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
-from kb.questions import MAX_QUERY, Typed, Vocabulary, read_query
-from kb.snippet import snippet
+from kb.errors import BuildError
+from kb.read.reader import Names
+from kb.search import budget
+from kb.search import history as history_search
+from kb.search.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
+from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
+from kb.search.snippet import snippet
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.parts import Parts
+    from kb.search.searchers import Searchers
 
 
 def run(
@@ -93,22 +96,22 @@ def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
 
 
 def search(
-    kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-    limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+    searchers: Searchers, parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None,
+    kind: str | None = None, limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
 ) -> SearchAnswer:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations. Unknown words are corrected
     (``corrected`` says what was searched) unless ``exact``; ``live`` (typing) adds, after
     the same hits, those completing the last word as a prefix."""
     on = None if every_version else (as_of or dt.date.today())
-    history = kb.history_searcher(on)
+    history = searchers.history_searcher(on)
     typed = read_query(text)
-    fixed = None if exact or not typed.words else correct(typed, kb.vocabulary())
+    fixed = None if exact or not typed.words else correct(typed, searchers.vocabulary())
     for reading in (typed, fixed):
         if reading is not None and len(reading.words) > 1:  # a compound is made of two words
-            reading.joined = kb.vocabulary().compounds(reading.words)
+            reading.joined = searchers.vocabulary().compounds(reading.words)
     work = budget.Work()
-    find = _Finder(kb, history, on, game, kind, limit, work)
+    find = _Finder(searchers, history, on, game, kind, limit, work)
     hits = find(fixed or typed)
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
@@ -118,10 +121,11 @@ def search(
         hits = hits[: max(1, limit)]
     results: list[SearchResult | HistoryResult] = []
     for version_id, marked in hits:
-        version = kb.version(version_id)
+        version = parts.reader.version(version_id)
         if version is None:  # the index and the store are of one build: never, unless a build was damaged
-            raise BuildError(f"{kb.directory}: the index names version {version_id}, which the store does not hold")
-        part = kb.part(version, on or dt.date.today())
+            where = parts.reader.directory
+            raise BuildError(f"{where}: the index names version {version_id}, which the store does not hold")
+        part = parts.part(version, on or dt.date.today())
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
@@ -133,7 +137,7 @@ def search(
     corrected = " ".join(fixed.words) if fixed else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
             "corrected": corrected,
-            "suggestion": None if corrected else suggest(typed, kb.names(), kb.vocabulary),
+            "suggestion": None if corrected else suggest(typed, Names(parts.reader), searchers.vocabulary),
             "partial": work.stopped or work.capped,
             "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
 
@@ -144,12 +148,12 @@ class _Finder:
     index, keeping each topic's matching versions (``matching``: shown version -> ids)."""
 
     def __init__(
-        self, kb: KnowledgeBase, history: Searcher | None, on: dt.date | None, game: str | None, kind: str | None,
+        self, searchers: Searchers, history: Searcher | None, on: dt.date | None, game: str | None, kind: str | None,
         limit: int, work: budget.Work,
     ) -> None:  # fmt: skip
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
         self.day = on.toordinal() if on else None
-        self.searcher, self.allowed = kb.searcher(on) if history is None else (history, None)
+        self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
 
     def __call__(self, typed: Typed) -> list[tuple[int, str]]:

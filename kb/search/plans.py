@@ -1,7 +1,7 @@
-"""How a query as read (`kb.questions.Typed`) becomes Whoosh queries: the fields a plain word
+"""How a query as read (`kb.search.questions.Typed`) becomes Whoosh queries: the fields a plain word
 may match, phrases and field restrictions, prefixes, exclusions, all within the budget of
-leaf terms (`kb.budget`). Both the search of the versions in force (`kb.search`) and the
-search of history (`kb.history_search`) run these plans.
+leaf terms (`kb.search.budget`). Both the search of the versions in force (`kb.search.in_force`) and the
+search of history (`kb.search.history`) run these plans.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import Any
 from whoosh import query
 from whoosh.searching import Searcher
 
-from kb import budget
 from kb.analysis import name_analyzer, text_analyzer
-from kb.questions import Clause, Typed
+from kb.search import budget
+from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 
 NAMES = name_analyzer(joined=False)

@@ -21,8 +21,8 @@ from typing import Any
 
 from whoosh.lang.porter import stem
 
-from kb import budget
 from kb.analysis import fold_word
+from kb.search import budget
 
 MAX_QUERY = 500
 """Characters of a query read; the rest is ignored."""

@@ -7,24 +7,24 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any
 
-from kb.answers import Added, Changed, DiffAnswer, Ending, Part, Pending, Rescinded
-from kb.documents import document_day
-from kb.versions import Version, history_order, status
+from kb.answers import Added, Changed, DiffAnswer, Ending, Pending, Rescinded
+from kb.model import Version, status
+from kb.read.documents import document_day
+from kb.read.worddiff import word_diff
 from kb.vocabulary import kind_filter, series_of_kind
-from kb.worddiff import word_diff
 from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.parts import Parts
 
 CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
 """The kinds of change, in the order a reader sees them."""
 
 
-def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]]:
+def by_document(parts: Parts, limit: int = 200) -> dict[str, dict[str, Any]]:
     """Document id -> ``count`` per change kind and up to ``limit`` items of each (headword,
     topic, operation, the publisher's summary, and why it ended or what it waits for)."""
-    documents = kb.documents()
+    documents = parts.reader.documents()
     found: dict[str, dict[str, Any]] = {
         ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in documents
     }
@@ -37,10 +37,10 @@ def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]
 
     events: list[tuple[int, str, str, dict[str, Any]]] = []
     """(version id, document, kind of change, item): what each version did, topic after topic."""
-    for history in kb.histories():
+    for history in parts.reader.histories():
         for version in history:
             item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
-                    "summary": version.summary, "label": kb.series_label(version.series)}  # fmt: skip
+                    "summary": version.summary, "label": parts.series_label(version.series)}  # fmt: skip
             issued = document_day(documents[version.document_id])
             if version.valid_from is None or version.valid_from > issued:
                 waits = version.condition or f"in force from {version.valid_from}"
@@ -48,7 +48,7 @@ def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]
             else:
                 kind = "changed" if version.supersedes else "added"
                 events.append((version.id, version.document_id, kind, {**item, "why": ""}))
-            end = ending(kb, version, history)
+            end = parts.ending(version, history)
             if end and end["reason"] != "superseded":
                 events.append((version.id, end["document"], "rescinded",
                                {**item, "operation": end["reason"], "why": end["why"]}))  # fmt: skip
@@ -59,91 +59,59 @@ def by_document(kb: KnowledgeBase, limit: int = 200) -> dict[str, dict[str, Any]
 
 
 def diff(
-    kb: KnowledgeBase, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
+    parts: Parts, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
     cards: set[str] | None = None,
 ) -> DiffAnswer:  # fmt: skip
     """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
     keys) limits it to versions naming one of those cards. A start after the end is a
     an unknown kind or game an `UnknownFilter` (a reversed range is refused before)."""
     wanted = {kind_filter(k) for k in kinds} if kinds else None
-    game = kb.game_filter(game)
+    game = parts.game_filter(game)
 
     def keep(version: Version) -> bool:
         kind = series_of_kind(version.series)
-        named = cards is None or any(key in cards for key, _ in kb.card_links(version))
+        named = cards is None or any(key in cards for key, _ in parts.reader.card_links(version))
         return (wanted is None or kind in wanted) and named
 
     answer: DiffAnswer = {"from": start.isoformat(), "to": end.isoformat(),
                               "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
-    documents = kb.documents()
-    touched = kb.topics_changed(start, end)
-    for topic in sorted(kb.topics(), key=lambda t: headword_key(t["headword"])):
+    documents = parts.reader.documents()
+    touched = parts.reader.topics_changed(start, end)
+    for topic in sorted(parts.reader.topics(), key=lambda t: headword_key(t["headword"])):
         ident = topic["id"]
         if game not in (None, topic["game"]) or ident not in touched:
             continue
-        history = kb.versions_of(ident)
+        history = parts.reader.versions_of(ident)
         before = [v for v in history if status(v, start) == "active" and keep(v)]
         after = [v for v in history if status(v, end) == "active" and keep(v)]
         old, new = _joined(before), _joined(after)
         headword = topic["headword"]
         if not before and after:
-            parts = [kb.part(v, end) for v in after]
-            added: Added = {"topic": ident, "headword": headword, "text": new, "parts": parts}
+            shown = [parts.part(v, end) for v in after]
+            added: Added = {"topic": ident, "headword": headword, "text": new, "parts": shown}
             answer["added"].append(added)
         elif before and not after:
-            ended_by = _endings(kb, ident, before, end)
+            ended_by = _endings(parts, ident, before, end)
             gone: Rescinded = {"topic": ident, "headword": headword, "text": old, "ended": [v.end for v in before],
                                "ended_by": ended_by}  # fmt: skip
             answer["rescinded"].append(gone)
         elif old != new or [v.note for v in before] != [v.note for v in after]:
-            parts = [kb.part(v, end) for v in after]
-            changed: Changed = {"topic": ident, "headword": headword, "diff": word_diff(old, new), "parts": parts}
+            shown = [parts.part(v, end) for v in after]
+            changed: Changed = {"topic": ident, "headword": headword, "diff": word_diff(old, new), "parts": shown}
             answer["changed"].append(changed)
         for version in history:
             document_date = document_day(documents[version.document_id])
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
                 # the topic's headword keeps its place, the version's replaces it
-                pending: Pending = {"topic": ident, "headword": headword, **kb.part(version, end)}
+                pending: Pending = {"topic": ident, "headword": headword, **parts.part(version, end)}
                 answer["pending"].append(pending)
     return answer
 
 
-def ending(kb: KnowledgeBase, version: Version, history: list[Version] | None = None) -> Ending | None:
-    """When, by which document (cited) and why a version stopped being in force; None while it is.
-    ``history``: the versions of its topic, when at hand."""
-    if version.valid_to is None or version.end is None:
-        return None
-    by = version.ended_by or {"document": version.document_id, "lines": ""}
-    document = kb.documents()[by["document"]]
-    name = f"{document['title']} ({document['version']})"
-    after = kb.successor(version, history)
-    why = {
-        "superseded": f"superseded by version {kb.number(after, history)}" if after else "superseded",
-        "rescinded": f"omitted from the full {document['title']} of {document['date']}",
-        "consolidated": f"consolidated into {document['title']} {document['version']}",
-        "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
-    }.get(version.end, version.end)
-    return {"date": version.valid_to.isoformat(), "reason": version.end, "why": why, "document": document["id"],
-            "title": document["title"], "version": document["version"], "lines": by["lines"],
-            "successor": after.key if after else None}  # fmt: skip
-
-
-def ended(kb: KnowledgeBase, topic: str, on: dt.date) -> list[Part]:
-    """For each series of ``topic`` with nothing in force on ``on``, its last version that had
-    ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
-    last: dict[str, Version] = {}
-    history = kb.versions_of(topic)
-    for version in sorted(history, key=history_order):
-        if version.valid_to is not None and version.valid_to <= on:
-            last[version.series] = version
-    live = {v.series for v in history if status(v, on) in ("active", "pending")}
-    return [kb.part(v, on) for series, v in last.items() if series not in live]
-
-
-def _endings(kb: KnowledgeBase, topic: str, before: list[Version], on: dt.date) -> list[Ending | None]:
+def _endings(parts: Parts, topic: str, before: list[Version], on: dt.date) -> list[Ending | None]:
     """How the series of ``before`` came to have nothing in force by ``on``: the last ending of each."""
     series = {v.series for v in before}
-    return [p["ended_by"] for p in ended(kb, topic, on) if p["series"] in series]
+    return [p["ended_by"] for p in parts.ended(topic, on) if p["series"] in series]
 
 
 def _joined(versions: list[Version]) -> str:

@@ -7,7 +7,7 @@ code (`code_fingerprint`), and ``state.pickle`` (`State`): what applying, catalo
 linking every document produced. A later build reuses the parse results whose key it finds
 (hard links, the files are never written again). When the manifest only gained documents
 dated on or after every earlier one, `extend` applies just those to the saved state and
-writes the new build from the previous one (`kb.store.extend`, `kb.index.extend_indexes`),
+writes the new build from the previous one (`kb.build.store.extend`, `kb.index.writer.extend_indexes`),
 which is what a full build would write; anything else (an earlier date, a changed document,
 a card file, new code, a catalog change that could change an earlier version's links) is a
 full build, and `extend` or `newer_only` says why.
@@ -37,11 +37,13 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb import store
-from kb.catalog import Card, Catalog, bundled_catalog
-from kb.index import days, see_texts
-from kb.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
-from kb.versions import Ledger, Version, apply_documents
+from kb.build import store
+from kb.build.catalog import Card, Catalog, bundled_catalog
+from kb.layout import days
+from kb.index.writer import see_texts
+from kb.build.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
+from kb.build.ledger import Ledger, apply_documents
+from kb.model import Version
 from rulings.model import Document, ParseResult
 from rulings.normalize import fold_quotes, title_key, without_universal
 
@@ -57,10 +59,10 @@ def code_fingerprint(*packages: str) -> str:
     that what other code saved is not reused."""
     packages = packages or ("rulings", "kb")
     if packages not in _CODE:
-        root = Path(__file__).resolve().parent.parent
+        root = Path(__file__).resolve().parents[2]
         digest = hashlib.sha256()
-        for path in sorted(p for package in packages for p in (root / package).glob("*.py")):
-            digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes() + b"\0")
+        for path in sorted(p for package in packages for p in (root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
         _CODE[packages] = digest.hexdigest()
     return _CODE[packages]
 
@@ -112,13 +114,13 @@ class State:
     ordinary: set[str]
     links: list[tuple[int, str, str]]
     seen: dict[int, str]
-    """`kb.index.see_texts` of every version."""
+    """`kb.index.writer.see_texts` of every version."""
     report_lines: list[str]
     """Each document's report line, then each document's warnings."""
     written: dict[str, str] = field(default_factory=dict)
-    """Every word (as `kb.linking` splits texts) of the versions' texts and "See" references, to its `title_key`."""
+    """Every word (as `kb.build.linking` splits texts) of the versions' texts and "See" references, to its `title_key`."""
     after_any: set[str] = field(default_factory=set)
-    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.linking`)."""
+    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.build.linking`)."""
     findable: dict[str, list[str]] = field(default_factory=dict)
     """`card_words` of the catalog."""
 
@@ -137,7 +139,7 @@ def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]
 
 
 def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
-    """What can make a text link each of ``cards`` (`kb.linking`), to the cards' keys: ``f:`` and
+    """What can make a text link each of ``cards`` (`kb.build.linking`), to the cards' keys: ``f:`` and
     the key of a spelling's first word, ``t:`` and a spelling's `title_key` (as a headword), ``p:``
     and a word of a personnel's persona; and ``1:`` and the key of a one-word spelling."""
     found: dict[str, list[str]] = {}
@@ -199,7 +201,7 @@ class Extension:
     touched: set[int]
     """Versions whose index document is new or different."""
     before: dict[int, tuple[int, int]]
-    """The days in force (`kb.index.days`) the ``changed`` versions had before."""
+    """The days in force (`kb.index.writer.days`) the ``changed`` versions had before."""
     cards: list[Card]
     """The cards new or changed (safely, `catalog_risk`), in catalog order."""
 
@@ -308,14 +310,14 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
 
 
 def _persona_words(card: Card) -> set[str]:
-    """The words whose "any" names ``card`` (`kb.linking.Linker`)."""
+    """The words whose "any" names ``card`` (`kb.build.linking.Linker`)."""
     if card.type != "Personnel":
         return set()
     return {title_key(word) for persona in persona_names(card) for word in persona.split()}
 
 
 def _title_keys(spelling: str) -> tuple[str, ...]:
-    """The words' keys of a card's spelling, as `kb.linking.Linker` matches them."""
+    """The words' keys of a card's spelling, as `kb.build.linking.Linker` matches them."""
     return tuple(k for k in (title_key(w) for w in TEXT_WORD.findall(fold_quotes(spelling))) if k)
 
 

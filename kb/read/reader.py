@@ -7,7 +7,7 @@ opens one, and all of them by `close`. A bounded cache keeps the histories of th
 asked for last (`HISTORIES`), replaced whole under the lock; the documents' facts (not their
 source text) are read once. It counts the version rows it has read (`versions_read`), so tests
 can bound the work an answer does. A store of another layout than this code writes
-(`kb.store.SCHEMA_VERSION`) is refused with a `BuildError` line.
+(`kb.schema.SCHEMA_VERSION`) is refused with a `BuildError` line.
 """
 
 from __future__ import annotations
@@ -21,9 +21,9 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Protocol, cast
 
-from kb import store
-from kb.paths import BuildError
-from kb.versions import Version, history_order
+from kb import schema
+from kb.errors import BuildError
+from kb.model import Version, history_order
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
@@ -31,7 +31,7 @@ PAGE_CACHE_KB = 128
 """SQLite's page cache of each connection (its default, 2 MB, times the threads of each process;
 512 KB held 0.3 MB more per thread of a server with no answer any faster: the system caches
 the file anyway)."""
-_SELECT = f"SELECT {store.VERSION_SELECT} FROM versions"
+_SELECT = f"SELECT {schema.VERSION_SELECT} FROM versions"
 
 
 class Closable(Protocol):
@@ -50,7 +50,7 @@ def _close_all(owned: dict[threading.Thread, dict[str, Closable]]) -> None:
 
 
 class Names(Mapping[str, str]):
-    """Folded headword or card name -> the name (`kb.store` made them), read as asked."""
+    """Folded headword or card name -> the name (`kb.build.store` made them), read as asked."""
 
     def __init__(self, reader: Reader) -> None:
         self._reader = reader
@@ -73,7 +73,7 @@ class Reader:
 
     def __init__(self, directory: Path) -> None:
         self.directory = directory
-        self.path = directory / store.DB_NAME
+        self.path = directory / schema.DB_NAME
         self._lock = threading.Lock()
         """Guards the connection table, the caches, the counter and ``closed``."""
         self._owned: dict[threading.Thread, dict[str, Closable]] = {}
@@ -91,7 +91,7 @@ class Reader:
         except sqlite3.DatabaseError as err:
             Reader.close(self)
             raise BuildError(f"{self.path}: not a readable store ({err}); run 'rulings build'") from None
-        if layout != store.SCHEMA_VERSION:
+        if layout != schema.SCHEMA_VERSION:
             Reader.close(self)
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
 
@@ -154,7 +154,7 @@ class Reader:
 
     def _versions(self, where: str, *parameters: Any) -> list[Version]:
         """The versions ``where`` (a condition and order on the ``versions`` table) selects."""
-        found = [store.version_of(r) for r in self.rows(f"{_SELECT} {where}", *parameters)]
+        found = [schema.version_of(r) for r in self.rows(f"{_SELECT} {where}", *parameters)]
         with self._lock:
             self.versions_read += len(found)
         return found
@@ -227,7 +227,7 @@ class Reader:
         cursor = self._connection().execute(f"{_SELECT} ORDER BY topic_id, id")
         topic: list[Version] = []
         for row in cursor:
-            version = store.version_of(row)
+            version = schema.version_of(row)
             if topic and topic[0].topic != version.topic:
                 yield topic
                 topic = []
@@ -304,12 +304,12 @@ class Reader:
 
     def card_versions(self, key: str) -> list[tuple[Version, set[str]]]:
         """Every version naming card ``key``, in id order, with how it names it."""
-        columns = ", ".join(f"v.{c}" for c in store.VERSION_COLUMNS)
+        columns = ", ".join(f"v.{c}" for c in schema.VERSION_COLUMNS)
         sql = (f"SELECT {columns}, l.via FROM card_links l JOIN versions v ON v.id = l.version_id"
                " WHERE l.card_key = ? ORDER BY l.version_id, l.rowid")  # fmt: skip
         found: dict[int, tuple[Version, set[str]]] = {}
         for row in self.rows(sql, key):
-            found.setdefault(row["id"], (store.version_of(row), set()))[1].add(row["via"])
+            found.setdefault(row["id"], (schema.version_of(row), set()))[1].add(row["via"])
         with self._lock:
             self.versions_read += len(found)
         return list(found.values())

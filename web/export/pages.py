@@ -6,7 +6,7 @@ the diffs between consecutive document dates, the as-of view per change date and
 feed. A page ``/x`` is written as ``x.html`` beside its JSON twin ``x.json`` (``/`` is
 ``index.html``); ``/diff?from=A&to=B`` is ``diff/A_B.html``. Links are rewritten relative to
 each page, so the folder works under any base path and from any static host. The export also
-holds the browser's search index (`web.export_search`), the service worker at its root and
+holds the browser's search index (`web.export.search_index`), the service worker at its root and
 ``offline.json`` (the build, and the files to keep offline), and ``dates.json``, the dates of
 the as-of views (`change_dates`), from which the diff page compares any two dates in the browser;
 ``.rulings-export`` (`MARKER`) lists every file written, so that a later export replaces the
@@ -24,153 +24,18 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any
-from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
+from urllib.parse import quote
 
-from kb.errors import UnknownCard
-from kb.paths import BuildError, current
-from kb.query import KnowledgeBase
-from web.views import json_path, page_path
+from kb.paths import current
+from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, ExportError, Site, change_dates, page_file, rewrite, urls
+from web.views import json_path
 
-STATIC = Path(__file__).resolve().parent / "static"
-OFFLINE = "offline.json"
-"""The build and the files to keep offline, which the service worker reads."""
-MARKER = ".rulings-export"
-"""The file that marks a folder as an export: JSON, `SIGNATURE` and every file the export wrote.
-An export replaces a folder only when it holds this file and nothing but what the file lists."""
-SIGNATURE = "rulings export"
-"""The marker's ``written by``: no file of the user's holds this by chance."""
+STATIC = Path(__file__).resolve().parent.parent / "static"
 PRECACHE_LIMIT = 5000
 """Exports of at most this many files are kept offline whole on the first visit; larger ones
 keep their shell and search index, and every page once it is opened."""
-_LINK = re.compile(r'(\s(?:href|src|action|data-sw)=")(/[^"]*)(")')
-_SAFE = "/:@-._~!$'()*+,;="
-RENAMED = {"/static/app.js": "static/offline.js", "/static/sw.js": "sw.js"}
-"""Files the export serves in place of the app's: search, autocomplete and the deck in the
-browser instead of the server's, and the service worker at the root so it covers every page."""
-
-
-class ExportError(Exception):
-    """The export could not be written (one line, naming the folder or the page)."""
-
-
-def page_file(path: str, query: str = "") -> str | None:
-    """The export's file (without ``.html``/``.json``) for the app's URL ``path?query``, or
-    None when the export has no such page. The inverse of the URLs `urls` lists."""
-    if path == "/":
-        return "index"
-    if path in ("/deck", "/docs"):
-        return path[1:]
-    if path == "/diff":
-        args = dict(parse_qsl(query))
-        if not args:
-            return "diff"
-        if set(args) == {"from", "to"}:
-            return f"diff/{args['from']}_{args['to']}"
-        return None
-    parts = path.split("/")
-    if len(parts) >= 3 and parts[1] in ("entry", "version", "card", "docs", "asof") and _plain(parts[2:]):
-        return path[1:]
-    return None
-
-
-def _plain(segments: list[str]) -> bool:
-    return all(s not in ("", ".", "..") for s in segments)
-
-
-@dataclass
-class Site:
-    """What is being exported: the knowledge base, its pages by URL, and the files written."""
-
-    kb: KnowledgeBase
-    today: dt.date
-    pages: dict[str, str] = field(default_factory=dict)
-    """App URL (path?query, unencoded) -> export file without extension."""
-
-    files: set[str] = field(default_factory=set)
-    """The values of ``pages``."""
-    diff_to: dict[str, str] = field(default_factory=dict)
-    """Date -> the diff file from the document before it to that date."""
-
-    def resolve(self, path: str, query: str) -> str | None:
-        """The export file a link to the app's ``path?query`` opens: a card by any spelling of
-        its name, a diff to a date by the diff from the document before it."""
-        found = page_file(path, query)
-        if found in self.files:
-            return found
-        if path.startswith("/card/"):
-            try:
-                key = self.kb.find_card(path[len("/card/") :])
-            except UnknownCard:
-                return None
-            return page_file("/card/" + (self.kb.card_row(key) or {})["name"])
-        if path == "/diff":
-            day = dict(parse_qsl(query)).get("to", "")
-            return self.diff_to.get(day, "diff")
-        return found
-
-
-def urls(kb: KnowledgeBase, days: list[str]) -> Iterator[str]:
-    """Every app URL the export holds (HTML; each has a ``.json`` twin), in a stable order;
-    ``days``: the `change_dates` of ``kb``."""
-    yield from ("/", "/deck", "/docs", "/diff")
-    dates = sorted({d["date"] for d in kb.documents().values() if d["date"]})
-    starts = [(dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)).isoformat(), *dates[:-1]] if dates else []
-    for start, end in zip(starts, dates, strict=True):
-        yield f"/diff?{urlencode({'from': start, 'to': end})}"
-    for day in days:
-        yield f"/asof/{day}"
-    for document in sorted(kb.documents()):
-        yield f"/docs/{document}"
-    for topic in sorted(t["id"] for t in kb.topics()):
-        yield f"/entry/{topic}"
-    for key in kb.version_keys():
-        yield f"/version/{key}"
-    for name in sorted({c["name"] for c in kb.cards()}):
-        yield f"/card/{name}"
-
-
-def change_dates(kb: KnowledgeBase) -> list[str]:
-    """The dates on which what is in force can change: every document's date and every
-    version's first and last day in force. Between two of them the as-of view is the same, so
-    the export's as-of views at these dates give the diff between any two dates."""
-    days = {d["date"] for d in kb.documents().values() if d["date"]}
-    return sorted(days | kb.change_days())
-
-
-def relative(page: str, target: str) -> str:
-    """``target`` (a file of the export) as a link from the file ``page``, percent-encoded."""
-    depth = page.count("/")
-    link = quote(target, safe=_SAFE)
-    if depth:
-        return "../" * depth + link
-    return link if ":" not in link.split("/")[0] else "./" + link
-
-
-def rewrite(site: Site, page: str, body: str) -> str:
-    """``body`` (HTML or Atom) with each root-relative link made relative to ``page``."""
-
-    def one(match: re.Match[str]) -> str:
-        url = urlsplit(html.unescape(match[2]))
-        path = unquote(url.path)
-        suffix = ("?" + url.query if url.query else "") + ("#" + url.fragment if url.fragment else "")
-        if path in RENAMED or path.startswith("/static/") or path == "/changes.atom":
-            target = RENAMED.get(path, path[1:])
-        else:
-            json_twin = path.endswith(".json")
-            base = page_path(path) if json_twin else path
-            found = site.resolve(base, url.query)
-            if found is None:
-                return match[0]
-            target = found + (".json" if json_twin else ".html")
-            if base == "/diff":
-                suffix = "#" + url.fragment if url.fragment else ""
-        return match[1] + html.escape(relative(page, target) + suffix) + match[3]
-
-    return _LINK.sub(one, body)
 
 
 def export(
@@ -180,7 +45,7 @@ def export(
     the report gives the files, bytes and seconds. An export of fewer than ``keep_whole``
     files is kept offline whole on the first visit."""
     from web.app import create_app
-    from web.export_search import search_files
+    from web.export.search_index import search_files
 
     started = time.monotonic()
     directory = current(kb_root)
@@ -251,7 +116,7 @@ def export(
 
 def _encoded(url: str) -> str:
     path, _, query = url.partition("?")
-    return quote(path, safe=_SAFE) + (f"?{query}" if query else "")
+    return quote(path, safe=SAFE) + (f"?{query}" if query else "")
 
 
 def _get(client: Any, url: str) -> bytes:
@@ -311,15 +176,3 @@ def _swap(partial: Path, out: Path) -> None:
         out.rename(old)
     partial.rename(out)
     shutil.rmtree(old, ignore_errors=True)
-
-
-def cmd_export(args: Any) -> int:
-    """``rulings export DIR``: print what was written, or one error line."""
-    try:
-        report = export(Path(args.kb), Path(args.directory), args.base_url or "")
-    except ExportError as err:
-        raise BuildError(str(err)) from None
-    size = f"{report['pages']} pages ({report['files']} files, {report['bytes'] / 1e6:.1f} MB)"
-    print(f"exported {size} of build {report['build']} ({report['built_on']}) to {report['directory']} "
-          f"in {report['seconds']:.1f} s")  # fmt: skip
-    return 0

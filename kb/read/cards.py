@@ -28,14 +28,14 @@ from kb.answers import (
     iso,
 )
 from kb.errors import UnknownCard
-from kb.versions import status
+from kb.model import status
 from kb.vocabulary import close_matches
 from rulings.cardlist import parse_deck_line
 from rulings.normalize import title_key, without_universal
 from rulings.rulebook_lines import Line, card_list
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.parts import Parts
 
 _COUNTED = re.compile(r"^(?:(?P<pre>\d+)\s*x?\s+)?(?P<name>.+?)(?:\s+x\s*(?P<post>\d+)|\s+\((?P<paren>\d+)\))?$", re.I)
 DECK_LINES = 500
@@ -55,17 +55,17 @@ _HEADER = re.compile(
 )
 
 
-def find_card(kb: KnowledgeBase, name: str, game: str | None = None) -> str:
+def find_card(parts: Parts, name: str, game: str | None = None) -> str:
     """The catalog key of a card named (or aliased) ``name``: punctuation-, case- and quote-insensitive."""
-    game = kb.game_filter(game)
-    key = _known_card(kb, name, game)
+    game = parts.game_filter(game)
+    key = _known_card(parts, name, game)
     if key is None:
-        raise UnknownCard(name, _close_cards(_card_names(kb, game), name))
+        raise UnknownCard(name, _close_cards(_card_names(parts, game), name))
     return key
 
 
-def _known_card(kb: KnowledgeBase, name: str, game: str | None) -> str | None:
-    matches = [c["key"] for c in kb.cards_titled(_wanted(name)) if game in (None, c["game"])]
+def _known_card(parts: Parts, name: str, game: str | None) -> str | None:
+    matches = [c["key"] for c in parts.reader.cards_titled(_wanted(name)) if game in (None, c["game"])]
     return sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0] if matches else None
 
 
@@ -73,43 +73,43 @@ def _wanted(name: str) -> str:
     return title_key(without_universal(name.strip()))
 
 
-def _card_names(kb: KnowledgeBase, game: str | None) -> dict[str, str]:
-    return {title_key(c["name"]): c["name"] for c in kb.cards() if game in (None, c["game"])}
+def _card_names(parts: Parts, game: str | None) -> dict[str, str]:
+    return {title_key(c["name"]): c["name"] for c in parts.reader.cards() if game in (None, c["game"])}
 
 
 def _close_cards(names: dict[str, str], name: str) -> list[str]:
     return [names[c] for c in close_matches(_wanted(name), names, n=5, cutoff=0.6)]
 
 
-def card(kb: KnowledgeBase, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
+def card(parts: Parts, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:
     """The card's catalog row, the rulings headed by it, the entries naming it, and its history."""
-    return _card(kb, find_card(kb, name, game), as_of or dt.date.today())
+    return _card(parts, find_card(parts, name, game), as_of or dt.date.today())
 
 
-def _card(kb: KnowledgeBase, key: str, on: dt.date) -> CardAnswer:
-    row = kb.card_row(key) or {}
+def _card(parts: Parts, key: str, on: dt.date) -> CardAnswer:
+    row = parts.reader.card_row(key) or {}
     headed: dict[str, Entry] = {}
     mentioning: dict[str, Entry] = {}
     history: list[CardVersion] = []
-    for version, vias in kb.card_versions(key):
+    for version, vias in parts.reader.card_versions(key):
         state = status(version, on)
         history.append({"topic": version.topic, "headword": version.headword, "series": version.series,
                         "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
                         "operation": version.operation, "status": state, "via": sorted(vias),
-                        "citation": kb.citation(version)})  # fmt: skip
+                        "citation": parts.citation(version)})  # fmt: skip
         if state != "active":
             continue
         bucket = headed if "headword" in vias else mentioning
-        headword = (kb.topic(version.topic) or {})["headword"]
+        headword = (parts.reader.topic(version.topic) or {})["headword"]
         bucket.setdefault(version.topic, {"topic": version.topic, "headword": headword,
-                                          "parts": []})["parts"].append(kb.part(version, on))  # fmt: skip
+                                          "parts": []})["parts"].append(parts.part(version, on))  # fmt: skip
     for topic in headed:
         mentioning.pop(topic, None)
     return {
         **_catalog_row(row), "key": key, "as_of": on.isoformat(),
         "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),
-        "rulings": _dated(kb, [*headed.values(), *mentioning.values()]),
-        "history": history, "same_name": same_name(kb, key),
+        "rulings": _dated(parts, [*headed.values(), *mentioning.values()]),
+        "history": history, "same_name": same_name(parts, key),
     }  # fmt: skip
 
 
@@ -125,30 +125,30 @@ def _catalog_row(row: Any) -> CardFacts:
     }  # fmt: skip
 
 
-def _dated(kb: KnowledgeBase, entries: list[Entry]) -> list[CardRuling]:
+def _dated(parts: Parts, entries: list[Entry]) -> list[CardRuling]:
     """The rulings in force among ``entries`` (deck lists left out), one per part, newest first:
     date (``since``: in force from, else the source's date), topic, headword, text and citation."""
     rulings: list[CardRuling] = [
         {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"],
          "label": p["label"], "text": p["text"], "key": p["key"], "citation": p["citation"]}
-        for e in entries if not _card_list(kb, e["topic"]) for p in e["parts"]
+        for e in entries if not _card_list(parts, e["topic"]) for p in e["parts"]
     ]  # fmt: skip
     rulings.sort(key=lambda r: (r["topic"], r["label"]))
     rulings.sort(key=lambda r: r["since"] or "", reverse=True)
     return rulings
 
 
-def _card_list(kb: KnowledgeBase, topic: str) -> bool:
+def _card_list(parts: Parts, topic: str) -> bool:
     """Whether ``topic`` is a deck list (a rulebook's list of cards), not a ruling."""
-    return (kb.topic(topic) or {}).get("kind") == "card list"
+    return (parts.reader.topic(topic) or {}).get("kind") == "card list"
 
 
-def same_name(kb: KnowledgeBase, key: str) -> list[CardRef]:
+def same_name(parts: Parts, key: str) -> list[CardRef]:
     """The other cards (of other games, or other printings) a name or alias of card ``key``
     also names: name, game and key of each, in key order."""
-    row = kb.card_row(key) or {}
+    row = parts.reader.card_row(key) or {}
     spellings = {title_key(s) for s in [row["name"], *json.loads(row["aliases"])]}
-    others = {c["key"]: c for s in spellings for c in kb.cards_titled(s) if c["key"] != key}
+    others = {c["key"]: c for s in spellings for c in parts.reader.cards_titled(s) if c["key"] != key}
     return [{"name": others[k]["name"], "game": others[k]["game"], "key": k} for k in sorted(others)]
 
 
@@ -187,19 +187,19 @@ def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int
 
 
 def resolve_deck(
-    kb: KnowledgeBase, text: str, game: str | None = None
+    parts: Parts, text: str, game: str | None = None
 ) -> tuple[dict[str, int], list[UnknownName], int, list[str]]:  # fmt: skip
     """A deck list's known cards (catalog key -> count, in order), its unknown names (each
     once, with suggestions for the first `SUGGESTED`), the number of lines skipped and the
     section headers read."""
-    game = kb.game_filter(game)
-    titles = [c["name"] for c in kb.cards() if game in (None, c["game"])]
+    game = parts.game_filter(game)
+    titles = [c["name"] for c in parts.reader.cards() if game in (None, c["game"])]
     cards, skipped, headers = _read_deck(text, titles)
     known: dict[str, int] = {}
     unknown: dict[str, UnknownName] = {}
     names: dict[str, str] | None = None
     for name, count in cards:
-        key = _known_card(kb, name, game)
+        key = _known_card(parts, name, game)
         if key is not None:
             known[key] = known.get(key, 0) + count
         elif name in unknown:
@@ -207,26 +207,26 @@ def resolve_deck(
         else:
             suggestions: list[str] = []
             if len(unknown) < SUGGESTED:
-                names = names if names is not None else _card_names(kb, game)
+                names = names if names is not None else _card_names(parts, game)
                 suggestions = _close_cards(names, name)
             unknown[name] = {"name": name, "count": count, "suggestions": suggestions}
     return known, list(unknown.values()), skipped, headers
 
 
-def deck(kb: KnowledgeBase, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
+def deck(parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
     """For each card of a deck list, its rulings in force (deck lists themselves left out);
     unknown names with suggestions; ``skipped``: card lines past `DECK_LINES`, not read."""
     on = as_of or dt.date.today()
-    known, unknown, skipped, headers = resolve_deck(kb, text, game)
+    known, unknown, skipped, headers = resolve_deck(parts, text, game)
     cards: list[DeckCard] = []
     for key, count in known.items():
-        answer = _card(kb, key, on)
-        rulings = [e for e in answer["entries"] if not _card_list(kb, e["topic"])]
+        answer = _card(parts, key, on)
+        rulings = [e for e in answer["entries"] if not _card_list(parts, e["topic"])]
         cards.append({"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings})
     return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped, "headers": headers,
             "total": sum(known.values()) + sum(u["count"] for u in unknown)}  # fmt: skip
 
 
-def deck_keys(kb: KnowledgeBase, text: str, game: str | None = None) -> set[str]:
+def deck_keys(parts: Parts, text: str, game: str | None = None) -> set[str]:
     """The catalog keys of a deck's known cards (for a diff limited to the deck)."""
-    return set(resolve_deck(kb, text, game)[0])
+    return set(resolve_deck(parts, text, game)[0])

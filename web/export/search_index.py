@@ -13,7 +13,7 @@ looks words up (``static/offline_search.js``). It holds:
 - ``stems``: each word of the postings whose English stem (the server's, Porter) is not the
   word itself and is shared with another word -> that stem (`_stem_of`), so the browser finds
   ``cloaking`` for ``cloaked`` as the server does;
-- ``filler``: the question and filler words the server drops from a query (`kb.questions.FILLER`).
+- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`).
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
 ``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``). Filler words
@@ -32,12 +32,12 @@ from typing import TYPE_CHECKING, Any
 from whoosh.lang.porter import stem
 
 from kb.analysis import folded_words
-from kb.questions import FILLER
+from kb.search.questions import FILLER
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
 
 if TYPE_CHECKING:
-    from web.export import Site
+    from web.export.site import Site
 
 FIELDS = ("headword", "cards", "text")
 """The searched fields, numbered in this order in the postings."""

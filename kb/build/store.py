@@ -1,13 +1,13 @@
 """The SQLite store of record: documents (with their source text), topics, versions, cards.
 
 Written once per build into a fresh file (`write`), extended into a copy by an incremental
-build (`extend`), then only read (`open_readonly`, `kb.reader`). Besides the rows of record
+build (`extend`), then only read (`kb.schema.open_readonly`, `kb.read.reader`). Besides the rows of record
 it holds what the answers look things up by: each version's permalink ``key``, a topic's
 spellings (``topic_keys``), a card's title spellings (``card_titles``), the "See X"
 references of each version (``see_refs``) and the names for "did you mean" (``names``), so
 an answer reads only the rows it needs. The versions table is written and read through one
-column list (`VERSION_COLUMNS`). What only the build needs (entries, their warnings, chrome
-and unparsed lines, releases) is not stored here: the parses are kept by `kb.incremental`,
+column list (`kb.schema.VERSION_COLUMNS`), the layout both sides share. What only the build needs (entries, their warnings, chrome
+and unparsed lines, releases) is not stored here: the parses are kept by `kb.build.incremental`,
 the findings in the build's ``report.json``.
 """
 
@@ -18,65 +18,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from kb.catalog import Card, Catalog
-from kb.paths import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
-from kb.versions import Ledger, Topic, Version
+from kb.build.catalog import Card, Catalog
+from kb.build.ledger import Ledger
+from kb.model import Topic, Version
+from kb.schema import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
+from kb.schema import SCHEMA, SCHEMA_VERSION, VERSION_COLUMNS, VERSION_SELECT
 from kb.vocabulary import reference_keys
 from rulings.model import ParseResult
 from rulings.normalize import headword_key, title_key
-
-SCHEMA_VERSION = 4
-"""The store's layout (``PRAGMA user_version``); a store of another layout must be rebuilt."""
-
-VERSION_COLUMNS = {
-    "id": "INTEGER PRIMARY KEY", "topic_id": "TEXT NOT NULL REFERENCES topics(id)", "series": "TEXT NOT NULL",
-    "headword": "TEXT NOT NULL", "text": "TEXT NOT NULL", "valid_from": "TEXT", "valid_to": "TEXT", "ended": "TEXT",
-    "document_id": "TEXT NOT NULL REFERENCES documents(id)", "line_start": "INTEGER NOT NULL",
-    "line_end": "INTEGER NOT NULL", "operation": "TEXT NOT NULL", "supersedes": "INTEGER", "note": "TEXT NOT NULL",
-    "condition": "TEXT", "refs": "TEXT NOT NULL", "summary": "TEXT", "authority": "TEXT NOT NULL",
-    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE",
-}  # fmt: skip
-"""The versions table's columns and their declarations: the one list its CREATE, INSERT and
-SELECT are made from (`version_row` writes a row by these names, `version_of` reads one)."""
-VERSION_SELECT = ", ".join(VERSION_COLUMNS)
-"""The columns to SELECT for `version_of`."""
-
-SCHEMA = """
-CREATE TABLE documents (
-    id TEXT PRIMARY KEY, path TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL,
-    title TEXT NOT NULL, version TEXT NOT NULL, date TEXT, date_approximate INTEGER NOT NULL,
-    supersedes TEXT, note TEXT NOT NULL, declared_date TEXT, previous_date TEXT,
-    complete_set TEXT NOT NULL, encoding TEXT NOT NULL, line_count INTEGER NOT NULL,
-    nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL, source TEXT NOT NULL
-);
-CREATE TABLE topics (id TEXT PRIMARY KEY, game TEXT NOT NULL, headword TEXT NOT NULL, kind TEXT NOT NULL);
-CREATE TABLE versions ({versions});
-CREATE INDEX versions_topic ON versions(topic_id);
-CREATE INDEX versions_supersedes ON versions(supersedes);
-CREATE INDEX versions_from ON versions(valid_from);
-CREATE INDEX versions_to ON versions(valid_to);
-CREATE INDEX versions_document ON versions(document_id);
-CREATE TABLE topic_keys (key TEXT NOT NULL, topic_id TEXT NOT NULL REFERENCES topics(id));
-CREATE INDEX topic_keys_key ON topic_keys(key);
-CREATE TABLE see_refs (version_id INTEGER NOT NULL REFERENCES versions(id), game TEXT NOT NULL, key TEXT NOT NULL);
-CREATE INDEX see_refs_key ON see_refs(game, key);
-CREATE INDEX see_refs_version ON see_refs(version_id);
-CREATE TABLE cards (
-    key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
-    affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
-    source TEXT NOT NULL, printings TEXT NOT NULL DEFAULT '[]'
-);
-CREATE TABLE card_links (
-    version_id INTEGER NOT NULL REFERENCES versions(id), card_key TEXT NOT NULL REFERENCES cards(key),
-    via TEXT NOT NULL
-);
-CREATE INDEX card_links_card ON card_links(card_key);
-CREATE INDEX card_links_version ON card_links(version_id);
-CREATE TABLE card_titles (title TEXT NOT NULL, card_key TEXT NOT NULL REFERENCES cards(key));
-CREATE INDEX card_titles_title ON card_titles(title);
-CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
-""".replace("{versions}", ", ".join(f"{name} {declared}" for name, declared in VERSION_COLUMNS.items()))
-
 
 def _iso(value: object) -> str | None:
     return None if value is None else str(value)
@@ -221,22 +170,6 @@ def version_row(version: Version, key: str) -> tuple[object, ...]:
     return tuple(fields[column] for column in VERSION_COLUMNS)
 
 
-def version_of(row: sqlite3.Row) -> Version:
-    """A version from a row SELECTed with `VERSION_SELECT`."""
-    return Version(
-        id=row["id"], topic=row["topic_id"], series=row["series"], headword=row["headword"], text=row["text"],
-        valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
-        line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
-        supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
-        references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
-        ended_by=json.loads(row["ended_by"]) if row["ended_by"] else None, key=row["key"],
-    )  # fmt: skip
-
-
-def _date(value: str | None) -> dt.date | None:
-    return dt.date.fromisoformat(value) if value else None
-
-
 _VERSION_INSERT = f"INSERT INTO versions ({VERSION_SELECT}) VALUES ({','.join('?' * len(VERSION_COLUMNS))})"
 
 
@@ -281,8 +214,3 @@ def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
     )
 
 
-def open_readonly(path: Path) -> sqlite3.Connection:
-    """Open the store at ``path`` for reading only."""
-    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    connection.row_factory = sqlite3.Row
-    return connection

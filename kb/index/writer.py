@@ -1,6 +1,6 @@
 """The Whoosh full-text indexes, written beside the SQLite store: the versions in force on the
 build date, one document per version (``index-current``), and every version, one document per
-topic (``index``, shaped by `kb.history`); and the vocabulary for spelling correction.
+topic (``index``, shaped by `kb.index.history`); and the vocabulary for spelling correction.
 
 Words are read by `kb.analysis`. The text field is stemmed (English); headwords and card
 names are not, and are boosted so a hit on them ranks first. Each version records the days it
@@ -20,20 +20,19 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from whoosh import fields, index, query
+from whoosh import fields, index
 from whoosh.lang.porter import stem
 
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
-from kb.aside import aside
-from kb.fused import POOL_MB, FusedAnalyzer, fused_writing, read_lengths_once
-from kb.history import fused_analysers, topic_document, write_history
+from kb.fused import FusedAnalyzer
+from kb.index.aside import aside
+from kb.index.history import fused_analysers, topic_document, write_history
+from kb.index.writing import POOL_MB, fused_writing, read_lengths_once
+from kb.layout import days
+from kb.model import Topic, Version
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
-from kb.versions import Topic, Version
 from kb.vocabulary import reference_keys, series_of_kind
 from rulings.normalize import headword_key
-
-NEVER = dt.date.max.toordinal()
-"""valid_to of a version still in force (and valid_from of one pending)."""
 
 
 def schema() -> fields.Schema:
@@ -73,11 +72,11 @@ def indexes_written(
     """Write both indexes into the build directory ``build`` around the block (the rest of the
     build's writes): every version, and the versions in force on ``today`` (what most searches
     want, small enough to answer in milliseconds); ``seen``: `see_texts` of every version. The
-    index of every version is written aside (`kb.aside`), on a second core while the block and
+    index of every version is written aside (`kb.index.aside`), on a second core while the block and
     then the in-force index and the vocabulary are written here; leaving waits for it."""
 
     def history() -> None:
-        write_history(build / INDEX_DIR, (_document(v, topics, card_names, seen) for v in versions))
+        write_history(build / INDEX_DIR, (version_document(v, topics, card_names, seen) for v in versions))
 
     with aside(history, "the history index"):
         yield
@@ -120,11 +119,6 @@ def _days(version: Version) -> tuple[int, int]:
     return days(version.valid_from, version.valid_to)
 
 
-def days(valid_from: dt.date | None, valid_to: dt.date | None) -> tuple[int, int]:
-    """The first day in force and the first day no longer in force, as the index stores them."""
-    return valid_from.toordinal() if valid_from else NEVER, valid_to.toordinal() if valid_to else NEVER
-
-
 def write_index(
     directory: Path, versions: Iterable[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
     seen: dict[int, str],
@@ -143,7 +137,7 @@ def write_index(
     try:
         with fused_writing(writer, _fused_analysers()):
             for version in versions:
-                writer.add_document(**_document(version, topics, card_names, seen))
+                writer.add_document(**version_document(version, topics, card_names, seen))
     except BaseException:
         writer.cancel()
         raise
@@ -156,7 +150,7 @@ def _fused_analysers() -> dict[str, FusedAnalyzer]:
     return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
 
 
-def _document(
+def version_document(
     version: Version, topics: dict[str, Topic], card_names: dict[int, list[str]], seen: dict[int, str]
 ) -> dict[str, Any]:
     """The index document of one version."""
@@ -188,7 +182,7 @@ def extend_indexes(
     grouped: dict[str, list[dict[str, Any]]] = {t: [] for t in rewritten_topics}
     for version in versions:
         if version.topic in grouped:
-            grouped[version.topic].append(_document(version, topics, card_names, seen))
+            grouped[version.topic].append(version_document(version, topics, card_names, seen))
     _patch(previous / INDEX_DIR, build / INDEX_DIR, "topic", rewritten_topics,
            [topic_document(grouped[t]) for t in sorted(rewritten_topics)], fused_analysers())  # fmt: skip
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
@@ -200,7 +194,7 @@ def extend_indexes(
     rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
     gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
     _patch(previous / CURRENT_DIR, build / CURRENT_DIR, "version", gone,
-           [_document(v, topics, card_names, new_seen) for v in rewritten], _fused_analysers())  # fmt: skip
+           [version_document(v, topics, card_names, new_seen) for v in rewritten], _fused_analysers())  # fmt: skip
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
     counts.update(folded_counts(_texts(versions[first:]) - _texts(versions[:first])))
@@ -255,9 +249,3 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
         if texts:
             found[version.id] = "\n".join(dict.fromkeys(texts))
     return found
-
-
-def date_filter(on: dt.date) -> query.Query:
-    """Versions in force on ``on``."""
-    day = on.toordinal()
-    return query.And([query.NumericRange("valid_from", None, day), query.NumericRange("valid_to", day + 1, NEVER)])

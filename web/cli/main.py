@@ -1,7 +1,7 @@
 """The ``rulings`` command line: its argument parser (`parser`; `commands_markdown` makes the
 README's table of commands from it) and the commands parse, build, add and serve; the query
-commands (show, history, diff, docs, card, deck, search) are in `web.cli_answers`, export in
-`web.export`.
+commands (show, history, diff, docs, card, deck, search) are in `web.cli.answers`; export
+writes through `web.export.pages`.
 
 Parses arguments, calls `rulings`/`kb`, formats the answer as text or ``--json``. User
 mistakes and bad input end with one ``rulings: error: ...`` line and exit status 1
@@ -16,27 +16,17 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kb.errors import UnknownName
-from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError, current
-from kb.vocabulary import UnknownFilter
+from kb.errors import BuildError, UnknownFilter, UnknownName
+from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, current
 from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
-from web.cli_answers import (
-    cmd_card,
-    cmd_deck,
-    cmd_diff,
-    cmd_docs,
-    cmd_history,
-    cmd_search,
-    cmd_show,
-    print_json,
-)
-from web.serving import CONNECTIONS, TIMEOUT, cores, serve
+from web.cli.answers import cmd_card, cmd_deck, cmd_diff, cmd_docs, cmd_history, cmd_search, cmd_show, print_json
+from web.cli.serving import CONNECTIONS, TIMEOUT, cores, serve
 
 
 def _coverage_line(result: ParseResult) -> str:
-    from kb.build import report_for
+    from kb.build.pipeline import report_for
 
     c = report_for(result).coverage
     return (
@@ -53,7 +43,7 @@ def _coverage_line(result: ParseResult) -> str:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from kb.build import report_for
+    from kb.build.pipeline import report_for
     from rulings.parse import parse_file
 
     titles = load_titles(args.library, args.game)
@@ -87,7 +77,7 @@ def _notify(line: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from kb.build import build, library_changed
+    from kb.build.pipeline import build, library_changed
 
     if args.check:
         current(Path(args.kb))
@@ -124,7 +114,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from kb.library import add_document
+    from kb.build.library import add_document
 
     report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
                           args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
@@ -138,9 +128,18 @@ def cmd_add(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from web.export import cmd_export as export  # Flask and the app's views: only this command needs them
+    """``rulings export DIR``: print what was written, or one error line."""
+    from web.export.pages import export  # Flask and the app's views: only this command needs them
+    from web.export.site import ExportError
 
-    return export(args)
+    try:
+        report = export(Path(args.kb), Path(args.directory), args.base_url or "")
+    except ExportError as err:
+        raise BuildError(str(err)) from None
+    size = f"{report['pages']} pages ({report['files']} files, {report['bytes'] / 1e6:.1f} MB)"
+    print(f"exported {size} of build {report['build']} ({report['built_on']}) to {report['directory']} "
+          f"in {report['seconds']:.1f} s")  # fmt: skip
+    return 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -322,10 +321,3 @@ def commands_markdown() -> str:
     cell = str.maketrans({"|": "\\|"})
     rows = [f"| `rulings {name}` | {summary.translate(cell)} |" for name, summary in parser().summaries.items()]
     return "\n".join(["| command | what it does |", "| --- | --- |", *rows]) + "\n"
-
-
-if __name__ == "__main__":
-    if sys.argv[1:] == ["--commands-markdown"]:
-        print(commands_markdown(), end="")
-        sys.exit(0)
-    sys.exit(main())

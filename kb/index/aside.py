@@ -1,7 +1,7 @@
 """Work done aside: in a forked child process, on a second core, while this process goes on.
 
 A build writes the history index this way while it writes the store, the in-force index and
-the vocabulary itself (`kb.index.indexes_written`). The child shares the build's data as it
+the vocabulary itself (`kb.index.writer.indexes_written`). The child shares the build's data as it
 was at the fork (nothing is copied to it), writes only its own files, reports back through a
 pipe, and dies with its parent. Its error is raised in the parent as if the work had been done there (an error that
 cannot travel is named in a `BuildError`), and a child that dies says so in a `BuildError`:
@@ -23,7 +23,7 @@ import threading
 import traceback
 from collections.abc import Callable, Iterator
 
-from kb.paths import BuildError
+from kb.errors import BuildError
 
 
 def may_fork() -> bool:

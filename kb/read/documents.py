@@ -16,17 +16,17 @@ from typing import TYPE_CHECKING, Any
 from kb.answers import Declaration, DocumentFacts, DocumentsAnswer
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.reader import Reader
 
 _WORD = re.compile(r"[a-z0-9]+")
 
 
-def in_force(kb: KnowledgeBase, on: dt.date) -> DocumentsAnswer:
+def in_force(reader: Reader, on: dt.date) -> DocumentsAnswer:
     """The documents in force on ``on`` (oldest first), the later or replaced ones apart, and
     each declaration of a complete set made by then (newest first) with the library's document
     for each name (None: the library lacks it)."""
     dated = sorted(
-        (d for d in kb.documents().values() if document_day(d) <= on), key=lambda d: (d["date"] or "", d["id"])
+        (d for d in reader.documents().values() if document_day(d) <= on), key=lambda d: (d["date"] or "", d["id"])
     )
     replaced = _replacements(dated)
     current = [d for d in dated if d["id"] not in replaced]
@@ -36,7 +36,7 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> DocumentsAnswer:
         if names:
             declarations.append({
                 **facts(document),
-                "set": [{"name": n, "document": _match(kb, n, document["game"])} for n in names],
+                "set": [{"name": n, "document": _match(reader, n, document["game"])} for n in names],
             })  # fmt: skip
     latest = declarations[0] if declarations else None
     return {
@@ -45,7 +45,7 @@ def in_force(kb: KnowledgeBase, on: dt.date) -> DocumentsAnswer:
         "complete_set": [item["name"] for item in latest["set"]] if latest else [],
         "documents": [facts(d) for d in current],
         "replaced": [{**facts(d), "replaced_by": replaced[d["id"]]} for d in dated if d["id"] in replaced],
-        "later": [facts(d) for d in kb.documents().values() if document_day(d) > on],
+        "later": [facts(d) for d in reader.documents().values() if document_day(d) > on],
         "declarations": declarations,
     }
 
@@ -74,12 +74,12 @@ def _replacements(dated: list[dict[str, Any]]) -> dict[str, str]:
     return replaced
 
 
-def _match(kb: KnowledgeBase, name: str, game: str) -> str | None:
+def _match(reader: Reader, name: str, game: str) -> str | None:
     """The library document a declared name means ("Glossary Version 1.7 (August 2000)"): one
     of ``game`` whose title's words are all in the name and whose version is one of its words."""
     words = _WORD.findall(name.lower())
     text = " ".join(words)
-    for document in kb.documents().values():
+    for document in reader.documents().values():
         title = _WORD.findall(document["title"].lower())
         version = " ".join(_WORD.findall(document["version"].lower()))
         named = document["game"] == game and title and set(title) <= set(words) and version

@@ -29,12 +29,14 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb import files, incremental, store
-from kb.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
-from kb.index import extend_indexes, indexes_written, see_texts
-from kb.linking import link_versions, ordinary_words
-from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT, BuildError
-from kb.versions import apply_documents, dangling_references
+from kb import files
+from kb.build import incremental, store
+from kb.build.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
+from kb.index.writer import extend_indexes, indexes_written, see_texts
+from kb.build.linking import link_versions, ordinary_words
+from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
+from kb.errors import BuildError
+from kb.build.ledger import apply_documents, dangling_references
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import Document, ParseResult
 from rulings.parse import Coverage, coverage, parse_document
@@ -87,9 +89,9 @@ class BuildReport:
     links: int = 0
     """Version-to-card links."""
     rewritten: int | None = None
-    """For a build made from the previous one (`kb.incremental`): the versions indexed anew."""
+    """For a build made from the previous one (`kb.build.incremental`): the versions indexed anew."""
     full: str | None = None
-    """For a full build: why it was not made from the previous one (`kb.incremental`)."""
+    """For a full build: why it was not made from the previous one (`kb.build.incremental`)."""
     unsettled: str | None = None
     """What failed after the new build was put in service (`_publish`), which the build stands despite."""
 
@@ -162,7 +164,7 @@ def transaction(
 
 def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
-    service saved (`kb.incremental`): its parse results, and when the library only gained
+    service saved (`kb.build.incremental`): its parse results, and when the library only gained
     newer documents, everything else too."""
     started = time.perf_counter()
     card_files = [cards] if isinstance(cards, Path) else list(cards or [])
@@ -200,7 +202,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     saved.report_lines = [r.line() for r in reports] + [w for r in reports for w in r.warnings]
 
     def write(staging: Path) -> None:
-        names = _card_names(links, catalog)
+        names = card_names_of(links, catalog)
         with indexes_written(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today()):
             store.write(staging / store.DB_NAME, results, ledger, catalog, links)
             files.fault("mid-build")
@@ -232,7 +234,7 @@ def _extend(
         incremental.copy_store(previous, staging, extension, ledger)
         files.fault("mid-build")
         extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
-                       ledger.topics, _card_names(state.links, state.catalog), state.seen,
+                       ledger.topics, card_names_of(state.links, state.catalog), state.seen,
                        dt.date.today())  # fmt: skip
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
@@ -254,7 +256,7 @@ def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:
     return reports
 
 
-def _card_names(links: list[tuple[int, str, str]], catalog: Catalog) -> dict[int, list[str]]:
+def card_names_of(links: list[tuple[int, str, str]], catalog: Catalog) -> dict[int, list[str]]:
     names: dict[int, list[str]] = {}
     for version_id, card_key, _ in links:
         names.setdefault(version_id, []).append(catalog.cards[card_key].name)

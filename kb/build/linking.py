@@ -16,8 +16,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kb.catalog import Card, Catalog
-from kb.versions import Topic, Version
+from kb.build.catalog import Card, Catalog
+from kb.model import Topic, Version
 from rulings.normalize import fold_quotes, title_key, without_universal
 
 TEXT_WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")

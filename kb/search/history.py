@@ -1,9 +1,9 @@
-"""Search over every version, or as of a past date, through the history index (`kb.history`).
+"""Search over every version, or as of a past date, through the history index (`kb.index.history`).
 
 The answer is topics, best first, each with every version of it the query matches (in
 force on the date asked, when one is): the same versions the index of every version
 matches, found by scoring one document per topic instead of one per version. As in
-`kb.search.run`, topics with a version matching every word come first; when fewer than
+`kb.search.in_force.run`, topics with a version matching every word come first; when fewer than
 asked do, topics whose versions match the most words follow.
 """
 
@@ -16,15 +16,16 @@ from collections.abc import Iterator
 from whoosh import collectors, highlight, query
 from whoosh.searching import Searcher
 
-from kb import budget
 from kb.fused import FusedAnalyzer
-from kb.history import Positions, Span, in_force, loosened, versions_matching
-from kb.plans import RERANK, most_words_query, plan, prepared, whole_query
-from kb.questions import Typed
-from kb.snippet import PASSAGES, EarlierOnTies
+from kb.layout import Span
+from kb.search import budget
+from kb.search.matching import Positions, in_force, loosened, versions_matching
+from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
+from kb.search.questions import Typed
+from kb.search.snippet import PASSAGES, EarlierOnTies
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
-"""The text analyser of queries (`kb.plans.TEXT`) in one pass, remembering each raw word's
+"""The text analyser of queries (`kb.search.plans.TEXT`) in one pass, remembering each raw word's
 terms (`kb.fused`): a snippet gets the very tokens that analyser gives, for a third of the
 cost. Its table, shared by the threads, only ever gains a word's one possible entry (a
 dict's get and set are atomic), and holds at most the words of the texts it has marked."""
@@ -146,7 +147,7 @@ def text_terms(built: query.Query) -> set[str]:
 
 
 def mark(text: str, terms: set[str]) -> str:
-    """The snippet of ``text`` with ``terms`` marked, as `kb.snippet.snippet` makes it for a hit."""
+    """The snippet of ``text`` with ``terms`` marked, as `kb.search.snippet.snippet` makes it for a hit."""
     fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
     formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     marked: str = highlight.highlight(text, terms, MARKING, fragmenter, formatter, top=PASSAGES, scorer=EarlierOnTies())

@@ -19,8 +19,8 @@ from typing import Any, cast
 from kb.answers import Ending, Entry, Part
 from kb.paths import current
 from kb.query import KnowledgeBase
+from kb.read.worddiff import render_diff
 from kb.vocabulary import kind_filter
-from kb.worddiff import render_diff
 from rulings.dates import parse_date
 
 

@@ -19,10 +19,10 @@ from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from kb.analysis import name_analyzer
-from kb.questions import distance
+from kb.search.questions import distance
 
 if TYPE_CHECKING:
-    from kb.query import KnowledgeBase
+    from kb.read.reader import Reader
 
 _NAMES = name_analyzer(joined=False)
 _TOPICS = "SELECT headword, game, id FROM topics ORDER BY rowid"
@@ -90,18 +90,18 @@ def folded(text: str) -> tuple[str, ...]:
     return tuple(t.text for t in _NAMES(text))
 
 
-def names_of(kb: KnowledgeBase) -> Completions:
-    """Every headword and card title (and card alias) of ``kb``, shortest first (entries before
+def names_of(reader: Reader) -> Completions:
+    """Every headword and card title (and card alias) of ``reader``'s knowledge base, shortest first (entries before
     cards of the same name)."""
-    found = Completions(_names(kb))  # in store order, made compact as the rows are read
+    found = Completions(_names(reader))  # in store order, made compact as the rows are read
     order = sorted(range(len(found)), key=lambda n: _shortest_first(found.row(n)))
     return Completions(found.row(n) for n in order)
 
 
-def _names(kb: KnowledgeBase) -> Iterator[tuple[str, str, str, str, str]]:
+def _names(reader: Reader) -> Iterator[tuple[str, str, str, str, str]]:
     """The names with words, as `Completions` takes them: topics, then cards with their aliases, in store order."""
-    found = (_name(headword, "entry", game, ident) for headword, game, ident in kb.each_row(_TOPICS))
-    cards = (_name(spelling, "card", game, name) for name, aliases, game in kb.each_row(_CARDS)
+    found = (_name(headword, "entry", game, ident) for headword, game, ident in reader.each_row(_TOPICS))
+    cards = (_name(spelling, "card", game, name) for name, aliases, game in reader.each_row(_CARDS)
              for spelling in dict.fromkeys([name, *json.loads(aliases)]))  # fmt: skip
     return (row for row in itertools.chain(found, cards) if row[0])
 
@@ -119,13 +119,12 @@ def _near(typed: tuple[str, ...], words: list[str]) -> bool:
     return all(any(w.startswith(t) or (len(t) >= 4 and distance(t, w[: len(t)], 1) <= 1) for w in words) for t in typed)
 
 
-def complete(kb: KnowledgeBase, text: str, limit: int = 10) -> list[dict[str, Any]]:
+def complete(names: Completions, text: str, limit: int = 10) -> list[dict[str, Any]]:
     """Up to ``limit`` names matching ``text``: names starting with it first, then names with
     the typed words anywhere, then (only when none) names within one typo."""
     typed = folded(text)
     if not typed:
         return []
-    names = kb.completion_names()
     keys = [f" {t}" for t in typed]
     anywhere = names.having(keys)
     starting = [n for n in anywhere if names.words(n).startswith(keys[0])]

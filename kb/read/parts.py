@@ -1,0 +1,119 @@
+"""How a version becomes a part of an answer, for every answer of the read side: its citation,
+its series' name, why it ended, the cards it names, the games filter and the lookup of a topic
+as typed. The answer modules (`kb.read.changes`, `kb.read.cards`, `kb.search.in_force`) take a
+`Parts` as an argument; `kb.query.KnowledgeBase` makes one over its reader."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from kb.answers import Citation, Ending, Part, TopicRef, iso
+from kb.errors import UnknownFilter, UnknownTopic
+from kb.model import Version, history_order, lines, status
+from kb.read.reader import Reader
+from kb.vocabulary import close_matches
+from rulings.normalize import headword_key
+
+
+class Parts:
+    """Answer parts made from the rows of one reader."""
+
+    def __init__(self, reader: Reader) -> None:
+        self.reader = reader
+        self._games: list[str] | None = None
+
+    def find(self, query: str, game: str | None = None) -> str:
+        """The topic id for a headword (or topic id) as a person types it."""
+        game = self.game_filter(game)
+        if self.reader.topic(query) is not None:
+            return query
+        key = headword_key(query)
+        matches = [t for t in self.reader.topics_keyed(key) if game in (None, t["game"])]
+        if matches:
+            return str(sorted(matches, key=lambda t: (t["game"] != "stccg", len(t["id"])))[0]["id"])
+        headwords = {headword_key(t["headword"]): t["headword"] for t in self.reader.topics()}
+        close = close_matches(key, headwords, n=5, cutoff=0.6)
+        raise UnknownTopic(query, [headwords[c] for c in close])
+
+    def games(self) -> list[str]:
+        """The games this knowledge base has topics or cards of."""
+        if self._games is None:  # read whole, then published
+            sql = "SELECT game FROM topics UNION SELECT game FROM cards"
+            self._games = sorted(r[0] for r in self.reader.rows(sql))
+        return self._games
+
+    def game_filter(self, value: str | None) -> str | None:
+        """``value`` if it names a game of this knowledge base (None: any game); else an
+        `UnknownFilter` listing the games."""
+        if value is None or value in self.games():
+            return value
+        raise UnknownFilter(f"unknown game {value[:40]!r}; the games are {', '.join(self.games())}")
+
+    def citation(self, version: Version) -> Citation:
+        """Where a version's text comes from."""
+        document = self.reader.documents()[version.document_id]
+        return {"document": document["id"], "title": document["title"], "version": document["version"],
+                "date": document["date"], "lines": lines(version.line_start, version.line_end)}  # fmt: skip
+
+    def series_label(self, series: str) -> str:
+        """A reader's name for a series."""
+        if series.startswith("rulebook:"):
+            return f"Rulebook: {self.reader.documents()[series.split(':', 1)[1]]['title']}"
+        return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
+
+    def part(self, version: Version, on: dt.date) -> Part:
+        """One version as an answer part: text, status, operation, dates, note, citation, cards."""
+        return {
+            "version": version.id, "key": version.key, "series": version.series,
+            "label": self.series_label(version.series),
+            "headword": version.headword, "text": version.text, "status": status(version, on),
+            "authority": version.authority,
+            "operation": version.operation, "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
+            "ended": version.end, "note": version.note, "condition": version.condition,
+            "references": version.references, "summary": version.summary, "citation": self.citation(version),
+            "ended_by": self.ending(version), "cards": self.cards_of([version]),
+        }  # fmt: skip
+
+    def cards_of(self, versions: list[Version]) -> list[str]:
+        """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
+        return self.reader.card_names(versions)
+
+    def in_force(self, topic: str, on: dt.date) -> list[Version]:
+        """The versions of ``topic`` in force on ``on``, one per series."""
+        return [v for v in self.reader.versions_of(topic) if status(v, on) == "active"]
+
+    def backrefs(self, topic: str) -> list[TopicRef]:
+        """Topics whose text in force refers to ``topic`` ("See X")."""
+        row = self.reader.topic(topic) or {}
+        found = self.reader.referring(row["game"], headword_key(row["headword"]))
+        return [{"topic": t, "headword": (self.reader.topic(t) or {})["headword"]} for t in found]
+
+    def ending(self, version: Version, history: list[Version] | None = None) -> Ending | None:
+        """When, by which document (cited) and why a version stopped being in force; None while it is.
+        ``history``: the versions of its topic, when at hand."""
+        if version.valid_to is None or version.end is None:
+            return None
+        by = version.ended_by or {"document": version.document_id, "lines": ""}
+        document = self.reader.documents()[by["document"]]
+        name = f"{document['title']} ({document['version']})"
+        after = self.reader.successor(version, history)
+        why = {
+            "superseded": f"superseded by version {self.reader.number(after, history)}" if after else "superseded",
+            "rescinded": f"omitted from the full {document['title']} of {document['date']}",
+            "consolidated": f"consolidated into {document['title']} {document['version']}",
+            "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
+        }.get(version.end, version.end)
+        return {"date": version.valid_to.isoformat(), "reason": version.end, "why": why, "document": document["id"],
+                "title": document["title"], "version": document["version"], "lines": by["lines"],
+                "successor": after.key if after else None}  # fmt: skip
+
+    def ended(self, topic: str, on: dt.date) -> list[Part]:
+        """For each series of ``topic`` with nothing in force on ``on``, its last version that had
+        ended by then (rescinded, cancelled or consolidated: it says when, by what and why)."""
+        last: dict[str, Version] = {}
+        history = self.reader.versions_of(topic)
+        for version in sorted(history, key=history_order):
+            if version.valid_to is not None and version.valid_to <= on:
+                last[version.series] = version
+        live = {v.series for v in history if status(v, on) in ("active", "pending")}
+        return [self.part(v, on) for series, v in last.items() if series not in live]

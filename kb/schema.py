@@ -1,0 +1,88 @@
+"""The SQLite store's layout, shared by its writers (`kb.build.store`) and its readers
+(`kb.read.reader`): the schema and its version, the versions table's one column list, a row
+read back as a `Version`, and a store opened for reading only."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import sqlite3
+from pathlib import Path
+
+from kb.model import Version
+from kb.paths import DB_NAME as DB_NAME  # the store's file name (schema.DB_NAME)
+
+SCHEMA_VERSION = 4
+"""The store's layout (``PRAGMA user_version``); a store of another layout must be rebuilt."""
+
+VERSION_COLUMNS = {
+    "id": "INTEGER PRIMARY KEY", "topic_id": "TEXT NOT NULL REFERENCES topics(id)", "series": "TEXT NOT NULL",
+    "headword": "TEXT NOT NULL", "text": "TEXT NOT NULL", "valid_from": "TEXT", "valid_to": "TEXT", "ended": "TEXT",
+    "document_id": "TEXT NOT NULL REFERENCES documents(id)", "line_start": "INTEGER NOT NULL",
+    "line_end": "INTEGER NOT NULL", "operation": "TEXT NOT NULL", "supersedes": "INTEGER", "note": "TEXT NOT NULL",
+    "condition": "TEXT", "refs": "TEXT NOT NULL", "summary": "TEXT", "authority": "TEXT NOT NULL",
+    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE",
+}  # fmt: skip
+"""The versions table's columns and their declarations: the one list its CREATE, INSERT and
+SELECT are made from (`version_row` writes a row by these names, `version_of` reads one)."""
+VERSION_SELECT = ", ".join(VERSION_COLUMNS)
+"""The columns to SELECT for `version_of`."""
+
+SCHEMA = """
+CREATE TABLE documents (
+    id TEXT PRIMARY KEY, path TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL,
+    title TEXT NOT NULL, version TEXT NOT NULL, date TEXT, date_approximate INTEGER NOT NULL,
+    supersedes TEXT, note TEXT NOT NULL, declared_date TEXT, previous_date TEXT,
+    complete_set TEXT NOT NULL, encoding TEXT NOT NULL, line_count INTEGER NOT NULL,
+    nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL, source TEXT NOT NULL
+);
+CREATE TABLE topics (id TEXT PRIMARY KEY, game TEXT NOT NULL, headword TEXT NOT NULL, kind TEXT NOT NULL);
+CREATE TABLE versions ({versions});
+CREATE INDEX versions_topic ON versions(topic_id);
+CREATE INDEX versions_supersedes ON versions(supersedes);
+CREATE INDEX versions_from ON versions(valid_from);
+CREATE INDEX versions_to ON versions(valid_to);
+CREATE INDEX versions_document ON versions(document_id);
+CREATE TABLE topic_keys (key TEXT NOT NULL, topic_id TEXT NOT NULL REFERENCES topics(id));
+CREATE INDEX topic_keys_key ON topic_keys(key);
+CREATE TABLE see_refs (version_id INTEGER NOT NULL REFERENCES versions(id), game TEXT NOT NULL, key TEXT NOT NULL);
+CREATE INDEX see_refs_key ON see_refs(game, key);
+CREATE INDEX see_refs_version ON see_refs(version_id);
+CREATE TABLE cards (
+    key TEXT PRIMARY KEY, game TEXT NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL, sets TEXT NOT NULL,
+    affiliation TEXT NOT NULL, uniqueness TEXT NOT NULL, persona TEXT NOT NULL, aliases TEXT NOT NULL,
+    source TEXT NOT NULL, printings TEXT NOT NULL DEFAULT '[]'
+);
+CREATE TABLE card_links (
+    version_id INTEGER NOT NULL REFERENCES versions(id), card_key TEXT NOT NULL REFERENCES cards(key),
+    via TEXT NOT NULL
+);
+CREATE INDEX card_links_card ON card_links(card_key);
+CREATE INDEX card_links_version ON card_links(version_id);
+CREATE TABLE card_titles (title TEXT NOT NULL, card_key TEXT NOT NULL REFERENCES cards(key));
+CREATE INDEX card_titles_title ON card_titles(title);
+CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
+""".replace("{versions}", ", ".join(f"{name} {declared}" for name, declared in VERSION_COLUMNS.items()))
+
+
+def version_of(row: sqlite3.Row) -> Version:
+    """A version from a row SELECTed with `VERSION_SELECT`."""
+    return Version(
+        id=row["id"], topic=row["topic_id"], series=row["series"], headword=row["headword"], text=row["text"],
+        valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
+        line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
+        supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
+        references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
+        ended_by=json.loads(row["ended_by"]) if row["ended_by"] else None, key=row["key"],
+    )  # fmt: skip
+
+
+def _date(value: str | None) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
+def open_readonly(path: Path) -> sqlite3.Connection:
+    """Open the store at ``path`` for reading only."""
+    connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection.row_factory = sqlite3.Row
+    return connection

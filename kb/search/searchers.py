@@ -1,0 +1,127 @@
+"""Each thread's searchers over one knowledge base's indexes, and what searches read once and
+share: the document numbers in force on a date (the date filters), the words for spelling
+correction (`kb.search.questions.Vocabulary`), the names for autocomplete and the indexes'
+field lengths (`kb.search.weighting`). Whoosh searchers are not thread-safe: each thread opens
+its own on first use, owned through the knowledge base's `Reader.own` and closed with it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, cast
+
+from whoosh import query
+
+from kb.layout import NEVER
+from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
+from kb.read.reader import Reader
+
+if TYPE_CHECKING:
+    from whoosh.searching import Searcher
+
+    from kb.search.completion import Completions
+    from kb.search.questions import Vocabulary
+
+MAX_FILTERS = 64
+"""Dates whose document filters are kept (the cache is emptied when full)."""
+
+
+def date_filter(on: dt.date) -> query.Query:
+    """Versions in force on ``on``."""
+    day = on.toordinal()
+    return query.And([query.NumericRange("valid_from", None, day), query.NumericRange("valid_to", day + 1, NEVER)])
+
+
+class Searchers:
+    """The searchers and shared search tables of the knowledge base ``reader`` reads, built on ``built_on``."""
+
+    def __init__(self, reader: Reader, built_on: dt.date) -> None:
+        self.reader = reader
+        self.built_on = built_on
+        self._lock = threading.Lock()
+        self._allowed: dict[dt.date, set[int]] = {}
+        """Date -> document numbers in force then; a set is never changed once stored."""
+        self._vocabulary: Vocabulary | None = None
+        self._completion: Completions | None = None
+        self._lengths: dict[tuple[str, str], bytes] = {}
+        """The indexes' field lengths (`kb.search.weighting`), read once, shared by every thread's searchers."""
+
+    def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
+        """This thread's searcher for the versions in force on ``on`` (every version when None),
+        and the document numbers it must keep (None: all; never to be changed). Each thread
+        opens its own searchers on first use and keeps them until the reader closes (Whoosh
+        searchers are not thread-safe)."""
+        if on is not None and self._current_exact(on):
+            return self._own(CURRENT_DIR), None
+        searcher = self._own(INDEX_DIR)
+        if on is None:
+            return searcher, None
+        with self._lock:
+            allowed = self._allowed.get(on)
+        if allowed is None:
+            allowed = set(searcher.docs_for_query(date_filter(on)))
+            with self._lock:
+                if len(self._allowed) >= MAX_FILTERS:
+                    self._allowed = {}
+                self._allowed[on] = allowed
+        return searcher, allowed
+
+    def history_searcher(self, on: dt.date | None) -> Searcher | None:
+        """This thread's searcher over the index of every version, one document per topic
+        (`kb.index.history`), for a search over every version (``on`` None) or as of a date the
+        in-force index is not exact for; None otherwise, and for a build made before that index
+        had one document per topic (searched through `searcher`)."""
+        if on is not None and self._current_exact(on):
+            return None
+        searcher = self._own(INDEX_DIR)
+        return searcher if "versions" in searcher.schema else None
+
+    def _own(self, name: str) -> Searcher:
+        """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
+        directory = self.reader.directory / name
+        return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths)))
+
+    def open_searchers(self) -> int:
+        """How many searchers are open (at most two per live thread that searched)."""
+        return self.reader.owned(connections=False)
+
+    def _current_exact(self, on: dt.date) -> bool:
+        """Whether the versions in force on ``on`` are those in force on the build date."""
+        low, high = sorted((self.built_on, on))
+        return not self.reader.changes_between(low.isoformat(), high.isoformat())
+
+    def vocabulary(self) -> Vocabulary:
+        """The words of this knowledge base, for spelling correction (read on first use)."""
+        if self._vocabulary is None:
+            from kb.search.questions import Vocabulary
+
+            path = self.reader.directory / VOCABULARY
+            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
+            self._vocabulary = Vocabulary(data["counts"], data["names"], data.get("stems"))
+        return self._vocabulary
+
+    def vocabulary_read(self) -> bool:
+        """Whether `vocabulary` was read (a search whose words need no correction may not need it)."""
+        return self._vocabulary is not None
+
+    def completion_names(self) -> Completions:
+        """Every headword and card title, for autocomplete (made on first use)."""
+        if self._completion is None:
+            from kb.search.completion import names_of
+
+            self._completion = names_of(self.reader)
+        return self._completion
+
+
+def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes]) -> Searcher:
+    """A searcher reading its index's files, not mapping them: a thread's searcher then costs
+    well under a megabyte instead of the index's size in resident memory. It scores from the
+    field lengths in ``lengths`` (`kb.search.weighting`), which every thread's searchers share."""
+    from whoosh.filedb.filestore import FileStorage
+
+    from kb.search import weighting
+
+    storage = FileStorage(str(directory), supports_mmap=False)
+    return storage.open_index().searcher(weighting=weighting.BM25F(lengths))
