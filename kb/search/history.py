@@ -13,7 +13,7 @@ import dataclasses
 import time
 from collections.abc import Iterator
 
-from whoosh import collectors, highlight, query
+from whoosh import highlight, query
 from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
@@ -23,6 +23,7 @@ from kb.search.matching import Positions, in_force, loosened, versions_matching
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.snippet import PASSAGES, EarlierOnTies
+from kb.search.steady import SteadyAll, SteadyTop, steady
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
 """The text analyser of queries (`kb.search.plans.TEXT`) in one pass, remembering each raw word's
@@ -122,16 +123,16 @@ def topics(
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
     """The ``depth`` topic documents ``loose`` scores best (all when None), best first (ties:
-    the earlier document first), as (document number, score).
+    the topic of the earlier first version first, `kb.search.steady`), as (document number, score).
 
     Asking for the best few is much cheaper than scoring every topic: Whoosh then drops the
     parts of the query that can no longer lift a topic into the best ``depth`` (a word's
     rarely used fields, say) and skips the topics only they match. That pays when nearly
     every topic ranked is kept (`topics` asks again, deeper, when not); when many are
     passed over (a phrase's words apart, nothing in force on the date) ranking all at once does."""
-    inner = collectors.UnlimitedCollector() if depth is None else collectors.TopCollector(depth)
+    inner = SteadyAll() if depth is None else SteadyTop(depth)
     collector = budget.BudgetCollector(inner, work)
-    searcher.search_with_collector(loose, collector)
+    searcher.search_with_collector(steady(loose), collector)
     return [(docnum, score) for score, docnum in collector.results().top_n]
 
 

@@ -30,6 +30,7 @@ from kb.search import history as history_search
 from kb.search.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
 from kb.search.snippet import snippet
+from kb.search.steady import steady
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
@@ -69,7 +70,7 @@ def _hits(
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
     collector = budget.collector(limit, allowed, work)
-    searcher.search_with_collector(whole, collector)
+    searcher.search_with_collector(steady(whole), collector)
     results = collector.results()
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []

@@ -47,6 +47,8 @@ class Searchers:
         self._completion: Completions | None = None
         self._lengths: dict[tuple[str, str], bytes] = {}
         """The indexes' field lengths (`kb.search.weighting`), read once, shared by every thread's searchers."""
+        self._totals: dict[tuple[str, str], int] = {}
+        """The indexes' field lengths summed over the live documents of each segment (`kb.search.weighting`)."""
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),
@@ -81,7 +83,7 @@ class Searchers:
     def _own(self, name: str) -> Searcher:
         """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
         directory = self.reader.directory / name
-        return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths)))
+        return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths, self._totals)))
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""
@@ -115,13 +117,14 @@ class Searchers:
         return self._completion
 
 
-def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes]) -> Searcher:
+def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes], totals: dict[tuple[str, str], int]) -> Searcher:
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
     well under a megabyte instead of the index's size in resident memory. It scores from the
-    field lengths in ``lengths`` (`kb.search.weighting`), which every thread's searchers share."""
+    field lengths in ``lengths`` and their sums in ``totals`` (`kb.search.weighting`), which
+    every thread's searchers share."""
     from whoosh.filedb.filestore import FileStorage
 
     from kb.search import weighting
 
     storage = FileStorage(str(directory), supports_mmap=False)
-    return storage.open_index().searcher(weighting=weighting.BM25F(lengths))
+    return storage.open_index().searcher(weighting=weighting.BM25F(lengths, totals))
