@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from helpers import SEEDS
-from kb.build import store
+from kb import schema
 from kb.build.pipeline import build, parse_library
 from kb.errors import BuildError
 from kb.paths import current
@@ -38,7 +38,7 @@ def test_build_reports_each_document(tmp_path: Path) -> None:
 
 def test_store_holds_what_the_answers_read_and_the_parses_their_entries(tmp_path: Path) -> None:
     directory = build(SEEDS, tmp_path / "kb").directory
-    db = store.open_readonly(directory / store.DB_NAME)
+    db = schema.open_readonly(directory / schema.DB_NAME)
     tables = [r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
     assert tables == [
         "card_links",

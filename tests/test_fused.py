@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from whoosh import highlight, index
 
+from kb import layout
 from kb.build import incremental
 from kb.build.pipeline import build as build_kb
 from kb.build.pipeline import card_names_of
@@ -139,7 +140,7 @@ def test_a_build_writes_the_index_the_chains_write(history_root: Path, tmp_path:
 def test_fused_writing_gives_the_schema_back_on_failure(tmp_path: Path) -> None:
     writer = index.create_in(str(tmp_path), history.schema()).writer()
     with pytest.raises(ValueError, match="stop"), fused_writing(writer, history.fused_analysers()):
-        assert writer.schema["text"].index.func.__self__.mark == history.MARK
+        assert writer.schema["text"].index.func.__self__.mark == layout.MARK
         writer.add_document(topic="x", text="a \u241e b", versions=())
         raise ValueError("stop")
     writer.cancel()
