@@ -7,13 +7,16 @@ its own on first use, owned through the knowledge base's `Reader.own` and closed
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
 import threading
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from whoosh import query
 
+from kb.errors import Damaged
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read.reader import Reader
@@ -100,8 +103,11 @@ class Searchers:
             from kb.search.questions import Vocabulary
 
             path = self.reader.directory / VOCABULARY
-            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
-            self._vocabulary = Vocabulary(data["counts"], data["names"], data.get("stems"))
+            try:
+                data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
+                self._vocabulary = Vocabulary(dict(data["counts"]), list(data["names"]), data.get("stems"))
+            except (ValueError, KeyError, TypeError, AttributeError, OSError) as err:  # cut short, not what was written
+                raise Damaged(path, err) from None
         return self._vocabulary
 
     def vocabulary_read(self) -> bool:
@@ -127,4 +133,45 @@ def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes], totals: 
     from kb.search import weighting
 
     storage = FileStorage(str(directory), supports_mmap=False)
-    return storage.open_index().searcher(weighting=weighting.BM25F(lengths, totals))
+    try:
+        return storage.open_index().searcher(weighting=weighting.BM25F(lengths, totals))
+    except Exception as err:  # only files cut short or damaged fail to open: a build wrote them whole
+        detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+        with warnings.catch_warnings():  # Whoosh leaves open the file it failed to read: closed here, quietly
+            warnings.simplefilter("ignore", ResourceWarning)
+            _forget(err)
+            path = damaged_file(directory)
+            gc.collect()
+    raise Damaged(path, detail)
+
+
+def _forget(error: BaseException | None) -> None:
+    """Drop the tracebacks of ``error`` and the errors it arose from, so that what their frames
+    held (open files) is released now."""
+    while error is not None:
+        error.__traceback__ = None
+        error = error.__context__
+
+
+def damaged_file(directory: Path) -> Path:
+    """The file of the Whoosh index in ``directory`` that cannot be read: its table of contents,
+    else the first segment that does not open, else the folder itself."""
+    from whoosh.filedb.filestore import FileStorage
+    from whoosh.index import TOC
+    from whoosh.reading import SegmentReader
+
+    storage = FileStorage(str(directory), supports_mmap=False)
+    tocs = sorted(
+        directory.glob("_MAIN_*.toc"),
+        key=lambda p: int(p.stem.rsplit("_", 1)[-1]) if p.stem.rsplit("_", 1)[-1].isdigit() else -1,
+    )
+    try:
+        toc = TOC.read(storage, "MAIN")
+    except Exception:
+        return tocs[-1] if tocs else directory
+    for segment in toc.segments:
+        try:
+            SegmentReader(storage, toc.schema, segment).close()
+        except Exception:
+            return next(iter(sorted(directory.glob(f"*{segment.segment_id()}*"))), directory)
+    return directory
