@@ -85,7 +85,7 @@ def scores(kb: KnowledgeBase, text: str) -> dict[str, list[tuple[object, float]]
     topic), with its score, best first (equal scores by key)."""
     found: dict[str, list[tuple[object, float]]] = {}
     for name in (CURRENT_DIR, INDEX_DIR):
-        searcher = kb.searchers._own(name)
+        searcher = kb.searchers.index_searcher(name)
         query = built_query(searcher, read_query(text), budget.Work())
         hits = [] if query is None else searcher.search(steady(query), limit=None)
         keyed = [(hit.get("version", hit.get("topic")), hit.score) for hit in hits]

@@ -70,7 +70,7 @@ def documents_of(directory: Path) -> tuple[list[dict[str, Any]], list[dict[str, 
     assert state is not None
     names = card_names_of(state.links, state.catalog)
     ledger = state.ledger
-    per_version = [kb_index._document(v, ledger.topics, names, state.seen) for v in ledger.versions]
+    per_version = [kb_index.version_document(v, ledger.topics, names, state.seen) for v in ledger.versions]
     by_topic: dict[str, list[dict[str, Any]]] = {}
     for document in per_version:
         by_topic.setdefault(document["topic"], []).append(document)

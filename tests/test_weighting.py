@@ -59,7 +59,7 @@ def test_scores_are_whooshs_bm25f_over_the_live_documents_to_the_last_bit(
     root: Path = request.getfixturevalue(library)
     kb = KnowledgeBase(current(root))
     try:
-        ours = kb.searchers._own(name)
+        ours = kb.searchers.index_searcher(name)
         whooshs = index.open_dir(str(kb.directory / name)).searcher(weighting=LiveWhoosh())
         matched = 0
         for text in TEXTS:
@@ -75,7 +75,7 @@ def test_scores_are_whooshs_bm25f_over_the_live_documents_to_the_last_bit(
 def test_a_text_words_scorer_reads_its_lengths_from_memory(bundled_root: Path) -> None:
     kb = KnowledgeBase(current(bundled_root))
     try:
-        searcher = kb.searchers._own(INDEX_DIR)
+        searcher = kb.searchers.index_searcher(INDEX_DIR)
         scorer = searcher.weighting.scorer(searcher, "text", "dilemma")
         assert isinstance(scorer, weighting.LengthScorer)
         reader = searcher.reader()

@@ -59,8 +59,8 @@ class Searchers:
         opens its own searchers on first use and keeps them until the reader closes (Whoosh
         searchers are not thread-safe)."""
         if on is not None and self._current_exact(on):
-            return self._own(CURRENT_DIR), None
-        searcher = self._own(INDEX_DIR)
+            return self.index_searcher(CURRENT_DIR), None
+        searcher = self.index_searcher(INDEX_DIR)
         if on is None:
             return searcher, None
         with self._lock:
@@ -80,10 +80,10 @@ class Searchers:
         had one document per topic (searched through `searcher`)."""
         if on is not None and self._current_exact(on):
             return None
-        searcher = self._own(INDEX_DIR)
+        searcher = self.index_searcher(INDEX_DIR)
         return searcher if "versions" in searcher.schema else None
 
-    def _own(self, name: str) -> Searcher:
+    def index_searcher(self, name: str) -> Searcher:
         """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
         directory = self.reader.directory / name
         return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths, self._totals)))
