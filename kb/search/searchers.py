@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, cast
 
 from whoosh import query
 
-from kb.errors import Damaged
+from kb.errors import BuildError, Damaged
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read.reader import Reader
@@ -135,6 +135,8 @@ def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes], totals: 
     storage = FileStorage(str(directory), supports_mmap=False)
     try:
         return storage.open_index().searcher(weighting=weighting.BM25F(lengths, totals))
+    except (ImportError, AttributeError):  # the schema pickled names code that has moved since
+        raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'") from None
     except Exception as err:  # only files cut short or damaged fail to open: a build wrote them whole
         detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
         with warnings.catch_warnings():  # Whoosh leaves open the file it failed to read: closed here, quietly
