@@ -8,7 +8,11 @@ library as it ends up, and compares the two knowledge bases over the queries of
 ``bench/relevance.toml`` and ``bench/relevance-heldout.toml``, each searched in force today, as
 of the middle date of the library and over every version (`compare`): the whole answer (results,
 order, snippets, citations) and the score of every document of each index that the query
-matches. Prints the searches compared and those that differ (must be 0).
+matches. Prints the searches compared and those that differ (must be 0). The searches run
+without their CPU-time budget (`kb.search.budget.SECONDS`): where a search stopped at its
+deadline depends on the machine's load, not on the knowledge base (two runs on one knowledge
+base differ there too); an answer still partial (its expansions or documents capped) is counted.
+``--compare OURS FULL`` compares two knowledge bases already made (their directories).
 """
 
 from __future__ import annotations
@@ -107,10 +111,11 @@ def compare(ours: Path, full: Path, texts: list[str]) -> tuple[int, int, list[st
         middle = dt.date.fromisoformat(dates[len(dates) // 2])
         modes = ("in force", f"as of {middle}", "every version")
         differ = []
-        searches = lists = 0
+        searches = lists = partial = 0
         for text in texts:
             got, want = answers(mine, text, middle), answers(theirs, text, middle)
             searches += len(want)
+            partial += sum(1 for answer in want if answer["partial"])
             for mode, a, b in zip(modes, got, want, strict=True):
                 if a != b:
                     ids = [[r["version"] for r in answer["results"]] for answer in (a, b)]
@@ -122,6 +127,8 @@ def compare(ours: Path, full: Path, texts: list[str]) -> tuple[int, int, list[st
             for name, listed in full_scored.items():
                 if ours_scored[name] != listed:
                     differ.append(f"{text!r}: the scores of {name} differ")
+    if partial:
+        print(f"({partial} of the searches answered partially, capped alike on both sides)")
     return searches, lists, differ
 
 
@@ -138,7 +145,15 @@ def main(arguments: list[str]) -> int:
     parser.add_argument(
         "--work", type=Path, default=None, help="where to copy the library (default: a temporary folder)"
     )
+    parser.add_argument("--compare", type=Path, nargs=2, metavar=("OURS", "FULL"), help="only compare these two KBs")
     args = parser.parse_args(arguments)
+    budget.SECONDS = 3600.0  # see the module: no answer may depend on the machine's load
+    if args.compare:
+        searches, lists, differ = compare(current(args.compare[0]), current(args.compare[1]), queries())
+        for line in differ:
+            print(f"  {line}")
+        print(f"{searches} searches and {lists} lists of scored documents compared, {len(differ)} differ")
+        return 1 if differ else 0
     work = args.work or Path(tempfile.mkdtemp(prefix="add-equality-"))
     library = work / "library"
     shutil.copytree(args.library, library)
