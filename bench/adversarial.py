@@ -29,7 +29,6 @@ from generate import generate  # noqa: E402
 from kb.build.pipeline import build  # noqa: E402
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.read.cards import deck  # noqa: E402
 from kb.search.in_force import MAX_QUERY  # noqa: E402
 
 AS_OF = dt.date(2005, 6, 1)
@@ -95,7 +94,7 @@ def main() -> int:
         seconds, cpu, answer = timed(lambda: kb.search("ship", as_of=UNCACHED))
         rows.append((f"ship as of {UNCACHED} (date filter not cached)", seconds, cpu, ""))
         names = "\n".join(f"Nonexistent Card Number {n}" for n in range(2500))
-        seconds, cpu, answer = timed(lambda: deck(kb, names))
+        seconds, cpu, answer = timed(lambda: kb.deck(names))
         rows.append(("deck of 2,500 unknown names", seconds, cpu, f"{answer['skipped']} lines skipped"))
         print(f"\n{'hostile request':<48}{'seconds':>9}{'cpu s':>8}  answer")
         for label, seconds, cpu, note in rows:

@@ -1,15 +1,18 @@
 """Precision and recall of card linking on the labelled rulings of seed 004.
 
-Run: ``.venv/bin/python bench/link_quality.py [CATALOG.csv ...]`` (default
+Run: ``.venv/bin/python bench/link_quality.py [--as-plugin] [CATALOG ...]`` (default
 ``../shared/cards/Physical.csv``; give several files, e.g. Physical.csv and Virtual.csv, to
-load them together). Builds a knowledge base from the bundled library with those catalogs
-in a temporary directory, compares each ruling's linked cards (title and
+load them together; a file may be a LackeyCCG plugin set file, ``sets/*.txt``).
+``--as-plugin`` first writes each CSV export given in the plugin's tab-separated layout
+(`plugin_set_file`) and loads that instead. Builds a knowledge base from the bundled library
+with those catalogs in a temporary directory, compares each ruling's linked cards (title and
 reference links; headword links excluded) with ``tests/fixtures/links/seed-004.txt``, and
 prints precision, recall, the misses and the false links.
 """
 
 from __future__ import annotations
 
+import csv
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -18,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from kb.build.catalog import read_name  # noqa: E402
 from kb.build.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 
@@ -79,10 +83,39 @@ def evaluate(kb: KnowledgeBase) -> Quality:
     return quality
 
 
+PLUGIN_COLUMNS = (
+    "Name", "Set", "ImageFile", "Release", "Info", "Property", "Uniqueness", "Type", "Mission/ Dilemma Type", "Affil",
+    "Class", "Int/Rng", "Cun/Wpn", "Str/Shd", "Points", "Region", "Quadrant", "Span", "Icons", "Staff",
+    "Characteristics/ Keywords", "Requires", "Persona", "Command", "Reports", "Names", "Text",
+)  # fmt: skip
+"""The columns of the LackeyCCG Star Trek plugin's set files: the CSV exports' without ``Lore``."""
+
+
+def export_rows(export: Path, titles: set[str] | None = None) -> list[dict[str, str]]:
+    """The rows of a CSV export (those of a card whose title, `read_name`, is in ``titles``, else all)."""
+    with export.open(encoding="utf-8-sig", newline="") as handle:
+        return [r for r in csv.DictReader(handle) if titles is None or read_name(r["Name"])[0] in titles]
+
+
+def plugin_set_file(export: Path, target: Path, titles: set[str] | None = None) -> Path:
+    """Write the rows of a CSV export (`export_rows`) at ``target`` as the plugin's set files have
+    them: tab-separated, no quoting, one line a card (runs of white space made one space), no byte-order mark."""
+    lines = ["\t".join(PLUGIN_COLUMNS)]
+    lines += ["\t".join(" ".join(row[c].split()) for c in PLUGIN_COLUMNS) for row in export_rows(export, titles)]
+    target.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return target
+
+
 def main() -> int:
-    catalogs = [Path(a) for a in sys.argv[1:]] or [ROOT.parent / "shared" / "cards" / "Physical.csv"]
+    arguments = sys.argv[1:]
+    plugin = "--as-plugin" in arguments
+    catalogs = [Path(a) for a in arguments if a != "--as-plugin"] or [ROOT.parent / "shared" / "cards" / "Physical.csv"]
     with tempfile.TemporaryDirectory() as kb_dir:
-        report = build(ROOT / "data", Path(kb_dir), catalogs)
+        if plugin:
+            (Path(kb_dir) / "sets").mkdir()
+            sets = [Path(kb_dir) / "sets" / f"{c.stem}.txt" for c in catalogs]
+            catalogs = [plugin_set_file(c, s) if c.suffix == ".csv" else c for c, s in zip(catalogs, sets, strict=True)]
+        report = build(ROOT / "data", Path(kb_dir) / "kb", catalogs)
         for imported in report.imports:
             print(imported.line())
         quality = evaluate(KnowledgeBase(report.directory))

@@ -2,11 +2,14 @@
 
 Analysers keep card-game words findable however they are typed: ``Cha'Joh``/``Cha’Joh``/
 ``chajoh``, ``U.S.S.``/``USS``, ``I.K.S.``, ``Mr. Quark``, ``[MQ]``/``MQ``, ``2E``; a compound
-(``Bio-ship``) is indexed joined and in its parts.
+(``Bio-ship``) is indexed joined and in its parts. Text is stemmed by `inflection_stem`, which
+joins a word's inflections (``cloaks``, ``cloaked``, ``cloaking``) but never a word made from
+another (``commander`` is not ``command``, nor ``commandeering``).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -64,6 +67,72 @@ def fold_word(word: str) -> str:
     return re.sub(r"[\[\]'.\-]", "", fold_quotes(word)).lower()
 
 
+def _vowel(word: str, at: int) -> bool:
+    """Whether the letter at ``at`` is a vowel: a, e, i, o, u, and y after a consonant."""
+    letter = word[at]
+    return letter in "aeiou" or (letter == "y" and at > 0 and not _vowel(word, at - 1))
+
+
+def _measure(word: str) -> int:
+    """How many times a vowel is followed by a consonant in ``word`` (``tree`` 0, ``trouble`` 1)."""
+    kinds = [_vowel(word, at) for at in range(len(word))]
+    return sum(1 for a, b in itertools.pairwise(kinds) if a and not b)
+
+
+def _has_vowel(word: str) -> bool:
+    return any(_vowel(word, at) for at in range(len(word)))
+
+
+def _short(word: str) -> bool:
+    """Whether ``word`` ends consonant, vowel, consonant (not w, x or y) after one syllable (``hop``)."""
+    return (
+        len(word) >= 3 and _measure(word) == 1 and word[-1] not in "wxy"
+        and not _vowel(word, len(word) - 1) and _vowel(word, len(word) - 2) and not _vowel(word, len(word) - 3)
+    )  # fmt: skip
+
+
+def _doubled(word: str) -> bool:
+    """Whether ``word`` ends in a doubled consonant (``stopp``)."""
+    return len(word) > 1 and word[-1] == word[-2] and not _vowel(word, len(word) - 1)
+
+
+def inflection_stem(word: str) -> str:
+    """The word without its inflection: plural or third person ``-s``/``-es``/``-ies``, past
+    ``-ed``, progressive ``-ing``, and a silent final ``e`` (Porter's first step and his last
+    rule on ``e``, nothing of those that also take off ``-er``, ``-ment``, ``-ion``...).
+    ``cloaks``, ``cloaked``, ``cloaking`` -> cloak; ``placed``, ``placing``, ``place`` ->
+    place; ``battles``, ``battling`` -> battl; ``stopped`` -> stop; ``abilities`` and
+    ``ability`` -> abiliti; ``commander`` stays itself. A word of two letters or with a digit
+    is kept as it is. `static/offline_search.js` (``inflectionStem``) is the same rule."""
+    if len(word) < 3 or not word.isalpha():
+        return word
+    if word.endswith("sses") or word.endswith("ies"):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith("ss"):
+        word = word[:-1]
+    if word.endswith("eed"):
+        if _measure(word[:-3]) > 0:
+            word = word[:-1]
+    else:
+        for ending in ("ed", "ing"):
+            if word.endswith(ending) and _has_vowel(word[: -len(ending)]):
+                word = word[: -len(ending)]
+                if word.endswith(("at", "bl", "iz")):
+                    word += "e"
+                elif (
+                    len(word) > 1 and word[-1] == word[-2] and not _vowel(word, len(word) - 1) and word[-1] not in "lsz"
+                ):
+                    word = word[:-1]
+                elif _short(word):
+                    word += "e"
+                break
+    if word.endswith("y") and _has_vowel(word[:-1]):
+        word = word[:-1] + "i"
+    if word.endswith("e") and (_measure(word[:-1]) > 1 or (_measure(word[:-1]) == 1 and not _short(word[:-1]))):
+        word = word[:-1]
+    return word
+
+
 def name_analyzer(joined: bool = True) -> Any:
     """Headwords and card names: folded, not stemmed (``joined``: keep a compound's joined form)."""
     return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()
@@ -71,7 +140,7 @@ def name_analyzer(joined: bool = True) -> Any:
 
 def text_analyzer(joined: bool = True) -> Any:
     """Entry text: folded and stemmed (``joined``: keep a compound's joined form)."""
-    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter() | StemFilter()
+    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter() | StemFilter(inflection_stem)
 
 
 def folded_words(text: str) -> list[str]:

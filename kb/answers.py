@@ -140,7 +140,13 @@ class SearchAnswer(TypedDict):
     as_of: str | None
     results: list[SearchResult | HistoryResult]
     corrected: str | None
+    meant: list[str]
+    """Two likely corrections (each the query it makes), both searched: "did you mean"."""
     suggestion: str | None
+    start: int
+    """How many results come before these (a page of them)."""
+    more: bool
+    """Whether more results follow these."""
     partial: bool
     left_out: list[str]
 

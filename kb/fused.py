@@ -22,9 +22,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from whoosh.analysis import Token
-from whoosh.lang.porter import stem
 
 from kb.analysis import WORD, fold_word
+from kb.analysis import inflection_stem as stem
 from rulings.normalize import fold_quotes
 
 Terms = tuple[tuple[tuple[str, int], ...], int]

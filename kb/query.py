@@ -250,14 +250,15 @@ class KnowledgeBase(Reader):
 
     def search(
         self, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False, start: int = 0,
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-        all with ``every_version``), with snippets and citations (`kb.search.in_force.search`)."""
+        all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
+        on (`kb.search.in_force.search`)."""
         from kb.search.in_force import search
 
         try:
-            return search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live)
+            return search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start)
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
 

@@ -12,8 +12,10 @@ from pathlib import Path
 from kb.model import Version
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (schema.DB_NAME)
 
-SCHEMA_VERSION = 4
-"""The store's layout (``PRAGMA user_version``); a store of another layout must be rebuilt."""
+SCHEMA_VERSION = 5
+"""The build's layout (``PRAGMA user_version``): the store's tables, and how its indexes hold
+words (5: the text stemmed by inflection only, `kb.analysis.inflection_stem`); a build of
+another layout must be rebuilt (its index would not find the words a query now makes)."""
 
 VERSION_COLUMNS = {
     "id": "INTEGER PRIMARY KEY", "topic_id": "TEXT NOT NULL REFERENCES topics(id)", "series": "TEXT NOT NULL",

@@ -2,71 +2,164 @@
 
 Layout: optional forum chrome and a poster's note; the title block and introduction
 (date, previous Current Rulings date, the complete set of documents); the significant
-changes list (``* topic: summary``); then ``RULINGS``: ``* topic - text`` entries, ``*``
-marking new or changed ones. Each change summary is tied to the ruling it summarises.
+changes list (``* topic: summary`` or ``* topic - summary``); then ``RULINGS``: ``* topic -
+text`` entries, ``*`` marking new or changed ones. Each change summary is tied to the
+ruling it summarises. A damaged document is read as far as it can be: headings glued to
+their text are cut apart (`rulings.current_layout`), a document cut off before its rulings
+keeps its introduction and summaries, and one with no ``RULINGS`` heading has its rulings
+start at the first ``* topic - text`` (or ``topic - text``); each such doubt is warned. Only a file with none of
+a Current Rulings document's parts is refused.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 from rulings.amendments import effective_release, parse_amendment
-from rulings.chrome import is_chrome, post_title
+from rulings.chrome import groups_header, is_chrome, letter_ranges, post_title
+from rulings.current_layout import (
+    RULINGS,
+    SUMMARIES,
+    TITLE,
+    complete_set,
+    declared_date,
+    is_heading,
+    join_bare_heads,
+    segment,
+)
 from rulings.dates import US_DATE, parse_us_date
 from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
+from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import is_colon_topic, join_paragraphs, unglue_lines
+from rulings.topics import is_colon_topic, join_paragraphs, split_topic, unglue_lines
 
-_TITLE = re.compile(r"^STAR TREK CUSTOMIZABLE CARD GAME$", re.IGNORECASE)
-_SUMMARIES = re.compile(r"^SIGNIFICANT RULINGS CHANGES", re.IGNORECASE)
-_RULINGS = re.compile(r"^RULINGS$")
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
+_DASH = re.compile(r" [-\u2013\u2014] ")
+
+Pieces = list[tuple[int, str]]
 
 
-def _find(lines: list[str], pattern: re.Pattern[str], start: int = 0) -> int | None:
-    return next((i for i in range(start, len(lines)) if pattern.match(lines[i].strip())), None)
+def _find(pieces: Pieces, test: re.Pattern[str], start: int = 0) -> int | None:
+    return next((k for k in range(start, len(pieces)) if is_heading(pieces[k][1], test)), None)
+
+
+def _topic(text: str, titles: frozenset[str]) -> tuple[str, str] | None:
+    return split_topic(text.lstrip("*").strip(), titles)
+
+
+def _first_ruling(pieces: Pieces, start: int, titles: frozenset[str], summaries: bool, marked: bool) -> int | None:
+    """Where rulings start in a document with no RULINGS heading: the first ``* topic - text`` (with
+    ``marked``, the only shape taken), else the first ``topic - text``. After change summaries, only
+    when they are written ``topic: text``: the first ``topic - text`` then starts the rulings (summaries
+    written with dashes cannot be told from rulings, so none is guessed)."""
+    if summaries:
+        first = next((k for k in range(start, len(pieces)) if is_colon_topic(pieces[k][1].lstrip("* "))), None)
+        if first is None or _topic(pieces[first][1], titles):
+            return None
+        later = range(first + 1, len(pieces))
+        return next((k for k in later if _topic(pieces[k][1], titles) and not is_colon_topic(pieces[k][1])), None)
+    starred = (k for k in range(start, len(pieces)) if pieces[k][1].startswith("*"))
+    found = next((k for k in starred if _topic(pieces[k][1], titles)), None)
+    if found is not None or marked:
+        return found
+    return next((k for k in range(start, len(pieces)) if _topic(pieces[k][1], titles)), None)
 
 
 def parse_current(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Current Rulings document (full or update)."""
-    lines = source.lines
-    rulings_at = _find(lines, _RULINGS)
+    numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
+    result = ParseResult(document, [], len(source.lines), [n for n, _ in numbered])
+    pieces, cuts = segment(numbered)
+    for number, heading in cuts:
+        _split(result, number)
+        result.warnings.append(f"{document.path}:{number}: the heading {heading!r} is glued to other text; cut apart")
+    rulings_at = _find(pieces, RULINGS)
+    summaries_at = _find(pieces, SUMMARIES)
+    if summaries_at is not None and rulings_at is not None and summaries_at > rulings_at:
+        summaries_at = None
+    title_at = next((k for k, (_, t) in enumerate(pieces) if TITLE.match(clean_line(t))), None)
+    parts = [k for k in (summaries_at, rulings_at) if k is not None]
+    if title_at is not None and parts and title_at > min(parts):
+        title_at = None
+    start = _front_matter(result, pieces, title_at)
+    body_at = rulings_at + 1 if rulings_at is not None else None
     if rulings_at is None:
-        raise ParseError(document.path, 1, "no RULINGS heading: is this a Current Rulings document?")
-    title_at = _find(lines, _TITLE)
-    if title_at is None or title_at > rulings_at:
-        title_at = 0
-    result = ParseResult(document, [], len(lines), [i + 1 for i, t in enumerate(lines) if t.strip()])
-    _front_matter(result, lines[:title_at])
-    summaries_at = _find(lines, _SUMMARIES, title_at)
-    intro_end = summaries_at if summaries_at is not None and summaries_at < rulings_at else rulings_at
-    _introduction(result, lines, title_at, intro_end)
+        after = summaries_at + 1 if summaries_at is not None else start
+        body_at = _first_ruling(pieces, after, titles, summaries_at is not None, title_at is None)
+        if title_at is None and summaries_at is None and body_at is None:
+            raise ParseError(document.path, 1, "no RULINGS heading: is this a Current Rulings document?")
+        where = pieces[body_at][0] if body_at is not None else (pieces[-1][0] if pieces else 1)
+        found = "the rulings are taken to start here" if body_at is not None else "the document ends before its rulings"
+        result.warnings.append(f"{document.path}:{where}: no RULINGS heading; {found}")
+    ends = [k for k in (summaries_at, rulings_at, body_at) if k is not None]
+    intro_end = min(ends) if ends else len(pieces)
+    _introduction(result, pieces[start:intro_end])
     summaries: list[Entry] = []
-    if intro_end != rulings_at:
-        summaries = _summaries(result, lines, intro_end, rulings_at)
-    body = [(i + 1, lines[i]) for i in range(rulings_at + 1, len(lines)) if lines[i].strip()]
-    end = next((k for k, (_, t) in enumerate(body) if is_chrome(t)), len(body))
-    result.chrome += [n for n, _ in body[end:] if is_chrome(lines[n - 1])]
-    result.unparsed += [n for n, _ in body[end:] if not is_chrome(lines[n - 1])]
-    pieces, splits = unglue_lines(body[:end], titles)
-    glued(result, splits)
-    rulings, before = topic_entries(pieces, "ruling", titles)
-    result.entries.append(Entry("RULINGS", "heading", "", [rulings_at + 1]))
-    result.unparsed += before
-    result.warnings += [f"{document.path}:{n}: text before the first ruling" for n in before]
-    result.warnings += [
-        f"{document.path}:{n}: unrecognised text after the rulings"
-        for n in result.unparsed
-        if n > rulings_at + 1 and n not in before
-    ]
+    if summaries_at is not None:
+        end = rulings_at if rulings_at is not None else (body_at if body_at is not None else len(pieces))
+        summaries = _summaries(result, pieces[summaries_at], pieces[summaries_at + 1 : end], titles)
+    if rulings_at is not None:
+        result.entries.append(Entry(clean_line(pieces[rulings_at][1]), "heading", "", [pieces[rulings_at][0]]))
+    rulings = _rulings(result, pieces[body_at:] if body_at is not None else [], titles)
     _tie(result, summaries, rulings)
     _amendments(result, rulings)
     result.entries += rulings
+    for entry in result.entries:
+        entry.lines = sorted(set(entry.lines))
     return result
+
+
+def reflowed(pieces: Pieces) -> list[str]:
+    """The paragraphs of ``pieces``, lines wrapped as in a PDF joined (`rulings.reflow`)."""
+    return paragraphs(pieces, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
+
+
+def _text(pieces: Pieces, number: int) -> str:
+    return next((t.strip() for n, t in pieces if n == number), "")
+
+
+def _reflowed_around(pieces: Pieces, apart: set[int]) -> list[str]:
+    """`reflowed`, the lines of ``apart`` (a list of documents) kept a paragraph each."""
+    out: list[str] = []
+    run: Pieces = []
+    for number, text in [*pieces, (-1, "")]:
+        if number in apart or number == -1:
+            out += reflowed(run)
+            run = []
+            if number != -1:
+                out.append(text)
+        else:
+            run.append((number, text))
+    return out
+
+
+def _split(result: ParseResult, number: int) -> None:
+    if number not in result.split:
+        result.split.append(number)
+
+
+def _rulings(result: ParseResult, body: Pieces, titles: frozenset[str]) -> list[Entry]:
+    """The rulings of the body; chrome after them is apart, text after that unparsed."""
+    path = result.document.path
+    end = next((k for k, (_, t) in enumerate(body) if is_chrome(t)), len(body))
+    after = {n for n, _ in body[:end]}
+    for number, text in body[end:]:
+        if number in after:
+            continue
+        (result.chrome if is_chrome(text) else result.unparsed).append(number)
+    headings = [(n, t) for n, t in body[:end] if is_heading(t, RULINGS)]
+    result.entries += [Entry(clean_line(t), "heading", "", [n]) for n, t in headings]
+    kept = [(n, t) for n, t in body[:end] if not is_heading(t, RULINGS)]
+    pieces, splits = unglue_lines(join_bare_heads(kept), titles)
+    glued(result, splits)
+    rulings, before = topic_entries(pieces, "ruling", titles, result)
+    result.unparsed += before
+    result.warnings += [f"{path}:{n}: text before the first ruling" for n in before]
+    result.warnings += [f"{path}:{n}: unrecognised text after the rulings" for n in sorted(set(result.unparsed))]
+    return rulings
 
 
 def _amendments(result: ParseResult, rulings: list[Entry]) -> None:
@@ -82,36 +175,49 @@ def _amendments(result: ParseResult, rulings: list[Entry]) -> None:
             )
 
 
-def _front_matter(result: ParseResult, lines: list[str]) -> None:
-    """Forum chrome and the poster's note before the document itself."""
+def _front_matter(result: ParseResult, pieces: Pieces, title_at: int | None) -> int:
+    """Forum chrome and the poster's note before the document itself; returns where the document starts."""
+    header, author = groups_header(pieces[: title_at if title_at is not None else len(pieces)])
+    author = f" ({author})" if author else ""
+    end = title_at
+    if end is None:
+        end = next((k for k, (n, t) in enumerate(pieces) if n not in header and not is_chrome(t)), len(pieces))
     note: list[int] = []
-    author = ""
-    for index, text in enumerate(lines):
-        if not text.strip():
-            continue
-        if is_chrome(text):
-            result.chrome.append(index + 1)
+    for number, text in pieces[:end]:
+        if number in header:
+            result.chrome.append(number)
+        elif is_chrome(text):
+            result.chrome.append(number)
             post = post_title(text)
             author = f" ({post[1]}, {post[2]})" if post else author
         else:
-            note.append(index + 1)
+            note.append(number)
     if note:
-        text = join_paragraphs([lines[n - 1] for n in note])
+        texts = dict(pieces[:end])
+        text = join_paragraphs(reflowed([(n, texts[n]) for n in note]))
         result.entries.append(Entry(f"Poster's note{author}", "note", text, note))
+    return end
 
 
-def _introduction(result: ParseResult, lines: list[str], start: int, end: int) -> None:
-    numbers = [i + 1 for i in range(start, end) if lines[i].strip()]
-    if not numbers:
+def _introduction(result: ParseResult, pieces: Pieces) -> None:
+    index = letter_ranges(pieces)
+    kept = [(n, t) for n, t in pieces if not is_chrome(t) and n not in index]
+    result.chrome += [n for n, t in pieces if is_chrome(t) or n in index]
+    if not kept:
         return
     document = result.document
-    paragraphs = [lines[n - 1] for n in numbers]
-    document.declared_date = next((d for p in paragraphs[:4] if (d := _date_line(p))), None)
-    joined = " ".join(clean_line(p) for p in paragraphs)
+    listed = complete_set(kept, _COMPLETE)
+    items = {n for n, _ in listed[1:]} | (
+        {listed[0][0]} if listed and listed[0][1] == _text(kept, listed[0][0]) else set()
+    )
+    texts = _reflowed_around(kept, items)
+    document.declared_date = declared_date([t for _, t in kept[:4]])
+    joined = " ".join(clean_line(p) for p in texts)
     previous = _PREVIOUS.search(joined)
     document.previous_date = parse_us_date(previous.group(1)) if previous else None
-    document.complete_set = _complete_set(lines, start, end)
-    result.entries.append(Entry("Introduction", "introduction", join_paragraphs(paragraphs), numbers))
+    document.complete_set = [clean_line(t) for _, t in listed]
+    numbers = [n for n, _ in kept]
+    result.entries.append(Entry("Introduction", "introduction", join_paragraphs(texts), numbers))
     if document.date and document.declared_date and document.date != document.declared_date:
         result.warnings.append(
             f"{document.path}:{numbers[0]}: the text is dated {document.declared_date}, "
@@ -119,57 +225,43 @@ def _introduction(result: ParseResult, lines: list[str], start: int, end: int) -
         )
 
 
-def _date_line(text: str) -> dt.date | None:
-    stripped = text.strip()
-    return parse_us_date(stripped) if US_DATE.fullmatch(stripped) else None
-
-
-def _complete_set(lines: list[str], start: int, end: int) -> list[str]:
-    at = next((i for i in range(start, end) if _COMPLETE.search(lines[i])), None)
-    if at is None:
-        return []
-    found: list[str] = []
-    for text in lines[at + 1 : end]:
-        if not text.strip():
-            if found:
-                break
-            continue
-        found.append(clean_line(text))
-    return found
-
-
-def _summaries(result: ParseResult, lines: list[str], start: int, end: int) -> list[Entry]:
-    heading = clean_line(lines[start])
-    numbered = [(i + 1, lines[i]) for i in range(start + 1, end) if lines[i].strip()]
-    body, splits = unglue_lines(numbered, colon=True)
-    glued(result, splits)
+def _summaries(result: ParseResult, heading: tuple[int, str], pieces: Pieces, titles: frozenset[str]) -> list[Entry]:
+    """The change summaries, written ``* topic: text`` or ``* topic - text``, glued or not."""
+    dashed, splits = unglue_lines(pieces, titles)
+    body, more = unglue_lines(dashed, colon=True)
+    glued(result, splits + more)
     entries: list[Entry] = []
-    intro: list[int] = [start + 1]
+    intro: list[tuple[int, str]] = []
     for number, text in body:
         if text.lstrip().startswith("*"):
             entries.append(Entry("", "change summary", text.lstrip()[1:].strip(), [number], marked=True))
-        elif is_colon_topic(text):
+        elif is_colon_topic(text) or split_topic(text, titles):
             entries.append(Entry("", "change summary", text.strip(), [number]))
         elif entries:
             entries[-1].lines.append(number)
             entries[-1].text = f"{entries[-1].text} {clean_line(text)}"
         else:
-            intro.append(number)
-    text = join_paragraphs([" ".join(clean_line(lines[n - 1]) for n in intro[1:])])
-    result.entries.append(Entry(heading, "section", text, intro))
+            intro.append((number, text))
+    text = join_paragraphs([" ".join(clean_line(t) for _, t in intro)])
+    lines = [heading[0], *(n for n, _ in intro)]
+    result.entries.append(Entry(clean_line(heading[1]), "section", text, lines))
     result.entries += entries
     return entries
 
 
 def _tie(result: ParseResult, summaries: list[Entry], rulings: list[Entry]) -> None:
-    """Give each change summary its headword and tie it to its ruling."""
+    """Give each change summary its headword and tie it to its ruling.
+
+    The headword ends at a colon or a dash: the last one whose headword names a ruling of
+    the document, else the first one."""
     by_key = {headword_key(r.headword): r for r in rulings}
     for summary in summaries:
         line = clean_line(summary.text)
-        colons = [i for i, c in enumerate(line) if c == ":"]
-        tied = [i for i in colons if headword_key(line[:i]) in by_key]
-        cut = max(tied) if tied else (colons[0] if colons else len(line))
-        summary.headword, summary.text = line[:cut].strip(), line[cut + 1 :].strip()
+        marks = [(i, i + 1) for i, c in enumerate(line) if c == ":"]
+        marks += [(m.start(), m.end()) for m in _DASH.finditer(line)]
+        tied = [m for m in marks if headword_key(line[: m[0]]) in by_key]
+        cut = max(tied) if tied else (min(marks) if marks else (len(line), len(line)))
+        summary.headword, summary.text = line[: cut[0]].strip(), line[cut[1] :].strip()
         ruling = by_key.get(headword_key(summary.headword))
         if ruling is None:
             result.warnings.append(

@@ -1,9 +1,18 @@
 """Q&A documents (kind ``faq``) and dated lists of rulings (kind ``dated-rulings``).
 
 A FAQ is ``Q:`` / ``A:`` pairs, a ``+`` before the ``Q:`` marking a new one; each pair is a
-``question`` entry headed by its question, with the answer as its text and the authority
-``informal``. Lines before the first question are the introduction; a line that is no part of
-a pair is reported as unparsed.
+``question`` entry with the authority ``informal``. A question that starts with a name in
+capitals (``Q: ABORTING MISSIONS: Can an Away Team ...?``, ``Q: TIMING -- If ...``, or
+``Q: DUPLICATE MISSIONS:`` with numbered questions on the lines after) is headed by that
+short name, its text the question (``Q: ...``) then the answer (``A: ...``); any other
+question is headed by the question itself, its text the answer. ``A:`` may stand alone with
+its (numbered) answers on the lines after. A name in capitals with no question
+(``Q: HOLOGRAMS, EXOCOMPS, AND ANDROIDS``) followed by further questions heads a group
+(a ``section``), unless a question of the document bears that name: then it is a line of
+the page's index of questions, chrome. A short line standing just before a question
+(``General``, ``Federation``) heads a group too. Lines before the first question are the
+introduction (navigation bars apart, as chrome); a question with no answer is reported as
+unparsed, or kept with a warning when it has a name and text of its own.
 
 A dated list gives rulings newest first: ``Headword YYYY-MM-DD``, then the ruling's text
 and ``Example:`` paragraphs. Each is a ``ruling`` entry carrying its own date.
@@ -14,14 +23,29 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import re
+from dataclasses import dataclass, field
 
+from rulings.chrome import is_chrome
 from rulings.model import Document, Entry, ParseResult
+from rulings.normalize import clean_line, headword_key
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, take_references
 
 _QUESTION = re.compile(r"^(?P<new>\+)?\s*Q[:.]\s*(?P<text>\S.*)$")
-_ANSWER = re.compile(r"^A[:.]\s*(?P<text>\S.*)$")
+_ANSWER = re.compile(r"^A[:.](?:\s+(?P<text>\S.*)|\s*)$")
+_NAMED = re.compile(r"^(?P<name>[^a-z?:]{2,80}?)\s*(?:(?::|\s--|\s[-\u2013\u2014])\s*(?P<rest>.*))?$")
+_GROUP = re.compile(r"^[A-Z][^.?!:;,()]{0,58}[^.?!:;,()\s]$")
 _DATED = re.compile(r"^(?P<head>\S.{0,69}?)\s+(?P<date>\d{4}-\d{2}-\d{2})$")
+
+
+@dataclass
+class _Pair:
+    """One question being read: its entry, question lines and answer lines."""
+
+    entry: Entry
+    name: bool
+    question: list[str] = field(default_factory=list)
+    answer: list[str] | None = None
 
 
 def _start(document: Document, source: SourceText) -> tuple[ParseResult, list[tuple[int, str]]]:
@@ -37,39 +61,98 @@ def _introduction(result: ParseResult, numbered: list[tuple[int, str]], before: 
         )
 
 
+def _name(text: str) -> tuple[str, str | None] | None:
+    """A question's name in capitals and the rest of its line (None when the line is only the name)."""
+    match = _NAMED.match(text)
+    if not match or not re.search(r"[A-Z]", match["name"]) or not re.search(r"[A-Z0-9]{2}", match["name"]):
+        return None
+    rest = (match["rest"] or "").strip()
+    return match["name"].strip(), rest or None
+
+
 def parse_faq(document: Document, source: SourceText) -> ParseResult:
-    """Parse a Q&A document into question entries."""
+    """Parse a Q&A document into question entries (and the groups that head them)."""
     result, numbered = _start(document, source)
+    asked = {
+        headword_key(n[0])
+        for k, (_, t) in enumerate(numbered)
+        if (q := _QUESTION.match(t)) and (n := _name(q["text"])) and not _heads_nothing(numbered, k, n)
+    }
     before: list[int] = []
-    current: Entry | None = None
-    answer: list[str] = []
-    questions: list[tuple[Entry, list[str]]] = []
-    for number, text in numbered:
+    pairs: list[_Pair] = []
+    current: _Pair | None = None
+    for k, (number, text) in enumerate(numbered):
         question, reply = _QUESTION.match(text), _ANSWER.match(text)
+        follows = numbered[k + 1][1] if k + 1 < len(numbered) else ""
         if question:
-            current, answer = Entry(question["text"], "question", "", [number], marked=bool(question["new"])), []
-            current.authority = "informal"
-            questions.append((current, answer))
+            named = _name(question["text"])
+            if named and _heads_nothing(numbered, k, named):
+                current = None
+                if headword_key(named[0]) in asked:
+                    result.chrome.append(number)
+                else:
+                    result.entries.append(Entry(named[0], "section", "", [number]))
+                continue
+            headword = named[0] if named else question["text"]
+            current = _Pair(Entry(headword, "question", "", [number], marked=bool(question["new"])), bool(named))
+            current.entry.authority = "informal"
+            if named and named[1]:
+                current.question.append(named[1])
+            pairs.append(current)
+            result.entries.append(current.entry)
+        elif _GROUP.match(text) and _QUESTION.match(follows) and (current is None or current.answer):
+            current = None
+            result.entries.append(Entry(text, "section", "", [number]))
         elif current is None:
-            before.append(number)
-        elif reply and not answer:
-            answer.append(reply["text"])
-            current.lines.append(number)
-        elif answer:
-            answer.append(text)
-            current.lines.append(number)
+            (result.chrome if is_chrome(text) else before).append(number)
+        elif reply and current.answer is None:
+            current.answer = [reply["text"]] if reply["text"] else []
+            current.entry.lines.append(number)
+        elif current.answer is not None:
+            current.answer.append(text)
+            current.entry.lines.append(number)
+        elif current.name:
+            current.question.append(text)
+            current.entry.lines.append(number)
         else:
-            current.headword = f"{current.headword} {text}"
-            current.lines.append(number)
-    for entry, paragraphs in questions:
-        if not paragraphs:
-            result.unparsed += entry.lines
-            result.warnings.append(f"{document.path}:{entry.lines[0]}: question without an answer; not placed")
-            continue
-        entry.text, entry.references = take_references(join_paragraphs(paragraphs))
-        result.entries.append(entry)
+            current.entry.headword = f"{current.entry.headword} {text}"
+            current.entry.lines.append(number)
+    _finish(result, pairs)
     _introduction(result, numbered, before)
     return result
+
+
+def _heads_nothing(numbered: list[tuple[int, str]], k: int, named: tuple[str, str | None]) -> bool:
+    """Whether a ``Q: NAME`` line has no question of its own: the next line is another question,
+    a group's heading, or nothing."""
+    if named[1] is not None:
+        return False
+    follows = numbered[k + 1][1] if k + 1 < len(numbered) else ""
+    after = numbered[k + 2][1] if k + 2 < len(numbered) else ""
+    return not follows or bool(_QUESTION.match(follows)) or bool(_GROUP.match(follows) and _QUESTION.match(after))
+
+
+def _finish(result: ParseResult, pairs: list[_Pair]) -> None:
+    """Each question's text and references; a question with no answer is unparsed (or kept, warned)."""
+    path = result.document.path
+    for pair in pairs:
+        entry = pair.entry
+        if pair.name:
+            entry.headword = entry.headword.rstrip(": ")
+        if pair.answer is None and not (pair.name and pair.question):
+            result.entries.remove(entry)
+            result.unparsed += entry.lines
+            result.warnings.append(f"{path}:{entry.lines[0]}: question without an answer; not placed")
+            continue
+        if pair.answer is None:
+            result.warnings.append(f"{path}:{entry.lines[0]}: {entry.headword}: question without an answer; kept")
+        paragraphs = list(pair.answer or [])
+        if pair.name:
+            asked = [f"Q: {pair.question[0]}", *pair.question[1:]] if pair.question else []
+            told = [f"A: {paragraphs[0]}", *paragraphs[1:]] if paragraphs else []
+            paragraphs = asked + told
+        entry.text, entry.references = take_references(join_paragraphs(paragraphs))
+        entry.headword = clean_line(entry.headword)
 
 
 def parse_dated(document: Document, source: SourceText) -> ParseResult:

@@ -1,54 +1,129 @@
 """Glossaries: alphabetical ``headword - text`` entries with continuation paragraphs.
 
-Lines before the first entry (title, version, introduction) form an introduction entry.
-Bullets and paragraphs after an entry belong to it until the next entry starts (see
-`rulings.topics.is_topic_start`). "See X" sentences become references; ``Headword. See
-X.`` is an entry that only refers. ``Erratum: Headword - text`` or ``Headword - Erratum:
-text`` gives a card's corrected text (the quoted part, if any, in the field ``erratum``).
-A **Temporary
-Rulings** block at the top (from its heading to ``END OF TEMPORARY RULINGS`` or the next
-ALL-CAPS heading) holds ``temporary ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
+Lines before the first entry (title, version, introduction) form an introduction entry; when
+they start mid-sentence (a page that begins inside an entry of an earlier page) they are
+reported as unparsed instead. Bullets and paragraphs after an entry belong to it until the
+next entry starts: which entry-looking lines start one is decided by `rulings.boundaries`,
+and each one that does not is recorded and warned (`ParseResult.not_entry`). Wrapped PDF
+lines are joined into paragraphs (`rulings.reflow`); HTML copies' layouts (a headword on its
+own line, a table row) are read by `rulings.html_layouts`; entries run together on one long
+line are cut apart (`rulings.topics.split_run_on`). "See X" sentences become references;
+``Headword. See X.`` is an entry that only refers. ``Erratum: Headword - text`` or
+``Headword - Erratum: text`` gives a card's corrected text (the quoted part, if any, in the
+field ``erratum``). A **Temporary Rulings** block at the top (from its heading to ``END OF
+TEMPORARY RULINGS`` or the next ALL-CAPS heading; with neither, to its first unmarked entry
+after marked ones, the alphabet starting again, or the front matter, warned) holds ``temporary
+ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
+from rulings.boundaries import Candidate, is_front_matter, letters
+from rulings.boundaries import starts as boundaries
+from rulings.html_layouts import html_starts
 from rulings.model import Document, Entry, ParseResult
+from rulings.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import is_topic_start, join_paragraphs, see_only, split_topic, take_references, unglue_lines
+from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
 
 _ERRATUM = re.compile(r"^Errat(?:um|a):\s*", re.IGNORECASE)
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{3,})[\"\u201d]")
 
 
-def topic_entries(numbered: list[tuple[int, str]], kind: str, titles: frozenset[str]) -> tuple[list[Entry], list[int]]:
-    """Entries of ``kind`` from (line, text) pairs; lines before any entry are returned apart."""
-    entries: list[Entry] = []
-    paragraphs: list[list[str]] = []
-    before: list[int] = []
-    errata: set[int] = set()
-    for number, text in numbered:
+@dataclass(frozen=True)
+class _Start:
+    """What a line would start: a headword and the first paragraph of its text."""
+
+    headword: str
+    text: str
+    marked: bool = False
+    erratum: bool = False
+
+
+def _start(body: str, titles: frozenset[str]) -> tuple[str, str] | None:
+    dashed = split_topic(body, titles)
+    return dashed or see_only(body)
+
+
+def _starts(numbered: list[tuple[int, str]], titles: frozenset[str]) -> list[_Start | None]:
+    """What each piece would start, if it starts an entry (`rulings.boundaries` decides which do)."""
+    out: list[_Start | None] = []
+    for _number, text in numbered:
         marked = text.lstrip().startswith("*")
         body = text.lstrip().lstrip("*").strip() if marked else text
         erratum = _ERRATUM.match(body)
         body = body[erratum.end() :] if erratum else body
-        previous = (entries[-1].headword, paragraphs[-1][-1]) if entries else None
-        dashed = split_topic(body, titles)
-        parts = dashed or see_only(body)
-        candidate = body if dashed or not parts else f"{parts[0]} - {parts[1]}"
-        if parts and (marked or erratum or is_topic_start(candidate, previous, titles)):
-            entries.append(Entry(parts[0], kind, "", [number], marked=marked))
-            paragraphs.append([parts[1]])
-            if erratum:
+        parts = _start(body, titles)
+        out.append(_Start(parts[0], parts[1], marked, bool(erratum)) if parts else None)
+    for k, parts in html_starts(numbered, out).items():
+        out[k] = _Start(*parts)
+        if not parts[1] and k + 1 < len(out):
+            out[k + 1] = None  # the text of a headword on its own line
+    return out
+
+
+def _mid_sentence(numbered: list[tuple[int, str]], k: int, widths: dict[int, int]) -> bool:
+    """Whether piece ``k`` is a wrapped line whose line before (not a title in capitals) stops, nearly full,
+    mid-sentence."""
+    number, width = numbered[k][0], widths.get(numbered[k][0], 0)
+    if not width or k == 0 or numbered[k - 1][0] != number - 1:
+        return False
+    before = numbered[k - 1][1].strip()
+    heading = before == before.upper()  # a title in capitals is no sentence
+    return not heading and not ends_sentence(before) and len(before) >= FULL * width
+
+
+def topic_entries(
+    numbered: list[tuple[int, str]], kind: str, titles: frozenset[str], result: ParseResult | None = None
+) -> tuple[list[Entry], list[int]]:
+    """Entries of ``kind`` from (line, text) pairs; lines before any entry are returned apart.
+
+    With ``result``, each entry-looking line that does not start an entry is recorded there and
+    warned (`ParseResult.not_entry`)."""
+    entries, before = read_topics(numbered, kind, titles, result)
+    return entries, [n for n, _ in before]
+
+
+def read_topics(
+    numbered: list[tuple[int, str]], kind: str, titles: frozenset[str], result: ParseResult | None = None
+) -> tuple[list[Entry], list[tuple[int, str]]]:
+    """`topic_entries`, the pieces before any entry returned with their text."""
+    starts = _starts(numbered, titles)
+    widths = wrapped_runs(numbered)
+    candidates: list[Candidate] = []
+    for k, start in enumerate(starts):
+        if start is None:
+            continue
+        front = is_front_matter(start.headword) and all(is_front_matter(c.headword) for c in candidates)
+        after_colon = k > 0 and numbered[k - 1][1].rstrip().endswith(":")
+        forced = start.marked or start.erratum or front
+        candidates.append(Candidate(k, start.headword, forced, after_colon, _mid_sentence(numbered, k, widths)))
+    held = boundaries(candidates, titles)
+    entries: list[Entry] = []
+    texts: list[list[tuple[int, str]]] = []
+    before: list[tuple[int, str]] = []
+    errata: set[int] = set()
+    for k, (number, text) in enumerate(numbered):
+        start = starts[k]
+        if start is not None and k not in held:
+            entries.append(Entry(start.headword, kind, "", [number], marked=start.marked))
+            texts.append([(number, start.text)])
+            if start.erratum:
                 errata.add(number)
-        elif entries:
+            continue
+        if start is not None and result is not None:
+            result.not_entry(number, start.headword, entries[-1].headword if entries else "", held[k])
+        if entries:
             entries[-1].lines.append(number)
-            paragraphs[-1].append(text)
+            texts[-1].append((number, text))
         else:
-            before.append(number)
-    for entry, texts in zip(entries, paragraphs, strict=True):
-        entry.text, entry.references = take_references(join_paragraphs(texts))
+            before.append((number, text))
+    printed = {number: len(text.strip()) for number, text in numbered}
+    for entry, lines in zip(entries, texts, strict=True):
+        entry.text, entry.references = take_references(join_paragraphs(paragraphs(lines, widths, printed)))
         corrected = _ERRATUM.match(entry.text)
         if corrected or any(n in errata for n in entry.lines[:1]):
             rest = entry.text[corrected.end() :] if corrected else entry.text
@@ -62,20 +137,51 @@ _TEMPORARY_END = re.compile(r"^END OF (?:THE )?TEMPORARY RULINGS\.?$", re.IGNORE
 _CAPS_HEADING = re.compile(r"^[^a-z]*[A-Z]{2}[^a-z]*$")
 
 
+def _temporary_end(pieces: list[tuple[int, str]], start: int, titles: frozenset[str]) -> tuple[int, bool, str]:
+    """Where a Temporary Rulings block ends: its end marker (True), an ALL-CAPS heading, or, with
+    neither, the first entry that is unmarked after marked ones, starts the alphabet again or is the
+    document's front matter (``How to use the Glossary``) (why)."""
+    for end in range(start + 1, len(pieces)):
+        text = pieces[end][1].strip()
+        if _TEMPORARY_END.match(text):
+            return end, True, ""
+        if _CAPS_HEADING.match(text) and not text.startswith("*"):
+            return end, False, ""
+    last: tuple[str, ...] = ()
+    all_marked: bool | None = None
+    for end in range(start + 1, len(pieces)):
+        text = pieces[end][1].strip()
+        marked = text.startswith("*")
+        parts = _start(text.lstrip("*").strip(), titles)
+        if parts is None:
+            continue
+        own = letters(parts[0])
+        if is_front_matter(parts[0]):
+            return end, False, "the Glossary's own front matter"
+        if all_marked and not marked:
+            return end, False, "the first unmarked entry after marked ones"
+        if last and own and max(own) < min(last):
+            return end, False, "where the alphabet starts again"
+        last = own or last
+        all_marked = marked if all_marked is None else all_marked and marked
+    return len(pieces), False, "the end of the document"
+
+
 def _temporary_block(
-    pieces: list[tuple[int, str]], titles: frozenset[str]
+    pieces: list[tuple[int, str]], titles: frozenset[str], result: ParseResult
 ) -> tuple[list[tuple[int, str]], list[Entry]]:
     """The pieces outside a Temporary Rulings block, and the block's heading and entries."""
     start = next((k for k, (_, t) in enumerate(pieces) if _TEMPORARY.match(t.strip())), None)
     if start is None:
         return pieces, []
-    end = start + 1
-    while end < len(pieces) and not _TEMPORARY_END.match(pieces[end][1].strip()):
-        if _CAPS_HEADING.match(pieces[end][1].strip()) and not pieces[end][1].lstrip().startswith("*"):
-            break
-        end += 1
-    closing = end < len(pieces) and bool(_TEMPORARY_END.match(pieces[end][1].strip()))
-    rulings, before = topic_entries(pieces[start + 1 : end], "temporary ruling", titles)
+    end, closing, why = _temporary_end(pieces, start, titles)
+    if why:
+        where = f"line {pieces[end][0]}" if end < len(pieces) else "its last line"
+        result.warnings.append(
+            f"{result.document.path}:{pieces[start][0]}: the Temporary Rulings block has no end marker; "
+            f"taken to end before {where} ({why})"
+        )
+    rulings, before = topic_entries(pieces[start + 1 : end], "temporary ruling", titles, result)
     for ruling in rulings:
         ruling.authority = "temporary"
     lines = [pieces[start][0], *before] + ([pieces[end][0]] if closing else [])
@@ -85,23 +191,31 @@ def _temporary_block(
     return rest, [heading, *rulings]
 
 
+_CONTINUED = re.compile(r"^[a-z\u2022\u25cf)(,;]")
+
+
 def parse_glossary(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Glossary into glossary entries."""
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
+    result = ParseResult(document=document, entries=[], line_count=len(source.lines), nonblank=[n for n, _ in numbered])
     pieces, splits = unglue_lines(numbered, titles)
-    pieces, temporary = _temporary_block(pieces, titles)
-    entries, before = topic_entries(pieces, "glossary entry", titles)
+    pieces, run_on = split_run_on(pieces, titles)
+    pieces, temporary = _temporary_block(pieces, titles, result)
+    entries, before = read_topics(pieces, "glossary entry", titles, result)
     entries[:0] = temporary
-    if before:
-        text = join_paragraphs([source.lines[n - 1] for n in before])
-        entries.insert(0, Entry(document.title, "introduction", text, before))
-    result = ParseResult(
-        document=document,
-        entries=entries,
-        line_count=len(source.lines),
-        nonblank=[n for n, _ in numbered],
-    )
-    glued(result, splits)
+    if before and _CONTINUED.match(before[0][1].strip()):
+        result.unparsed += sorted({n for n, _ in before})
+        first, last = before[0][0], before[-1][0]
+        result.warnings.append(
+            f"{document.path}:{first}: lines {first}-{last}, before the first entry, start mid-sentence: the end "
+            "of an entry not in this file; reported as unparsed"
+        )
+    elif before:
+        texts = paragraphs(before, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
+        texts[0] = undrop_capital(texts[0])
+        entries.insert(0, Entry(document.title, "introduction", join_paragraphs(texts), sorted({n for n, _ in before})))
+    result.entries = entries
+    glued(result, splits + run_on)
     return result
 
 

@@ -2,7 +2,8 @@
 
 `load_manifest` refuses a malformed manifest with one `ManifestError` line that names
 the table and the key: a missing key, an unknown kind, a bad date, a missing file, two
-documents with one id, a ``supersedes`` naming no document. A manifest that is not a
+documents with one id, a ``supersedes`` naming no document. ``part = "M-O"`` says a
+document is one part of an edition (a page per letter range or subject). A manifest that is not a
 regular file, is over `MAX_MANIFEST` bytes, is not UTF-8 (a BOM is accepted), holds a
 NUL byte or nests too deeply is refused in one line too, naming the line where it can.
 """
@@ -24,7 +25,7 @@ MAX_MANIFEST = 10_000_000
 """Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
-OPTIONAL = ("date_approximate", "supersedes", "note")
+OPTIONAL = ("date_approximate", "supersedes", "note", "part")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -53,7 +54,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     for key in table:
         if key not in REQUIRED + OPTIONAL:
             raise ManifestError(f"{where}: unknown key '{key}' (expected {', '.join(REQUIRED + OPTIONAL)})")
-    for key in ("id", "file", "game", "kind", "title", "version", "note", "supersedes"):
+    for key in ("id", "file", "game", "kind", "title", "version", "note", "supersedes", "part"):
         if key in table and not isinstance(table[key], str):
             raise ManifestError(f"{where}: key '{key}' must be a string")
     ident, game, kind = str(table["id"]), str(table["game"]), str(table["kind"])
@@ -91,6 +92,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         date_approximate=approximate,
         supersedes=str(table["supersedes"]) if "supersedes" in table else None,
         note=str(table.get("note", "")),
+        part=str(table.get("part", "")).strip(),
     )
 
 

@@ -136,6 +136,10 @@ class Document:
     """Id of the document this one replaces."""
     note: str = ""
     """Free-text note from the manifest."""
+    part: str = ""
+    """The part of an edition this document is (``M-O``: one page of a Current Rulings or FAQ
+    published a page per letter range or subject); empty for a whole document. A part never
+    rescinds what it does not hold."""
     declared_date: dt.date | None = None
     """The date the text itself states (e.g. ``11/27/00``)."""
     previous_date: dt.date | None = None
@@ -144,6 +148,20 @@ class Document:
     """The documents the text says form a complete set of rules."""
     encoding: str = "utf-8"
     """How the file was decoded."""
+
+
+@dataclass(frozen=True)
+class NotEntry:
+    """An entry-looking line (``Headword - text``) read as part of another entry instead of starting one."""
+
+    line: int
+    """The 1-based source line."""
+    headword: str
+    """The headword the line seems to start."""
+    within: str
+    """The headword of the entry it was read into ("" when it is in no entry: text before the first one)."""
+    reason: str
+    """Why it does not start an entry, in a few words (``out of alphabetical order``...)."""
 
 
 @dataclass
@@ -170,3 +188,11 @@ class ParseResult:
     """How many repeated copies of a section were merged."""
     lines: list[str] = field(default_factory=list)
     """The decoded source lines (index 0 is line 1), for showing the source."""
+    not_entries: list[NotEntry] = field(default_factory=list)
+    """Entry-looking lines that do not start an entry (each also warned): a merge is never silent."""
+
+    def not_entry(self, line: int, headword: str, within: str, reason: str) -> None:
+        """Record that ``line`` looks like the entry ``headword`` but is read as part of ``within``, and warn."""
+        self.not_entries.append(NotEntry(line, headword, within, reason))
+        where = f"read as part of {within!r}" if within else "not read as an entry"
+        self.warnings.append(f"{self.document.path}:{line}: {headword!r} looks like an entry but is {where} ({reason})")

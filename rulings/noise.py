@@ -1,17 +1,22 @@
 """Noise that real files carry around and inside the rules, kept apart before parsing.
 
-Page markers (``Page 12 of 180``, ``12/180``, ``- 12 -``), an A-Z letter index (``A B C ...
-Z`` or a lone ``A`` heading a letter's entries), web-archive toolbar lines, message-board
+Page markers (``Page 12 of 180``, ``12/180``, ``- 12 -``), a letter index (``A B C ... Z``,
+``Introduction A B C ... XYZ``, ``ABC / DEF``, ``A - B - ... - Z - top``, a lone ``A`` heading a
+letter's entries; an HTML copy's letter pairs ``ba - be - bi`` and ``back to top of page ba``;
+its page title ``Glossary - B`` with the ``Glossary`` line under it), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
-other text) cannot be placed: they are unparsed, never guessed into entries.
+other text) cannot be placed: they are unparsed, never guessed into entries. The web
+archive's toolbar at the top of a capture is chrome too (`rulings.archive`).
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 
+from rulings.archive import toolbar
 from rulings.source import SourceText
 from rulings.topics import split_topic
 
@@ -32,6 +37,12 @@ _NOISE = re.compile(
     )
 )
 """Every kind of noise line, one pattern (each alternative anchored on its own)."""
+_HTML_NOISE = re.compile(
+    r"[a-z]{2}$|(?i:back to top(?: of (?:the )?page)?\b.{0,40}$)"  # an HTML page's letter-pair anchors
+    r"|Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$"  # an HTML Glossary page's title
+)
+"""HTML copies' furniture, matched at the start of a line."""
+_INDEX_START = re.compile(r"(?:[A-Z]{1,6}|[a-z]{2}|(?i:introduction|intro|top|index|home|contents))\b")
 _COLUMNS = re.compile(r"\S(?: {4,}|\t+)\S")
 _BARE_HEAD = re.compile(r"^\*?\s*[^-\u2013\u2014]{1,70}\s[-\u2013\u2014]$")
 
@@ -46,23 +57,59 @@ class Cleaned:
     warnings: list[str] = field(default_factory=list)
 
 
+_INDEX_SEPARATOR = re.compile(r"\s*[|\u00b7,/\-\u2013]\s*|\s+")
+_INDEX_WORDS = frozenset({"introduction", "intro", "top", "index", "home", "contents"})
+_LETTERS = re.compile(r"^[A-Z]{1,6}$")
+
+
+def _is_range(token: str) -> bool:
+    """``A``, ``ABC``, ``XYZ``, ``VWXYZ``: a letter, or letters running on in the alphabet (not ``CCG``, ``TREK``)."""
+    return bool(_LETTERS.match(token)) and all(ord(b) - ord(a) == 1 for a, b in itertools.pairwise(token))
+
+
+_PAIR = re.compile(r"^[a-z]{2}$")
+
+
+def is_letter_index(text: str) -> bool:
+    """A letter index in its real forms: ``Introduction A B C ... XYZ``, ``ABC / DEF``, ``A - B - ... - Z - top``,
+    ``ba - be - bi - bl`` (the letter pairs of one letter's page)."""
+    line = text.strip()
+    if len(line) > 200 or not _INDEX_START.match(line):
+        return False
+    tokens = [t for t in _INDEX_SEPARATOR.split(line) if t]
+    if len(tokens) < 2:
+        return False
+    letters = sum(1 for t in tokens if _is_range(t))
+    words = sum(1 for t in tokens if t.lower() in _INDEX_WORDS)
+    pairs = sum(1 for t in tokens if _PAIR.match(t))
+    separated = bool(re.search(r"[|/\u00b7]|\s[-\u2013]\s", line))
+    if letters + words == len(tokens) and letters >= 2:
+        return len(tokens) >= 3 or separated
+    return pairs == len(tokens) and len(tokens) >= 3 and separated
+
+
 def is_noise(text: str) -> bool:
     """Whether a line is page, index, archive, board or contents furniture."""
     line = text.strip()
-    return _NOISE.search(line) is not None
+    return _NOISE.search(line) is not None or _HTML_NOISE.match(line) is not None or is_letter_index(line)
 
 
 def clean(source: SourceText) -> Cleaned:
     """Blank the noise and the two-column lines of ``source`` (reported, never parsed)."""
     lines = list(source.lines)
     cleaned = Cleaned(SourceText(source.path, lines, source.encoding, source.warnings))
+    bar = set(toolbar(source.lines))
+    page_title = False
     for index, text in enumerate(source.lines):
         if not text.strip():
             continue
-        if is_noise(text):
+        if index in bar or is_noise(text) or (page_title and text.strip() == "Glossary"):
+            page_title = page_title or text.strip().startswith("Glossary")
             cleaned.chrome.append(index + 1)
             lines[index] = ""
-        elif _COLUMNS.search(text.strip()):
+            continue
+        page_title = False
+        if _COLUMNS.search(text.strip()):
             cleaned.unparsed.append(index + 1)
             lines[index] = ""
     _interleaved(lines, cleaned)

@@ -3,7 +3,9 @@
 `parse_document` picks the parser for the document's kind. `coverage` checks the
 promise that nothing is lost: each non-blank line is in exactly one entry (as its text
 or as a merged duplicate), in the chrome, or in the reported unparsed remainder.
-A line split into glued entries is in each of them and counted once.
+A line split into glued entries is in each of them and counted once. Entry-looking lines
+that do not start an entry (`rulings.model.NotEntry`) are counted apart, so that a merge
+shows in the report even when every line is accounted for.
 """
 
 from __future__ import annotations
@@ -41,6 +43,8 @@ class Coverage:
     """Non-blank lines accounted for nowhere: must be empty."""
     twice: tuple[int, ...]
     """Lines accounted for more than once: must be empty."""
+    not_entries: int = 0
+    """Entry-looking lines that do not start an entry (in an entry's text, each warned): possible merges."""
 
     @property
     def complete(self) -> bool:
@@ -73,6 +77,7 @@ def coverage(result: ParseResult) -> Coverage:
         split=len(split),
         missing=tuple(sorted(nonblank - set(seen))),
         twice=tuple(sorted(n for n, c in seen.items() if c > 1)),
+        not_entries=len({n.line for n in result.not_entries}),
     )
 
 

@@ -1,6 +1,7 @@
 """Rulebooks (quick-start, comprehensive, other games'): sections, sub-sections, lists.
 
-Steps: classify each line (`rulings.rulebook_lines`), cut the document into top-level
+Steps: set a table of contents apart (chrome), read an HTML copy's ``back to top of page X``
+as the heading ``X``, classify each line (`rulings.rulebook_lines`), cut the document into top-level
 blocks at numbered and title headings, merge blocks that repeat a section number
 (`rulings.copies`), then turn each block into entries: the section, its all-caps
 sub-sections, labelled items, phases, deck lists and table rows.
@@ -15,7 +16,7 @@ from rulings import copies
 from rulings.cardlist import deck_name, parse_deck_line
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import clean_line, headword_key
-from rulings.rulebook_lines import Line, classify, label_of, numbered_parts
+from rulings.rulebook_lines import Line, anchored_heading, classify, contents, label_of, numbered_parts
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs
 
@@ -50,11 +51,11 @@ def _lines(source: SourceText) -> list[Line]:
     return out
 
 
-def _blocks(lines: list[Line]) -> list[Block]:
+def _blocks(lines: list[Line], anchored: set[int]) -> list[Block]:
     blocks: list[Block] = []
     current = Block(None, None)
     for line in lines:
-        kind = classify(line)
+        kind = "title heading" if line.number in anchored else classify(line)
         piece = copies.Piece(line.number, line.text, line.blank_before)
         if kind in TOP_LEVEL:
             blocks.append(current)
@@ -247,8 +248,10 @@ def _item_parts(kind: str, text: str) -> tuple[str, str]:
 def parse_rulebook(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a rulebook into sections and their parts."""
     lines = _lines(source)
+    chrome = contents(lines)
+    lines, anchored = _anchors([line for line in lines if line.number not in chrome])
     warnings: list[str] = []
-    blocks, merged = _merge_repeats(_blocks(lines), warnings)
+    blocks, merged = _merge_repeats(_blocks(lines, anchored), warnings)
     assembler = _Assembler(document, titles)
     for block in blocks:
         first = len(assembler.entries)
@@ -263,4 +266,19 @@ def parse_rulebook(document: Document, source: SourceText, titles: frozenset[str
         nonblank=[line.number for line in lines],
         warnings=[f"{document.path}: {w}" for w in warnings] + assembler.warnings,
         duplicates_merged=merged,
+        chrome=chrome,
     )
+
+
+def _anchors(lines: list[Line]) -> tuple[list[Line], set[int]]:
+    """Lines ``back to top of page X`` as the heading ``X`` of a top-level section (and their numbers)."""
+    out: list[Line] = []
+    anchored: set[int] = set()
+    for line in lines:
+        heading = anchored_heading(line.text)
+        if heading is None:
+            out.append(line)
+        else:
+            out.append(Line(line.number, heading, line.blank_before, line.blank_after))
+            anchored.add(line.number)
+    return out, anchored

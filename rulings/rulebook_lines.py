@@ -26,6 +26,13 @@ _PHASE = re.compile(r"^Phase (?:One|Two|Three|Four|Five|Six|\d+):\s*\S")
 _ICON = re.compile(r"\[[^\]]*\]")
 _CAPS_WORD = r"[A-Z][A-Z'&-]+"
 _LABEL = re.compile(rf"^({_CAPS_WORD}(?: {_CAPS_WORD})*)(:\s+|\s+(?=[A-Z][a-z]))(\S.*)$")
+_OPEN_ENDED = frozenset(
+    {"a", "an", "the", "of", "to", "and", "or", "with", "for", "in", "on", "at", "by", "from", "against"}
+)
+_VERSION = re.compile(r"^Version \d+(?:\.\d+)*\b", re.IGNORECASE)
+_CONTENTS = re.compile(r"^(?:table of )?contents:?$", re.IGNORECASE)
+_ANCHOR = re.compile(r"^back to top(?: of (?:the )?page)?\s+(?P<heading>\S.*)$", re.IGNORECASE)
+_NOT_WORD = re.compile(r"[^\w]+")
 _SOURCE_NOTE = re.compile(r"^(Source note|Note|Editor's note):\s", re.IGNORECASE)
 
 
@@ -98,6 +105,8 @@ def title_heading(line: Line) -> str | None:
         return None
     if text.endswith(":") and len(text) > 30:
         return None
+    if _VERSION.match(text) or text.split()[-1] in _OPEN_ENDED:
+        return None  # a version line under the document's title; a sentence cut off (``... even greater against``)
     return "title heading"
 
 
@@ -137,3 +146,32 @@ def numbered_parts(text: str) -> tuple[str, str]:
     if not match:
         raise ValueError(f"not a numbered heading: {text!r}")
     return match.group(1), match.group(2).strip()
+
+
+def anchored_heading(text: str) -> str | None:
+    """``back to top of page INTRODUCTION`` (an HTML copy's link before each section): the heading it carries."""
+    match = _ANCHOR.match(text.strip())
+    return match["heading"].strip() if match else None
+
+
+def contents(lines: list[Line]) -> list[int]:
+    """The lines of a table of contents without dot leaders: its heading (``Table of Contents``) and
+    the titles under it, up to a section's own anchor (`anchored_heading`), a title met twice (the
+    section itself), or text (whose heading is then the last title, not a contents line)."""
+    for k, line in enumerate(lines):
+        if not _CONTENTS.match(line.text.strip()):
+            continue
+        run: list[int] = []
+        seen: set[str] = set()
+        for following in lines[k + 1 :]:
+            text = following.text.strip()
+            key = _NOT_WORD.sub(" ", text.lower()).strip()
+            if anchored_heading(text) is not None or key in seen:
+                break
+            if len(text) > 60 or text[-1] in ".;,?!" or not (following.blank_before and following.blank_after):
+                run = run[:-1]
+                break
+            run.append(following.number)
+            seen.add(key)
+        return [line.number, *run] if run else []
+    return []

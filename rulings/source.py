@@ -6,7 +6,8 @@ UTF-8 sequence as UTF-8, each stray byte as cp1252, and each such line named in 
 warning (never the whole file re-read as cp1252). Refuses, with a `ParseError` naming
 file and line: what is not a regular file, a file over `MAX_BYTES` (checked before it
 is read), an empty file, a binary file (a NUL byte), bytes no accepted encoding
-decodes, and absurdly long lines.
+decodes, and absurdly long lines. A PDF or HTML file is read through `rulings.extract`:
+its text as lines, the first warning naming what the extraction did.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulings.extract import html_lines, kind_of, pdf_lines
 from rulings.model import ParseError
 
 MAX_BYTES = 50_000_000
@@ -43,7 +45,8 @@ class SourceText:
     lines: list[str]
     """The lines, without line endings."""
     encoding: str
-    """``utf-8``, ``utf-8-sig``, ``cp1252``, or ``utf-8+cp1252`` (UTF-8 with stray cp1252 bytes)."""
+    """``utf-8``, ``utf-8-sig``, ``cp1252``, ``utf-8+cp1252`` (UTF-8 with stray cp1252 bytes),
+    ``pdf`` (text extracted from a PDF) or ``html (<encoding>)`` (text extracted from HTML)."""
     warnings: tuple[str, ...] = ()
     """What decoding had to guess, each ``file:line: message``."""
 
@@ -180,4 +183,23 @@ def read_source(path: str | Path) -> SourceText:
         raise ParseError(name, 1, str(err)) from None
     except OSError as err:
         raise ParseError(name, 1, f"cannot read the file: {err.strerror or err}") from None
-    return decode(name, data)
+    kind = kind_of(name, data)
+    if kind == "pdf":
+        lines, did = pdf_lines(name, data)
+        return _extracted(name, lines, "pdf", (f"{name}:1: {did}",))
+    source = decode(name, data)
+    if kind == "html":
+        lines, did = html_lines("\n".join(source.lines))
+        if not lines:
+            raise ParseError(name, 1, "the HTML page holds no text")
+        return _extracted(name, lines, f"html ({source.encoding})", (*source.warnings, f"{name}:1: {did}"))
+    return source
+
+
+def _extracted(path: str, lines: list[str], encoding: str, warnings: tuple[str, ...]) -> SourceText:
+    """Extracted lines as a source, refused like a text file when a line is absurdly long."""
+    lines = [line.replace("\x00", "") for line in lines]
+    for number, line in enumerate(lines, start=1):
+        if len(line) > MAX_LINE:
+            raise ParseError(path, number, f"extracted line is {len(line):,} characters long (limit {MAX_LINE:,})")
+    return SourceText(path, lines, encoding, warnings)

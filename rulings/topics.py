@@ -14,9 +14,10 @@ from rulings.normalize import clean_line, sort_key
 MAX_HEADWORD = 70
 """Longest headword accepted when a line has no ``*`` mark to say it starts a topic."""
 
-_DASH = re.compile(r" [-\u2013\u2014] ")
+_DASH = re.compile(r" (?:[-\u2013\u2014] |[\u2013\u2014](?=See\b))")
 _STARTS_SENTENCE = re.compile(r"[A-Z0-9\"'\[(\u201c\u2018]")
-_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()]+?)\.(?=\s|$)", re.MULTILINE)
+_SEE = re.compile(r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()\n]+?)(?:\s*\(([^()\n]*)\))?(?:\.(?=\s|$)|$)", re.MULTILINE)
+_TARGET_DASH = re.compile(r"\s+[\u2013\u2014]\s+")
 _SEE_INLINE = re.compile(r"\((?:see|See) ([^()]+?)\)")
 
 
@@ -92,6 +93,39 @@ _SEE_ONLY = re.compile(
 )
 
 
+RUN_ON = 300
+"""Lines longer than this are read as paragraphs run together (a copy that lost its line breaks)."""
+_RUN_ON_CUT = re.compile(
+    r"(?<=[.!?])\s+(?=[A-Za-z\"\u201c\[][^.!?:;\u2013\u2014]{0,"
+    + str(MAX_HEADWORD)
+    + r"}?\s(?:[\u2013\u2014]\s?|-\s)[A-Z\"\u201c])"
+)
+
+
+def split_run_on(
+    numbered: list[tuple[int, str]], titles: Iterable[str] = ()
+) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """Entries run together on one long line (`RUN_ON`): ``... on rulings. How to use the Glossary – You
+    do not ...`` is two pieces, cut after a sentence's end where ``Headword – Text`` follows (a headword
+    of at most six words). The pieces, each with its line, and (line, new headword) per cut."""
+    pieces: list[tuple[int, str]] = []
+    splits: list[tuple[int, str]] = []
+    for number, text in numbered:
+        if len(text) <= RUN_ON:
+            pieces.append((number, text))
+            continue
+        start = 0
+        for match in _RUN_ON_CUT.finditer(text):
+            parts = split_topic(text[match.end() :], titles)
+            if parts is None or len(parts[0].split()) > 6:
+                continue
+            pieces.append((number, text[start : match.start()]))
+            splits.append((number, parts[0]))
+            start = match.end()
+        pieces.append((number, text[start:]))
+    return pieces, splits
+
+
 def see_only(line: str) -> tuple[str, str] | None:
     """``Headword. See X.`` (or ``Headword: See X.``, ``Headword (See X.)``): an entry that only refers."""
     match = _SEE_ONLY.match(line.strip())
@@ -122,15 +156,20 @@ def is_topic_start(line: str, previous: tuple[str, str] | None, titles: Iterable
 def take_references(text: str) -> tuple[str, list[str]]:
     """Remove "See X." sentences from ``text``; return the rest and the targets.
 
-    ``See persona, mirror universe.`` names two targets. Parenthesised references
+    ``See persona, mirror universe.`` names two targets; ``See skills – using`` the target
+    ``skills - using``; ``See Borg (Borg-affiliation ships).`` the target ``Borg - Borg-affiliation
+    ships`` (a part of Borg). A paragraph's last "See X" needs no full stop. Parenthesised references
     (``(see actions - required)``) stay in the text but are recorded as well.
     """
     targets: list[str] = []
     for match in _SEE_INLINE.finditer(text):
-        targets.append(match.group(1).strip())
+        targets.append(match.group(1).strip().rstrip("."))
 
     def cut(match: re.Match[str]) -> str:
-        targets.extend(part.strip() for part in match.group(1).split(",") if part.strip())
+        parts = [_TARGET_DASH.sub(" - ", part.strip()) for part in match.group(1).split(",") if part.strip()]
+        if match.group(2) and parts:
+            parts[-1] += f" - {match.group(2).strip()}"  # See Borg (Borg-affiliation ships): into Borg
+        targets.extend(parts)
         return ""
 
     kept = _SEE.sub(cut, text)

@@ -85,6 +85,7 @@ def render(result: ParseResult) -> str:
     out.append(
         f"coverage: {c.nonblank} lines, chrome {list(result.chrome)}, unparsed {list(result.unparsed)}, "
         f"complete {c.complete}"
+        + (f", not entries {[n.line for n in result.not_entries]}" if result.not_entries else "")
     )
     out += [f"warning: {w}" for w in result.warnings]
     return "\n".join(out)

@@ -68,8 +68,20 @@ def test_accepted_encodings_and_line_endings_give_the_same_entries(tmp_path: Pat
     )
 
 
-def test_rulings_document_without_rulings_heading(tmp_path: Path) -> None:
+def test_rulings_document_without_rulings_heading_is_read_with_a_warning(tmp_path: Path) -> None:
+    """A Current Rulings document that lost its heading is still one: its rulings start at the first ``* x - y``."""
     path = write(tmp_path, b"STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS\n\n* tribble - Tribbles breed.\n")
+    result = parse_file(path, "current-rulings")
+    assert render(result) == (
+        "[introduction] Introduction @1-2\n  STAR TREK CUSTOMIZABLE CARD GAME\n  CURRENT RULINGS\n"
+        "[ruling] *tribble @4\n  Tribbles breed.\n"
+        "coverage: 3 lines, chrome [], unparsed [], complete True\n"
+        f"warning: {path}:4: no RULINGS heading; the rulings are taken to start here"
+    )
+
+
+def test_text_that_is_no_rulings_document_is_refused(tmp_path: Path) -> None:
+    path = write(tmp_path, b"Shopping list\n\nMilk - two bottles.\nBread\n")
     with pytest.raises(ParseError, match=r"doc.txt:1: no RULINGS heading: is this a Current Rulings document\?"):
         parse_file(path, "current-rulings")
 

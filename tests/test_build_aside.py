@@ -35,8 +35,8 @@ def rulings(*args: str | Path, fault: str | None = None) -> subprocess.Completed
 
 
 def script(body: str) -> subprocess.CompletedProcess[str]:
-    """Run ``body`` (after ``from kb.aside import aside``) in a new Python process."""
-    code = "import os, sys, time\nfrom kb.aside import aside\n" + body
+    """Run ``body`` (after ``from kb.index.aside import aside``) in a new Python process."""
+    code = "import os, sys, time\nfrom kb.index.aside import aside\n" + body
     return subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=False, cwd=ROOT
     )

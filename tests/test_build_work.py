@@ -86,7 +86,7 @@ PARSE_ON_CORES = """
 import sqlite3
 import sys
 from pathlib import Path
-from kb.build import parse_documents
+from kb.build.pipeline import parse_documents
 from rulings.manifest import load_manifest, load_titles
 from rulings.model import ParseError
 from rulings.parse import parse_document

@@ -16,7 +16,7 @@ from kb.build.pipeline import build, parse_library
 from kb.errors import UnknownCard
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.read.cards import card, deck, read_deck
+from kb.read.cards import read_deck
 from web.app import create_app
 from web.cli.main import main
 
@@ -124,8 +124,8 @@ def test_lackey_bad_rows_are_reported_and_skipped(tmp_path: Path) -> None:
     assert sorted(c.name for c in catalog.cards.values()) == ["Conundrum", "Lineup"]
     (tmp_path / "other.csv").write_text("Title,Kind\nX,Y\n")
     assert import_lackey(tmp_path / "other.csv", catalog).printings == 0
-    assert catalog.problems[-1].endswith("other.csv:1: not a Lackey card file: no column Name, Set, Type, Affil, "
-                                         "Uniqueness, Persona")  # fmt: skip
+    assert catalog.problems[-1].endswith("other.csv:1: not a Lackey card file (comma-separated): no column Name, "
+                                         "Set, Type, Affil, Uniqueness, Persona")  # fmt: skip
 
 
 @needs_catalog
@@ -133,7 +133,7 @@ def test_link_precision_and_recall_on_seed_004(real: KnowledgeBase) -> None:
     quality = evaluate(real)
     assert quality.precision >= 0.95 and quality.recall >= 0.95
     assert quality.negatives == 15 and quality.negatives_linked == []
-    assert quality.missed == ["mission attempt: Q-Flash"]
+    assert (quality.true, quality.false, quality.missed) == (47, [], [])  # "Q-Flashes" is the plural of Q-Flash
 
 
 def linked(kb: KnowledgeBase, topic: str) -> list[str]:
@@ -167,23 +167,23 @@ def test_persona_references_link_every_card_of_the_persona(real: KnowledgeBase) 
 
 def test_bundled_links_spellings(bundled: KnowledgeBase) -> None:
     assert bundled.show("Collect", game="neutral-zone")["cards"] == ["IKS QhonDoq"]
-    assert card(bundled, "Kreechta")["name"] == "Kreetchta"
-    kreetchta = card(bundled, "Kreetchta", game="neutral-zone")
+    assert bundled.card("Kreechta")["name"] == "Kreetchta"
+    kreetchta = bundled.card("Kreetchta", game="neutral-zone")
     assert [e["headword"] for e in kreetchta["entries"]] == ["Kreechta"]
-    bioship = card(bundled, "Bio-ship Alpha")
+    bioship = bundled.card("Bio-ship Alpha")
     assert bioship["name"] == "Bioship Alpha"
     assert sorted(e["headword"] for e in bioship["entries"]) == ["Bio-ship Alpha", "Ship Disc Anatomy"]
 
 
 def test_card_answer(bundled: KnowledgeBase) -> None:
-    answer = card(bundled, "conundrum")
+    answer = bundled.card("conundrum")
     assert (answer["name"], answer["type"], answer["game"]) == ("Conundrum", "Dilemma", "stccg")
     assert [e["headword"] for e in answer["headed"]] == ["Conundrum"]
     assert answer["history"][0]["via"] == ["headword"]
-    nebula = card(bundled, "[univ] Nebula")
+    nebula = bundled.card("[univ] Nebula")
     assert [e["headword"] for e in nebula["entries"]] == ["[univ] Nebula", "movement"]
     with pytest.raises(UnknownCard) as caught:
-        card(bundled, "Conondrum")
+        bundled.card("Conondrum")
     assert caught.value.suggestions[0] == "Conundrum"
 
 
@@ -198,14 +198,14 @@ def test_deck_formats() -> None:
 
 
 def test_quick_start_federation_deck(bundled: KnowledgeBase) -> None:
-    answer = deck(bundled, FEDERATION_DECK)
+    answer = bundled.deck(FEDERATION_DECK)
     assert answer["total"] == 60 and len(answer["cards"]) == 53 and answer["unknown"] == []
     with_rulings = {c["name"]: [e["headword"] for e in c["entries"]] for c in answer["cards"] if c["entries"]}
     assert with_rulings == {
         "Federation Outpost": ["[univ] Federation Outpost"],
         "Montgomery Scott": ["Playing Cards From Your Hand", '"any"'],
     }
-    klingon = deck(bundled, KLINGON_DECK + "\n2x Conondrum\n")
+    klingon = bundled.deck(KLINGON_DECK + "\n2x Conondrum\n")
     assert klingon["total"] == 62 and klingon["unknown"] == [
         {"name": "Conondrum", "count": 2, "suggestions": ["Conundrum"]}
     ]
@@ -241,18 +241,18 @@ CONUNDRUM_LORE = (
 
 @needs_catalog
 def test_card_answer_shows_the_printed_card(real: KnowledgeBase) -> None:
-    answer = card(real, "Conundrum", dt.date(2001, 1, 1))
+    answer = real.card("Conundrum", dt.date(2001, 1, 1))
     assert answer["printed"] is True
     assert [{k: p[k] for k in ("release", "number", "rarity", "type", "affiliation", "icons", "text", "lore")}
             for p in answer["printings"]] == [
         {"release": "au", "number": "", "rarity": "C", "type": "Dilemma", "affiliation": "", "icons": "[AU]",
          "text": CONUNDRUM_TEXT, "lore": CONUNDRUM_LORE}
     ]  # fmt: skip
-    bounty = card(real, "H.M.S. Bounty")["printings"][0]
+    bounty = real.card("H.M.S. Bounty")["printings"][0]
     assert (bounty["release"], bounty["number"], bounty["rarity"], bounty["affiliation"], bounty["icons"]) == (
         "tmp", "110", "R+", "Klingon/Federation", "[AU][Films]"
     )  # fmt: skip
-    scott = card(real, "Montgomery Scott", dt.date(2001, 1, 1))
+    scott = real.card("Montgomery Scott", dt.date(2001, 1, 1))
     assert [(r["since"], r["headword"], r["label"]) for r in scott["rulings"]] == [
         ("2000-11-27", '"any"', "Glossary"),
         ("1996-12-01", "Playing Cards From Your Hand",
@@ -289,7 +289,7 @@ def test_card_page_and_cli_show_set_rarity_text_and_lore(
 def test_bundled_card_says_it_has_no_printed_details(
     bundled: KnowledgeBase, bundled_root: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    answer = card(bundled, "Conundrum", dt.date(2001, 1, 1))
+    answer = bundled.card("Conundrum", dt.date(2001, 1, 1))
     assert (answer["printed"], answer["printings"]) == (False, [])
     assert [(r["since"], r["headword"], r["label"]) for r in answer["rulings"]] == [
         ("2000-11-27", "Conundrum", "Glossary")

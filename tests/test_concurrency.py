@@ -20,7 +20,6 @@ from flask import g
 
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search.in_force import search
 from web.app import create_app
 
 THREADS = 16
@@ -98,7 +97,7 @@ def test_sixteen_threads_get_the_single_thread_answers(root: str, request: pytes
     for got in answers(lambda question: kb.search(question[0], **question[1]), QUERIES, THREADS):
         assert got == alone
     assert kb.open_searchers() <= 2 * (THREADS + 1)
-    later = threading.Thread(target=search, args=(kb, "ship"), kwargs={"every_version": True})
+    later = threading.Thread(target=kb.search, args=("ship",), kwargs={"every_version": True})
     later.start()
     later.join()
     assert kb.open_searchers() == 3  # the ended threads' searchers were closed: the main thread's two, the new one
@@ -170,7 +169,7 @@ def test_fifty_switches_leave_no_open_files_and_no_loaded_knowledge_bases(bundle
             app.preprocess_request()
             held_kb.append(g.kb)
             held.wait()
-            in_flight.append(len(search(g.kb, "sh*")["results"]))
+            in_flight.append(len(g.kb.search("sh*")["results"]))
 
     held_kb: list[KnowledgeBase] = []
     counts = []

@@ -49,7 +49,7 @@ def app_json(client: Any, url: str) -> Any:
 
 
 def test_every_page_has_its_json_twin_equal_to_the_apps_answer(site: Path, client: Any, bundled_root: Path) -> None:
-    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html"))
+    pages = sorted(p.relative_to(site).as_posix() for p in site.rglob("*.html") if p.name != "404.html")
     assert len(pages) == 447
     assert pages[:6] == ["asof/1994-11-01.html", "asof/1996-12-01.html", "asof/2000-11-27.html",
                          "asof/2023-01-01.html", "card/A Fast Ship Would Be Nice.html",
@@ -217,6 +217,26 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         page.goto(static_host + "deck.html?list=" + quote("2x Conundrum\nNo Such Card"))
         page.wait_for_selector(".deckcard h3 a")
         assert page.text_content("p.count") == "2 cards, 1 distinct known, 1 unknown"
+        # The deck page shows each card's rulings as the server's does, and "did you mean" (both were missing).
+        listed = "2x Conundrum\nConundrom"
+        page.goto(static_host + "deck.html?list=" + quote(listed))
+        page.wait_for_selector(".deckcard .part .text")
+        served = app_json(client, "/deck.json?list=" + quote(listed))
+        shown = page.eval_on_selector_all(".deckcard .part .text", "els => els.map(e => e.textContent)")
+        wanted = [p["text"] for c in served["cards"] for e in c["entries"] for p in e["parts"] if p["text"]]
+        assert ["".join(t.split()) for t in shown] == ["".join(t.split()) for t in wanted]
+        assert served["unknown"][0]["suggestions"][0] == "Conundrum"
+        assert " ".join(page.text_content("p.error").split()) == "Unknown card: Conundrom — did you mean Conundrum?"
+        # Copy citation is shown offline, its permalink a page of the export.
+        page.goto(static_host + quote("entry/stccg:conundrum") + ".html")
+        button = page.locator("button.copy-cite").first
+        assert button.is_visible()
+        permalink = urlsplit(button.get_attribute("data-permalink") or "").path
+        assert (site / "entry" / unquote(permalink)).resolve().is_file(), permalink
+        # A page the export does not have: its own 404 page, not the browser's error.
+        page.goto(static_host + "entry/no-such-entry.html")
+        assert (page.text_content("h1"), page.url.split("?")[0]) == ("404", static_host + "404.html")
+        assert "This page is not in this export" in page.text_content("p.error")
         page.goto(static_host + "diff.html?from=1994-10-31&to=2023-01-01")
         page.wait_for_selector("p.count[data-offline]")
         assert page.text_content("p.count") == "156 added, 0 changed, 0 rescinded"
@@ -307,8 +327,8 @@ def test_a_large_export_is_kept_offline_by_its_shell_and_each_page_once_opened(
     kept = json.loads((tmp_path / "site" / "offline.json").read_text())
     assert kept["complete"] is False
     assert [f for f in kept["files"] if not f.startswith("static/")] == [
-        "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json", "docs.html",
-        "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
+        "404.html", "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json",
+        "docs.html", "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
 
 
 # -- the diff between any two dates, in the browser ----------------------------------------

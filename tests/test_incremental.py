@@ -206,6 +206,30 @@ def test_a_rebuild_reuses_the_parse_results_of_unchanged_documents(library: Path
     assert len(kept) == 4  # every document but the changed glossary: hard links, not parsed again
 
 
+def test_a_library_and_knowledge_base_copied_elsewhere_are_added_to_incrementally(
+    library: Path, tmp_path: Path
+) -> None:
+    build(library, tmp_path / "kb")
+    moved = tmp_path / "elsewhere"
+    shutil.copytree(library, moved / "library")
+    shutil.copytree(tmp_path / "kb", moved / "kb", symlinks=True)
+    shutil.rmtree(library)  # nothing may be read where the library was
+    report = add_report(moved / "library", moved / "kb", tmp_path, NEWER, dt.date(2001, 3, 5))
+    assert (report.full, report.rewritten) == (None, 4)
+    paths = {row[1] for row in rows(report.directory)["documents"]}
+    assert len(paths) == 6 and all(p.startswith(str(moved / "library")) for p in paths)
+    assert str(library) not in (report.directory / "report.json").read_text()
+    same_as_full_build(moved / "library", moved / "kb", tmp_path)
+
+
+def test_a_changed_earlier_document_is_named_as_the_reason_of_a_full_build(library: Path, tmp_path: Path) -> None:
+    build(library, tmp_path / "kb")
+    glossary = library / "stccg" / "glossary-1.7.txt"
+    glossary.write_text(glossary.read_text(encoding="utf-8") + "\nzzyzx - A word added at the end.\n")
+    report = add_report(library, tmp_path / "kb", tmp_path, NEWER, dt.date(2001, 3, 5))
+    assert report.full == "glossary-1-7 changed (its file, its manifest entry or its game's card titles)"
+
+
 def test_after_many_adds_every_search_answers_as_a_full_build_in_order_and_score(library: Path, tmp_path: Path) -> None:
     """Ten adds, each restating five rulings (often ones an earlier add restated): the indexes
     then hold many replaced documents, which must count for nothing. Every query of the

@@ -72,6 +72,7 @@ def library(tmp_path: Path, manifest: str) -> Path:
             "[[document]] #1 (id 'a'): key 'game': 'Star Trek' must be lower-case letters, digits and '-'",
         ),
         (GOOD + "date_approximate = 1\n", "[[document]] #1 (id 'a'): key 'date_approximate' must be true or false"),
+        (GOOD + "part = 3\n", "[[document]] #1 (id 'a'): key 'part' must be a string"),
         ("title = 'x'\n", "no [[document]] tables"),
         ("[[document]\n", "not valid TOML"),
     ],
@@ -87,6 +88,7 @@ def library(tmp_path: Path, manifest: str) -> Path:
         "unknown-key",
         "bad-game",
         "bad-flag",
+        "bad-part",
         "no-tables",
         "not-toml",
     ],
@@ -189,3 +191,10 @@ def test_cli_parse_reports_a_bad_titles_file_in_one_line(tmp_path: Path, capsys:
     root = bad_manifest(tmp_path, "titles-not-utf8")
     assert main(["parse", str(root / "a.txt"), "--kind", "glossary", "--library", str(root)]) == 1
     assert capsys.readouterr() == ("", f"rulings: error: {root}/{TITLES_ERROR}\n")
+
+
+def test_part_of_an_edition_is_read(tmp_path: Path) -> None:
+    (document,) = load_manifest(library(tmp_path, GOOD + 'part = " M-O "\n'))
+    assert document.part == "M-O"
+    (whole,) = load_manifest(library(tmp_path, GOOD))
+    assert whole.part == ""

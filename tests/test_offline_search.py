@@ -9,6 +9,8 @@ import functools
 import http.server
 import json
 import shutil
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,10 +19,17 @@ from urllib.parse import quote
 
 import pytest
 
-from kb.analysis import folded_words
+from helpers import ROOT
+from kb.analysis import folded_words, inflection_stem
+from kb.paths import current
+from kb.query import KnowledgeBase
 from kb.search.questions import FILLER
 from web.export.pages import export
 from web.export.search_index import search_index
+
+sys.path.insert(0, str(ROOT / "bench"))
+from offline_parity import SEARCH_JS, compare
+from relevance import read_set
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 TOPICS = "els => els.map(e => decodeURIComponent(e.getAttribute('href')).split('/entry/')[1].slice(0, -5))"
@@ -32,17 +41,19 @@ def shown(number: int, headword: str, cards: str, text: str) -> dict[str, Any]:
             "game": "stccg", "kind": "glossary", "cards": cards, "text": text, "citation": {}}  # fmt: skip
 
 
-def test_the_index_holds_each_words_postings_and_stems() -> None:
+def test_the_index_holds_each_words_postings_and_lengths() -> None:
     index = search_index([shown(7, "Cha'Joh", "Cha’Joh", "The Cha'Joh is cloaking; a Bio-ship cloaks."),
                           shown(9, "Cloaked ships", "", "Any ship, any ship.")])  # fmt: skip
-    # Each posting: the document's number less the previous one's, and field + 3 * (count - 1).
+    # Each posting: the document's number less the previous one's, and field + 4 * (count - 1);
+    # filler words too (a phrase or a query of filler words alone searches them, as the server does).
     assert index["postings"] == {
-        "bio": [0, 2], "bioship": [0, 2], "chajoh": [0, 0, 0, 1, 0, 2], "cloaked": [1, 0], "cloaking": [0, 2],
-        "cloaks": [0, 2], "ship": [0, 2, 1, 5], "ships": [1, 0], "any": [1, 5],
+        "a": [0, 2], "bio": [0, 2], "bioship": [0, 2], "chajoh": [0, 0, 0, 1, 0, 2], "cloaked": [1, 0],
+        "cloaking": [0, 2], "cloaks": [0, 2], "is": [0, 2], "ship": [0, 2, 1, 6], "ships": [1, 0], "the": [0, 2],
+        "any": [1, 6],
     }  # fmt: skip
-    assert index["stems"] == {"cloaked": 5, "cloaking": 5, "cloaks": 5, "ships": 4}
-    assert [d["lengths"] for d in index["documents"]] == [[1, 1, 9], [2, 0, 4]]
-    assert [sorted(d) for d in index["documents"]] == [["citation", "game", "headword", "id", "kind", "label",
+    assert [d["lengths"] for d in index["documents"]] == [[1, 1, 9, 0], [2, 0, 4, 0]]  # headword, cards, text, extra
+    assert index["averages"] == [1.5, 0.5, 6.5, 0.0]
+    assert [sorted(d) for d in index["documents"]] == [["cards", "citation", "game", "headword", "id", "kind", "label",
                                                         "lengths", "status", "text", "topic"]] * 2  # fmt: skip
     assert index["filler"] == sorted(FILLER)
 
@@ -59,12 +70,16 @@ def test_the_bundled_exports_index(site: Path) -> None:
     topics = [d["topic"] for d in index["documents"]]
     conundrum = topics.index("stccg:conundrum")
     assert index["postings"]["conundrum"] == [conundrum, 0, 0, 1]
-    assert index["documents"][conundrum]["lengths"] == [1, 1, 191]
+    # Lengths as the server's index stores them (one byte each: 191 words of text are 196).
+    assert index["documents"][conundrum]["lengths"] == [1, 1, 196, 47]
     assert index["postings"]["kreetchta"] == [topics.index("neutral-zone:neutral.kreechta"), 1]
-    assert (index["stems"]["cloaking"], index["stems"]["play"], "conundrum" in index["stems"]) == (5, "plai", False)
     the = index["postings"]["the"]
-    assert {the[i + 1] % 3 for i in range(0, len(the), 2)} == {0, 1}  # a filler word: in names, not in texts
+    assert {the[i + 1] % 4 for i in range(0, len(the), 2)} == {0, 1, 2, 3}
     assert len(index["documents"]) == 157
+    assert sorted(index["indexed"]) == ["cards", "cardstem", "extra"]  # the server's own postings of these
+    assert index["indexed"]["cards"]["conundrum"] == [conundrum, 1]
+    assert index["card_lists"] == ["stccg:rebuilding-your-decks.deck-list-federation-outpost",
+                                   "stccg:rebuilding-your-decks.deck-list-klingon-outpost"]  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +131,8 @@ def test_a_typo_within_an_edit_or_two_finds_the_word(page: tuple[Any, str]) -> N
     mended = found(page, "comandeering")  # the word mended, then found with its stem's other words
     assert (mended[0], sorted(mended)) == ("stccg:commandeering", sorted(found(page, "commandeering")))
     assert found(page, "conumdrun") == ["stccg:conundrum"]  # two edits
-    assert found(page, "cnudrum") == []  # three edits
+    assert found(page, "cnudrum") == ["stccg:conundrum"]  # two edits: as the server, within two from six letters
+    assert found(page, "cnxdrum") == []  # three edits
     swapped = found(page, "attakc")  # two neighbours swapped: one edit
     assert (swapped[:2], sorted(swapped)) == (found(page, "attack")[:2], sorted(found(page, "attack")))
 
@@ -130,6 +146,26 @@ def test_the_last_word_while_typing_finds_the_words_it_begins(page: tuple[Any, s
     tab.wait_for_selector('#results[data-query="conund"]')
     assert tab.eval_on_selector_all("#results a.headword", TOPICS) == ["stccg:conundrum"]
     assert tab.eval_on_selector_all("#suggestions a", "els => els.map(e => e.firstChild.textContent)") == ["Conundrum"]
+
+
+@needs_chromium
+def test_autocomplete_rows_are_touch_targets_and_hits_can_be_cited(page: tuple[Any, str], bundled_root: Path) -> None:
+    tab, host = page
+    tab.goto(host + "index.html")
+    tab.type("#q", "conund")
+    tab.wait_for_selector("#suggestions a")
+    heights = tab.eval_on_selector_all("#suggestions li", "els => els.map(e => e.getBoundingClientRect().height)")
+    assert heights and min(heights) >= 44  # were 19 to 24 px
+    found(page, "conundrum")
+    button = tab.locator("#results button.copy-cite").first
+    assert button.is_visible()  # offline.js never showed it
+    with KnowledgeBase(current(bundled_root)) as kb:
+        hit = kb.search("conundrum")["results"][0]
+    citation = hit["citation"]
+    assert button.get_attribute("data-citation") == (
+        f"{hit['headword']} ({hit['label']}): {hit['text']}\n— {citation['title']} ({citation['version']}), "
+        f"{citation['date']}, lines {citation['lines']}")  # fmt: skip
+    assert button.get_attribute("data-permalink") == f"{host}version/{hit['key']}.html"
 
 
 @needs_chromium
@@ -149,14 +185,17 @@ def test_an_excluded_word_and_the_stems(page: tuple[Any, str]) -> None:
 
 
 @needs_chromium
-def test_the_game_filter(page: tuple[Any, str]) -> None:
+def test_the_game_filter(page: tuple[Any, str], bundled_root: Path) -> None:
     both = found(page, "ship")
     only = found(page, "ship", game="neutral-zone")
     assert (len(both), len(only)) == (20, 20)
-    assert both[:3] == ["neutral-zone:neutral.tholian-ship", "stccg:battling.ship-vs-ship",
-                        "neutral-zone:collector-ship-attack-ship"]  # fmt: skip
-    assert only[:3] == ["neutral-zone:neutral.tholian-ship", "neutral-zone:collector-ship-attack-ship",
-                        "neutral-zone:ship-card-anatomy"]  # fmt: skip
+    # The server's order (the headword "Ships" and the text's "ship" weighed as the server weighs them).
+    with KnowledgeBase(current(bundled_root)) as kb:
+        assert both == [hit["topic"] for hit in kb.search("ship")["results"]]
+        assert only == [hit["topic"] for hit in kb.search("ship", game="neutral-zone")["results"]]
+    assert both[:3] == ["neutral-zone:neutral.tholian-ship",
+                        "stccg:the-eight-types-of-cards-used-in-the-two-player-game.ships",
+                        "stccg:a-fast-ship-would-be-nice"]  # fmt: skip
     assert {t.split(":")[0] for t in only} == {"neutral-zone"}
 
 
@@ -168,3 +207,38 @@ def test_the_browser_folds_words_as_the_index_does(page: tuple[Any, str]) -> Non
     text = "Cha’Joh, U.S.S. Dauntless [MQ] Bio-ship's multi-affiliation 2E Mr. Quark's 60-card I.K.S. Maht-H'A ño."
     assert tab.evaluate(f"RulingsSearch.textWords({json.dumps(text)})") == folded_words(text)
     assert tab.evaluate("RulingsSearch.queryWords('Bio-ship U.S.S. bio')") == ["bio", "ship", "uss"]
+
+
+# -- the browser answers as the server does ------------------------------------------------
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+needs_node = pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
+STEMS = """
+global.window = {};
+require(process.argv[1]);
+const words = JSON.parse(require("fs").readFileSync(0, "utf8"));
+process.stdout.write(JSON.stringify(words.map(window.RulingsSearch.inflectionStem)));
+"""
+
+
+@needs_node
+def test_the_browser_stems_every_word_as_the_server_does(site: Path) -> None:
+    words = sorted(json.loads((site / "search-index.json").read_text())["postings"])
+    words += ["commandeered", "commandeering", "commander", "cloaked", "hopping", "hoped", "agreed", "abilities",
+              "battling", "ñandú", "2e", "yes", "skies", "dying"]  # fmt: skip
+    done = subprocess.run([str(NODE), "-e", STEMS, str(SEARCH_JS)], input=json.dumps(words), capture_output=True,
+                          text=True, check=True, timeout=120)  # fmt: skip
+    assert json.loads(done.stdout) == [inflection_stem(w) for w in words]
+
+
+@needs_node
+def test_the_browser_ranks_the_relevance_sets_as_the_server_does(site: Path, bundled_root: Path) -> None:
+    """The export's top three are the server's on at least 90% of the queries of both relevance
+    sets (bench/offline_parity.py prints each that differs); the first result on at least 95%."""
+    queries = [str(q["q"]) for name in ("relevance.toml", "relevance-heldout.toml")
+               for q in read_set(ROOT / "bench" / name)]  # fmt: skip
+    compared = compare(bundled_root, site, queries)
+    assert len(compared) == 153
+    differing = [c.query for c in compared if not c.same_top3]
+    assert len(differing) <= 0.1 * len(compared), differing
+    assert sum(c.same_top1 for c in compared) >= 0.95 * len(compared)

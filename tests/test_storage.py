@@ -18,7 +18,6 @@ from kb.errors import BuildError
 from kb.model import status
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.read.cards import card
 
 THREADS = 8
 
@@ -44,7 +43,7 @@ def test_opening_reads_no_versions_and_show_reads_only_its_topics(history_root: 
 
 def test_a_card_reads_only_the_versions_naming_it(history_root: Path) -> None:
     kb = KnowledgeBase(current(history_root))
-    answer = card(kb, "Nebula")
+    answer = kb.card("Nebula")
     assert kb.versions_read == len(answer["history"]) == 2
     kb.close()
 

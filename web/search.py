@@ -1,4 +1,5 @@
-"""The search page (``/``): results as you type, autocomplete, filters, "did you mean"."""
+"""The search page (``/``): results as you type, autocomplete, filters, "did you mean", pages of
+results (``?page=2``, 20 a page, 200 results at most)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from flask import Blueprint, g, request, url_for
 
 from kb.answers import SearchAnswer
+from kb.search.budget import RESULTS
 from kb.vocabulary import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
@@ -19,14 +21,16 @@ def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
     game = g.kb.game_filter(request.args.get("game") or None)
     kind = kind_filter(request.args["kind"]) if request.args.get("kind") else None
-    answer: SearchAnswer | Mapping[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None}
+    answer: SearchAnswer | Mapping[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None,
+                                                "meant": [], "start": 0, "more": False}  # fmt: skip
     limit = int_arg("limit", 20, 1, 100)
+    number = int_arg("page", 1, 1, RESULTS // limit)
     if text.strip():
         answer = g.kb.search(text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
-                             live=request.args.get("live") == "1")  # fmt: skip
+                             live=request.args.get("live") == "1", start=(number - 1) * limit)  # fmt: skip
     games = g.kb.games()
-    return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS},
-                json_wanted)  # fmt: skip
+    return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS,
+                                      "page": number}, json_wanted)  # fmt: skip
 
 
 @bp.route("/complete.json")

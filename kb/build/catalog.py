@@ -1,24 +1,31 @@
-"""The card catalog: cards per game, from the seed documents or Lackey CSV files.
+"""The card catalog: cards per game, from the seed documents or Lackey card files.
 
 `bundled_catalog` builds one from parsed documents alone: deck lists, ship reference
 tables and examples, transcriber notes naming a card's printed spelling, and card titles
-heading rulings. `import_lackey` reads the community's Lackey CSV format (Physical.csv,
-Virtual.csv); a bad row is reported by line number and skipped, never aborting the import.
-A card is a title: every row whose name reduces to the same title (``Odo``, ``Odo *VP``,
-``Odo (Homefront II)``) is one printing of it.
+heading rulings. `import_lackey` reads the community's Lackey CSV exports (Physical.csv,
+Virtual.csv) and the LackeyCCG plugin's tab-separated set files (``sets/*.txt``); a bad row
+is reported by line number and skipped, never aborting the import. A card is a title: every
+row whose name reduces to the same title (``Odo``, ``Odo *VP``, ``Odo (Homefront II)``) is
+one printing of it. Once a card file gives a game's cards, a ruling's headword no card file
+names is a rules topic, not a card (`Catalog.retire_topics`). A headword names a card as
+the Glossary prints titles (`headword_titles`): ``Art of Diplomacy, The``, ``Deanna Troi
+(First Contact)``.
 """
 
 from __future__ import annotations
 
 import csv
 import functools
+import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from rulings.model import ParseResult
+from rulings.model import ParseError, ParseResult
 from rulings.normalize import fold_quotes, title_key, without_universal
 from rulings.rulebook_lines import DECK_GROUP_TYPES
+from rulings.source import read_source
 
 LACKEY_COLUMNS = ("Name", "Set", "Type", "Affil", "Uniqueness", "Persona")
 _THIS_TYPE = re.compile(
@@ -33,6 +40,9 @@ _SET_SUFFIX = re.compile(r"\s*\((?P<set>[^()]+)\)$")
 _EDITION = re.compile(r"\s+2E$")
 _VIRTUAL = re.compile(r"\s+\*VP$")
 _MARKS = re.compile(r"\s*(?P<marks>[*+]+)$")
+_ARTICLE = re.compile(r"^(?P<title>.+), (?P<article>The|A|An)$")
+_WORD_PARTS = re.compile(r"[^\W_]+")
+_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
 _INFO = re.compile(r"^(?:(?P<number>\S*\d\S*)\s+)?(?P<rarity>\S+)$")
 _name_key = functools.lru_cache(maxsize=1 << 16)(title_key)
 """`title_key` of card names, remembered: a library's rulings name the same cards again and again."""
@@ -117,11 +127,22 @@ class Card:
     """Where it came from: ``seed:<document id>`` or ``lackey:<file>:<line>``."""
     printings: list[Printing] = field(default_factory=list)
     """The card files' rows for this title."""
+    headed: bool = False
+    """Only a ruling's headword made it a card (a rules topic once card files give its game's cards)."""
 
     @property
     def key(self) -> str:
         """Identity within the catalog: game and normalised name."""
         return f"{self.game}:{_name_key(self.name)}"
+
+    def spellings(self) -> list[str]:
+        """Its name and aliases, each written with spaces for its hyphens too (the Glossary's
+        ``Forced Labor Camp`` is ``Forced-Labor Camp``), and each in the plural ("three Pegasus
+        Searches", "Q-Flashes"; a one-word title's plural is too often a species or a skill: "Humans")."""
+        written = [self.name, *self.aliases]
+        written += [_HYPHEN.sub(" ", s) for s in written]
+        several = [_plural(s) for s in written if s[-1:].isalpha() and len(_WORD_PARTS.findall(s)) > 1]
+        return list(dict.fromkeys(written + several))
 
 
 @dataclass
@@ -137,6 +158,9 @@ class Catalog:
         if known is None:
             self.cards[card.key] = card
             return card
+        known.headed = known.headed and card.headed
+        if card.printings and not known.printings:
+            known.name = card.name  # a card file's spelling, not a headword's (MARTOK)
         for name in ("type", "affiliation", "uniqueness"):
             if not getattr(known, name) and getattr(card, name):
                 setattr(known, name, getattr(card, name))
@@ -159,12 +183,19 @@ class Catalog:
         return Catalog(cards, list(self.problems))
 
     def by_title(self) -> dict[tuple[str, str], str]:
-        """(game, title key of the name or an alias) to card key."""
+        """(game, title key of a spelling) to card key."""
         index: dict[tuple[str, str], str] = {}
         for card in self.cards.values():
-            for spelling in [card.name, *card.aliases]:
+            for spelling in card.spellings():
                 index.setdefault((card.game, title_key(spelling)), card.key)
         return index
+
+    def retire_topics(self) -> list[str]:
+        """Remove the cards only a ruling's headword made, of the games whose cards a card file
+        gave: no card file names them, so they are rules topics. Their names, sorted."""
+        printed = {c.game for c in self.cards.values() if c.printings}
+        topics = [k for k, c in self.cards.items() if c.headed and not c.printings and c.game in printed]
+        return sorted(self.cards.pop(key).name for key in topics)
 
     def games(self) -> set[str]:
         """The games with cards."""
@@ -190,9 +221,9 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
                 catalog.add(Card(entry.headword, document.game, "Ship", affiliation=entry.parent or "", source=source))
             elif entry.kind == "ruling" and _card_headed(entry.headword, entry.text, entry.summary, entry.references):
                 kind = _THIS_TYPE.search(f"{entry.text} {entry.summary or ''}")
-                name = without_universal(entry.headword)
+                name = headword_titles(entry.headword)[-1]
                 card_type = kind.group(1).capitalize() if kind else ""
-                catalog.add(Card(name, document.game, card_type, source=source))
+                catalog.add(Card(name, document.game, card_type, source=source, headed=True))
             for paragraph in entry.text.split("\n\n") if document.kind == "rulebook" else ():
                 example = _EXAMPLE_SHIP.match(paragraph.strip())
                 if example:
@@ -209,6 +240,25 @@ def bundled_catalog(results: list[ParseResult], catalog: Catalog | None = None) 
     return catalog
 
 
+def _plural(title: str) -> str:
+    """A title in the plural, as rules write several copies of a card (its last word's ``s`` or ``es``)."""
+    return title + ("es" if title.endswith(("s", "sh", "ch", "x", "z")) else "s")
+
+
+def headword_titles(headword: str) -> list[str]:
+    """The card titles a headword may be, most literal first: as written (without ``[univ]``),
+    with a trailing article put first (``Art of Diplomacy, The``), without a trailing
+    parenthesised printing (``Deanna Troi (First Contact)``)."""
+    titles = [without_universal(headword).strip()]
+    article = _ARTICLE.match(titles[-1])
+    if article:
+        titles.append(f"{article['article']} {article['title']}")
+    printing = _SET_SUFFIX.search(titles[-1])
+    if printing and printing.start():
+        titles.append(titles[-1][: printing.start()].strip())
+    return titles
+
+
 def _card_headed(headword: str, text: str, summary: str | None, references: list[str]) -> bool:
     """Whether a ruling's headword is a card title rather than a game term."""
     bare = without_universal(headword)
@@ -221,28 +271,43 @@ def _card_headed(headword: str, text: str, summary: str | None, references: list
 
 
 def import_lackey(path: Path, catalog: Catalog) -> ImportReport:
-    """Add the cards of a Lackey CSV file to ``catalog``; report rows, printings, titles and conventions."""
+    """Add the cards of a Lackey card file to ``catalog``: the community's CSV export
+    (Physical.csv, Virtual.csv) or the plugin's own tab-separated set file (``sets/*.txt``,
+    no quoting); report rows, printings, titles and conventions."""
     report = ImportReport(path, conventions=dict.fromkeys(CONVENTIONS, 0))
     keys: set[str] = set()
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        reader = csv.DictReader(handle)
-        missing = [c for c in LACKEY_COLUMNS if c not in (reader.fieldnames or [])]
-        if missing:
-            catalog.problems.append(f"{path}:1: not a Lackey card file: no column {', '.join(missing)}")
-            return report
-        for row in reader:
-            line = reader.line_num
-            report.rows += 1
-            problem = _row_problem(row)
-            if problem:
-                catalog.problems.append(f"{path}:{line}: {problem}; row skipped")
-                report.skipped += 1
-                continue
-            card, met = _lackey_card(row, f"{path.name}:{line}")
-            keys.add(catalog.add(card).key)
-            report.printings += 1
-            for convention in met:
-                report.conventions[convention] += 1
+    try:
+        source = read_source(path)
+    except ParseError as err:  # its message names the file and line
+        catalog.problems.append(str(err))
+        return report
+    except OSError as err:
+        catalog.problems.append(f"{path}:1: cannot read the file: {err.strerror or err}")
+        return report
+    lines = source.lines
+    catalog.problems += source.warnings  # bytes that are not UTF-8, read as cp1252 (a file saved on Windows)
+    tabbed = "\t" in lines[0]
+    layout: dict[str, Any] = {"delimiter": "\t", "quoting": csv.QUOTE_NONE} if tabbed else {}
+    header = [name.strip().strip('"').strip() for name in next(csv.reader(lines[:1], **layout))]
+    missing = [c for c in LACKEY_COLUMNS if c not in header]
+    if missing:
+        kind = "tab-separated" if tabbed else "comma-separated"
+        catalog.problems.append(f"{path}:1: not a Lackey card file ({kind}): no column {', '.join(missing)}")
+        return report
+    reader = csv.DictReader(io.StringIO("\n".join(lines[1:])), header, **layout)
+    for row in reader:
+        line = reader.line_num + 1
+        report.rows += 1
+        problem = _row_problem(row)
+        if problem:
+            catalog.problems.append(f"{path}:{line}: {problem}; row skipped")
+            report.skipped += 1
+            continue
+        card, met = _lackey_card(row, f"{path.name}:{line}")
+        keys.add(catalog.add(card).key)
+        report.printings += 1
+        for convention in met:
+            report.conventions[convention] += 1
     report.titles = len(keys)
     return report
 

@@ -27,6 +27,7 @@ builds write.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import hashlib
 import operator
@@ -38,14 +39,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.build import store
-from kb.build.catalog import Card, Catalog, bundled_catalog
+from kb.build.catalog import Card, Catalog, bundled_catalog, headword_titles
 from kb.layout import days
 from kb.index.writer import see_texts
 from kb.build.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
 from kb.build.ledger import Ledger, apply_documents
 from kb.model import Version
 from rulings.model import Document, ParseResult
-from rulings.normalize import fold_quotes, title_key, without_universal
+from rulings.normalize import fold_quotes, title_key
 
 PARSED = "parsed"
 """The folder of parse results inside a build directory."""
@@ -68,20 +69,55 @@ def code_fingerprint(*packages: str) -> str:
 
 
 def document_key(document: Document, titles: frozenset[str]) -> str:
-    """The key of a document's parse result: its manifest entry, bytes, card titles and the parsers' code."""
+    """The key of a document's parse result: its manifest entry (not where the file lies: a
+    library copied elsewhere keeps its keys), bytes, card titles and the parsers' code."""
     digest = hashlib.sha256(code_fingerprint("rulings").encode())
-    digest.update(repr(document).encode() + b"\0" + Path(document.path).read_bytes() + b"\0")
+    digest.update(repr(dataclasses.replace(document, path="")).encode() + b"\0")
+    digest.update(Path(document.path).read_bytes() + b"\0")
     digest.update("\n".join(sorted(titles)).encode())
     return digest.hexdigest()
 
 
-def reuse_parse(previous: Path | None, key: str) -> ParseResult | None:
-    """The parse result saved under ``key`` by the ``previous`` build, if there is one."""
+def reuse_parse(previous: Path | None, key: str, document: Document) -> ParseResult | None:
+    """The parse result saved under ``key`` by the ``previous`` build, if there is one, naming
+    ``document``'s file where it lies now."""
     if previous is None or not (previous / PARSED / f"{key}.pickle").is_file():
         return None
     with (previous / PARSED / f"{key}.pickle").open("rb") as file:
         result = pickle.load(file)
-    return result if isinstance(result, ParseResult) else None
+    if not isinstance(result, ParseResult):
+        return None
+    moved = {result.document.path: document.path}
+    result.document = dataclasses.replace(result.document, path=document.path)
+    result.warnings = _moved(result.warnings, moved)
+    return result
+
+
+def relocate(state: State, keys: list[str], documents: list[Document]) -> dict[str, str]:
+    """Make ``state`` name the files of its documents where they lie now (the library was
+    copied or mounted elsewhere): each unchanged document's path, and the report lines and
+    warnings naming it. The documents moved: id -> path now."""
+    moved: dict[str, str] = {}
+    for number, (saved, now) in enumerate(zip(state.documents, documents, strict=False)):
+        if state.keys[number] == keys[number] and saved.id == now.id and saved.path != now.path:
+            moved[saved.path] = now.path
+            state.documents[number] = dataclasses.replace(saved, path=now.path)
+    if moved:
+        state.report_lines = _moved(state.report_lines, moved)
+        state.ledger.warnings = _moved(state.ledger.warnings, moved)
+    return {d.id: d.path for d in state.documents if d.path in moved.values()}
+
+
+def _moved(lines: list[str], moved: dict[str, str]) -> list[str]:
+    """``lines`` (``file:line: message``) naming each file of ``moved`` by its new path."""
+    out = []
+    for line in lines:
+        file, colon, rest = line.partition(":")
+        while colon and file not in moved and rest:  # a path may hold a colon
+            more, colon, rest = rest.partition(":")
+            file = f"{file}:{more}"
+        out.append(f"{moved[file]}:{rest}" if colon and file in moved else line)
+    return out
 
 
 def save_parses(build: Path, previous: Path | None, keys: list[str], results: dict[str, ParseResult]) -> None:
@@ -145,7 +181,7 @@ def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     for card in cards:
         words = {f"p:{word}" for word in _persona_words(card)}
-        for spelling in [card.name, *card.aliases]:
+        for spelling in card.spellings():
             keys = _title_keys(spelling)
             words.add(f"t:{title_key(spelling)}")
             if keys:
@@ -163,7 +199,7 @@ def _linkable(state: State, catalog: Catalog, versions: list[Version], written: 
     ``after_any``) can link: those of every title whose first word they write, of their
     headwords, of the personas they name "any"; linking with these alone links as with all."""
     words = [f"f:{key}" for key in set(written.values())] + [f"p:{word}" for word in after_any]
-    words += [f"t:{title_key(without_universal(h))}" for h in {v.headword for v in versions}]
+    words += [f"t:{title_key(t)}" for h in {v.headword for v in versions} for t in headword_titles(h)]
     wanted = {key for word in words for key in state.findable.get(word, ())}
     return Catalog({key: card for key, card in catalog.cards.items() if key in wanted})
 
@@ -220,7 +256,11 @@ def newer_only(state: State | None, keys: list[str], documents: list[Document], 
     if len(keys) <= before:
         return "no document was added"
     if keys[:before] != state.keys:
-        return "an earlier document, its titles or the parsers changed"
+        number = next(n for n, key in enumerate(state.keys) if keys[n] != key)
+        saved, now = state.documents[number], documents[number]
+        if saved.id != now.id:
+            return f"the manifest lists {now.id} where {saved.id} was"
+        return f"{now.id} changed (its file, its manifest entry or its game's card titles)"
     latest = max([d.date or dt.date.min for d in state.documents] + [state.ledger.latest_deferred or dt.date.min])
     older = [d.id for d in documents[before:] if d.date is None or d.date < latest]
     return f"{older[0]} is not dated on or after every earlier document" if older else None
@@ -286,11 +326,11 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
         if before == card:
             continue
         if before is None:
-            spellings.update(dict.fromkeys([card.name, *card.aliases], card.name))
+            spellings.update(dict.fromkeys(card.spellings(), card.name))
         elif card.name != before.name or card.aliases[: len(before.aliases)] != before.aliases:
             return f"the card {before.name!r} changed its name or spellings"
         else:
-            spellings.update(dict.fromkeys(card.aliases[len(before.aliases) :], card.name))
+            spellings.update(dict.fromkeys([s for s in card.spellings() if s not in before.spellings()], card.name))
         words = _persona_words(card) ^ (_persona_words(before) if before else set())
         personas.update(dict.fromkeys(words, card.name))
     named = sorted(personas.keys() & state.after_any)
@@ -298,7 +338,7 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
         return f'the card {personas[named[0]]!r} changes what "any {named[0]}" names in an earlier version'
     if not spellings:
         return None
-    headed = {title_key(without_universal(h)) for h in {v.headword for v in state.ledger.versions}}
+    headed = {title_key(t) for h in {v.headword for v in state.ledger.versions} for t in headword_titles(h)}
     known = set(state.written.values())
     for spelling, name in spellings.items():
         if title_key(spelling) in headed:
@@ -340,8 +380,9 @@ _end = operator.attrgetter("valid_from", "valid_to", "end", "supersedes", "condi
 """What applying a later document may change of a version (its dates and end)."""
 
 
-def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger) -> None:
-    """The store of ``build``: the previous build's, extended."""
+def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger, moved: dict[str, str]) -> None:
+    """The store of ``build``: the previous build's, extended, naming the ``moved`` documents' files
+    (`relocate`) where they lie now."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
     store.extend(build / store.DB_NAME, extension.results, ledger, extension.first, extension.changed,
-                 extension.topics, extension.links, extension.cards)  # fmt: skip
+                 extension.topics, extension.links, extension.cards, moved)  # fmt: skip

@@ -4,10 +4,12 @@ A topic is game + normalised headword. Each topic keeps one version history per 
 ``glossary``, ``current-rulings``, and ``rulebook:<id>`` for each rulebook lineage. The
 rules (see DESIGN.md): a ruling replaces the earlier ruling on its topic unless it adds
 to it; a ruling restated unchanged makes no new version; a full Current Rulings that
-omits a ruling rescinds it; a new Glossary consolidates the rulings before it; an
-amendment of a Glossary entry applies to that entry's text, or, when that text is not in
-the library, is recorded with a note saying so; "upon release of X" waits for X's
-release date in the manifest, and stays pending while it has none.
+omits a ruling rescinds it (a part of an edition, ``part`` in the manifest, never does); a
+new Glossary consolidates the rulings before it; an amendment of a Glossary entry applies
+to that entry's text, or, when that text is not in the library, is recorded with a note
+saying so; "upon release of X" waits for X's release date in the manifest, and stays
+pending while it has none; when it stands on a later paragraph of a ruling, the
+paragraphs before it are in force from the document's date.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from collections.abc import Callable
 from kb.build import textops
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
-from rulings.amendments import Amendment
+from rulings.amendments import Amendment, effective_release
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
 
@@ -136,7 +138,8 @@ def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
 
 
 def _release_key(name: str) -> str:
-    key = headword_key(name)
+    """An expansion's name as releases are looked up: "the Blaze of Glory expansion set" is "Blaze of Glory"."""
+    key = headword_key(name).removesuffix(" expansion set").removesuffix(" expansion")
     return key[4:] if key.startswith("the ") else key
 
 
@@ -163,26 +166,28 @@ def apply_documents(
             series = f"rulebook:{lineage[document.id]}"
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, series, document.id), on)
-            if document.supersedes:
+            if document.supersedes and not document.part:
                 _omitted(ledger, result, series, topics, "rescinded")
         elif document.kind == "glossary":
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, "glossary", document.id), on)
-            _omitted(ledger, result, "glossary", topics, "rescinded")
-            _omitted(ledger, result, "current-rulings", [], "consolidated", topics)
+            if not document.part:  # a part of an edition never ends what it does not hold
+                _omitted(ledger, result, "glossary", topics, "rescinded")
+                _omitted(ledger, result, "current-rulings", [], "consolidated", topics)
             for entry in [e for e in result.entries if e.kind == "temporary ruling"]:
                 ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), on)
         elif document.kind == "faq":
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, "faq", document.id), on)
-            _omitted(ledger, result, "faq", topics, "rescinded")
+            if not document.part:
+                _omitted(ledger, result, "faq", topics, "rescinded")
         elif document.kind == "dated-rulings":
             for entry in sorted(topics, key=lambda e: e.date or on):
                 ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), entry.date or on)
         else:
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq)
-            if document.kind == "current-rulings":
+            if document.kind == "current-rulings" and not document.part:
                 _omitted(ledger, result, "current-rulings", topics, "rescinded")
     ledger.catch_up(None)
     return ledger
@@ -233,12 +238,27 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> No
             version.note = _aside(amendment)
             ledger.start(version, date)
 
+    released = ledger.releases.get(_release_key(release)) if release else None
+    held = _held_back(entry) if amendment is None and release and not (released and released <= on) else 0
+    if held:
+        now = ledger.new(
+            entry, document.game, "current-rulings", document.id, text="\n\n".join(entry.text.split("\n\n")[:held])
+        )
+        now.note = f"the rest of this ruling takes effect upon release of {release}"
+        ledger.start(now, on)
     condition = ledger.when(release, on, order, run)
     if condition:
         series = _series(amendment) if amendment else "current-rulings"
         operation = amendment.action if amendment else "original"
         text = amendment.text if amendment else entry.text
         ledger.pending(ledger.new(entry, document.game, series, document.id, operation=operation, text=text), condition)
+
+
+def _held_back(entry: Entry) -> int:
+    """The first paragraph "effective upon release of X" holds back, when it is not the first:
+    the paragraphs before it are in force from the document's date (0: the whole ruling waits)."""
+    paragraphs = entry.text.split("\n\n")
+    return next((k for k, paragraph in enumerate(paragraphs) if effective_release(paragraph)), 0)
 
 
 def _series(amendment: Amendment) -> str:

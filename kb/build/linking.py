@@ -4,10 +4,14 @@ A title matches a run of words whose `title_key` is the same (so ``I.K.S.``/``IK
 ``Bio-ship``/``Bioship``, curly/straight quotes and possessives are equivalent) and whose
 capitalised words are capitalised in the text too: the card ``Ops`` is not the word "ops".
 A one-word title does not match as one word of a longer capitalised name ("Deep Space
-Nine", "Bajoran Wormhole"), nor, when it is also an ordinary word of the documents (it
-appears in lower case somewhere), at the start of a sentence. A title followed by
-``& Capitalised`` is the start of a longer combination title, not that card.
-``[univ] Nebula`` is ``Nebula``. "any Miles" names every card of that persona.
+Nine", "Bajoran Wormhole": capitalised words on one line, no sentence ending between
+them), nor, when it is also an ordinary word of the documents (it appears in lower case
+somewhere), at the start of a sentence. A title followed by ``& Capitalised`` is the start
+of a longer combination title, not that card. A title that is also a skill's name
+(`SKILLS`: Interrogation, Torture) written as the skill ("add 1 to Interrogation or
+Torture", "Torture skill") is not the card, nor is an FAQ's ``Q:`` opening a line. ``[univ] Nebula`` is ``Nebula``; a headword
+names a card as the Glossary prints titles (`kb.catalog.headword_titles`). "any Miles"
+names every card of that persona.
 """
 
 from __future__ import annotations
@@ -16,15 +20,33 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kb.build.catalog import Card, Catalog
+from kb.build.catalog import Card, Catalog, headword_titles
 from kb.model import Topic, Version
-from rulings.normalize import fold_quotes, title_key, without_universal
+from rulings.normalize import fold_quotes, title_key
 
 TEXT_WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
 ANY_PERSONA = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
 _AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]*\b")
 _SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")
+_ABBREVIATIONS = frozenset(
+    re.findall(r"\w+", "Adm Capt Cdr Cmdr Col Cpt Dr Ens Gen Jr Lieut Lt Maj Mr Mrs Ms No Prof Sgt St")
+)
+"""Words that end with a full stop without ending a sentence (titles of address...)."""
+SKILLS = frozenset(
+    title_key(skill)
+    for skill in re.findall(
+        r"\w+",
+        "Acquisition Anthropology Archaeology Astrophysics Biology Computer Cybernetics Diplomacy Empathy Engineer "
+        "Exobiology Geology Greed Honor Interrogation Law Leadership Medical Mindmeld Music Navigation Officer Physics "
+        "Programming Resistance Science Security Smuggling Telepathy Torture Treachery Youth",
+    )
+)
+"""Skills of the First Edition's personnel (one-word names): some are card titles too (Interrogation, Torture)."""
+_SKILL_AFTER = re.compile(r"\s*(?:skill|x\s?\d)", re.I)
+_SKILL_BEFORE = re.compile(r"\b\d+\s+(?:to\s+)?$")
+_LISTED_AFTER = re.compile(r"\s*(?:,|/|\bor\b|\band\b)\s*(?P<word>\w+)")
+_LISTED_BEFORE = re.compile(r"(?P<word>\w+)\s*(?:,|/|\bor\b|\band\b)\s*$")
 MAX_TITLE_WORDS = 12
 Title = tuple[tuple[str, ...], tuple[bool, ...], "Card"]
 """A spelling of a card: every word's `title_key`, which words are capitalised, the card."""
@@ -63,7 +85,7 @@ class Linker:
         self.keys: dict[str, str] = {}
         """`title_key` of each word seen in a text (a library's texts repeat few thousand words)."""
         for card in cards:
-            for spelling in [card.name, *card.aliases]:
+            for spelling in card.spellings():
                 words = [(title_key(w.group(0)), w.group(0)) for w in TEXT_WORD.finditer(fold_quotes(spelling))]
                 keys = tuple(k for k, _ in words if k)
                 capitals = tuple(w[:1].isupper() for k, w in words if k)
@@ -127,6 +149,10 @@ class Linker:
             return False
         if len(title) == 1 and _looks_like_prose(text, words, index, title[0] in self.ordinary):
             return False
+        if len(title) == 1 and title[0] in SKILLS and _names_a_skill(text, words, index):
+            return False
+        if len(title) == 1 and _marks_a_question(text, words[index]):
+            return False
         return not _AMPERSAND.match(text, words[index + len(title) - 1].end())
 
     def _personas(self, text: str) -> list[Mention]:
@@ -147,9 +173,37 @@ def _looks_like_prose(text: str, words: list[re.Match[str]], index: int, ordinar
     for other in (index - 1, index + 1):
         if 0 <= other < len(words):
             first, second = sorted((words[other], words[index]), key=lambda w: w.start())
-            if words[other].group(0)[:1].isupper() and not text[first.end() : second.start()].strip():
+            between = text[first.end() : second.start()]
+            joined = not between.strip() and "\n" not in between and not _ends_sentence(first.group(0))
+            if words[other].group(0)[:1].isupper() and joined:
                 return True
     return False
+
+
+def _ends_sentence(word: str) -> bool:
+    """Whether a word of a text (`TEXT_WORD`, which keeps a final full stop) ends a sentence:
+    "Tama." does, "Dr.", an initial "T." and "U.S.S." do not."""
+    bare = word[:-1]
+    return word.endswith(".") and "." not in bare and len(bare) > 1 and bare not in _ABBREVIATIONS
+
+
+def _marks_a_question(text: str, word: re.Match[str]) -> bool:
+    """Whether a one-letter word opening a line and followed by a colon is an FAQ's question or
+    answer mark (``Q: Can an Away Team ...``), not the card ``Q``."""
+    line_start = text.rfind("\n", 0, word.start()) + 1
+    return len(word.group(0)) == 1 and text.startswith(":", word.end()) and not text[line_start : word.start()].strip()
+
+
+def _names_a_skill(text: str, words: list[re.Match[str]], index: int) -> bool:
+    """Whether a title that is also a skill's name is written as the skill: followed by "skill"
+    or a multiplier ("x2"), after a number ("2 Treachery", "add 1 to"), or listed with another
+    skill ("Interrogation or Torture")."""
+    after = text[words[index].end() :]
+    before = text[: words[index].start()]
+    if _SKILL_AFTER.match(after) or _SKILL_BEFORE.search(before):
+        return True
+    listed = _LISTED_AFTER.match(after) or _LISTED_BEFORE.search(before)
+    return bool(listed and title_key(listed["word"]) in SKILLS)
 
 
 def ordinary_words(texts: Iterable[str]) -> set[str]:
@@ -176,7 +230,7 @@ def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog
         if linker is None:
             continue
         seen: dict[tuple[str, str], None] = {}
-        headed = titles.get((game, title_key(without_universal(version.headword))))
+        headed = next(filter(None, (titles.get((game, title_key(t))) for t in headword_titles(version.headword))), None)
         if headed:
             seen[(headed, "headword")] = None
         seen.update(dict.fromkeys((m.card, m.via) for m in linker.mentions(version.text)))

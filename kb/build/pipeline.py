@@ -66,6 +66,7 @@ class DocumentReport:
             + (f"{c.split} split lines, " if c.split else "")
             + f"{self.duplicates_merged} duplicates merged "
             f"({c.nonblank} non-blank lines, {c.percent:.1f}% accounted for)"
+            + (f"; {c.not_entries} entry-looking lines not made entries (see warnings)" if c.not_entries else "")
         )
 
 
@@ -175,15 +176,16 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
     state = incremental.load_state(previous)
+    moved = incremental.relocate(state, keys, documents) if state else {}
     full = incremental.newer_only(state, keys, documents, releases, bool(card_files))
     if previous and state and full is None:
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
         _check_coverage(added)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
         if not isinstance(extension, str):
-            return _extend(library, kb, manifest, previous, state, keys, extension, started)
+            return _extend(library, kb, manifest, previous, state, keys, extension, started, moved)
         full, state = extension, None
-    reused = [incremental.reuse_parse(previous, k) for k in keys]
+    reused = [incremental.reuse_parse(previous, k, d) for k, d in zip(keys, documents, strict=True)]
     parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
     results = [r if r is not None else next(parsed) for r in reused]
     reports = _check_coverage(results)
@@ -192,6 +194,8 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     saved = incremental.State(incremental.code_fingerprint(), keys, documents, releases, ledger, copy.deepcopy(catalog),
                               bool(card_files), set(), [], {}, [])  # fmt: skip
     imports = [import_lackey(path, catalog) for path in card_files]
+    _refuse_empty(imports, catalog)
+    catalog.retire_topics()
     imported = sum(i.printings for i in imports)
     saved.ordinary = ordinary_words(e.text for r in results for e in r.entries)
     links = link_versions(ledger.versions, ledger.topics, catalog, saved.ordinary)
@@ -219,9 +223,10 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
 
 def _extend(
     library: Path, kb: Path, manifest: bytes, previous: Path, state: incremental.State, keys: list[str],
-    extension: incremental.Extension, started: float,
+    extension: incremental.Extension, started: float, moved: dict[str, str],
 ) -> BuildReport:  # fmt: skip
-    """Write the build that `incremental.extend` prepared, from the ``previous`` one."""
+    """Write the build that `incremental.extend` prepared, from the ``previous`` one (whose
+    documents ``moved``, `incremental.relocate`)."""
     ledger = state.ledger
     reports = [report_for(r) for r in extension.results]
     before = len(state.keys)
@@ -231,7 +236,7 @@ def _extend(
     dangling = dangling_references(ledger, {d.id: d.path for d in state.documents})
 
     def write(staging: Path) -> None:
-        incremental.copy_store(previous, staging, extension, ledger)
+        incremental.copy_store(previous, staging, extension, ledger, moved)
         files.fault("mid-build")
         extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
                        ledger.topics, card_names_of(state.links, state.catalog), state.seen,
@@ -246,6 +251,15 @@ def _extend(
         cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
         unsettled=unsettled,
     )  # fmt: skip
+
+
+def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
+    """Refuse, in one line, a card file that gave no card (the knowledge base in service stays)."""
+    for report in imports:
+        if not report.printings:
+            said = [p for p in catalog.problems if p.startswith(f"{report.path}:")]
+            raise BuildError(f"{said[0]}; no card read from this card file" if said else
+                             f"{report.path}:1: no card read from this card file ({report.rows} rows)")  # fmt: skip
 
 
 def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:

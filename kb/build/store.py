@@ -57,15 +57,19 @@ def write(
 
 def extend(
     path: Path, results: list[ParseResult], ledger: Ledger, first: int, changed: list[int], topics: list[str],
-    links: list[tuple[int, str, str]], cards: list[Card],
+    links: list[tuple[int, str, str]], cards: list[Card], moved: dict[str, str] | None = None,
 ) -> None:  # fmt: skip
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
-    versions listed in ``changed`` (their end), the ``topics`` (new or renamed) and the
-    ``cards`` (changed, or new: those come after every other card of the catalog)."""
+    versions listed in ``changed`` (their end), the ``topics`` (new or renamed), the
+    ``cards`` (changed, or new: those come after every other card of the catalog) and the
+    file of each ``moved`` document (id -> path)."""
     connection = sqlite3.connect(path)
     try:
         with connection:
+            connection.executemany(
+                "UPDATE documents SET path = ? WHERE id = ?", [(p, i) for i, p in (moved or {}).items()]
+            )
             for result in results:
                 _write_one(connection, result)
             renamed = [ledger.topics[i] for i in topics]

@@ -26,7 +26,7 @@ from whoosh import fields, index
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 
 from kb import files
-from kb.analysis import WORD, FoldFilter
+from kb.analysis import WORD, FoldFilter, inflection_stem
 from kb.fused import FusedAnalyzer
 from kb.index.writing import POOL_MB, fused_writing, read_lengths_once
 from kb.layout import MARK, STRIDE
@@ -53,7 +53,7 @@ class Strata(Filter):  # type: ignore[misc]
 
 def _words(stem: bool) -> Any:
     chain = RegexTokenizer(f"{WORD}|{MARK}") | FoldFilter() | Strata() | LowercaseFilter()
-    return chain | StemFilter() if stem else chain
+    return chain | StemFilter(inflection_stem) if stem else chain
 
 
 def schema() -> fields.Schema:

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from whoosh import fields, index
-from whoosh.lang.porter import stem
 
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
+from kb.analysis import inflection_stem as stem
 from kb.fused import FusedAnalyzer
 from kb.index.aside import aside
 from kb.index.history import fused_analysers, topic_document, write_history

@@ -31,6 +31,8 @@ from whoosh import collectors, query
 from kb.search.steady import SteadyTop
 from kb.search.weighting import live_frequency
 
+RESULTS = 200
+"""Results a search reaches at most, over all its pages."""
 PARTS = 12
 """Query parts (words, phrases, field terms) read; the rest are left out."""
 MIN_PREFIX = 2

@@ -27,7 +27,7 @@ from kb.errors import BuildError
 from kb.read.reader import Names
 from kb.search import budget
 from kb.search import history as history_search
-from kb.search.plans import NAMES, RERANK, TEXT, WORD_FIELDS, analysed, most_words_query, prepared, whole_query
+from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
 from kb.search.snippet import snippet
 from kb.search.steady import steady
@@ -54,8 +54,7 @@ def run(
     found = _hits(searcher, whole_query(planned, every, reader, work), allowed, limit, {}, work)
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
-        counts = {w: {(f, t) for f, a in WORD_FIELDS for s in (w, typed.joined.get(w, w)) for t in analysed(a, s)}
-                  for w, _ in planned.words}  # fmt: skip
+        counts = {w: {(f, str(t)) for f, t in q.all_terms()} for w, q in planned.words}  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
         found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
@@ -83,43 +82,74 @@ def _hits(
     return hits
 
 
-def correct(typed: Typed, vocabulary: Vocabulary) -> Typed | None:
+def correct(typed: Typed, vocabulary: Vocabulary, fit: Callable[[str, list[str]], int]) -> Typed | None:
     """``typed`` with each word the knowledge base does not know replaced by its likeliest
-    known spelling; None when no word needed it."""
-    spellings: dict[str, str] = {}
+    known spelling (`Vocabulary.spellings`, ``fit`` counting how many entries hold a candidate
+    and another of the words); a second spelling as likely is searched too (``also``). None
+    when no word needed it."""
+    spellings: dict[str, list[str]] = {}
     for word in typed.words:
-        if len(spellings) < budget.CORRECTED and (known := vocabulary.correct(word)) is not None:
-            spellings[word] = known
+        if len(spellings) >= budget.CORRECTED:
+            break
+        others = [w for w in typed.words if w != word]
+        if found := vocabulary.spellings(word, _with(fit, others) if others else None):
+            spellings[word] = found
     if not spellings:
         return None
-    fixed = [spellings.get(w, w) for w in typed.words]
-    return dataclasses.replace(typed, words=fixed)
+    fixed = [spellings[w][0] if w in spellings else w for w in typed.words]
+    also = {spellings[w][0]: spellings[w][1:] for w in typed.words if len(spellings.get(w, [])) > 1}
+    return dataclasses.replace(typed, words=fixed, also=also)
+
+
+def _with(fit: Callable[[str, list[str]], int], others: list[str]) -> Callable[[str], int]:
+    """``fit`` of a candidate with the ``others`` words."""
+    return lambda candidate: fit(candidate, others)
+
+
+def meanings(fixed: Typed) -> list[str]:
+    """The queries a correction with two likely spellings of a word stands for (first the one
+    with the likelier spellings), to offer as "did you mean" (none when each word had one)."""
+    if not fixed.also:
+        return []
+    others = [" ".join(fixed.also[word][0] if w == word else w for w in fixed.words) for word in fixed.also]
+    return [" ".join(fixed.words), *others]
 
 
 def search(
     searchers: Searchers, parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None,
     kind: str | None = None, limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+    start: int = 0,
 ) -> SearchAnswer:  # fmt: skip
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
-    ``every_version`` searches all), with snippets and citations. Unknown words are corrected
-    (``corrected`` says what was searched) unless ``exact``; ``live`` (typing) adds, after
-    the same hits, those completing the last word as a prefix."""
+    ``every_version`` searches all), with snippets and citations: ``limit`` of them from the
+    ``start``-th on (a page; ``more`` says whether more follow; `budget.RESULTS` at most in
+    all). Unknown words are corrected (``corrected`` says what was searched; ``meant``, the two queries
+    searched together when two spellings are as likely) unless ``exact``; ``live`` (typing)
+    adds, after the same hits, those completing the last word as a prefix."""
+    start = max(0, min(start, budget.RESULTS - 1))
+    limit, wanted = max(1, limit), min(budget.RESULTS, start + max(1, limit)) + 1  # one more: whether more follow
     on = None if every_version else (as_of or dt.date.today())
-    history = searchers.history_searcher(on)
     typed = read_query(text)
-    fixed = None if exact or not typed.words else correct(typed, searchers.vocabulary())
+    history = searchers.history_searcher(on)
+    fixed = (
+        None if exact or not typed.words else correct(typed, searchers.vocabulary(), fitting(searchers, history, on))
+    )
     for reading in (typed, fixed):
         if reading is not None and len(reading.words) > 1:  # a compound is made of two words
             reading.joined = searchers.vocabulary().compounds(reading.words)
+        if reading is not None and not exact:
+            spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
+            reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
     work = budget.Work()
-    find = _Finder(searchers, history, on, game, kind, limit, work)
+    find = _Finder(searchers, history, on, game, kind, wanted, work)
     hits = find(fixed or typed)
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
         growing = dataclasses.replace(typed, words=typed.words[:-1], prefixes=[*typed.prefixes, last])
         seen = {v for v, _ in hits}
         hits += [h for h in find(growing) if h[0] not in seen]
-        hits = hits[: max(1, limit)]
+    more = len(hits) >= wanted
+    hits = hits[start : min(start + limit, wanted - 1)]
     results: list[SearchResult | HistoryResult] = []
     for version_id, marked in hits:
         version = parts.reader.version(version_id)
@@ -133,14 +163,24 @@ def search(
         results.append({**part, "topic": version.topic, "snippet": marked or fallback, "full": False})
     if history is not None:
         _grouped(results, find, history, fixed or typed, game, kind)
-    if results and names_entry(fixed or typed, results[0]["headword"]):
+    if results and not start and names_entry(fixed or typed, results[0]["headword"]):
         results[0]["full"] = True
-    corrected = " ".join(fixed.words) if fixed else None
+    meant = meanings(fixed) if fixed else []
+    corrected = " ".join(fixed.words) if fixed and not meant else None
     return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
-            "corrected": corrected,
-            "suggestion": None if corrected else suggest(typed, Names(parts.reader), searchers.vocabulary),
-            "partial": work.stopped or work.capped,
+            "corrected": corrected, "meant": meant,
+            "suggestion": None if corrected or meant else suggest(typed, Names(parts.reader), searchers.vocabulary),
+            "start": start, "more": more, "partial": work.stopped or work.capped,
             "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
+
+
+def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
+    """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
+
+    def fit(word: str, others: list[str]) -> int:
+        return together(history if history is not None else searchers.searcher(on)[0], word, others)
+
+    return fit
 
 
 class _Finder:

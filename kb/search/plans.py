@@ -6,6 +6,7 @@ search of history (`kb.search.history`) run these plans.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,22 +32,40 @@ def analysed(analyzer: Any, text: str) -> list[str]:
     return [t.text for t in analyzer(text)]
 
 
-def word_query(word: str) -> query.Query | None:
-    """One plain word in any searchable field (a compound must match all its parts)."""
+def word_query(word: str, inflections: list[str] | None = None) -> query.Query | None:
+    """One plain word in any searchable field (a compound must match all its parts); in the
+    headword and card-name fields, also as any of its ``inflections`` (a headword matched by
+    its inflection ranks as if typed)."""
     options = []
     for name, analyzer in WORD_FIELDS:
         terms = analysed(analyzer, word)
         if terms:
-            options.append(
-                query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
-            )
+            found = query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
+            if inflections and analyzer is NAMES and len(terms) == 1:
+                found = query.Or([found, *(query.Term(name, other) for other in inflections)])
+            options.append(found)
     return query.Or(options) if options else None
 
 
-def _either(word: str, compound: str | None) -> query.Query | None:
-    """A word, or the compound it makes with its neighbour."""
-    alone = word_query(word)
-    return query.Or([alone, word_query(compound)]) if compound and alone is not None else alone
+def _either(word: str, typed: Typed) -> query.Query | None:
+    """A word (or its inflections in names), or the compound it makes with its neighbour, or
+    another spelling as likely of a corrected word."""
+    alone = word_query(word, typed.inflected.get(word))
+    others = [
+        word_query(w, typed.inflected.get(w)) for w in [typed.joined.get(word, ""), *typed.also.get(word, [])] if w
+    ]
+    found = [q for q in [alone, *others] if q is not None]
+    return (query.Or(found) if len(found) > 1 else found[0]) if alone is not None else None
+
+
+def together(searcher: Searcher, word: str, others: list[str], most: int = 50) -> int:
+    """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
+    in any searchable field): how well a candidate spelling fits the rest of a query."""
+    wanted = word_query(word)
+    rest = [q for q in (word_query(w) for w in others) if q is not None]
+    if wanted is None or not rest:
+        return 0
+    return sum(1 for _ in itertools.islice(searcher.docs_for_query(query.And([wanted, query.Or(rest)])), most))
 
 
 def prefix_query(stem: str) -> query.Query | None:
@@ -108,7 +127,7 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
         if afford(f"{stem}*", built := prefix_query(stem)):
             planned.required.append(built)
     for word in typed.words:
-        if afford(word, built := _either(word, typed.joined.get(word))):
+        if afford(word, built := _either(word, typed)):
             planned.words.append((word, built))
     for clause in typed.clauses:
         if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):
@@ -131,13 +150,13 @@ def whole_query(plan: Plan, parts: list[query.Query], reader: Any, work: budget.
 def prepared(
     typed: Typed, game: str | None, kind: str | None, limit: int, work: budget.Work
 ) -> tuple[Plan, list[query.Query], int] | None:
-    """The plan of ``typed``, the parts every hit needs, and ``limit`` kept within 1 to 200;
+    """The plan of ``typed``, the parts every hit needs, and ``limit`` kept within 1 to `budget.RESULTS`;
     None when there is nothing to search."""
     planned = plan(typed, game, kind, work)
     every = planned.required + [q for _, q in planned.words]
     if not (planned.words or typed.clauses or typed.prefixes) or not every:
         return None
-    return planned, every, max(1, min(limit, 200))
+    return planned, every, max(1, min(limit, budget.RESULTS))
 
 
 def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> query.Query:

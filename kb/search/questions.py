@@ -4,10 +4,13 @@ A judge types the player's question ("can conundrum target a cloaked ship"). `re
 keeps the explicit syntax (``"phrase"``, ``field:word``, ``-word``, ``word*``) and turns the
 rest into content words: question and filler words ("can", "may", "I", "how", ...) are
 dropped unless they are all there is, and a word typed twice counts once.
-`Vocabulary.correct` mends a word of five or more letters that the knowledge base has never
-seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): within one
-edit for words up to five letters, two for longer ones; headword and card-name words first,
-then the commonest.
+`Vocabulary.spellings` mends a word of five or more letters that the knowledge base has never
+seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): to a known
+word within one edit for words up to five letters, two for longer ones (or whose bare form
+is, ``cloked``: cloaked); a word that fits the rest of the query first (the entries hold it
+with another of its words), then the nearest, headword and card-name words, the commonest;
+two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
+gives the name words a word's inflections match as if typed (``commandeered``: commandeering).
 """
 
 from __future__ import annotations
@@ -19,9 +22,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from whoosh.lang.porter import stem
-
 from kb.analysis import fold_word
+from kb.analysis import inflection_stem as stem
 from kb.search import budget
 
 MAX_QUERY = 500
@@ -52,6 +54,8 @@ FILLER = frozenset(
         "from",
         "get",
         "gets",
+        "go",
+        "goes",
         "had",
         "has",
         "have",
@@ -134,6 +138,11 @@ class Typed:
     """Parts over `PARTS`, not searched."""
     joined: dict[str, str] = field(default_factory=dict)
     """A word -> the compound it makes with its neighbour (``ship yard`` -> shipyard)."""
+    also: dict[str, list[str]] = field(default_factory=dict)
+    """A corrected word -> another spelling as likely, searched with it (`kb.search.correct`)."""
+    inflected: dict[str, list[str]] = field(default_factory=dict)
+    """A word -> the other inflections of it among headword and card-name words
+    (``commandeered`` -> commandeering), matched in names as the word typed is."""
 
 
 def read_query(text: str) -> Typed:
@@ -219,6 +228,8 @@ class Vocabulary:
         self._given_stems = stems
         self._tables: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
         """The known words by first letter, and by stem; made when a word is not known as typed."""
+        self._name_stems: dict[str, list[str]] | None = None
+        """A stem -> the name words with it (made on first use)."""
 
     @property
     def tables_made(self) -> bool:
@@ -247,6 +258,12 @@ class Vocabulary:
         ending of three at most (``commandering`` is neither ``commander`` nor ``commandeering``)."""
         return word in self or any(_inflects(word, known) for known in self._made()[1].get(stem(word), []))
 
+    def inflections(self, word: str) -> list[str]:
+        """The headword and card-name words that are other inflections of ``word`` (folded):
+        those with its stem (`kb.analysis.inflection_stem`), ``commandeered`` -> commandeering."""
+        folded = fold_word(word)
+        return [name for name in self._named_stems().get(stem(folded), []) if name != folded]
+
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""
         found: dict[str, str] = {}
@@ -262,19 +279,75 @@ class Vocabulary:
         at = bisect.bisect_left(words, word)
         return at < len(words) and words[at].startswith(word)
 
-    def correct(self, word: str) -> str | None:
-        """The known word ``word`` was most likely meant to be, or None (known, too short,
-        a number, or nothing close). The first letter is taken as typed."""
+    def correct(self, word: str, fit: Callable[[str], int] | None = None) -> str | None:
+        """The known word ``word`` was most likely meant to be, or None (`spellings`)."""
+        found = self.spellings(word, fit)
+        return found[0] if found else None
+
+    def spellings(self, word: str, fit: Callable[[str], int] | None = None) -> list[str]:
+        """The known words ``word`` was likely meant to be, likeliest first: none when it is
+        known, too short, a number, or nothing is close; else the likeliest, and a second one
+        as likely (`CLOSE`). The first letter is taken as typed. A candidate is within the edit
+        limit of the word, or of the word without its ending (``cloked``: ``cloak`` of cloaking,
+        one more edit). With ``fit`` (a candidate -> how many entries hold it and another word
+        of the query), a word seen with the rest of the query comes first, then the nearest,
+        then a word of headwords and card names (or an inflection of one), the best fit, the
+        commonest."""
         folded = fold_word(word)
         if len(folded) < 5 or not folded.isalpha() or self.knows(folded) or self.begins(folded):
-            return None
+            return []
         limit = 1 if len(folded) <= 5 else 2
-        best: tuple[int, bool, int, str] | None = None
+        bare = _bare(folded)
+        near: dict[str, int] = {}
         for candidate in self._made()[0].get(folded[:1], []):
             if candidate in FILLER:
                 continue
-            far = distance(folded, candidate, limit)
+            far = min(distance(folded, candidate, limit), distance(bare, _bare(candidate), limit - 1) + 1)
             if far <= limit:
-                key = (far, candidate not in self.names, -self.counts.get(candidate, 0), candidate)
-                best = key if best is None or key < best else best
-        return best[3] if best else None
+                near[candidate] = far
+        if not near:
+            return []
+        fits = {c: fit(c) for c in sorted(near, key=lambda c: (near[c], c))[:MAX_FITTED]} if fit else {}
+        named = self._named_stems()
+
+        def key(c: str) -> tuple[bool, int, bool, int, int, str]:
+            return (fits.get(c, 0) == 0, near[c], stem(c) not in named, -fits.get(c, 0), -self.counts.get(c, 0), c)
+
+        ranked = sorted(near, key=key)
+        second = next((c for c in ranked[1:] if stem(c) != stem(ranked[0])), None)  # another word, not an inflection
+        return [ranked[0], second] if second is not None and _close(key(ranked[0]), key(second)) else ranked[:1]
+
+    def _named_stems(self) -> dict[str, list[str]]:
+        """A stem -> the name words with it (made whole on first use, then published)."""
+        if self._name_stems is None:
+            given, table = self._given_stems, dict[str, list[str]]()
+            for name in sorted(self.names):
+                table.setdefault(stem(name) if given is None else given.get(name, name), []).append(name)
+            self._name_stems = table
+        return self._name_stems
+
+
+MAX_FITTED = 8
+"""Candidate corrections of a word (the nearest) whose fit with the rest of the query is counted."""
+CLOSE = 2
+"""A second candidate is as likely as the first when it fits the query (or is as common) within this factor."""
+
+
+def _close(best: tuple[bool, int, bool, int, int, str], other: tuple[bool, int, bool, int, int, str]) -> bool:
+    """Whether the candidate ranked ``other`` is as likely as the one ranked ``best`` (`Vocabulary.spellings`):
+    as near, both fitting the query or neither, both names or neither, and within `CLOSE` in fit
+    (or, fitting nothing, in how common they are)."""
+    if best[:3] != other[:3]:
+        return False
+    if not best[0]:  # both fit: compare how well
+        return -other[3] * CLOSE >= -best[3]
+    return -other[4] * CLOSE >= -best[4]
+
+
+def _bare(word: str) -> str:
+    """``word`` without an inflectional ending, nothing restored (``cloked`` -> clok,
+    ``cloaking`` -> cloak), to compare a misspelt inflection with a known one."""
+    for ending in ("ing", "ies", "es", "ed", "s"):
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
+            return word[: -len(ending)]
+    return word

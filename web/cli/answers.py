@@ -229,19 +229,25 @@ def cmd_search(args: argparse.Namespace) -> int:
     kb = _open(args)
     kind = kind_filter(args.kind) if args.kind else None
     answer = kb.search(args.query, parse_date(args.as_of) if args.as_of else None, kb.game_filter(args.game), kind,
-                       args.limit, args.all, exact=args.exact)  # fmt: skip
+                       args.limit, args.all, exact=args.exact, start=(args.page - 1) * args.limit)  # fmt: skip
     if args.json:
         print_json(answer)
         return 0
     if answer["suggestion"]:
         print(f"Did you mean: {answer['suggestion']}?")
+    if answer["meant"]:
+        print(f"Did you mean {' or '.join(repr(m) for m in answer['meant'])}? Showing results for both"
+              f" (--exact searches for {answer['query']!r} as typed)")  # fmt: skip
     if answer["corrected"]:
         print(f"Showing results for {answer['corrected']!r} (--exact searches for {answer['query']!r} as typed)")
+    first = answer["start"] + 1
+    shown = f"results {first}-{first + len(answer['results']) - 1}" if answer["start"] else "result(s)"
     print(
-        f"{len(answer['results'])} result(s) for {answer['query']!r}"
+        f"{len(answer['results'])} {shown} for {answer['query']!r}"
         + (f" as of {answer['as_of']}" if answer["as_of"] else ", all versions")
+        + (f"; more with --page {args.page + 1}" if answer["more"] else "")
     )
-    for number, hit in enumerate(answer["results"], start=1):
+    for number, hit in enumerate(answer["results"], start=first):
         print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them
         if len(matching) > 1:

@@ -34,6 +34,7 @@ def _coverage_line(result: ParseResult) -> str:
         f"duplicates merged, {c.chrome} chrome, {c.unparsed} unparsed"
         + (f", {c.split} split" if c.split else "")
         + f"; {c.percent:.1f}% accounted for"
+        + (f"; {c.not_entries} entry-looking lines not made entries (see warnings)" if c.not_entries else "")
         + ("" if c.complete else f"; MISSING {list(c.missing)} TWICE {list(c.twice)}")
     )
 
@@ -56,6 +57,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
                 "chrome": result.chrome,
                 "unparsed": result.unparsed,
                 "warnings": result.warnings,
+                "not_entries": result.not_entries,
                 "coverage": report_for(result).coverage,
             }
         )
@@ -217,7 +219,10 @@ def parser() -> _Parser:
     search_cmd.add_argument("query", help='words, "a phrase", card:NAME, kind:K, doc:ID, -word, prefix*')
     search_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     search_cmd.add_argument("--kind", help="rulebook, glossary or current-rulings")
-    search_cmd.add_argument("--limit", type=int, default=20)
+    search_cmd.add_argument("--limit", type=int, default=20, help="results a page (default 20)")
+    search_cmd.add_argument(
+        "--page", type=_positive, default=1, help="which page of results (default 1; 200 results at most)"
+    )
     search_cmd.add_argument("--all", action="store_true", help="search every version, not only those in force")
     search_cmd.add_argument("--exact", action="store_true", help="search the words as typed, without correcting them")
     docs = query("docs", "the documents in force on a date", cmd_docs)

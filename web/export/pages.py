@@ -85,6 +85,7 @@ def export(
             page_html = _get(client, _encoded(url))
             write(f"{name}.html", rewrite(site, f"{name}.html", page_html.decode()).encode())
             write(f"{name}.json", _get(client, _encoded(twin)))
+        write(NOT_FOUND, rewrite(site, NOT_FOUND, _not_found(app)).encode())
         feed = _get(client, "/changes.atom").decode()
         base_url = base_url or os.environ.get("RULINGS_BASE_URL", "")  # the app above makes relative links
         feed = rewrite(site, "changes.atom", feed)
@@ -112,6 +113,20 @@ def export(
     size = sum((out / name).stat().st_size for name in written)
     return {"directory": str(out), "files": len(written), "pages": len(site.pages), "bytes": size,
             "seconds": round(time.monotonic() - started, 2), **build}  # fmt: skip
+
+
+NOT_FOUND = "404.html"
+"""The export's page for a page it does not have (static hosts serve it; so does the service worker)."""
+
+
+def _not_found(app: Any) -> str:
+    """The app's error page for a page the export does not hold."""
+    from web.views import error_page
+
+    message = "This page is not in this export (a mistyped address, or a page newer than the export). Search for it:"
+    with app.test_request_context("/404.html"):
+        page: str = error_page(404, message, [{"url": "/", "name": "Search the rulings"}])[0]
+    return re.sub(r'<a href="[^"]*\.json">JSON</a> · ', "", page)  # it has no JSON twin
 
 
 def _encoded(url: str) -> str:

@@ -1,25 +1,34 @@
 """The browser's search index of an export: the versions in force, their words, the cards.
 
 ``search-index.json`` is an inverted index made here, at export time, so the browser only
-looks words up (``static/offline_search.js``). It holds:
+looks words up and scores as the server does (``static/offline_search.js``). It holds:
 
-- ``documents``: for each version in force on the export's day, in version order, what a
-  result shows (topic, headword, label, status, text, citation), what the filters test
-  (game, kind) and ``lengths``, the number of words of its headword, card names and text;
+- ``documents``: for each version in force on the export's day, in version order (the order
+  of the server's index of the versions in force), what a result shows (id, topic, headword,
+  label, status, text, citation, key, card names, document), what the filters and phrases test
+  (game, kind, document; the headword, card names, text and any extra text) and ``lengths``:
+  the words of its headword, card names, text and extra text (`kb.index.extra_text`) as the
+  server's index stores a field's length (`FIELDS`; one byte, an approximation);
+- ``averages``: each field's average length over the documents, of the lengths as coded (as the
+  server's, `kb.search.weighting`);
 - ``postings``: each folded word -> its postings, ordered by document then field, each as
   two numbers: the document's number less the previous posting's (the first: the number),
-  and ``field + 3 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 5]``: once
+  and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
-- ``stems``: each word of the postings whose English stem (the server's, Porter) is not the
-  word itself and is shared with another word -> that stem (`_stem_of`), so the browser finds
-  ``cloaking`` for ``cloaked`` as the server does;
-- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`).
+- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`);
+- ``indexed``: the postings of the card names' fields (``cards``, ``cardstem``) and of the
+  extra text's (``extra``, by stem) as the server's index holds them (term -> the document's
+  number less the previous one's, and the count), their lengths and averages with them, when
+  that index is the one the server searches on the export's day: the card names a build
+  linked and a table row's cells are in it and in no store;
+- ``card_lists``: the topics that are a rulebook's list of cards, not rulings (the deck page leaves them out).
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
-``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``). Filler words
-are left out of the text's postings (a query drops them when it has other words), but
-counted in its length. ``cards.json`` maps each card's folded title and aliases to its page,
-for the deck page in the browser.
+``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``); the
+browser stems them as the server does (``inflectionStem``, `kb.analysis.inflection_stem`).
+Filler words have postings too: a query of filler words alone searches them, and so does a
+phrase ("seed for free"). ``cards.json`` maps each card's
+folded title and aliases to its page, for the deck page in the browser.
 """
 
 from __future__ import annotations
@@ -29,9 +38,11 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from whoosh.lang.porter import stem
+from whoosh.util.numeric import byte_to_length, length_to_byte
 
 from kb.analysis import folded_words
+from kb.index.writer import extra_text, see_texts
+from kb.model import Topic
 from kb.search.questions import FILLER
 from kb.vocabulary import series_kind
 from rulings.normalize import title_key
@@ -39,52 +50,96 @@ from rulings.normalize import title_key
 if TYPE_CHECKING:
     from web.export.site import Site
 
-FIELDS = ("headword", "cards", "text")
+FIELDS = ("headword", "cards", "text", "extra")
 """The searched fields, numbered in this order in the postings."""
 
 
 def documents(site: Site) -> list[dict[str, Any]]:
     """One searchable document per version in force on the export's day, in version order,
-    with its card names (``cards``, searched but not shown)."""
+    with its card names, text and extra text as the server's index holds them (``words``,
+    ``extra``: searched, not shown)."""
     kb = site.kb
     found = []
-    games = {t["id"]: t["game"] for t in kb.topics()}
-    for version in kb.versions_in_force(site.today):
+    topics = {t["id"]: Topic(t["id"], t["game"], t["headword"], t["kind"]) for t in kb.topics()}
+    versions = kb.versions_in_force(site.today)
+    seen = see_texts(versions, topics)
+    for version in versions:
         part = kb.part(version, site.today)
         fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
-        found.append({"id": version.id, "topic": version.topic, "headword": part.get("headword", version.headword),
-                      "label": part["label"], "status": part["status"], "game": games[version.topic],
-                      "kind": series_kind(version.series), "cards": " ; ".join(part.get("cards") or []),
-                      "text": fallback, "citation": part["citation"]})  # fmt: skip
+        words = version.text or " ".join(f"See {r}." for r in version.references)
+        found.append({"id": version.id, "topic": version.topic, "key": version.key,
+                      "headword": part.get("headword", version.headword), "label": part["label"],
+                      "status": part["status"], "game": topics[version.topic].game,
+                      "kind": series_kind(version.series), "cards": " | ".join(part.get("cards") or []),
+                      "text": fallback, "words": words, "extra": extra_text(version, seen.get(version.id, "")),
+                      "document": version.document_id, "citation": part["citation"]})  # fmt: skip
     return found
 
 
 def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
-    """The inverted index of ``found`` (`documents`): the documents as shown, with the
-    lengths of their fields, the postings of each word, and the words' stems."""
+    """The inverted index of ``found`` (`documents`; ``words`` and ``extra`` default to none):
+    the documents as shown, with the lengths of their fields, the average lengths and the
+    postings of each word."""
     postings: dict[str, list[int]] = {}
     last: dict[str, int] = {}
     shown = []
+    totals = [0] * len(FIELDS)
     for number, document in enumerate(found):
         lengths = []
-        for field, name in enumerate(FIELDS):
-            words = folded_words(document[name])
-            lengths.append(len(words))
-            counts = Counter(w for w in words if field != 2 or w not in FILLER)
+        sources = [document["headword"], document["cards"], document.get("words", document["text"]),
+                   document.get("extra", "")]  # fmt: skip
+        for field, text in enumerate(sources):
+            words = folded_words(text)
+            lengths.append(byte_to_length(length_to_byte(len(words))))
+            totals[field] += lengths[-1]  # the server averages the lengths as its index codes them
+            counts = Counter(words)
             for word in sorted(counts):
-                postings.setdefault(word, []).extend((number - last.get(word, 0), field + 3 * (counts[word] - 1)))
+                postings.setdefault(word, []).extend((number - last.get(word, 0), field + 4 * (counts[word] - 1)))
                 last[word] = number
-        shown.append({**{k: v for k, v in document.items() if k != "cards"}, "lengths": lengths})
-    shared = Counter(stem(word) for word in postings)
-    stems = {w: _stem_of(w) for w in sorted(postings) if stem(w) != w and shared[stem(w)] > 1}
-    return {"documents": shown, "postings": postings, "stems": stems, "filler": sorted(FILLER)}
+        hidden = ("words",) if document.get("extra") else ("words", "extra")
+        shown.append({**{k: v for k, v in document.items() if k not in hidden}, "lengths": lengths})
+    averages = [total / (len(found) or 1) for total in totals]
+    return {"documents": shown, "averages": averages, "postings": postings, "filler": sorted(FILLER)}
 
 
-def _stem_of(word: str) -> int | str:
-    """The stem of ``word`` as kept: the length of the word's start it is (``cloaking`` -> 5
-    for ``cloak``), or the stem itself when it is not a start of the word (``any`` -> ``ani``)."""
-    found = stem(word)
-    return len(found) if word.startswith(found) else found
+INDEXED = {"cards": 1, "cardstem": 1, "extra": 3}
+"""The server's fields whose postings the export takes from its index (field -> the number of
+`FIELDS` whose lengths they give): the card names a build linked and a table row's cells are in
+no store, only in the index."""
+
+
+def indexed_fields(site: Site, found: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The fields `INDEXED` as the server's index of the versions in force holds them: each term
+    -> its postings (the document's number less the previous one's, and the count), each
+    document's stored length of those fields, and their averages; None when that index is not
+    the one the server searches on the export's day."""
+    searchers = site.kb.searchers
+    searcher, allowed = searchers.searcher(site.today)
+    if allowed is not None or searchers.history_searcher(site.today) is not None:
+        return None
+    reader = searcher.reader()
+    number = {document["id"]: n for n, document in enumerate(found)}
+    docs = {d: number.get(fields["version"]) for d, fields in enumerate(reader.all_stored_fields())}
+    if sorted(n for n in docs.values() if n is not None) != list(range(len(found))):
+        return None
+    postings: dict[str, dict[str, list[int]]] = {name: {} for name in INDEXED}
+    for name, table in postings.items():
+        for term in reader.field_terms(name):
+            matcher, at, last = reader.postings(name, term), [], 0
+            while matcher.is_active():
+                if (n := docs.get(matcher.id())) is not None:
+                    at.append((n, int(matcher.value_as("frequency"))))
+                matcher.next()
+            for n, count in sorted(at):
+                table.setdefault(term, []).extend((n - last, count))
+                last = n
+    lengths = {field: [0] * len(found) for field in set(INDEXED.values())}
+    for name, field in INDEXED.items():
+        for d, n in docs.items():
+            if n is not None:
+                lengths[field][n] = int(reader.doc_field_length(d, name) or 0)
+    averages = {INDEXED[name]: searcher.weighting.average_length(reader, name) or 0 for name in INDEXED}
+    return {"postings": postings, "lengths": lengths, "averages": averages}
 
 
 def cards(site: Site) -> dict[str, list[str]]:
@@ -101,5 +156,16 @@ def cards(site: Site) -> dict[str, list[str]]:
 
 def search_files(site: Site) -> Iterator[tuple[str, Any]]:
     """The JSON files of the browser's search: (name in the export, what it holds)."""
-    yield "search-index.json", {"today": site.today.isoformat(), **search_index(documents(site))}
+    lists = sorted(t["id"] for t in site.kb.topics() if t["kind"] == "card list")
+    found = documents(site)
+    index = search_index(found)
+    indexed = indexed_fields(site, found)
+    if indexed is not None:
+        for field, lengths in indexed["lengths"].items():
+            for document, length in zip(index["documents"], lengths, strict=True):
+                document["lengths"][field] = length
+        for field, average in indexed["averages"].items():
+            index["averages"][field] = average
+        index["indexed"] = indexed["postings"]
+    yield "search-index.json", {"today": site.today.isoformat(), **index, "card_lists": lists}
     yield "cards.json", cards(site)

@@ -23,7 +23,7 @@ MARKER = ".rulings-export"
 An export replaces a folder only when it holds this file and nothing but what the file lists."""
 SIGNATURE = "rulings export"
 """The marker's ``written by``: no file of the user's holds this by chance."""
-_LINK = re.compile(r'(\s(?:href|src|action|data-sw)=")(/[^"]*)(")')
+_LINK = re.compile(r'(\s(?:href|src|action|data-sw|data-permalink)=")(/[^"]*)(")')
 SAFE = "/:@-._~!$'()*+,;="
 RENAMED = {"/static/app.js": "static/offline.js", "/static/sw.js": "sw.js"}
 """Files the export serves in place of the app's: search, autocomplete and the deck in the

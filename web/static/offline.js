@@ -30,6 +30,45 @@
     });
   }
 
+  // Copy citation, as app.js does it: the ruling's text, its source and date, its permalink.
+  var status = document.getElementById("status");
+  function announce(text) {
+    if (!status) { return; }
+    status.textContent = "";
+    setTimeout(function () { status.textContent = text; }, 50);
+  }
+  function copyByCommand(text) {
+    var area = el("textarea", { readonly: "", "class": "visually-hidden" });
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    var done = false;
+    try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
+    area.remove();
+    return done;
+  }
+  function copyCitation(button) {
+    var text = button.dataset.citation + "\n" + new URL(button.dataset.permalink, window.location.href).href;
+    var copied = function () { button.textContent = "Copied"; announce("Citation copied"); setTimeout(function () { button.textContent = "Copy citation"; }, 2000); };
+    var failed = function () { announce("Could not copy; the citation is beside the button"); };
+    if (navigator.clipboard && window.isSecureContext) {
+      navigator.clipboard.writeText(text).then(copied, function () { if (copyByCommand(text)) { copied(); } else { failed(); } });
+    } else if (copyByCommand(text)) { copied(); } else { failed(); }
+  }
+  function showCopyButtons(where) { where.querySelectorAll("button.copy-cite").forEach(function (b) { b.hidden = false; }); }
+  function copyButton(part) {
+    // The button the server's copy_cite macro makes, for a part (or a search hit) shown here.
+    var c = part.citation;
+    var head = part.headword ? part.headword + " (" + part.label + ")" : part.label;
+    return el("button", { type: "button", "class": "copy-cite", "data-permalink": link("version/" + part.key + ".html"),
+      "data-citation": head + ": " + (part.text || "") + "\n\u2014 " + c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines }, ["Copy citation"]);
+  }
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("button.copy-cite");
+    if (button) { copyCitation(button); }
+  });
+  showCopyButtons(document);
+
   var loading = null;
   function searchIndex() {
     // The index, read once per page from search-index.json (made by `rulings export`).
@@ -46,24 +85,9 @@
     return loading;
   }
 
-  function read(text, filler) {
-    // The query's content words (fillers dropped unless all there is), exclusions, field prefixes.
-    var engine = window.RulingsSearch;
-    var excluded = [];
-    var rest = text.slice(0, 500).replace(/(^|\s)-(\S+)/g, function (_, space, word) { excluded.push(word); return space; });
-    rest = rest.replace(/\b(card|cards|kind|doc|game|headword):/gi, " ").replace(/["*]/g, " ");
-    var words = [];
-    (rest.match(engine.WORD) || []).forEach(function (w) { if (engine.fold(w) && words.indexOf(w) < 0) { words.push(w); } });
-    var content = words.filter(function (w) { return !filler.has(engine.fold(w)); });
-    return { words: content.length ? content : words, excluded: excluded.map(engine.fold).filter(Boolean) };
-  }
-
   function search(index, text, live, game, kind) {
-    var typed = read(text, index.filler);
-    var words = window.RulingsSearch.queryWords(typed.words.join(" "));
-    if (!words.length) { return { words: [], hits: [] }; }
-    var hits = index.search(words, { live: live, game: game, kind: kind, excluded: typed.excluded, limit: LIMIT });
-    return { words: typed.words, hits: hits };
+    // The server's answer, from the browser's index (offline_search.js: RulingsSearch.ask).
+    return window.RulingsSearch.ask(index, text, { live: live, game: game, kind: kind, limit: LIMIT, exact: params.get("exact") === "1" });
   }
 
   function snippet(text, terms) {
@@ -100,6 +124,8 @@
       [c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines]);
   }
 
+  function searchLink(q) { return link("index.html") + "?q=" + encodeURIComponent(q) + "&exact=1"; }
+
   function showResults(results, text, found) {
     var count = found.hits.length;
     var list = el("ol", { "class": "results" }, found.hits.map(function (h) {
@@ -107,11 +133,20 @@
       return el("li", {}, [
         el("a", { "class": "headword", href: link("entry/" + d.topic + ".html") }, [d.headword]), " ",
         el("span", { "class": "label" }, [d.label]), " ", el("span", { "class": "badge " + d.status }, [d.status]),
-        snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation)])
+        snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation), " ", copyButton(d)])
       ]);
     }));
+    var notes = [];
+    if (found.meant && found.meant.length) {
+      var offered = [];
+      found.meant.forEach(function (m, i) { if (i) { offered.push(" or "); } offered.push(el("a", { href: searchLink(m) }, [m])); });
+      notes.push(el("p", { "class": "corrected" }, ["Did you mean "].concat(offered, ["? Showing results for both. Search instead for ", el("a", { href: searchLink(text) }, [text]), "."])));
+    } else if (found.corrected) {
+      notes.push(el("p", { "class": "corrected" }, ["Showing results for ", el("strong", {}, [found.corrected]), ". Search instead for ", el("a", { href: searchLink(text) }, [text]), "."]));
+    }
     var note = el("p", { "class": "count" }, [count + " result" + (count === 1 ? "" : "s") + " for \u201c" + text + "\u201d"]);
-    results.replaceChildren(note, list);
+    results.replaceChildren.apply(results, notes.concat([note, list]));
+    showCopyButtons(results);
     results.setAttribute("data-query", text);
     results.setAttribute("data-offline", "1");
   }
@@ -170,16 +205,41 @@
     }
   }
 
+  function partView(p) {
+    // One version as the server's part_view macro shows it: label, status, text, note, source.
+    var section = el("section", { "class": "part" }, [el("h3", {}, [p.label + " ", el("span", { "class": "badge " + p.status }, [p.status]),
+      " ", el("small", {}, [p.operation + (p.valid_from ? ", since " + p.valid_from : "") + (p.valid_to ? " until " + p.valid_to : "")])])]);
+    if (p.text) { section.append(el("div", { "class": "text" }, p.text.split(/\n{2,}/).map(function (para) { return el("p", {}, [para]); }))); }
+    if (p.note) { section.append(el("p", { "class": "note" }, ["Note: " + p.note])); }
+    if (p.summary) { section.append(el("p", { "class": "summary" }, [el("strong", {}, ["Publisher's summary:"]), " " + p.summary])); }
+    section.append(el("p", { "class": "source" }, [cite(p.citation), " \u00b7 ", el("a", { href: link("version/" + p.key + ".html") }, ["permalink"]), " ", copyButton(p)]));
+    return section;
+  }
+
+  function closeNames(cards, name) {
+    // Up to three card names close to a name no card has (the deck page's "did you mean").
+    var key = titleKey(name);
+    var engine = window.RulingsSearch;
+    var limit = Math.max(1, Math.floor(key.length / 4));
+    var found = [];
+    Object.keys(cards).forEach(function (k) {
+      var d = engine.distance(key, k, limit);
+      if (d <= limit && found.every(function (f) { return f.name !== cards[k][0]; })) { found.push({ name: cards[k][0], file: cards[k][1], d: d }); }
+    });
+    return found.sort(function (a, b) { return a.d - b.d || (a.name < b.name ? -1 : 1); }).slice(0, 3);
+  }
+
   var deckForm = document.querySelector("form.deck");
   var deckText = params.get("list") || "";
   if (deckForm && deckText.trim()) {
-    getJSON("cards.json").then(function (cards) {
+    var lists = new Set();
+    searchIndex().then(function (index) { lists = index.cardLists; }, function () {}).then(function () { return getJSON("cards.json"); }).then(function (cards) {
       var known = [];
       var unknown = [];
       deckText.split("\n").slice(0, 500).forEach(function (raw) {
         var line = raw.trim();
         if (!line) { return; }
-        var m = line.match(/^(\d{1,3})\s*[x×]?\s+(.+)$/i);
+        var m = line.match(/^(\d{1,3})\s*[x\u00d7]?\s+(.+)$/i);
         var count = m ? +m[1] : 1;
         var name = m ? m[2] : line;
         var card = cards[titleKey(name.replace(/^\[univ\]\s*/i, ""))];
@@ -189,15 +249,38 @@
       });
       var total = known.reduce(function (a, k) { return a + k.count; }, 0);
       var shown = [el("p", { "class": "count" }, [total + " cards, " + known.length + " distinct known" + (unknown.length ? ", " + unknown.length + " unknown" : "")])];
-      unknown.forEach(function (u) { shown.push(el("p", { "class": "error" }, ["Unknown card: " + u])); });
+      unknown.forEach(function (u) {
+        var close = window.RulingsSearch ? closeNames(cards, u) : [];
+        var line = el("p", { "class": "error" }, ["Unknown card: " + u]);
+        if (close.length) {
+          line.append(" \u2014 did you mean ");
+          close.forEach(function (c, i) { line.append(i ? ", " : "", el("a", { href: link(c.file + ".html") }, [c.name])); });
+          line.append("?");
+        }
+        shown.push(line);
+      });
+      var quiet = el("p", { "class": "quiet", hidden: "" }, ["No rulings on: "]);
       var sections = known.map(function (k) {
-        var section = el("section", { "class": "deckcard" }, [el("h2", {}, [k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name])])]);
+        var heading = el("h2", {}, [k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name])]);
+        var section = el("section", { "class": "deckcard" }, [heading]);
         getJSON(k.file.split("/").map(encodeURIComponent).join("/") + ".json").then(function (answer) {
-          answer.entries.forEach(function (e) { section.append(el("h3", {}, [el("a", { href: link("entry/" + e.topic + ".html") }, [e.headword])])); });
+          var entries = (answer.entries || []).filter(function (e) { return !lists.has(e.topic); });
+          if (!entries.length) {
+            section.remove();
+            quiet.append(quiet.childNodes.length > 1 ? ", " : "", k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name]));
+            quiet.hidden = false;
+            return;
+          }
+          heading.append(" ", el("small", {}, [entries.length + " ruling" + (entries.length === 1 ? "" : "s")]));
+          entries.forEach(function (e) {
+            section.append(el("h3", {}, [el("a", { href: link("entry/" + e.topic + ".html") }, [e.headword])]));
+            (e.parts || []).forEach(function (p) { section.append(partView(p)); });
+          });
+          showCopyButtons(section);
         }).catch(function () {});
         return section;
       });
-      deckForm.after.apply(deckForm, shown.concat(sections));
+      deckForm.after.apply(deckForm, shown.concat(sections, [quiet]));
     });
   }
 

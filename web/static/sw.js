@@ -84,19 +84,26 @@ self.addEventListener("fetch", function (event) {
   var fresh = fetch(request.url, { cache: "no-cache", credentials: "same-origin" }).then(function (response) {
     return response.redirected && request.mode === "navigate" ? Response.redirect(response.url, 302) : response;
   });
+  // A page the export does not have: its own 404 page (404.html, kept offline), not the browser's error.
+  function missing(otherwise) {
+    if (request.mode !== "navigate") { return otherwise(); }
+    return caches.match(scoped("404.html")).then(function (page) {
+      return page ? Response.redirect(scoped("404.html") + "?from=" + encodeURIComponent(url.pathname), 302) : otherwise();
+    });
+  }
   event.respondWith(fresh.then(function (response) {
     if (response.ok && response.type === "basic") {
       var copy = response.clone();
       event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(keyOf(request.url), copy); }));
     }
-    return response;
+    return response.status === 404 ? missing(function () { return response; }) : response;
   }, function (error) {
     var key = keyOf(request.url);
     return caches.match(key).then(function (found) {
       return found || caches.match(key, { ignoreSearch: true });
     }).then(function (found) {
       if (found) { return found; }
-      throw error;
+      return missing(function () { throw error; });
     });
   }));
 });

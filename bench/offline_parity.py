@@ -1,0 +1,119 @@
+"""Offline search as the server searches: how often the export's search (``static/offline_search.js``
+over ``search-index.json``, run by node) gives the top three results the server gives.
+
+For each query of the relevance sets the server's answer (`KnowledgeBase.search`, the versions in
+force) and the export's are compared, result by result (version ids): the top three equal, the
+first equal. Run:
+
+    .venv/bin/python bench/offline_parity.py [SET.toml ...] [--kb KB]
+
+with no ``--kb``, the bundled library ``data/`` is built into a temporary directory; the export
+is written there too. Needs node (Debian's ``nodejs``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from relevance import SETS, read_set  # noqa: E402
+
+NODE = shutil.which("node") or shutil.which("nodejs")
+SEARCH_JS = ROOT / "web" / "static" / "offline_search.js"
+DRIVER = """
+const fs = require("fs");
+global.window = {};
+require(process.argv[1]);
+const engine = window.RulingsSearch;
+const index = new engine.Index(JSON.parse(fs.readFileSync(process.argv[2], "utf8")));
+const queries = JSON.parse(fs.readFileSync(0, "utf8"));
+const out = queries.map(function (q) {
+  return engine.ask(index, q, { limit: 10 }).hits.map(function (h) { return h.doc.id; });
+});
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@dataclass
+class Compared:
+    """One query: the server's versions and the export's, best first."""
+
+    query: str
+    server: list[int]
+    offline: list[int]
+
+    @property
+    def same_top3(self) -> bool:
+        return self.server[:3] == self.offline[:3]
+
+    @property
+    def same_top1(self) -> bool:
+        return self.server[:1] == self.offline[:1]
+
+
+def offline_answers(site: Path, queries: list[str]) -> list[list[int]]:
+    """The version ids the export in ``site`` answers each query with (node running its search)."""
+    if NODE is None:
+        raise RuntimeError("node is not installed")
+    done = subprocess.run(
+        [NODE, "-e", DRIVER, str(SEARCH_JS), str(site / "search-index.json")],
+        input=json.dumps(queries), capture_output=True, text=True, check=True, timeout=600,
+    )  # fmt: skip
+    answers: list[list[int]] = json.loads(done.stdout)
+    return answers
+
+
+def compare(kb_root: Path, site: Path, queries: list[str]) -> list[Compared]:
+    """The server's answer and the export's to each query."""
+    from kb.paths import current
+    from kb.query import KnowledgeBase
+
+    with KnowledgeBase(current(kb_root)) as kb:
+        server = [[hit["version"] for hit in kb.search(q, limit=10)["results"]] for q in queries]
+    return [Compared(q, s, o) for q, s, o in zip(queries, server, offline_answers(site, queries), strict=True)]
+
+
+def report(name: str, compared: list[Compared]) -> None:
+    count = len(compared) or 1
+    top3 = sum(c.same_top3 for c in compared) / count
+    top1 = sum(c.same_top1 for c in compared) / count
+    print(f"{name}: {len(compared)} queries, top 3 the same {top3:.3f}, top 1 the same {top1:.3f}")
+    for c in compared:
+        if not c.same_top3:
+            print(f"  differs: {c.query!r}: server {c.server[:3]}, offline {c.offline[:3]}")
+
+
+def main() -> int:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("sets", nargs="*", type=Path, default=SETS)
+    options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
+    args = options.parse_args()
+    from web.export.pages import export
+
+    with tempfile.TemporaryDirectory() as work:
+        kb = args.kb
+        if kb is None:
+            from kb.build.pipeline import build
+
+            kb = Path(work) / "kb"
+            build(ROOT / "data", kb)
+        export(kb, Path(work) / "site")
+        everything: list[Compared] = []
+        for path in args.sets:
+            compared = compare(kb, Path(work) / "site", [str(q["q"]) for q in read_set(path)])
+            report(path.name, compared)
+            everything += compared
+        report("all", everything) if len(args.sets) > 1 else None
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
