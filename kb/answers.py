@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, TypedDict
 
+from kb.paging import PageFacts
+
 
 def iso(value: dt.date | None) -> str | None:
     """A date as an answer gives it: ISO text, or None."""
@@ -41,11 +43,36 @@ class Ending(TypedDict):
     """The permalink key of the version that superseded it, if one did."""
 
 
+class TopicRef(TypedDict):
+    """A topic named by id and headword (a back reference)."""
+
+    topic: str
+    headword: str
+
+
+class GivesWay(TypedDict):
+    """The text in force that governs over a part, and why (`kb.read.standing.govern`)."""
+
+    key: str
+    topic: str
+    headword: str
+    label: str
+    date: str | None
+    why: str
+
+
 class Part(TypedDict):
-    """One version as an answer part (`KnowledgeBase.part`)."""
+    """One version as an answer part (`KnowledgeBase.part`). ``number`` of ``of``: its place in
+    its topic's series, oldest first; ``partial``: what its text lacks (None: whole);
+    ``sections``: the sections under an empty heading; ``gives_way``: what governs over it
+    among the texts shown with it, ``governs``: what it governs over (`kb.read.standing`)."""
 
     version: int
     key: str
+    topic: str
+    game: str
+    number: int
+    of: int
     series: str
     label: str
     headword: str
@@ -63,13 +90,10 @@ class Part(TypedDict):
     citation: Citation
     ended_by: Ending | None
     cards: list[str]
-
-
-class TopicRef(TypedDict):
-    """A topic named by id and headword (a back reference)."""
-
-    topic: str
-    headword: str
+    partial: str | None
+    sections: list[TopicRef]
+    gives_way: GivesWay | None
+    governs: str | None
 
 
 class Entry(TypedDict):
@@ -115,13 +139,14 @@ class AsOfAnswer(TypedDict):
 
     as_of: str
     topics: list[Entry]
+    page: PageFacts
+    """Which of the topics in force this answer holds (`kb.paging`)."""
 
 
 class SearchResult(Part):
     """A search hit: the version's part, its topic, the marked snippet, and whether the query
     names the entry (``full``: show its whole text)."""
 
-    topic: str
     snippet: str
     full: bool
 
@@ -230,6 +255,22 @@ class UnknownName(TypedDict):
     suggestions: list[str]
 
 
+class PairEntry(Entry):
+    """An entry bearing on two cards together: ``rank`` 0 names both, 1 names one and is a rule
+    the other's rulings refer to, 2 is a rule both refer to; ``why`` says which in words."""
+
+    rank: int
+    why: str
+
+
+class PairAnswer(TypedDict):
+    """The entries in force that bear on two cards together, best first (`KnowledgeBase.together`)."""
+
+    cards: list[CardRef]
+    as_of: str
+    entries: list[PairEntry]
+
+
 class DeckAnswer(TypedDict):
     """Every card of a deck list with its rulings in force (`KnowledgeBase.deck`)."""
 
@@ -239,6 +280,8 @@ class DeckAnswer(TypedDict):
     skipped: int
     headers: list[str]
     total: int
+    page: PageFacts
+    """Which of the known cards ``cards`` holds (`kb.paging`)."""
 
 
 class DiffItem(TypedDict):
@@ -256,10 +299,12 @@ class Added(DiffItem):
 
 
 class Changed(DiffItem):
-    """A topic whose text (or notes) in force differ between the two dates."""
+    """A topic whose text (or notes) in force differ between the two dates: the texts in force
+    at the end (``parts``) and how each text in force at the start and not at the end ended."""
 
     diff: list[tuple[str, str]]
     parts: list[Part]
+    ended_by: list[Ending | None]
 
 
 class Rescinded(DiffItem):
@@ -273,15 +318,14 @@ class Rescinded(DiffItem):
 class Pending(Part):
     """A version published between the two dates that is not yet in force at the end."""
 
-    topic: str
-
 
 DiffAnswer = TypedDict(
     "DiffAnswer",
     {"from": str, "to": str, "added": list[Added], "changed": list[Changed], "rescinded": list[Rescinded],
-     "pending": list[Pending]},
+     "pending": list[Pending], "counts": dict[str, int], "page": PageFacts},
 )  # fmt: skip
-"""Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`)."""
+"""Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`): those
+of one page (`kb.paging`), and how many of each kind there are in all."""
 
 
 class DocumentFacts(TypedDict):

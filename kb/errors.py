@@ -48,6 +48,9 @@ class UnknownName(LookupError):
         hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
         super().__init__(f"no {self.what} {name!r}{hint}")
         self.suggestions = suggestions
+        self.name = name
+        self.bare = f"no {self.what} {name!r}"
+        """The message without its suggestions (a page shows them apart, as links)."""
 
 
 class UnknownTopic(UnknownName):
@@ -60,3 +63,7 @@ class UnknownCard(UnknownName):
     """No card has that name."""
 
     what = "card"
+
+
+class NotAPair(ValueError):
+    """A question about two cards together naming other than two different cards."""

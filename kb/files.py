@@ -10,6 +10,7 @@
   when the writer is gone; a file a library lists is never taken for one.
 - `owner_gone`: whether the process that made a ``….<pid>.tmp`` leftover is gone (its pid
   is not alive and nobody holds a lock on it), so a later command may remove it.
+- `naming`: an error of a write that names no file (a full disk) made to name the one written.
 - `fault`: the fault-injection hook the tests use: ``RULINGS_FAULT=<step>`` makes the process
   kill itself (SIGKILL) at that named step; ``RULINGS_FAULT=<step>:enospc`` raises
   ``OSError(ENOSPC)`` there instead, as a full disk would.
@@ -45,6 +46,18 @@ def fault(step: str) -> None:
         os.kill(os.getpid(), signal.SIGKILL)
     if wanted == f"{step}:enospc":
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+
+@contextlib.contextmanager
+def naming(path: Path) -> Iterator[None]:
+    """Name ``path`` in an `OSError` raised in the block without a file name (a full disk's
+    ENOSPC from a write names none), so the one error line says where the write failed."""
+    try:
+        yield
+    except OSError as err:
+        if err.filename is not None or err.errno is None:
+            raise
+        raise OSError(err.errno, err.strerror or str(err), str(path)) from err
 
 
 def fsync_directory(directory: Path) -> None:
@@ -100,7 +113,8 @@ def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
             _tidy(temporary.parent)
             raise
     try:
-        yield fd
+        with naming(path):
+            yield fd
         os.fsync(fd)
         os.close(fd)
         if replace:

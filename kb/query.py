@@ -38,6 +38,7 @@ from kb.answers import (
     Entry,
     HistoryAnswer,
     HistoryVersion,
+    PairAnswer,
     Part,
     SearchAnswer,
     ShowAnswer,
@@ -45,8 +46,9 @@ from kb.answers import (
 )
 from kb.errors import BuildError, Damaged, ReversedRange
 from kb.model import Version, history_order, status
+from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
-from kb.read import changes, documents
+from kb.read import changes, documents, standing
 from kb.read.parts import Parts
 from kb.read.reader import Names, Reader
 from kb.read.worddiff import word_diff
@@ -88,7 +90,7 @@ class KnowledgeBase(Reader):
         """How a version becomes an answer part (`kb.read.parts`)."""
         self._searchers: Searchers | None = None
         self._searchers_made = threading.Lock()
-        self._changes: dict[int, dict[str, dict[str, Any]]] = {}
+        self._changes: dict[tuple[int, tuple[str, ...] | None], dict[str, dict[str, Any]]] = {}
 
     # -- the search side ------------------------------------------------------------
 
@@ -137,12 +139,14 @@ class KnowledgeBase(Reader):
         """Folded headword or card name -> the name, for "did you mean" (read from the store as asked)."""
         return Names(self)
 
-    def document_changes(self, limit: int) -> dict[str, dict[str, Any]]:
-        """What each document changed, up to ``limit`` items of each kind (`kb.read.changes.by_document`),
-        made on first use for each limit."""
-        if limit not in self._changes:  # made whole, then published
-            self._changes = {**self._changes, limit: changes.by_document(self.parts, limit)}
-        return self._changes[limit]
+    def document_changes(self, limit: int, only: list[str] | None = None) -> dict[str, dict[str, Any]]:
+        """What each document (of ``only``, default all) changed, up to ``limit`` items of each
+        kind (`kb.read.changes.by_document`), made on first use for each limit and documents."""
+        key = (limit, tuple(sorted(only)) if only is not None else None)
+        if key not in self._changes:  # made whole, then published
+            made = changes.by_document(self.parts, limit, None if only is None else set(only))
+            self._changes = {**self._changes, key: made}
+        return self._changes[key]
 
     # -- lookup and answer parts (`kb.read.parts`) --------------------------------------
 
@@ -196,7 +200,7 @@ class KnowledgeBase(Reader):
         """Every series' text in force for a topic on a date, with citations."""
         on = as_of or dt.date.today()
         topic = self.find(query, game)
-        parts = [self.part(v, on) for v in self.in_force(topic, on)]
+        parts = standing.govern([self.part(v, on) for v in self.in_force(topic, on)], self)
         waiting = [self.part(v, on) for v in self.versions_of(topic) if status(v, on) == "pending"]
         row = self.topic(topic) or {}
         return {
@@ -219,30 +223,37 @@ class KnowledgeBase(Reader):
             versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
         return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
 
-    def as_of(self, on: dt.date, game: str | None = None) -> AsOfAnswer:
-        """The whole knowledge base in force on a date."""
+    def as_of(self, on: dt.date, game: str | None = None, paging: Paging = FIRST) -> AsOfAnswer:
+        """The whole knowledge base in force on a date: the topics of the page ``paging`` asks
+        (`kb.paging`), by headword."""
         game = self.game_filter(game)
         in_force: dict[str, list[Version]] = {}
         for version in self.versions_in_force(on):
             in_force.setdefault(version.topic, []).append(version)
-        topics: list[Entry] = []
-        for topic in sorted(self.topics(), key=lambda t: headword_key(t["headword"])):
-            parts = in_force.get(topic["id"], [])
-            if parts and game in (None, topic["game"]):
-                topics.append(
-                    {"topic": topic["id"], "headword": topic["headword"], "parts": [self.part(v, on) for v in parts]}
-                )
-        return {"as_of": on.isoformat(), "topics": topics}
+        listed = [t for t in sorted(self.topics(), key=lambda t: headword_key(t["headword"]))
+                  if in_force.get(t["id"]) and game in (None, t["game"])]  # fmt: skip
+
+        def entry(topic: dict[str, Any]) -> Entry:
+            parts = [self.part(v, on) for v in in_force[topic["id"]]]
+            return {"topic": topic["id"], "headword": topic["headword"], "parts": parts}
+
+        topics, page = page_of(listed, paging, entry)
+        return {"as_of": on.isoformat(), "topics": topics, "page": page}
 
     def diff(
         self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
-        cards: set[str] | None = None,
+        cards: set[str] | None = None, paging: Paging = FIRST,
     ) -> DiffAnswer:  # fmt: skip
-        """Topics added, changed, rescinded and pending between two dates (`kb.read.changes.diff`); a
-        start after the end is a `ReversedRange`."""
+        """Topics added, changed, rescinded and pending between two dates, one page of them
+        (`kb.read.changes.diff`); a start after the end is a `ReversedRange`."""
         if start > end:
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
-        return changes.diff(self.parts, start, end, game, kinds, cards)
+        return changes.diff(self.parts, start, end, game, kinds, cards, paging)
+
+    def latest_range(self, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
+        """The dates a diff spans by default, what the latest document (of ``game``) changed, and
+        that document (`kb.read.changes.latest_range`)."""
+        return changes.latest_range(self, self.game_filter(game))
 
     def documents_in_force(self, on: dt.date) -> DocumentsAnswer:
         """The documents in force on ``on`` and the complete sets declared by then (`kb.read.documents`)."""
@@ -254,13 +265,16 @@ class KnowledgeBase(Reader):
     ) -> SearchAnswer:  # fmt: skip
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
         all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
-        on (`kb.search.in_force.search`)."""
+        on (`kb.search.in_force.search`); headings after text and, on the first page of a search of
+        the texts in force, the governing text first (`kb.read.standing.arranged`)."""
         from kb.search.in_force import search
 
         try:
-            return search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start)
+            found = search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live,
+                           start)  # fmt: skip
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
+        return standing.arranged(self, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:
         """Up to ``limit`` headwords and card names completing ``text`` (`kb.search.completion.complete`)."""
@@ -276,12 +290,21 @@ class KnowledgeBase(Reader):
 
         return cards.card(self.parts, name, as_of, game)
 
-    def deck(self, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
-        """Each card of a deck list with its rulings in force on ``as_of``, and the unknown names
-        with suggestions (`kb.read.cards.deck`)."""
+    def together(self, names: list[str], as_of: dt.date | None = None, game: str | None = None) -> PairAnswer:
+        """The rulings and entries in force on ``as_of`` that bear on two cards together, best first
+        (`kb.read.pairs.together`); an unknown name is an `UnknownCard`, other than two a `NotAPair`."""
+        from kb.read import pairs
+
+        return pairs.together(self.parts, names, as_of, game)
+
+    def deck(
+        self, text: str, as_of: dt.date | None = None, game: str | None = None, paging: Paging = FIRST
+    ) -> DeckAnswer:
+        """Each card of a deck list (those of the page ``paging`` asks) with its rulings in force
+        on ``as_of``, and the unknown names with suggestions (`kb.read.cards.deck`)."""
         from kb.read import cards
 
-        return cards.deck(self.parts, text, as_of, game)
+        return cards.deck(self.parts, text, as_of, game, paging)
 
     def find_card(self, name: str, game: str | None = None) -> str:
         """The catalog key of a card named (or aliased) ``name`` (`kb.read.cards.find_card`)."""

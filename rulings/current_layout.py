@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from rulings.dates import parse_us_date
+from rulings.dates import US_DATE_TEXT, parse_us_date
 
 SUMMARIES = re.compile(r"SIGNIFICANT RUL(?:ING|E)S CHANGES(?: AND CLARIFICATIONS| TO NOTE)?:?")
 """The heading of the change summaries (``SIGNIFICANT RULES CHANGES TO NOTE`` in early documents)."""
@@ -26,7 +26,7 @@ TITLE = re.compile(
 )
 _DECLARED = re.compile(
     r"^(?:.{0,60}?\bCURRENT RULINGS(?: UPDATE)?:?\s+|Released\s+|Issued\s+)?"
-    r"(?P<date>\d{1,2}/\d{1,2}/(?:\d{4}|\d{2}))(?![\d/])",
+    rf"(?P<date>{US_DATE_TEXT})(?![\d/])",
     re.IGNORECASE,
 )
 _BARE_HEAD = re.compile(r"^(?P<head>\*?\s*[^-\u2013\u2014*]{1,70}?)\s+[-\u2013\u2014]$")

@@ -25,11 +25,16 @@ PAGES = {
     "document": "/docs/stccg-cr-update-2000-11-27?lines=79-83#L79",
     "asof": "/asof/2000-11-27",
     "error-404": "/entry/no-such-topic",
+    "search-governing": "/?q=how+many+seed+cards&game=stccg",
+    "search-heading": "/?q=setup",
+    "entry-partial": "/entry/stccg:chajoh",
+    "two-cards": "/cards?names=" + quote("Stop First Contact,Hero of the Empire"),
 }
 HISTORY_PAGES = {
     "diff": "/diff?from=2000-10-30&to=2000-11-27",
     "entry-compare": "/entry/stccg:mission-attempt",
     "asof-history": "/docs?as_of=2000-11-01",
+    "diff-latest": "/diff",
 }
 SEVERE = ("moderate", "serious", "critical")
 

@@ -108,6 +108,7 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
         (answers.CardAnswer, ["card", "Kreechta", *bundled]),
         (answers.CardAnswer, ["card", "Kreetchta", "--game", "neutral-zone", "--kb", str(work / "named-twice")]),
         (answers.DeckAnswer, ["deck", str(deck), *bundled]),
+        (answers.PairAnswer, ["cards", "Stop First Contact", "Hero of the Empire", *bundled]),
         (answers.DiffAnswer, ["diff", "1990-01-01", TODAY, *library]),
         (answers.DiffAnswer, ["diff", "1990-01-01", TODAY, *bundled]),
         (answers.DiffAnswer, ["diff", "2000-11-01", "2001-02-01", *library]),
@@ -147,7 +148,8 @@ def test_the_checker_finds_a_key_added_or_dropped() -> None:
         "version": 1, "key": "k", "series": "glossary", "label": "Glossary", "headword": "h", "text": "",
         "status": "active", "authority": "official", "operation": "original", "valid_from": None, "valid_to": None,
         "ended": None, "note": "", "condition": None, "references": [], "summary": None, "citation": citation,
-        "ended_by": None, "cards": [], "topic": "t", "snippet": "s", "full": False,
+        "ended_by": None, "cards": [], "topic": "t", "snippet": "s", "full": False, "game": "g", "number": 1, "of": 1,
+        "partial": None, "sections": [], "gives_way": None, "governs": None,
     }  # fmt: skip
     assert list(mismatches(hit, answers.SearchResult)) == []
     assert list(mismatches({**hit, "matching": [1]}, answers.SearchResult)) == [

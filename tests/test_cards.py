@@ -270,7 +270,7 @@ def test_card_page_and_cli_show_set_rarity_text_and_lore(
     assert f'<dd class="game-text">{escape(CONUNDRUM_TEXT)}</dd>' in page
     assert f'<dd class="lore">{escape(CONUNDRUM_LORE)}</dd>' in page
     assert "Trad_Modern_Open_Warp" not in page
-    assert '<li><time datetime="2000-11-27">2000-11-27</time> <a href="/entry/stccg:conundrum">Conundrum</a>' in page
+    assert '<h2>Rulings headed by it</h2>\n<h3><a href="/entry/stccg:conundrum">Conundrum</a></h3>' in page
     bounty = client.get("/card/H.M.S.%20Bounty").get_data(as_text=True)
     assert "<dd>tmp #110, rarity R+</dd>" in bounty and "<dt>Affiliation</dt><dd>Klingon/Federation</dd>" in bounty
     assert main(["card", "Conundrum", "--kb", str(real.directory.parent.parent), "--as-of", "2001-01-01"]) == 0

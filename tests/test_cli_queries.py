@@ -45,7 +45,11 @@ def test_show_text_for_a_judge(bundled: str, capsys: pytest.CaptureFixture[str])
     lines = out.splitlines()
     assert status == 0
     assert lines[0].startswith("mission attempt  (stccg:mission-attempt), in force on ")
-    assert lines[1] == "  [Current Rulings] active since 2000-11-27; add"
+    assert lines[1] == "  [Current Rulings, version 1 of 1] active since 2000-11-27; add"
+    assert lines[2:4] == [
+        "    PARTIAL TEXT: it adds to the Current Rulings entry; the rest of that entry is not in",
+        "    this library.",
+    ]
     assert "    NOTE: adds to the Current Rulings entry; that text is not in this knowledge base" in lines
     assert lines[-1] == "    Source: Current Rulings Update (11/27/00), 2000-11-27, lines 123-127"
 
@@ -81,15 +85,23 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     assert status == 0
     assert out.splitlines()[:2] == [
         "mission attempt  (stccg:mission-attempt): 1 version(s)",
-        "1. 2000-11-27 -> in force  [Current Rulings] add, active",
+        "1. 2000-11-27 -> in force  [Current Rulings, version 1 of 1] add, active",
     ]
     status, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled)
     lines = out.splitlines()
     assert lines[0] == "Changes from 2000-10-30 to 2000-11-27: 50 added, 0 changed, 0 rescinded, 0 pending"
-    assert lines[1:4] == ["+ A Fast Ship Would Be Nice", "+ Admiral Riker", '+ "any"']
+    assert lines[1:6] == [
+        "+ A Fast Ship Would Be Nice",
+        "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
+        "lines 55",
+        "+ Admiral Riker",
+        "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
+        "lines 57",
+        "    Publisher's summary: The preview version has the correct game text.",
+    ]
     _, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled, "--json", "--kind", "glossary")
     answer = json.loads(out)
-    assert sorted(answer) == ["added", "changed", "from", "pending", "rescinded", "to"]
+    assert sorted(answer) == ["added", "changed", "counts", "from", "page", "pending", "rescinded", "to"]
     assert [i["headword"] for i in answer["added"]] == [
         '"any"',
         "Cha'Joh",

@@ -39,7 +39,8 @@ def site(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(bundled_root: Path) -> Any:
-    return create_app({"KB": str(bundled_root)}).test_client()
+    """The app as the export asks it: long answers whole, not a page at a time."""
+    return create_app({"KB": str(bundled_root), "PAGED": False}).test_client()
 
 
 def app_json(client: Any, url: str) -> Any:
@@ -181,11 +182,11 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(static_host)
-        page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+        wait_until(page, "navigator.serviceWorker.controller !== null")  # the pages' CSP forbids wait_for_function
         kept = (
             "caches.keys().then(k => Promise.all(k.map(n => caches.open(n).then(c => c.keys()).then(r => r.length))))"
         )
-        assert page.evaluate(kept) == [len(files) + 1]
+        assert page.evaluate(kept) == [len(files) + 2]  # and the start page, and the mark that all were kept
         assert page.text_content(".build") == "build {} of {}".format(*page.evaluate(
             "fetch('offline.json').then(r => r.json()).then(b => [b.build, b.built_on])"))  # fmt: skip
         context.set_offline(True)
@@ -198,13 +199,20 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
             assert unquote(shown[0]) == f"{static_host}entry/{answer['results'][0]['topic']}.html", query
             assert page.text_content("#results .count") == f"{len(shown)} result{'s' * (len(shown) != 1)} for “{query}”"
 
+        page.goto(static_host + "index.html?q=commandeering")  # a partial text says so offline too
+        page.wait_for_selector("#results[data-offline]")
+        assert page.text_content("#results li:first-child p.partial") == (
+            "Partial text: it replaces the second paragraph of the Glossary entry; the rest of that entry is not in"
+            " this library."
+        )
+
         for path, url, title in [
             ("entry/stccg:conundrum", "/entry/stccg:conundrum", "Conundrum"),
             ("card/Conundrum", "/card/Conundrum", "Conundrum"),
             ("diff/2000-11-27_2023-01-01", "/diff?from=2000-11-27&to=2023-01-01",
              "Changes from 2000-11-27 to 2023-01-01"),
             ("version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
-             "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary", "Conundrum version"),
+             "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary", "Conundrum Glossary, version 1 of 1"),
         ]:  # fmt: skip
             page.goto(static_host + quote(path) + ".html")
             assert " ".join(page.text_content("h1").split()).startswith(title), path
@@ -265,7 +273,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
             context = browser.new_context()
             page = context.new_page()
             page.goto(home)
-            page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=120_000)
+            wait_until(page, "navigator.serviceWorker.controller !== null")  # the pages' CSP forbids wait_for_function
             assert page.evaluate(kept) == [f"rulings-{first}"]
             context.set_offline(True)
             second = build(SEEDS, kb_root).directory.name
@@ -279,7 +287,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
             )
             page.reload()
             assert page.get_attribute(".build", "data-build") == second
-            page.wait_for_function(f"caches.keys().then(k => k.join() === 'rulings-{second}')", timeout=120_000)
+            wait_until(page, f"caches.keys().then(k => k.join() === 'rulings-{second}')")
             kept_page = f"caches.match(new URL('docs.html', location.href).href).then(r => r.text()).then({shown})"
             wait_until(page, f"{kept_page}.then(b => b === '{second}', () => false)")
             context.set_offline(True)
@@ -307,7 +315,7 @@ def test_the_served_app_keeps_its_pages_offline(bundled_root: Path) -> None:
             page = context.new_page()
             page.goto(site + "/")
             wait_until(page, "navigator.serviceWorker.controller !== null")  # the app's CSP forbids wait_for_function
-            assert page.evaluate("caches.keys()") == ["rulings-app"]
+            assert page.evaluate("caches.keys()") == [f"rulings-{current(bundled_root).name}"]  # named by its build
             page.goto(site + "/entry/stccg:conundrum")
             context.set_offline(True)
             page.goto(site + "/entry/stccg:conundrum")
@@ -328,7 +336,7 @@ def test_a_large_export_is_kept_offline_by_its_shell_and_each_page_once_opened(
     assert kept["complete"] is False
     assert [f for f in kept["files"] if not f.startswith("static/")] == [
         "404.html", "cards.json", "changes.atom", "dates.json", "deck.html", "deck.json", "diff.html", "diff.json",
-        "docs.html", "docs.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
+        "docs.html", "docs.json", "files.json", "index.html", "index.json", "search-index.json", "sw.js"]  # fmt: skip
 
 
 # -- the diff between any two dates, in the browser ----------------------------------------

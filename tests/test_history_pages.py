@@ -66,7 +66,7 @@ def test_rescinded_entry_page_says_when_by_what_and_why(history: FlaskClient) ->
         "Current Rulings (1/29/01), lines 13-15</a></span>."
     ) in page
     assert "This personnel's fourth skill is Navigation x2" in page  # the text that was rescinded is shown
-    assert ">2000-11-27 to 2001-01-29</a> Current Rulings: errata" in page  # the timeline: start and end
+    assert ">2000-11-27 to 2001-01-29</a> Current Rulings version 1 of 1: errata" in page  # the timeline: start and end
 
 
 def test_rescinded_entry_json_and_cli(history: FlaskClient, history_root: Path, capsys: Any) -> None:
@@ -74,7 +74,7 @@ def test_rescinded_entry_json_and_cli(history: FlaskClient, history_root: Path, 
     assert data["parts"] == [] and data["ended"][0]["ended_by"] == KIRA_END
     status, out, _ = run(capsys, "show", "Kira Nerys", "--kb", str(history_root))
     assert status == 0
-    assert "  [Current Rulings] rescinded in force 2000-11-27 to 2001-01-29; errata" in out.splitlines()
+    assert "  [Current Rulings, version 1 of 1] rescinded in force 2000-11-27 to 2001-01-29; errata" in out.splitlines()
     ended = (
         "    Ended 2001-01-29: omitted from the full Current Rulings of 2001-01-29"
         " (Current Rulings (1/29/01), lines 13-15)"

@@ -49,17 +49,18 @@ def test_glued_ruling_is_its_own_topic(layouts_kb: Path, capsys: pytest.CaptureF
     kb = str(layouts_kb)
     assert run(capsys, "show", "--kb", kb, "--as-of", "2000-05-01", "Kle'eg").splitlines()[:6] == [
         "Kle'eg  (stccg:kleeg), in force on 2000-05-01",
-        "  [Current Rulings] active since 2000-04-10; original",
+        "  [Current Rulings, version 1 of 2] active since 2000-04-10; original",
         "    This personnel may not report aboard a docked ship.",
         "    Publisher's summary: New ruling.",
         "    See: docking",
         "    Source: Current Rulings Update (4/10/00), 2000-04-10, lines 11",
     ]
     assert run(capsys, "show", "--kb", kb, "--as-of", "2000-05-01", "docking").splitlines()[1:3] == [
-        "  [Glossary] active since 2000-04-10; delete-part",
+        "  [Glossary, version 2 of 2] active since 2000-04-10; delete-part",
         "    A ship docks at a facility by reporting there.",
     ]
-    assert run(capsys, "diff", "--kb", kb, "2000-04-01", "2000-04-30").splitlines()[:3] == [
+    changes = run(capsys, "diff", "--kb", kb, "2000-04-01", "2000-04-30").splitlines()
+    assert [line for line in changes if not line.startswith(" ")][:3] == [
         "Changes from 2000-04-01 to 2000-04-30: 1 added, 1 changed, 0 rescinded, 0 pending",
         "+ Kle'eg",
         "~ docking",
@@ -102,17 +103,18 @@ def test_versions_authorities_and_as_of_answers(layouts_kb: Path) -> None:
     kb = KnowledgeBase(current(layouts_kb))
     glossary_two = ("Glossary", "official", "2000-03-01", "A small ship that may carry two personnel.")
     assert active(kb, "Runabout", "2000-04-01") == [glossary_two]
+    # the Current Rulings govern over the Glossary, and come first
     assert active(kb, "Runabout", "2000-05-10") == [
-        glossary_two, ("Current Rulings", "official", "2000-05-01", "A Runabout may carry two personnel.")
+        ("Current Rulings", "official", "2000-05-01", "A Runabout may carry two personnel."), glossary_two
     ]  # fmt: skip
     assert active(kb, "Runabout", "2000-06-25") == [
-        glossary_two,
         ("Current Rulings", "official", "2000-06-20",
          "A Runabout may carry three personnel when docked.\n\n"
          "Example: Three personnel aboard a docked Runabout may stay aboard."),
+        glossary_two,
     ]  # fmt: skip
     assert active(kb, "Runabout", "2000-09-15") == [
-        glossary_two, ("Current Rulings", "temporary", "2000-09-01", "A Runabout may carry four personnel.")
+        ("Current Rulings", "temporary", "2000-09-01", "A Runabout may carry four personnel."), glossary_two
     ]  # fmt: skip
     assert active(kb, "Runabout", "2000-12-15") == [
         ("Glossary", "official", "2000-12-01", "A small ship that may carry four personnel.")
@@ -138,21 +140,25 @@ def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFi
     assert run(capsys, "diff", "--kb", kb, "2000-04-20", "2000-09-15").splitlines() == [
         "Changes from 2000-04-20 to 2000-09-15: 2 added, 1 changed, 1 rescinded, 0 pending",
         "+ Does a docked ship keep its shields?",
+        "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 7-9",
         "+ May Kle'eg report aboard a docked Runabout?",
+        "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 5-6",
         "~ Runabout",
         "    A small ship that may carry two personnel.{+",
         "",
         "    A Runabout may carry four personnel.+}",
+        "    [Current Rulings, version 3 of 3] since 2000-09-01: Glossary (1.6), 2000-09-01, lines 4",
         "- Kle'eg",
         "    Ended 2000-09-01: consolidated into Glossary 1.6 (Glossary (1.6), lines 14-20)",
     ]
-    assert run(capsys, "show", "--kb", kb, "--as-of", "2000-09-15", "Runabout").splitlines()[4:7] == [
-        "  [Current Rulings] active (temporary) since 2000-09-01; original",
+    assert run(capsys, "show", "--kb", kb, "--as-of", "2000-09-15", "Runabout").splitlines()[1:5] == [
+        "  [Current Rulings, version 3 of 3] active (temporary) since 2000-09-01; original",
+        "    GOVERNS over the Glossary text of 2000-03-01.",
         "    A Runabout may carry four personnel.",
         "    Source: Glossary (1.6), 2000-09-01, lines 4",
     ]
     history = run(capsys, "history", "--kb", kb, "Runabout").splitlines()
     assert [line for line in history if line[:2] in ("3.", "4.")] == [
-        "3. 2000-06-20 -> 2000-09-01  [Current Rulings] replace, rescinded",
-        "4. 2000-09-01 -> 2000-12-01  [Current Rulings] original, rescinded (temporary)",
+        "3. 2000-06-20 -> 2000-09-01  [Current Rulings, version 2 of 3] replace, rescinded",
+        "4. 2000-09-01 -> 2000-12-01  [Current Rulings, version 3 of 3] original, rescinded (temporary)",
     ]

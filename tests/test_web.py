@@ -157,7 +157,7 @@ def test_atom_feed(client: FlaskClient) -> None:
     [
         ("/entry/stccg:conondrum", 404, "no entry 'stccg:conondrum'"),
         ("/entry/stccg:conondrum.json", 404, "no entry"),
-        ("/card/Conondrum", 404, "did you mean: Conundrum?"),
+        ("/card/Conondrum", 404, "no card 'Conondrum'"),
         ("/card/Conondrum.json", 404, "no card"),
         ("/version/99999", 404, "no version '99999'"),
         ("/docs/nope", 404, "no document 'nope'"),

@@ -200,6 +200,7 @@ ROUTES = [  # each page (the JSON twin too), a query it is answered with, the pa
     ("/entry/stccg:conundrum", ".json", "", ["as_of", "a", "b", "game"]),
     ("/version/1", ".json", "", ["as_of"]),
     ("/card/Q-Flash", ".json", "", ["as_of", "game"]),
+    ("/cards", ".json", "names=Q-Flash&", ["names", "as_of", "game"]),
     ("/deck", ".json", "list=Q-Flash&", ["list", "as_of", "game"]),
     ("/diff", ".json", "", ["from", "to", "kind", "game", "deck"]),
     ("/asof/2000-12-01", ".json", "", ["game"]),
@@ -214,6 +215,8 @@ PATHS = ["/entry/", "/version/", "/card/", "/asof/", "/docs/", "/", "/static/"]
 PLAIN_HEADERS = {"Content-Type", "Content-Length", "Allow", "Last-Modified", "ETag", "Cache-Control", "Expires",
                  "Date", "Accept-Ranges", "Vary", *SECURITY_HEADERS}  # fmt: skip
 SAFE_URL = re.compile(r"[A-Za-z0-9%/._~:@?&=+\-]*")
+CHOSEN_GAME = re.compile(r"game=(?:stccg|neutral-zone)?; Expires=[^;]+; Max-Age=\d+; HttpOnly; Path=/; SameSite=Lax")
+"""The one cookie: the game a search was asked for, a game of the knowledge base or none (any)."""
 
 
 def _check(response: TestResponse, url: str) -> list[str]:
@@ -229,7 +232,9 @@ def _check(response: TestResponse, url: str) -> list[str]:
             wrong.append(f"Link {value[:120]!r} for {url[:120]}")
         elif name == "Location" and not SAFE_URL.fullmatch(value):
             wrong.append(f"Location {value[:120]!r} for {url[:120]}")
-        elif name not in PLAIN_HEADERS | {"Link", "Location"}:
+        elif name == "Set-Cookie" and not CHOSEN_GAME.fullmatch(value):
+            wrong.append(f"Set-Cookie {value[:120]!r} for {url[:120]}")
+        elif name not in PLAIN_HEADERS | {"Link", "Location", "Set-Cookie"}:
             wrong.append(f"header {name} for {url[:120]}")
     if b"evil.example" in response.data or any("evil" in v for _, v in response.headers.items()):
         wrong.append(f"Host echoed for {url[:120]}")

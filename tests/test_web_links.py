@@ -17,7 +17,7 @@ from web.views import json_path, page_path
 TEMPLATES = Path(__file__).resolve().parent.parent / "web" / "templates"
 HAND_WRITTEN = re.compile(r"""(?:\s[\w-]+=["'](?:\{\{\s*root\s*\}\})?/(?!/))""")
 """An attribute whose value starts with a path written by hand (``href="/..."``, ``{{ root }}/...``)."""
-NOT_PAGES = {"static", "search.completions", "changes.feed"}
+NOT_PAGES = {"static", "search.completions", "changes.feed", "offline"}
 """Endpoints that are not pages (and so have no JSON twin)."""
 PAGES = {
     "search.index": "/?q=conundrum",
@@ -29,6 +29,7 @@ PAGES = {
     "entries.entry": "/entry/stccg:conundrum",
     "entries.version": "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
     "cards.card_page": "/card/Conundrum",
+    "cards.pair_page": "/cards?names=Stop+First+Contact%2CHero+of+the+Empire",
 }
 """One page of each kind of the bundled knowledge base."""
 

@@ -15,7 +15,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, g, redirect, request
+from flask import Flask, g, jsonify, redirect, request
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import RequestRedirect
 from werkzeug.wrappers import Response as BaseResponse
@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from kb.errors import BuildError, UnknownFilter
 from kb.paths import DEFAULT_KB, current
 from kb.query import KnowledgeBase, load_search
-from web import cards, changes, documents, entries, search, views
+from web import cards, changes, documents, entries, gate, search, views
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -34,6 +34,8 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+OFFLINE_SHELL = ("static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg")
+"""The served app's files the service worker keeps on the first visit, with the search page."""
 log = logging.getLogger(__name__)
 
 
@@ -121,12 +123,15 @@ class KnowledgeBases:
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application, serving the knowledge base under ``config["KB"]`` (default: instance/kb); the
-    feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative)."""
+    feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative);
+    ``config["COSTLY_WAITING"]``: costly requests that may wait for their turn (`web.gate`);
+    ``config["PAGED"]`` false answers long lists whole (the static export; `web.views.paging`)."""
     app = Flask(__name__)
     app.config.update(KB=str(DEFAULT_KB), BASE_URL=os.environ.get("RULINGS_BASE_URL", ""), JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     bases = app.extensions["knowledge_bases"] = KnowledgeBases(Path(app.config["KB"]))
+    app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)))
 
     @app.before_request
     def open_kb() -> None:
@@ -148,6 +153,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
             response = redirect(views.relative_location(request.routing_exception.new_url), response.status_code)
             response.headers.update(SECURITY_HEADERS)
         return response
+
+    @app.route("/offline.json")
+    def offline() -> Any:
+        """What the service worker keeps of the served app (``static/sw.js``): the app's shell,
+        in a cache named by the build in service, so a rebuild starts a new cache and drops the
+        old one with every page kept from it (an export writes its own ``offline.json``)."""
+        return jsonify({"build": g.kb.directory.name, "built_on": g.kb.built_on.isoformat(), "complete": False,
+                        "files": list(OFFLINE_SHELL)})  # fmt: skip
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Any, int, list[tuple[str, str]]]:

@@ -13,32 +13,38 @@ from kb.errors import ReversedRange
 from kb.read.changes import CHANGE_KINDS
 from kb.vocabulary import SERIES_KINDS, kind_filter
 from rulings.dates import BadDate, parse_date
-from web.views import date_arg, page, route
+from web.gate import costly
+from web.views import date_arg, page, paging, route
 
 bp = Blueprint("changes", __name__)
-FEED_DOCUMENTS = 50
-"""Documents in the feed, newest first."""
+FEED_DOCUMENTS = 20
+"""Documents in the feed, newest first (what each changed is read from the store for these alone)."""
 FEED_ITEMS = 50
 """Changes of each kind listed per document (the counts are of all)."""
 
 
 @route(bp, "/diff")
+@costly
 def diff(json_wanted: bool) -> Any:
     dates = sorted(d["date"] for d in g.kb.documents().values() if d["date"])
-    start = date_arg("from") or _day_before(dates[0] if dates else None)
-    end = date_arg("to") or dt.date.today()
+    game = g.kb.game_filter(request.args.get("game") or None)
+    start, end = date_arg("from"), date_arg("to")
+    latest = None
+    if start is None and end is None:  # what the latest document changed
+        start, end, latest = g.kb.latest_range(game)
+    start = start or _day_before(dates[0] if dates else None)
+    end = end or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
-    game = request.args.get("game") or None
     deck_text = request.args.get("deck", "")[:20_000]
     cards = g.kb.deck_keys(deck_text, game) if deck_text.strip() else None
     try:
-        answer: DiffAnswer = g.kb.diff(start, end, game, kinds, cards)
+        answer: DiffAnswer = g.kb.diff(start, end, game, kinds, cards, paging())
     except ReversedRange as err:
         abort(400, str(err))
     dates_known = sorted(set(dates))
     chosen = [kind_filter(k) for k in kinds or []]
     return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": chosen,
-                                      "all_kinds": SERIES_KINDS}, json_wanted)  # fmt: skip
+                                      "all_kinds": SERIES_KINDS, "latest": latest}, json_wanted)  # fmt: skip
 
 
 def _day_before(first: str | None) -> dt.date:
@@ -48,25 +54,27 @@ def _day_before(first: str | None) -> dt.date:
 
 
 @route(bp, "/asof/<when>")
+@costly
 def as_of_page(when: str, json_wanted: bool) -> Any:
     try:
         on = parse_date(when)
     except BadDate as err:
         abort(400, str(err))
-    answer: AsOfAnswer = g.kb.as_of(on, request.args.get("game") or None)
+    answer: AsOfAnswer = g.kb.as_of(on, request.args.get("game") or None, paging())
     return page("changes/asof.html", answer, json_wanted)
 
 
 @bp.route("/changes.atom")
+@costly
 def feed() -> Any:
     """The Atom feed, one entry per document. Links are relative unless the app is configured
     with a ``BASE_URL`` (`web.app.create_app`: ``RULINGS_BASE_URL`` by default); nothing in it comes from the request,
     not even the Host header. It carries the newest `FEED_DOCUMENTS` documents, each with its
     counts of every kind of change and up to `FEED_ITEMS` changes of each kind."""
-    documents = sorted(g.kb.documents().values(), key=lambda d: d["date"] or "", reverse=True)
-    changes = g.kb.document_changes(FEED_ITEMS)
+    documents = sorted(g.kb.documents().values(), key=lambda d: d["date"] or "", reverse=True)[:FEED_DOCUMENTS]
+    changes = g.kb.document_changes(FEED_ITEMS, [d["id"] for d in documents])
     items = []
-    for document in documents[:FEED_DOCUMENTS]:
+    for document in documents:
         updated = document["date"] or g.kb.built_on
         items.append({"document": document, "changes": changes[document["id"]], "kinds": CHANGE_KINDS,
                       "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip

@@ -24,7 +24,7 @@ def entry(topic: str, json_wanted: bool) -> Any:
         shown: ShowAnswer = g.kb.show(topic, as_of())
     except UnknownTopic as err:
         found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
-        return error_page(404, str(err), found)
+        return error_page(404, err.bare, found)
     history: HistoryAnswer = g.kb.history(shown["topic"])
     data = {**shown, "versions": history["versions"], "compare": _compare(history["versions"])}
     return page("entries/entry.html", data, json_wanted)

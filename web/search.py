@@ -14,23 +14,40 @@ from kb.vocabulary import SERIES_KINDS, kind_filter
 from web.views import as_of, int_arg, page, route
 
 bp = Blueprint("search", __name__)
+GAME_COOKIE = "game"
+"""The cookie keeping the game a judge chose to search."""
+GAME_KEPT = 365 * 24 * 3600
+"""How long (seconds) the choice is kept."""
 
 
 @route(bp, "/")
 def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
-    game = g.kb.game_filter(request.args.get("game") or None)
+    game = g.kb.game_filter(_chosen_game())
     kind = kind_filter(request.args["kind"]) if request.args.get("kind") else None
+    on = as_of()  # a bad date is a 400 with or without a query
     answer: SearchAnswer | Mapping[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None,
                                                 "meant": [], "start": 0, "more": False}  # fmt: skip
     limit = int_arg("limit", 20, 1, 100)
     number = int_arg("page", 1, 1, RESULTS // limit)
     if text.strip():
-        answer = g.kb.search(text, as_of(), game, kind, limit=limit, exact=request.args.get("exact") == "1",
+        answer = g.kb.search(text, on, game, kind, limit=limit, exact=request.args.get("exact") == "1",
                              live=request.args.get("live") == "1", start=(number - 1) * limit)  # fmt: skip
     games = g.kb.games()
-    return page("search/index.html", {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS,
-                                      "page": number}, json_wanted)  # fmt: skip
+    response = page("search/index.html", {**answer, "game": game, "kind": kind, "games": games,
+                                          "kinds": SERIES_KINDS, "page": number}, json_wanted)  # fmt: skip
+    if "game" in request.args:  # the judge's choice, remembered for the next searches
+        response.set_cookie(GAME_COOKIE, game or "", max_age=GAME_KEPT, samesite="Lax", httponly=True)
+    return response
+
+
+def _chosen_game() -> str | None:
+    """The game searched: ``?game=`` (empty: any), else the one chosen before (a cookie), if this
+    knowledge base has it."""
+    if "game" in request.args:
+        return request.args["game"] or None
+    remembered = request.cookies.get(GAME_COOKIE, "")
+    return remembered if remembered in g.kb.games() else None
 
 
 @bp.route("/complete.json")

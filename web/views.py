@@ -15,10 +15,11 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-from flask import Blueprint, abort, jsonify, make_response, render_template, request
+from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
+from kb.paging import EVERYTHING, MAX_SIZE, SIZE, Paging
 from rulings.dates import BadDate, parse_date
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
@@ -56,6 +57,14 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     return int(value)
 
 
+def paging() -> Paging:
+    """The page of a long answer this request asks (``?offset=`` and ``?size=``, `kb.paging`); the
+    whole answer in one page when the app is configured with ``PAGED`` false (the static export)."""
+    if not current_app.config.get("PAGED", True):
+        return EVERYTHING
+    return Paging(int_arg("offset", 0, 0, 10**9), int_arg("size", SIZE, 1, MAX_SIZE))
+
+
 def as_of() -> dt.date | None:
     """The ``?as_of=`` date of this request, if any (a bad one is a 400)."""
     return date_arg("as_of")
@@ -70,9 +79,12 @@ def url_with(**changes: Any) -> str:
 
 def encoded_url(path: str, args: list[tuple[str, str]]) -> str:
     """``path?args`` percent-encoded: no space, quote, angle bracket, comma or semicolon left raw,
-    and one leading slash (``//host/x`` would name another host)."""
+    one leading slash (``//host/x`` would name another host), and no ``.`` or ``..`` segment (a
+    client resolves those: the page of a card named ``X/../../../tmp/escape`` is not ``/tmp/escape``)."""
     query = urlencode(args)
-    return "/" + quote(path, safe=_PATH_SAFE).lstrip("/") + (f"?{query}" if query else "")
+    segments = quote(path, safe=_PATH_SAFE).lstrip("/").split("/")
+    plain = [s.replace(".", "%2E") if s and not s.strip(".") else s for s in segments]  # no dot segment
+    return "/" + "/".join(plain) + (f"?{query}" if query else "")
 
 
 def relative_location(location: str) -> str:

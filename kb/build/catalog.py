@@ -27,6 +27,7 @@ from rulings.normalize import fold_quotes, title_key, without_universal
 from rulings.rulebook_lines import DECK_GROUP_TYPES
 from rulings.source import read_source
 
+_CONTROL = re.compile("[\x00-\x1f\x7f]")
 LACKEY_COLUMNS = ("Name", "Set", "Type", "Affil", "Uniqueness", "Persona")
 _THIS_TYPE = re.compile(
     r"\bthis (personnel|dilemma|ship|event|interrupt|equipment|objective|incident|facility|doorway|mission|artifact)\b",
@@ -319,6 +320,8 @@ def _row_problem(row: dict[str | None, str | list[str] | None]) -> str | None:
         return "fewer fields than the header"
     if not read_name(str(row["Name"]))[0]:
         return "no card name"
+    if _CONTROL.search(str(row["Name"])):
+        return "a control character (NUL, tab, line break...) in the card name"
     if not str(row["Type"]).strip():
         return "no card type"
     return None

@@ -96,14 +96,15 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
     for document in documents:
         by_topic.setdefault(document["topic"], []).append(document)
     directory.mkdir()
-    files.fault("history")
-    writer = index.create_in(str(directory), schema()).writer(limitmb=POOL_MB)
-    read_lengths_once(writer)
-    try:
-        with fused_writing(writer, fused_analysers()):
-            for group in by_topic.values():
-                writer.add_document(**topic_document(group))
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
+    with files.naming(directory):  # a full disk's error names the index
+        files.fault("history")
+        writer = index.create_in(str(directory), schema()).writer(limitmb=POOL_MB)
+        read_lengths_once(writer)
+        try:
+            with fused_writing(writer, fused_analysers()):
+                for group in by_topic.values():
+                    writer.add_document(**topic_document(group))
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()

@@ -29,6 +29,8 @@ from kb.answers import (
 )
 from kb.errors import UnknownCard
 from kb.model import status
+from kb.paging import FIRST, Paging, page_of
+from kb.read import standing
 from kb.vocabulary import close_matches
 from rulings.cardlist import parse_deck_line
 from rulings.normalize import title_key, without_universal
@@ -105,6 +107,8 @@ def _card(parts: Parts, key: str, on: dt.date) -> CardAnswer:
                                           "parts": []})["parts"].append(parts.part(version, on))  # fmt: skip
     for topic in headed:
         mentioning.pop(topic, None)
+    for entry in [*headed.values(), *mentioning.values()]:
+        entry["parts"] = standing.govern(entry["parts"], parts.reader)
     return {
         **_catalog_row(row), "key": key, "as_of": on.isoformat(),
         "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),
@@ -213,18 +217,24 @@ def resolve_deck(
     return known, list(unknown.values()), skipped, headers
 
 
-def deck(parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None) -> DeckAnswer:
-    """For each card of a deck list, its rulings in force (deck lists themselves left out);
-    unknown names with suggestions; ``skipped``: card lines past `DECK_LINES`, not read."""
+def deck(
+    parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None, paging: Paging = FIRST
+) -> DeckAnswer:
+    """For each card of a deck list, its rulings in force (deck lists themselves left out):
+    the cards of the page ``paging`` asks (`kb.paging`); unknown names with suggestions;
+    ``skipped``: card lines past `DECK_LINES`, not read."""
     on = as_of or dt.date.today()
     known, unknown, skipped, headers = resolve_deck(parts, text, game)
-    cards: list[DeckCard] = []
-    for key, count in known.items():
+
+    def card(item: tuple[str, int]) -> DeckCard:
+        key, count = item
         answer = _card(parts, key, on)
         rulings = [e for e in answer["entries"] if not _card_list(parts, e["topic"])]
-        cards.append({"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings})
+        return {"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings}
+
+    cards, page = page_of(list(known.items()), paging, card)
     return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped, "headers": headers,
-            "total": sum(known.values()) + sum(u["count"] for u in unknown)}  # fmt: skip
+            "total": sum(known.values()) + sum(u["count"] for u in unknown), "page": page}  # fmt: skip
 
 
 def deck_keys(parts: Parts, text: str, game: str | None = None) -> set[str]:

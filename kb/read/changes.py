@@ -5,10 +5,12 @@ ended (`ending`: when, by which document and lines, and why)."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from kb.answers import Added, Changed, DiffAnswer, Ending, Pending, Rescinded
 from kb.model import Version, status
+from kb.paging import FIRST, Paging, page_of
 from kb.read.documents import document_day
 from kb.read.worddiff import word_diff
 from kb.vocabulary import kind_filter, series_of_kind
@@ -16,17 +18,20 @@ from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
+    from kb.read.reader import Reader
 
 CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
 """The kinds of change, in the order a reader sees them."""
 
 
-def by_document(parts: Parts, limit: int = 200) -> dict[str, dict[str, Any]]:
+def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) -> dict[str, dict[str, Any]]:
     """Document id -> ``count`` per change kind and up to ``limit`` items of each (headword,
-    topic, operation, the publisher's summary, and why it ended or what it waits for)."""
+    topic, operation, the publisher's summary, and why it ended or what it waits for); for
+    the documents ``only`` (default: all), the versions made or ended by others not looked at."""
     documents = parts.reader.documents()
+    chosen = set(documents) if only is None else only & set(documents)
     found: dict[str, dict[str, Any]] = {
-        ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in documents
+        ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in chosen
     }
 
     def record(document: str, kind: str, item: dict[str, Any]) -> None:
@@ -36,35 +41,39 @@ def by_document(parts: Parts, limit: int = 200) -> dict[str, dict[str, Any]]:
             changes[kind].append(item)
 
     events: list[tuple[int, str, str, dict[str, Any]]] = []
-    """(version id, document, kind of change, item): what each version did, topic after topic."""
-    for history in parts.reader.histories():
-        for version in history:
-            item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
-                    "summary": version.summary, "label": parts.series_label(version.series)}  # fmt: skip
-            issued = document_day(documents[version.document_id])
-            if version.valid_from is None or version.valid_from > issued:
-                waits = version.condition or f"in force from {version.valid_from}"
-                events.append((version.id, version.document_id, "pending", {**item, "why": waits}))
-            else:
-                kind = "changed" if version.supersedes else "added"
-                events.append((version.id, version.document_id, kind, {**item, "why": ""}))
-            end = parts.ending(version, history)
-            if end and end["reason"] != "superseded":
-                events.append((version.id, end["document"], "rescinded",
-                               {**item, "operation": end["reason"], "why": end["why"]}))  # fmt: skip
+    """(version id, document, kind of change, item): what each version did."""
+    for version in parts.reader.versions_of_documents(chosen):  # made or ended by one of them
+        ends = version.valid_to is not None and version.end not in (None, "superseded")
+        item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
+                "summary": version.summary, "label": parts.series_label(version.series)}  # fmt: skip
+        issued = document_day(documents[version.document_id])
+        if version.valid_from is None or version.valid_from > issued:
+            waits = version.condition or f"in force from {version.valid_from}"
+            events.append((version.id, version.document_id, "pending", {**item, "why": waits}))
+        else:
+            kind = "changed" if version.supersedes else "added"
+            events.append((version.id, version.document_id, kind, {**item, "why": ""}))
+        if ends:  # rescinded, cancelled or consolidated (a superseded version is not listed as ended)
+            ended_in = (version.ended_by or {"document": version.document_id})["document"]
+            events.append((version.id, ended_in, "rescinded",
+                           {**item, "operation": version.end, "why": parts.why_ended(version)}))  # fmt: skip
     events.sort(key=lambda e: e[0])  # stable: a version's own change before its ending
     for _, document, kind, item in events:
-        record(document, kind, item)
+        if document in chosen:
+            record(document, kind, item)
     return found
 
 
 def diff(
     parts: Parts, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
-    cards: set[str] | None = None,
+    cards: set[str] | None = None, paging: Paging = FIRST,
 ) -> DiffAnswer:  # fmt: skip
     """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
-    keys) limits it to versions naming one of those cards. A start after the end is a
-    an unknown kind or game an `UnknownFilter` (a reversed range is refused before)."""
+    keys) limits it to versions naming one of those cards. An unknown kind or game is an
+    `UnknownFilter` (a reversed range is refused before). Every change is found, but only
+    those of the page ``paging`` asks are made (text, parts, word diff; `kb.paging`): the
+    kinds in the order added, changed, rescinded, pending, each by headword; ``counts`` has
+    each kind's number in all."""
     wanted = {kind_filter(k) for k in kinds} if kinds else None
     game = parts.game_filter(game)
 
@@ -73,39 +82,79 @@ def diff(
         named = cards is None or any(key in cards for key, _ in parts.reader.card_links(version))
         return (wanted is None or kind in wanted) and named
 
-    answer: DiffAnswer = {"from": start.isoformat(), "to": end.isoformat(),
-                              "added": [], "changed": [], "rescinded": [], "pending": []}  # fmt: skip
+    found: dict[str, list[_Change]] = {kind: [] for kind in CHANGE_KINDS}
     documents = parts.reader.documents()
     touched = parts.reader.topics_changed(start, end)
+    deciding = parts.reader.versions_deciding(touched, start, end)
     for topic in sorted(parts.reader.topics(), key=lambda t: headword_key(t["headword"])):
         ident = topic["id"]
         if game not in (None, topic["game"]) or ident not in touched:
             continue
-        history = parts.reader.versions_of(ident)
+        history = deciding.get(ident, [])  # the versions in force on either date or pending on the end
         before = [v for v in history if status(v, start) == "active" and keep(v)]
         after = [v for v in history if status(v, end) == "active" and keep(v)]
-        old, new = _joined(before), _joined(after)
-        headword = topic["headword"]
         if not before and after:
-            shown = [parts.part(v, end) for v in after]
-            added: Added = {"topic": ident, "headword": headword, "text": new, "parts": shown}
-            answer["added"].append(added)
+            found["added"].append(_Change("added", topic, before, after))
         elif before and not after:
-            ended_by = _endings(parts, ident, before, end)
-            gone: Rescinded = {"topic": ident, "headword": headword, "text": old, "ended": [v.end for v in before],
-                               "ended_by": ended_by}  # fmt: skip
-            answer["rescinded"].append(gone)
-        elif old != new or [v.note for v in before] != [v.note for v in after]:
-            shown = [parts.part(v, end) for v in after]
-            changed: Changed = {"topic": ident, "headword": headword, "diff": word_diff(old, new), "parts": shown}
-            answer["changed"].append(changed)
+            found["rescinded"].append(_Change("rescinded", topic, before, after))
+        elif _joined(before) != _joined(after) or [v.note for v in before] != [v.note for v in after]:
+            found["changed"].append(_Change("changed", topic, before, after))
         for version in history:
             document_date = document_day(documents[version.document_id])
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
-                # the topic's headword keeps its place, the version's replaces it
-                pending: Pending = {"topic": ident, "headword": headword, **parts.part(version, end)}
-                answer["pending"].append(pending)
+                found["pending"].append(_Change("pending", topic, [], [version]))
+    every = [change for kind in CHANGE_KINDS for change in found[kind]]
+    made, page = page_of(every, paging, lambda change: change.made(parts, end))
+    answer: DiffAnswer = {"from": start.isoformat(), "to": end.isoformat(),
+                          "added": [], "changed": [], "rescinded": [], "pending": [],
+                          "counts": {kind: len(found[kind]) for kind in CHANGE_KINDS}, "page": page}  # fmt: skip
+    for change, item in zip(every[page["offset"] :], made, strict=False):
+        answer[change.kind].append(item)  # type: ignore[literal-required]
     return answer
+
+
+def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
+    """The range a diff shows by default: what the latest dated document (of ``game``) changed,
+    from the day before its date to its date, and that document (None, and the range up to
+    today, when no document is dated)."""
+    dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
+    if not dated:
+        return dt.date.today() - dt.timedelta(days=1), dt.date.today(), None
+    latest = max(dated, key=lambda d: (d["date"], d["id"]))
+    day = dt.date.fromisoformat(latest["date"])
+    facts = {k: latest[k] for k in ("id", "game", "kind", "title", "version", "date")}  # not where its file lies
+    return day - dt.timedelta(days=1), day, facts
+
+
+@dataclass
+class _Change:
+    """A change found between two dates, made into its answer item only when its page is asked."""
+
+    kind: str
+    topic: dict[str, Any]
+    before: list[Version]
+    after: list[Version]
+
+    def made(self, parts: Parts, end: dt.date) -> Any:
+        ident, headword = self.topic["id"], self.topic["headword"]
+        if self.kind == "pending":  # the topic's headword keeps its place, the version's replaces it
+            pending: Pending = {"topic": ident, "headword": headword, **parts.part(self.after[0], end)}
+            return pending
+        if self.kind == "added":
+            shown = [parts.part(v, end) for v in self.after]
+            added: Added = {"topic": ident, "headword": headword, "text": _joined(self.after), "parts": shown}
+            return added
+        if self.kind == "rescinded":
+            gone: Rescinded = {"topic": ident, "headword": headword, "text": _joined(self.before),
+                               "ended": [v.end for v in self.before],
+                               "ended_by": _endings(parts, ident, self.before, end)}  # fmt: skip
+            return gone
+        shown = [parts.part(v, end) for v in self.after]
+        diff = word_diff(_joined(self.before), _joined(self.after))
+        kept = {v.id for v in self.after} | {v.supersedes for v in self.after}  # a successor cites itself
+        ends = [parts.ending(v) for v in self.before if v.id not in kept]
+        changed: Changed = {"topic": ident, "headword": headword, "diff": diff, "parts": shown, "ended_by": ends}
+        return changed
 
 
 def _endings(parts: Parts, topic: str, before: list[Version], on: dt.date) -> list[Ending | None]:

@@ -10,6 +10,7 @@ import datetime as dt
 from kb.answers import Citation, Ending, Part, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
 from kb.model import Version, history_order, lines, status
+from kb.read import standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
 from rulings.normalize import headword_key
@@ -62,9 +63,12 @@ class Parts:
         return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
 
     def part(self, version: Version, on: dt.date) -> Part:
-        """One version as an answer part: text, status, operation, dates, note, citation, cards."""
+        """One version as an answer part: text, status, operation, dates, note, citation, cards,
+        and what `kb.read.standing` tells of it (its number in its series, whether it is partial)."""
+        number, of, partial, sections = standing.facts(self.reader, version)
         return {
-            "version": version.id, "key": version.key, "series": version.series,
+            "version": version.id, "key": version.key, "topic": version.topic, "game": version.topic.split(":")[0],
+            "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword, "text": version.text, "status": status(version, on),
             "authority": version.authority,
@@ -72,6 +76,7 @@ class Parts:
             "ended": version.end, "note": version.note, "condition": version.condition,
             "references": version.references, "summary": version.summary, "citation": self.citation(version),
             "ended_by": self.ending(version), "cards": self.cards_of([version]),
+            "number": number, "of": of, "partial": partial, "sections": sections, "gives_way": None, "governs": None,
         }  # fmt: skip
 
     def cards_of(self, versions: list[Version]) -> list[str]:
@@ -95,17 +100,28 @@ class Parts:
             return None
         by = version.ended_by or {"document": version.document_id, "lines": ""}
         document = self.reader.documents()[by["document"]]
-        name = f"{document['title']} ({document['version']})"
         after = self.reader.successor(version, history)
-        why = {
-            "superseded": f"superseded by version {self.reader.number(after, history)}" if after else "superseded",
+        superseded = f"superseded by version {self._number(after, history)}" if after else "superseded"
+        return {"date": version.valid_to.isoformat(), "reason": version.end, "why": self.why_ended(version, superseded),
+                "document": document["id"], "title": document["title"], "version": document["version"],
+                "lines": by["lines"], "successor": after.key if after else None}  # fmt: skip
+
+    def why_ended(self, version: Version, superseded: str = "superseded") -> str:
+        """Why an ended version stopped being in force, in words (``superseded``: what to say of a
+        superseded one, which names its successor); reads nothing of its topic's history."""
+        by = version.ended_by or {"document": version.document_id, "lines": ""}
+        document = self.reader.documents()[by["document"]]
+        name = f"{document['title']} ({document['version']})"
+        return {
+            "superseded": superseded,
             "rescinded": f"omitted from the full {document['title']} of {document['date']}",
             "consolidated": f"consolidated into {document['title']} {document['version']}",
             "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
-        }.get(version.end, version.end)
-        return {"date": version.valid_to.isoformat(), "reason": version.end, "why": why, "document": document["id"],
-                "title": document["title"], "version": document["version"], "lines": by["lines"],
-                "successor": after.key if after else None}  # fmt: skip
+        }.get(version.end or "", version.end or "")
+
+    def _number(self, version: Version, history: list[Version] | None) -> int:
+        """``version``'s number in its topic's series (`kb.read.standing.numbering`)."""
+        return standing.numbering(version, history or self.reader.versions_of(version.topic))[0]
 
     def ended(self, topic: str, on: dt.date) -> list[Part]:
         """For each series of ``topic`` with nothing in force on ``on``, its last version that had

@@ -288,6 +288,28 @@ class Reader:
                " AND document_id IN (SELECT value FROM json_each(?)))")  # fmt: skip
         return {r[0] for r in self.rows(sql, low, high, low, high, high, json.dumps(issued))}
 
+    def versions_of_documents(self, documents: set[str]) -> list[Version]:
+        """The versions (id order) made by one of ``documents`` or ended by one (rescinded,
+        cancelled, consolidated: `Version.ended_by`)."""
+        chosen = json.dumps(sorted(documents))
+        where = ("WHERE document_id IN (SELECT value FROM json_each(?)) OR (ended_by IS NOT NULL AND"
+                 " json_extract(ended_by, '$.document') IN (SELECT value FROM json_each(?))) ORDER BY id")  # fmt: skip
+        return self._versions(where, chosen, chosen)
+
+    def versions_deciding(self, topics: set[str], start: dt.date, end: dt.date) -> dict[str, list[Version]]:
+        """For each of ``topics`` (those with any), its versions (id order) in force on ``start``
+        or on ``end``, or not yet in force on ``end``: all a diff between the two dates looks at,
+        a few of each topic's history."""
+        low, high = start.isoformat(), end.isoformat()
+        where = ("WHERE topic_id IN (SELECT value FROM json_each(?)) AND ("
+                 "(valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
+                 " OR (valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
+                 " OR valid_from IS NULL OR valid_from > ?) ORDER BY topic_id, id")  # fmt: skip
+        found: dict[str, list[Version]] = {}
+        for version in self._versions(where, json.dumps(sorted(topics)), low, low, high, high, high):
+            found.setdefault(version.topic, []).append(version)
+        return found
+
     def version_keys(self) -> list[str]:
         """Every version's permalink, sorted."""
         return sorted(r[0] for r in self.rows("SELECT key FROM versions"))

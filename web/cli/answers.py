@@ -17,11 +17,14 @@ from pathlib import Path
 from typing import Any, cast
 
 from kb.answers import Ending, Entry, Part
+from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read.worddiff import render_diff
 from kb.vocabulary import kind_filter
-from rulings.dates import parse_date
+from rulings.dates import BadDate, parse_date
+from rulings.model import ParseError
+from rulings.source import read_stream
 
 
 def plain(value: Any) -> Any:
@@ -68,7 +71,9 @@ def _print_part(part: Part) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
     if part["status"] in ("superseded", "rescinded"):
         since = f"in force {part['valid_from']} to {part['valid_to']}"
-    print(f"  [{part['label']}] {part['status']}{_authority(part)} {since}; {part['operation']}")
+    print(f"  [{part['label']}, version {part['number']} of {part['of']}] {part['status']}{_authority(part)} {since}; "
+          f"{part['operation']}")  # fmt: skip
+    _print_standing(part)
     if part["text"]:
         print(_wrap(part["text"]))
     if part["note"]:
@@ -81,6 +86,21 @@ def _print_part(part: Part) -> None:
     ended = ending_line(part["ended_by"])
     if ended and part["status"] != "active":
         print(f"    {ended}")
+
+
+def _print_standing(part: Part) -> None:
+    """What a judge must know before relying on ``part``: partial, governing, giving way, a heading's sections."""
+    if part["partial"]:
+        head, rest = part["partial"].split(":", 1)
+        print(_wrap(f"{head.upper()}:{rest}"))
+    if part["governs"]:
+        print(_wrap(f"GOVERNS {part['governs']}."))
+    way = part["gives_way"]
+    if way:
+        print(_wrap(f"GIVES WAY to {way['headword']} ({way['label']}, {way['date']}): {way['why']}."))
+    if part["sections"]:
+        print(_wrap("Its sections: "
+                    + ", ".join(s["headword"] for s in part["sections"]) + "."))  # fmt: skip
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -116,7 +136,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     for number, part in enumerate(answer["versions"], start=1):
         until = part["valid_to"] or ("in force" if part["valid_from"] else "-")
         print(
-            f"{number}. {part['valid_from'] or part['condition']} -> {until}  [{part['label']}] {part['operation']}, "
+            f"{number}. {part['valid_from'] or part['condition']} -> {until}  "
+            f"[{part['label']}, version {part['number']} of {part['of']}] {part['operation']}, "
             f"{part['status']}{_authority(part)}"
         )
         print(f"    Source: {_cite(part)}")
@@ -135,24 +156,61 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_diff(args: argparse.Namespace) -> int:
     kb = _open(args)
     cards = kb.deck_keys(_deck_text(args.deck), args.game) if args.deck else None
-    answer = kb.diff(parse_date(args.start), parse_date(args.end), args.game, args.kind, cards)
+    if args.start is None:  # what the latest document changed
+        low, high, latest = kb.latest_range(args.game)
+    elif args.end is None:
+        raise BadDate(f"give TO as well as FROM {args.start!r} (or neither: the latest document's changes)")
+    else:
+        low, high, latest = parse_date(args.start), parse_date(args.end), None
+    answer = kb.diff(low, high, args.game, args.kind, cards, _paging(args))
     if args.json:
         print_json(answer)
         return 0
-    counts = ", ".join(f"{len(answer[k])} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    if latest:
+        print(f"What the latest document changed: {latest['title']} ({latest['version']}) of {latest['date']}")
+    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("added", "changed", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
     for added in answer["added"]:
         print(f"+ {added['headword']}")
+        _print_sources(added["parts"])
     for changed in answer["changed"]:
         print(f"~ {changed['headword']}")
         print(_wrap(render_diff(changed["diff"])))
+        for cause in changed["ended_by"]:
+            if cause:
+                print(f"    {ending_line(cause)}")
+        _print_sources([p for p in changed["parts"] if p["valid_from"] and p["valid_from"] > answer["from"]])
     for gone in answer["rescinded"]:
         print(f"- {gone['headword']}")
         for end in gone["ended_by"]:
             print(f"    {ending_line(end)}")
     for waiting in answer["pending"]:
         print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
+        _print_sources([waiting])
+    _print_page(answer["page"], "changes")
     return 0
+
+
+def _print_sources(parts: list[Part]) -> None:
+    """Where each text of a diff item comes from, and the publisher's summary."""
+    for part in parts:
+        print(
+            f"    [{part['label']}, version {part['number']} of {part['of']}] since {part['valid_from']}: {_cite(part)}"
+        )
+        if part["summary"]:
+            print(_wrap(f"Publisher's summary: {part['summary']}"))
+
+
+def _paging(args: argparse.Namespace) -> Paging:
+    return Paging(args.offset, args.size)
+
+
+def _print_page(page: PageFacts, noun: str) -> None:
+    """Where this page stands, when the answer has more than one (`kb.paging`)."""
+    if page["offset"] or page["next"] is not None:
+        first, last = page["offset"] + 1, page["offset"] + page["size"]
+        more = f"; the next page: --offset {page['next']}" if page["next"] is not None else ""
+        print(f"({noun} {first}-{last} of {page['total']}{more})")
 
 
 def _print_entries(entries: list[Entry]) -> None:
@@ -189,6 +247,21 @@ def cmd_card(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_cards(args: argparse.Namespace) -> int:
+    answer = _open(args).together(args.names, parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    first, second = (c["name"] for c in answer["cards"])
+    print(f"{first} and {second}: {len(answer['entries'])} entr{'y' if len(answer['entries']) == 1 else 'ies'} "
+          f"in force on {answer['as_of']}, best first")  # fmt: skip
+    for number, entry in enumerate(answer["entries"], start=1):
+        print(f"{number}. {entry['headword']}  ({entry['topic']}): {entry['why']}")
+        for part in entry["parts"]:
+            _print_part(part)
+    return 0
+
+
 def _print_printing(printing: dict[str, Any]) -> None:
     """One printing of a card file: set and rarity, type, affiliation, icons, game text, lore."""
     number = f" #{printing['number']}" if printing.get("number") else ""
@@ -200,12 +273,35 @@ def _print_printing(printing: dict[str, Any]) -> None:
             print(f"    {label}: {printing[field]}")
 
 
+DECK_BYTES = 1_000_000
+"""Largest deck list file read (`rulings deck FILE`, ``--deck FILE``): the 500 card lines read
+of it (`kb.read.cards.DECK_LINES`) are under 40 kB."""
+
+
 def _deck_text(source: str) -> str:
-    return sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    """The deck list in the file ``source`` (``-``: standard input), read at most `DECK_BYTES`
+    (the limit is kept while reading, so ``/dev/zero`` or an endless pipe is refused at once);
+    a refusal is a `ParseError` naming the file."""
+    name = "standard input" if source == "-" else source
+    try:
+        if source == "-":
+            data = read_stream(sys.stdin.buffer, DECK_BYTES)
+        else:
+            with open(source, "rb") as handle:
+                data = read_stream(handle, DECK_BYTES)
+    except ValueError as err:
+        raise ParseError(name, 1, f"the deck list is {err}; a deck list is a few kB") from None
+    except OSError as err:
+        raise ParseError(name, 1, f"cannot read the deck list: {err.strerror or err}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        raise ParseError(name, line, "the deck list is not UTF-8 text") from None
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game)
+    answer = _open(args).deck(_deck_text(args.file), parse_date(args.as_of), args.game, _paging(args))
     if args.json:
         print_json(answer)
         return 0
@@ -218,6 +314,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     for unknown in answer["unknown"]:
         hint = f" (did you mean: {', '.join(unknown['suggestions'])}?)" if unknown["suggestions"] else ""
         print(f"unknown card: {unknown['name']}{hint}")
+    _print_page(answer["page"], "known cards")
     return 0
 
 
@@ -248,7 +345,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         + (f"; more with --page {args.page + 1}" if answer["more"] else "")
     )
     for number, hit in enumerate(answer["results"], start=first):
-        print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}")
+        other = f" (other game: {hit['game']})" if hit["game"] != (args.game or answer["results"][0]["game"]) else ""
+        print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}{other}")
+        _print_standing(hit)
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them
         if len(matching) > 1:
             print(f"    {len(matching)} versions of this entry match; the newest is shown ('rulings history')")

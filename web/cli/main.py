@@ -16,12 +16,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from kb.errors import BuildError, UnknownFilter, UnknownName
+from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
+from kb.paging import SIZE
 from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, current
 from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
-from web.cli.answers import cmd_card, cmd_deck, cmd_diff, cmd_docs, cmd_history, cmd_search, cmd_show, print_json
+from web.cli.answers import (
+    cmd_card,
+    cmd_cards,
+    cmd_deck,
+    cmd_diff,
+    cmd_docs,
+    cmd_history,
+    cmd_search,
+    cmd_show,
+    print_json,
+)
 from web.cli.serving import CONNECTIONS, TIMEOUT, cores, serve
 
 
@@ -162,6 +173,19 @@ def _wait_option(command: argparse.ArgumentParser) -> None:
     command.add_argument("--wait", type=float, default=WAIT, metavar="SECONDS", help=wait)
 
 
+def _page_options(command: argparse.ArgumentParser, noun: str) -> None:
+    """``--offset`` and ``--size``: the page of a long answer to print (`kb.paging`)."""
+    command.add_argument("--offset", type=_whole, default=0, help=f"the first of the {noun} to print (default 0)")
+    command.add_argument("--size", type=_positive, default=SIZE, help=f"{noun} per page (default {SIZE})")
+
+
+def _whole(text: str) -> int:
+    """An argument that must be a whole number (zero or more)."""
+    if not text.isdigit() or len(text) > 9:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 0 to 999999999")
+    return int(text)
+
+
 def parser() -> _Parser:
     """The argument parser for every ``rulings`` command."""
     top = _Parser(prog="rulings", description="Card-game rules and rulings knowledge base.")
@@ -205,16 +229,22 @@ def parser() -> _Parser:
     history = query("history", "every version of a topic, with word diffs", cmd_history)
     history.add_argument("topic", help="a headword")
     diff = query("diff", "what changed between two dates", cmd_diff)
-    diff.add_argument("start", metavar="FROM", help="date (YYYY-MM-DD)")
-    diff.add_argument("end", metavar="TO", help="date (YYYY-MM-DD)")
+    diff.add_argument("start", metavar="FROM", nargs="?", help="date (YYYY-MM-DD); with TO, or neither: the latest "
+                      "document's changes")  # fmt: skip
+    diff.add_argument("end", metavar="TO", nargs="?", help="date (YYYY-MM-DD)")
     diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
     diff.add_argument("--deck", help="limit to the cards of this deck list (a file, or - for standard input)")
+    _page_options(diff, "changes")
     card_cmd = query("card", "a card: its rulings, the entries naming it, its history", cmd_card)
     card_cmd.add_argument("name", help="a card title, e.g. Conundrum")
     card_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    pair_cmd = query("cards", "two cards together: every ruling and entry bearing on both, best first", cmd_cards)
+    pair_cmd.add_argument("names", nargs=2, metavar="CARD", help="two card titles, e.g. 'Stop First Contact'")
+    pair_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     deck_cmd = query("deck", "every card of a deck list with its rulings", cmd_deck)
     deck_cmd.add_argument("file", help="a deck list file, or - for standard input")
     deck_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    _page_options(deck_cmd, "known cards")
     search_cmd = query("search", "full-text search of the rulings in force", cmd_search)
     search_cmd.add_argument("query", help='words, "a phrase", card:NAME, kind:K, doc:ID, -word, prefix*')
     search_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
@@ -296,10 +326,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     on standard output; the exit status is the same either way."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in arguments
+    target: str | None = None
+    """The folder the command writes, named by an error that names no file (a full disk)."""
     try:
         args = parser().parse_args(arguments)
+        target = getattr(args, "directory", None) or getattr(args, "kb", None)
         status: int = args.run(args)
-    except (BadArguments, BadDate, UnknownFilter) as err:
+    except (BadArguments, BadDate, UnknownFilter, NotAPair) as err:
         return _failed(2, f"error: {err}", as_json)
     except UnknownName as err:
         return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
@@ -308,6 +341,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except OSError as err:
+        if err.filename is None and target is not None:  # e.g. ENOSPC from a write: say where
+            return _failed(1, f"error: {target}: {err.strerror or err}", as_json)
         return _failed(1, f"error: {err}", as_json)
     return status
 

@@ -59,6 +59,33 @@ def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
     }  # fmt: skip
 
 
+def strict(server: Any) -> Any:
+    """``server`` (made by ``waitress.server.create_server``) refusing a request that gives both a
+    Content-Length and a Transfer-Encoding: waitress would read the chunked body, ignore the
+    length and answer whatever the sender had hidden after the body as a second request (the
+    smuggling that proxies reading the length fall for). Such a request is answered 400 and its
+    connection closed, with nothing after it read."""
+    from waitress.channel import HTTPChannel
+    from waitress.parser import HTTPRequestParser, ParsingError
+    from waitress.server import BaseWSGIServer
+
+    class StrictParser(HTTPRequestParser):  # type: ignore[misc]
+        def parse_header(self, header_plus: bytes) -> None:
+            names = {line.split(b":", 1)[0].strip().lower() for line in header_plus.split(b"\n")[1:]}
+            if b"content-length" in names and b"transfer-encoding" in names:
+                raise ParsingError("a request may give Content-Length or Transfer-Encoding, not both")
+            super().parse_header(header_plus)
+
+    class StrictChannel(HTTPChannel):  # type: ignore[misc]
+        parser_class = StrictParser
+
+    dispatchers = getattr(server, "map", None) or getattr(server, "_map", {})
+    for each in [server, *dispatchers.values()]:  # one server, or each of a multi-socket one
+        if isinstance(each, BaseWSGIServer):
+            each.channel_class = StrictChannel
+    return server
+
+
 def gunicorn_settings(args: argparse.Namespace) -> dict[str, Any]:
     """gunicorn's settings: ``--workers`` processes, each serving with waitress as `waitress_settings`
     say; a worker silent for longer than ``timeout`` is restarted; no access log (as with waitress).
@@ -86,7 +113,7 @@ def waitress_worker(args: argparse.Namespace) -> type:
 
     class WaitressWorker(Worker):  # type: ignore[misc]
         def run(self) -> None:
-            server = create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings)
+            server = strict(create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings))
             threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
             server.run()  # until SIGTERM or SIGINT (`handle_exit`)
 
@@ -105,6 +132,14 @@ def waitress_worker(args: argparse.Namespace) -> type:
     return WaitressWorker
 
 
+def app_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The app's settings: the knowledge base, and how many costly requests may wait for their
+    turn (`web.gate`) so that they hold at most half of each process's ``--threads``."""
+    from web.gate import AT_ONCE
+
+    return {"KB": args.kb, "COSTLY_WAITING": max(0, args.threads // 2 - AT_ONCE)}
+
+
 def serve(args: argparse.Namespace) -> None:
     """Serve the knowledge base ``args.kb`` until stopped, as `gunicorn_settings` or `waitress_settings` say."""
     from web.app import create_app
@@ -119,9 +154,12 @@ def serve(args: argparse.Namespace) -> None:
         flush=True,
     )
     if not several:
-        import waitress
+        import logging
 
-        waitress.serve(create_app({"KB": args.kb}), **waitress_settings(args))
+        from waitress.server import create_server
+
+        logging.basicConfig()  # waitress's warnings on standard error, as waitress.serve does
+        strict(create_server(create_app(app_settings(args)), **waitress_settings(args))).run()
         return
     from gunicorn.app.base import BaseApplication
 
@@ -133,6 +171,6 @@ def serve(args: argparse.Namespace) -> None:
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
-            return create_app({"KB": args.kb})
+            return create_app(app_settings(args))
 
     Server().run()

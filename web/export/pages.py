@@ -29,6 +29,7 @@ from typing import Any
 from urllib.parse import quote
 
 from kb.paths import current
+from web.app import SECURITY_HEADERS
 from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, ExportError, Site, change_dates, page_file, rewrite, urls
 from web.views import json_path
 
@@ -51,7 +52,8 @@ def export(
     directory = current(kb_root)
     if refused := _refusal(out):
         raise ExportError(refused)
-    app = create_app({"KB": str(kb_root), "BASE_URL": ""})
+    # EXPORT: no form needing the server; PAGED False: whole answers, not pages
+    app = create_app({"KB": str(kb_root), "BASE_URL": "", "EXPORT": True, "PAGED": False})
     client = app.test_client()
     kb = app.extensions["knowledge_bases"].acquire()
     site = Site(kb, today or dt.date.today())
@@ -83,9 +85,9 @@ def export(
             path, _, query = url.partition("?")
             twin = json_path(path) + (f"?{query}" if query else "")
             page_html = _get(client, _encoded(url))
-            write(f"{name}.html", rewrite(site, f"{name}.html", page_html.decode()).encode())
+            write(f"{name}.html", with_policy(rewrite(site, f"{name}.html", page_html.decode())).encode())
             write(f"{name}.json", _get(client, _encoded(twin)))
-        write(NOT_FOUND, rewrite(site, NOT_FOUND, _not_found(app)).encode())
+        write(NOT_FOUND, with_policy(rewrite(site, NOT_FOUND, _not_found(app))).encode())
         feed = _get(client, "/changes.atom").decode()
         base_url = base_url or os.environ.get("RULINGS_BASE_URL", "")  # the app above makes relative links
         feed = rewrite(site, "changes.atom", feed)
@@ -113,6 +115,20 @@ def export(
     size = sum((out / name).stat().st_size for name in written)
     return {"directory": str(out), "files": len(written), "pages": len(site.pages), "bytes": size,
             "seconds": round(time.monotonic() - started, 2), **build}  # fmt: skip
+
+
+POLICY = "; ".join(
+    rule for rule in SECURITY_HEADERS["Content-Security-Policy"].split("; ") if not rule.startswith("frame-ancestors")
+)
+"""The app's Content-Security-Policy as the export's pages carry it, in a ``<meta>`` (a static
+host sends no header of ours): only the export's own scripts, styles, pictures, worker and JSON.
+``frame-ancestors`` is left out: a browser ignores it in a ``<meta>``."""
+
+
+def with_policy(page: str) -> str:
+    """An exported HTML page with `POLICY` first in its ``<head>``."""
+    meta = f'<meta http-equiv="Content-Security-Policy" content="{html.escape(POLICY)}">'
+    return page.replace("<head>", f"<head>\n{meta}", 1)
 
 
 NOT_FOUND = "404.html"

@@ -28,7 +28,8 @@ Words are folded as the server's index folds them (`kb.analysis.folded_words`: `
 browser stems them as the server does (``inflectionStem``, `kb.analysis.inflection_stem`).
 Filler words have postings too: a query of filler words alone searches them, and so does a
 phrase ("seed for free"). ``cards.json`` maps each card's
-folded title and aliases to its page, for the deck page in the browser.
+folded title and aliases to its page, for the deck page in the browser; ``files.json`` the
+topics, versions and documents whose page is not named by their id to their page (`renamed`).
 """
 
 from __future__ import annotations
@@ -40,18 +41,24 @@ from typing import TYPE_CHECKING, Any
 
 from whoosh.util.numeric import byte_to_length, length_to_byte
 
-from kb.analysis import folded_words
+from kb.analysis import folded_words, text_analyzer
 from kb.index.writer import extra_text, see_texts
 from kb.model import Topic
+from kb.read import standing
 from kb.search.questions import FILLER
 from kb.vocabulary import series_kind
-from rulings.normalize import title_key
+from rulings.normalize import headword_key, title_key
+from web.export.site import page_file
 
 if TYPE_CHECKING:
     from web.export.site import Site
 
 FIELDS = ("headword", "cards", "text", "extra")
 """The searched fields, numbered in this order in the postings."""
+
+
+_HEADWORD = text_analyzer(joined=False)
+"""The terms a query must hold to name an entry (`kb.search.in_force.names_entry`)."""
 
 
 def documents(site: Site) -> list[dict[str, Any]]:
@@ -72,7 +79,9 @@ def documents(site: Site) -> list[dict[str, Any]]:
                       "status": part["status"], "game": topics[version.topic].game,
                       "kind": series_kind(version.series), "cards": " | ".join(part.get("cards") or []),
                       "text": fallback, "words": words, "extra": extra_text(version, seen.get(version.id, "")),
-                      "document": version.document_id, "citation": part["citation"]})  # fmt: skip
+                      "document": version.document_id, "citation": part["citation"],
+                      "partial": part["partial"], **standing.offline_facts(kb, part),
+                      "named": [t.text for t in _HEADWORD(headword_key(version.headword))]})  # fmt: skip
     return found
 
 
@@ -146,11 +155,25 @@ def cards(site: Site) -> dict[str, list[str]]:
     """Folded card title (and alias) -> [name, page file] for the deck page."""
     found: dict[str, list[str]] = {}
     for row in sorted(site.kb.cards(), key=lambda c: str(c["key"])):
-        page = f"card/{row['name']}"
-        if page not in site.files:
+        page = page_file(f"/card/{row['name']}")
+        if page is None or page not in site.files:
             continue
         for name in [row["name"], *json.loads(row["aliases"])]:
             found.setdefault(title_key(name), [row["name"], page])
+    return found
+
+
+def renamed(site: Site) -> dict[str, str]:
+    """``entry/ID``, ``version/KEY`` or ``docs/ID`` -> its page file, for each topic, version or
+    document whose file is not named by its id (`web.export.site.file_name`: too long, or not
+    safe as a file name); the browser's pages link by ids, and look these up first."""
+    found: dict[str, str] = {}
+    ids = [("entry", str(t["id"])) for t in site.kb.topics()] + [("docs", d) for d in site.kb.documents()]
+    ids += [("version", key) for key in site.kb.version_keys()]
+    for folder, ident in sorted(ids):
+        page = page_file(f"/{folder}/{ident}")
+        if page is not None and page != f"{folder}/{ident}":
+            found[f"{folder}/{ident}"] = page
     return found
 
 
@@ -169,3 +192,4 @@ def search_files(site: Site) -> Iterator[tuple[str, Any]]:
         index["indexed"] = indexed["postings"]
     yield "search-index.json", {"today": site.today.isoformat(), **index, "card_lists": lists}
     yield "cards.json", cards(site)
+    yield "files.json", renamed(site)

@@ -6,6 +6,7 @@ the `Site` for the browser's search index."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import html
 import re
 from collections.abc import Iterator
@@ -30,13 +31,23 @@ RENAMED = {"/static/app.js": "static/offline.js", "/static/sw.js": "sw.js"}
 browser instead of the server's, and the service worker at the root so it covers every page."""
 
 
+NAME_BYTES = 200
+"""Longest file name (without ``.html``/``.json``) of a page, in bytes of UTF-8: with its
+extension and a temporary suffix it stays well under the 255 bytes file systems allow."""
+_UNSAFE = re.compile("[/\\\\%?#\x00-\x1f\x7f\ud800-\udfff]")
+_MADE = re.compile(r"~[0-9a-f]{16}$")
+_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
 class ExportError(Exception):
     """The export could not be written (one line, naming the folder or the page)."""
 
 
 def page_file(path: str, query: str = "") -> str | None:
     """The export's file (without ``.html``/``.json``) for the app's URL ``path?query``, or
-    None when the export has no such page. The inverse of the URLs `urls` lists."""
+    None when the export has no such page. The inverse of the URLs `urls` lists: a page of an
+    entry, version, card, document or as-of date is one file in that folder, named by
+    `file_name` (a card ``X/../../../tmp/escape`` is one file of ``card/``, never a path)."""
     if path == "/":
         return "index"
     if path in ("/deck", "/docs"):
@@ -45,17 +56,30 @@ def page_file(path: str, query: str = "") -> str | None:
         args = dict(parse_qsl(query))
         if not args:
             return "diff"
-        if set(args) == {"from", "to"}:
+        if set(args) == {"from", "to"} and all(_DATE.fullmatch(v) for v in args.values()):
             return f"diff/{args['from']}_{args['to']}"
         return None
-    parts = path.split("/")
-    if len(parts) >= 3 and parts[1] in ("entry", "version", "card", "docs", "asof") and _plain(parts[2:]):
-        return path[1:]
+    folder, _, name = path[1:].partition("/")
+    if folder in ("entry", "version", "card", "docs", "asof") and name:
+        return f"{folder}/{file_name(name)}"
     return None
 
 
-def _plain(segments: list[str]) -> bool:
-    return all(s not in ("", ".", "..") for s in segments)
+def file_name(name: str) -> str:
+    """The name of the file (without extension) of the page of ``name`` (a card, topic id,
+    version key, document id, date): ``name`` itself when it is a safe file name on every
+    system and link (no ``/``, ``\\``, ``%``, ``?``, ``#`` or control character, not starting
+    with a dot, at most `NAME_BYTES` bytes of UTF-8, not ending like a made name); else those
+    characters made ``_``, cut to `NAME_BYTES` less the suffix, and ``~`` with 16 hex digits of
+    the SHA-256 of ``name`` after it, so two names never share a file."""
+    encoded = name.encode("utf-8", "surrogatepass")
+    safe = name and not _UNSAFE.search(name) and not name.startswith(".") and not _MADE.search(name)
+    if safe and len(encoded) <= NAME_BYTES:
+        return name
+    digest = hashlib.sha256(encoded).hexdigest()[:16]
+    plain = _UNSAFE.sub("_", name).lstrip(".") or "_"
+    cut = plain.encode("utf-8", "surrogatepass")[: NAME_BYTES - 17].decode("utf-8", "ignore")
+    return f"{cut}~{digest}"
 
 
 @dataclass

@@ -100,6 +100,22 @@
     var li = event.target.closest("[role=option]");
     if (li) { go(li); }
   });
+  function searchParams(q) {
+    // The query and the filters of the search form (the as-of date of the address when the page has no field).
+    var params = new URLSearchParams({ q: q });
+    ["as_of", "game", "kind"].forEach(function (name) {
+      var field = document.querySelector('[name="' + name + '"][form="search"], #search [name="' + name + '"]');
+      var value = field ? field.value : (name === "as_of" ? asOf : null);
+      if (value !== null && (value || name === "game")) { params.set(name, value); }
+    });
+    return params;
+  }
+  function shared(params) {
+    // The address of a search: its query and the filters chosen, no empty ones.
+    var kept = new URLSearchParams();
+    params.forEach(function (value, name) { if (value) { kept.set(name, value); } });
+    return kept;
+  }
   function update() {
     var q = box.value.trim();
     var ask = ++asked;
@@ -112,14 +128,16 @@
     }).catch(clear);
     var results = document.getElementById("results");
     if (!results) { return; }
-    // While typing, the results are those Enter gives, then any that complete the last word.
-    var url = "/?live=1&q=" + encodeURIComponent(q) + (asOf ? "&as_of=" + encodeURIComponent(asOf) : "");
-    fetch(url).then(function (r) { return r.text(); }).then(function (html) {
+    // While typing, the results are those Enter gives, then any that complete the last word,
+    // with the filters shown; the address becomes that search's, to share or come Back to.
+    var params = searchParams(q);
+    fetch("/?live=1&" + params.toString()).then(function (r) { return r.text(); }).then(function (html) {
       var doc = new DOMParser().parseFromString(html, "text/html");
       var fresh = doc.getElementById("results");
       var current = document.getElementById("results");
       if (fresh && current && box.value.trim() === q) {
         current.replaceWith(fresh);
+        history.replaceState(null, "", "/?" + shared(params).toString());
         showCopyButtons(fresh);
         var count = fresh.querySelector(".count");
         if (count) { announce(count.textContent); }

@@ -14,6 +14,11 @@
     return s.replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
   }
   function link(path) {
+    // A page of the export by its folder and id; a topic, version or document whose file is not
+    // named by its id (too long, or not safe as a file name) by the file files.json names.
+    var dot = path.lastIndexOf(".");
+    var base = path.slice(0, dot);
+    if (dot > 0 && Object.prototype.hasOwnProperty.call(renamed, base)) { path = renamed[base] + path.slice(dot); }
     var encoded = path.split("/").map(function (s) { return encodeURIComponent(s).replace(/%3A/g, ":").replace(/%40/g, "@"); });
     return new URL((/:/.test(encoded[0]) ? "./" : "") + encoded.join("/"), root).href;
   }
@@ -29,6 +34,9 @@
       return r.json();
     });
   }
+
+  var renamed = {};
+  var names = getJSON("files.json").then(function (found) { renamed = found; }, function () {});
 
   // Copy citation, as app.js does it: the ruling's text, its source and date, its permalink.
   var status = document.getElementById("status");
@@ -79,8 +87,8 @@
       s.onload = resolve;
       s.onerror = reject;
       document.head.append(s);
-    }).then(function () { return getJSON("search-index.json"); }).then(function (data) {
-      return new window.RulingsSearch.Index(data);
+    }).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
+      return new window.RulingsSearch.Index(both[0]);
     });
     return loading;
   }
@@ -133,6 +141,8 @@
       return el("li", {}, [
         el("a", { "class": "headword", href: link("entry/" + d.topic + ".html") }, [d.headword]), " ",
         el("span", { "class": "label" }, [d.label]), " ", el("span", { "class": "badge " + d.status }, [d.status]),
+        // a partial text or an empty heading says so here as on the server's pages
+        d.partial ? el("p", { "class": "partial" }, [d.partial]) : "",
         snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation), " ", copyButton(d)])
       ]);
     }));
@@ -233,7 +243,8 @@
   var deckText = params.get("list") || "";
   if (deckForm && deckText.trim()) {
     var lists = new Set();
-    searchIndex().then(function (index) { lists = index.cardLists; }, function () {}).then(function () { return getJSON("cards.json"); }).then(function (cards) {
+    searchIndex().then(function (index) { lists = index.cardLists; }, function () {}).then(function () { return Promise.all([getJSON("cards.json"), names]); }).then(function (both) {
+      var cards = both[0];
       var known = [];
       var unknown = [];
       deckText.split("\n").slice(0, 500).forEach(function (raw) {
@@ -288,7 +299,8 @@
   // before FROM and TO (asof/<date>.json), compared as the server compares them.
   var diffForm = document.querySelector("form.filters input[name=from]");
   if (diffForm && (params.has("from") || params.has("to"))) {
-    getJSON("dates.json").then(function (dates) {
+    Promise.all([getJSON("dates.json"), names]).then(function (both) {
+      var dates = both[0];
       var day = /^\d{4}-\d{2}-\d{2}$/;
       var first = dates.length ? new Date(dates[0] + "T00:00:00Z") : new Date();
       var start = params.get("from") || new Date(first.getTime() - 86400000).toISOString().slice(0, 10);

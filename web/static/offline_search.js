@@ -584,6 +584,37 @@
     return aliases[value] || value;
   }
 
+  function arrange(index, found, reading) {
+    // The server's kb.read.standing.arranged: empty headings after every hit with text; among
+    // the first three hits the governing text first (Current Rulings over Glossary over Rulebook,
+    // later over earlier), unless the query names the first hit or it is a quick-start rule.
+    var docs = index.docs;
+    var ordered = found.filter(function (h) { return !docs[h.number].heading; })
+      .concat(found.filter(function (h) { return docs[h.number].heading; }));
+    if (!ordered.length) { return ordered; }
+    var words = new Set();
+    reading.words.forEach(function (w) { analysed(w, true).forEach(function (t) { words.add(t); }); });
+    var named = docs[found[0].number].named || [];
+    var full = named.length > 0 && named.every(function (t) { return words.has(t); });
+    var top = docs[ordered[0].number];
+    var lead = !(ordered[0] === found[0] && full) && top.tier !== 0;
+    function stronger(a, b) { return a.tier !== b.tier ? a.tier > b.tier : a.since > b.since; }
+    var zone = ordered.slice(0, 3), games = [], byGame = {}, first = [];
+    zone.forEach(function (h) {
+      var d = docs[h.number];
+      if (!d.candidate) { return; }
+      if (!byGame[d.game]) { byGame[d.game] = []; games.push(d.game); }
+      byGame[d.game].push(h);
+    });
+    games.forEach(function (g) {
+      var best = byGame[g][0];
+      byGame[g].forEach(function (h) { if (stronger(docs[h.number], docs[best.number])) { best = h; } });
+      var weaker = byGame[g].some(function (h) { return stronger(docs[best.number], docs[h.number]); });
+      if (weaker && lead) { first.push(best); }
+    });
+    return first.concat(zone.filter(function (h) { return first.indexOf(h) < 0; }), ordered.slice(3));
+  }
+
   function ask(index, text, options) {
     // The answer to a query as the server gives it (kb.search.search): hits (document, marked
     // words, score), the words searched, and the correction (`corrected`, or `meant`: two).
@@ -602,6 +633,7 @@
       found = found.concat(index.run(growing, options, limit).filter(function (h) { return !seen.has(h.number); })).slice(0, limit);
       reading = Object.assign({}, reading, { prefixes: growing.prefixes });
     }
+    found = arrange(index, found, reading);
     var terms = index.marked(reading);
     var meant = [];
     if (fixed && Object.keys(fixed.also).length) {

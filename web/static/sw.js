@@ -6,6 +6,7 @@
 "use strict";
 var PREFIX = "rulings-";
 var SHELL = ["./", "static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
+var KEPT = ".rulings-kept"; // no file of an export starts with a dot
 
 function scoped(path) {
   // A file of the export (as offline.json names it, not encoded) as a URL under the scope.
@@ -28,14 +29,27 @@ function cacheName() {
   });
 }
 
+function kept(name) {
+  // Whether the build's files were all kept: the mark is put last, so a cache whose keeping
+  // failed or was cut short does not count (the next check keeps them again).
+  return caches.has(name).then(function (has) {
+    return has && caches.open(name).then(function (cache) { return cache.match(scoped(KEPT)); }).then(Boolean);
+  });
+}
+
 function keep(name, files) {
   return caches.open(name).then(function (cache) {
     // cache: "no-store": a new build's files from the host, never the browser's HTTP cache.
-    return cache.addAll(files.map(function (f) { return new Request(scoped(f), { cache: "no-store" }); }));
+    return cache.addAll(files.map(function (f) { return new Request(scoped(f), { cache: "no-store" }); })).then(function () {
+      return cache.put(scoped(KEPT), new Response(name));
+    });
   }).then(function () {
     return caches.keys();
   }).then(function (names) {
     return Promise.all(names.filter(function (n) { return n.indexOf(PREFIX) === 0 && n !== name; }).map(function (n) { return caches.delete(n); }));
+  }, function (error) {
+    // Not kept whole: dropped, so that it does not count as kept and the next check tries again.
+    return caches.delete(name).then(function () { throw error; });
   });
 }
 
@@ -46,17 +60,18 @@ function check(force) {
     return response.json();
   }).then(function (build) {
     var name = PREFIX + build.build;
-    return caches.has(name).then(function (kept) {
-      if (kept && !force) { return null; }
+    return kept(name).then(function (done) {
+      if (done && !force) { return null; }
       return keep(name, ["./"].concat(build.files)).then(function () { return build; });
     });
   }, function () {
-    return caches.has(PREFIX + "app").then(function (kept) { return kept ? null : keep(PREFIX + "app", SHELL).then(function () { return null; }); });
+    return kept(PREFIX + "app").then(function (done) { return done ? null : keep(PREFIX + "app", SHELL).then(function () { return null; }); });
   });
 }
 
 self.addEventListener("install", function (event) {
-  event.waitUntil(check(false).then(function () { return self.skipWaiting(); }));
+  // A failed keeping does not stop the install: the next check (each page, or back online) tries again.
+  event.waitUntil(check(false).catch(function () {}).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener("activate", function (event) {
@@ -92,7 +107,9 @@ self.addEventListener("fetch", function (event) {
     });
   }
   event.respondWith(fresh.then(function (response) {
-    if (response.ok && response.type === "basic") {
+    // Kept: pages and files, not answers to a query (a search, a diff between two dates), which
+    // would pile up one per question; a page asked with a query is found without it offline.
+    if (response.ok && response.type === "basic" && !url.search) {
       var copy = response.clone();
       event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(keyOf(request.url), copy); }));
     }
