@@ -1,7 +1,7 @@
 """Every error the knowledge base raises, for both sides: no knowledge base to answer from
-(`BuildError`), names it does not know, each with the closest names (`UnknownTopic`,
-`UnknownCard`), a filter value that names nothing (`UnknownFilter`) and a diff asked backwards
-(`ReversedRange`).
+(`BuildError`; `Damaged` when a file of it cannot be read), names it does not know, each with
+the closest names (`UnknownTopic`, `UnknownCard`), a filter value that names nothing
+(`UnknownFilter`) and a diff asked backwards (`ReversedRange`).
 
 The command line prints such an error in one line (exit status 1; an unknown name with its
 suggestions), the pages answer with a 404 (suggestions as links), a 400 or a 503.
@@ -15,6 +15,20 @@ from rulings.dates import BadDate
 class BuildError(Exception):
     """No knowledge base to answer from: none built yet, one that could not be built (the previous
     knowledge base is untouched), or one made by an older version of rulings."""
+
+
+class Damaged(BuildError):
+    """A file of the knowledge base in service cannot be read (damaged, cut short): a rebuild makes it anew."""
+
+    def __init__(self, path: object, error: BaseException | str) -> None:
+        detail = (
+            error
+            if isinstance(error, str)
+            else f"{type(error).__name__}: {error}"
+            if str(error)
+            else type(error).__name__
+        )
+        super().__init__(f"{path}: damaged, cannot be read ({str(detail).splitlines()[0][:200]}); run 'rulings build'")
 
 
 class UnknownFilter(ValueError):

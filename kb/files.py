@@ -2,9 +2,12 @@
 
 - `hold`: an exclusive ``flock`` on a directory, waited for up to a bound, so that one
   ``build`` or ``add`` at a time changes a library or a knowledge base.
-- `write_atomic` and `copy_atomic`: every write goes to a temporary file in the target's
-  directory (``.<name>.<pid>.tmp``), is fsynced, then renamed over the target, and the
-  directory is fsynced: a reader or a crash sees the old bytes or the new, never a mix.
+- `write_atomic` and `copy_atomic`: every write goes to a temporary file in this program's own
+  staging folder beside the target (``<directory>/.rulings-staging/<name>.<pid>.tmp``, `STAGING`),
+  is fsynced, then renamed over the target, and the directory is fsynced: a reader or a crash
+  sees the old bytes or the new, never a mix. The staging folder is removed once empty.
+- `remove_stale_temporaries`: what killed writers left in those staging folders (and only there),
+  when the writer is gone; a file a library lists is never taken for one.
 - `owner_gone`: whether the process that made a ``….<pid>.tmp`` leftover is gone (its pid
   is not alive and nobody holds a lock on it), so a later command may remove it.
 - `naming`: an error of a write that names no file (a full disk) made to name the one written.
@@ -22,9 +25,11 @@ import os
 import re
 import signal
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+STAGING = ".rulings-staging"
+"""The folder, in a directory this program writes files into, of its temporary files."""
 CHUNK = 1 << 20
 """Bytes copied per write by `copy_atomic`."""
 _PID = re.compile(r"\.(\d+)\.tmp$")
@@ -65,18 +70,48 @@ def fsync_directory(directory: Path) -> None:
 
 
 def temporary_for(path: Path) -> Path:
-    """The temporary file this process writes before renaming it to ``path``."""
-    return path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    """The temporary file this process writes before renaming it to ``path``: in the staging
+    folder of ``path``'s directory (on the same file system, so the rename is atomic)."""
+    return path.parent / STAGING / f"{path.name}.{os.getpid()}.tmp"
+
+
+def remove_stale_temporaries(directories: Iterable[Path], kept: Iterable[Path] = ()) -> list[Path]:
+    """Remove the temporaries (``<name>.<pid>.tmp``) that writers now gone left in the staging
+    folder of each of ``directories``, never one of ``kept`` (the files a library lists, in
+    case one was put there), and the staging folder when that empties it."""
+    keep = {p.resolve() for p in kept}
+    removed = []
+    for directory in directories:
+        staging = directory / STAGING
+        if staging.is_symlink() or not staging.is_dir():
+            continue
+        for path in sorted(staging.iterdir()):
+            if _PID.search(path.name) and path.is_file() and path.resolve() not in keep and owner_gone(path):
+                path.unlink(missing_ok=True)
+                removed.append(path)
+        with contextlib.suppress(OSError):
+            staging.rmdir()  # only when empty
+    return removed
 
 
 @contextlib.contextmanager
 def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
-    """A new temporary file beside ``path`` to write through the yielded descriptor; on
+    """A new temporary file in the staging folder beside ``path``, to write through the yielded descriptor; on
     success it is fsynced and moved to ``path`` (``replace``: over it; else only if ``path``
     does not exist), the directory fsynced; on any failure it is removed."""
     temporary = temporary_for(path)
-    temporary.unlink(missing_ok=True)  # ours, left by an earlier failure of this very pid
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    for attempt in range(3):  # another writer may remove the empty staging folder in between
+        temporary.parent.mkdir(exist_ok=True)
+        temporary.unlink(missing_ok=True)  # ours, left by an earlier failure of this very pid
+        try:
+            fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            break
+        except FileNotFoundError:
+            if attempt == 2:
+                raise
+        except BaseException:
+            _tidy(temporary.parent)
+            raise
     try:
         with naming(path):
             yield fd
@@ -93,6 +128,14 @@ def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
             os.close(fd)
         temporary.unlink(missing_ok=True)
         raise
+    finally:
+        _tidy(temporary.parent)
+
+
+def _tidy(staging: Path) -> None:
+    """Remove the staging folder if nothing else is in it."""
+    with contextlib.suppress(OSError):
+        staging.rmdir()
 
 
 def _write_all(fd: int, data: bytes) -> None:

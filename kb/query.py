@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import pickle
+import struct
 import threading
+import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,10 +44,10 @@ from kb.answers import (
     ShowAnswer,
     TopicRef,
 )
-from kb.errors import BuildError, ReversedRange
+from kb.errors import BuildError, Damaged, ReversedRange
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
-from kb.paths import BUILT_ON
+from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
 from kb.read import changes, documents, standing
 from kb.read.parts import Parts
 from kb.read.reader import Names, Reader
@@ -78,7 +81,10 @@ class KnowledgeBase(Reader):
     def __init__(self, directory: Path) -> None:
         if not (directory / BUILT_ON).is_file():
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
-        self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text().strip())
+        try:
+            self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text(encoding="utf-8").strip())
+        except (ValueError, OSError) as err:  # UnicodeDecodeError is a ValueError
+            raise Damaged(directory / BUILT_ON, err) from None
         super().__init__(directory)
         self.parts = Parts(self)
         """How a version becomes an answer part (`kb.read.parts`)."""
@@ -263,7 +269,11 @@ class KnowledgeBase(Reader):
         the texts in force, the governing text first (`kb.read.standing.arranged`)."""
         from kb.search.in_force import search
 
-        found = search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start)
+        try:
+            found = search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live,
+                           start)  # fmt: skip
+        except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
+            raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
         return standing.arranged(self, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:

@@ -22,7 +22,7 @@ import pytest
 
 from kb.paths import current
 from web.app import create_app
-from web.export.pages import export
+from web.export.pages import ExportError, export
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 LINK = re.compile(r'\s(?:href|src|action|data-sw)="([^"]*)"')
@@ -393,3 +393,35 @@ def test_the_diff_page_compares_any_two_dates_in_the_browser(
         server.server_close()
     assert errors == []
     assert checked == [[156, 0, 0], [90, 0, 0], [0, 0, 0], [3, 7, 1], [40, 11, 0], [0, 0, 1], [0, 6, 40], [12, 0, 0]]
+
+
+def test_a_folder_is_replaced_only_when_it_holds_nothing_but_an_earlier_export(
+    site: Path, bundled_root: Path, tmp_path: Path
+) -> None:
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "offline.json").write_text('{"build": "mine"}')
+    (mine / "important.txt").write_text("keep me")
+    with pytest.raises(ExportError) as refused:
+        export(bundled_root, mine)
+    assert str(refused.value) == f"{mine}: exists and is not an export; choose an empty or new folder"
+    assert sorted(p.name for p in mine.iterdir()) == ["important.txt", "offline.json"]
+    assert (mine / "important.txt").read_text() == "keep me"
+    earlier = tmp_path / "earlier"
+    shutil.copytree(site, earlier)
+    (earlier / "card" / "notes.txt").write_text("mine too")
+    with pytest.raises(ExportError) as refused:
+        export(bundled_root, earlier)
+    assert (
+        str(refused.value)
+        == f"{earlier}: holds card/notes.txt, which no export wrote; move it away or choose another folder"
+    )
+    assert (earlier / "card" / "notes.txt").read_text() == "mine too"
+    (earlier / "card" / "notes.txt").unlink()
+    export(bundled_root, earlier)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["earlier", "mine"]
+    written = sorted(p.relative_to(earlier).as_posix() for p in earlier.rglob("*") if p.is_file())
+    assert json.loads((earlier / ".rulings-export").read_text()) == {
+        "files": [name for name in written if name != ".rulings-export"],
+        "written by": "rulings export",
+    }

@@ -228,3 +228,25 @@ def test_a_changed_earlier_document_is_named_as_the_reason_of_a_full_build(libra
     glossary.write_text(glossary.read_text(encoding="utf-8") + "\nzzyzx - A word added at the end.\n")
     report = add_report(library, tmp_path / "kb", tmp_path, NEWER, dt.date(2001, 3, 5))
     assert report.full == "glossary-1-7 changed (its file, its manifest entry or its game's card titles)"
+
+
+def test_after_many_adds_every_search_answers_as_a_full_build_in_order_and_score(library: Path, tmp_path: Path) -> None:
+    """Ten adds, each restating five rulings (often ones an earlier add restated): the indexes
+    then hold many replaced documents, which must count for nothing. Every query of the
+    relevance sets, in force, as of a past date and over every version, answers as a full
+    build of the same library does (results, order, snippets), and every document each index
+    matches has the same score to the last bit."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from add_equality import add_many, compare, queries
+
+    kb = tmp_path / "kb"
+    build(library, kb)
+    rewritten = add_many(library, kb, tmp_path / "incoming", 10, 5)
+    assert None not in rewritten  # every add was incremental
+    with index.open_dir(str(current(kb) / INDEX_DIR)).reader() as reader:
+        assert reader.has_deletions()  # the replaced documents are there, deleted
+    full = build(library, tmp_path / "full").directory
+    texts = queries()
+    assert len(texts) == 153
+    searches, lists, differ = compare(current(kb), full, texts)
+    assert (searches, lists, differ) == (459, 306, [])

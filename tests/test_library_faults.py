@@ -291,3 +291,51 @@ def test_a_failed_add_puts_the_library_back_byte_for_byte(library: Path, kb: Pat
     assert failed.stderr.count("\n") == 1
     assert tree(library) == before and not (library / "new-game").exists()
     assert in_service(kb) == served and sorted((kb / "builds").iterdir()) == builds
+
+
+def dead_pid() -> int:
+    """The pid of a process that has ended."""
+    finished = subprocess.Popen(["true"])
+    finished.wait()
+    return finished.pid
+
+
+def test_a_listed_document_named_like_a_temporary_is_never_removed(library: Path) -> None:
+    pid = dead_pid()
+    notes = library / "stccg" / f".notes.{pid}.tmp"
+    shutil.copy(library / "stccg" / "current-rulings-update-2000-11-27.txt", notes)
+    table = (f'\n[[document]]\nid = "stccg-notes"\nfile = "stccg/{notes.name}"\ngame = "stccg"\n'
+             'kind = "current-rulings-update"\ntitle = "notes"\nversion = "2000-11-28"\n'
+             'date = "2000-11-28"\n')  # fmt: skip
+    with (library / "library.toml").open("a") as manifest:
+        manifest.write(table)
+    kb = library.parent / "kb"
+    assert rulings("build", "--library", library, "--kb", kb).returncode == 0
+    killed = library / "stccg" / ".rulings-staging" / f"new-update.txt.{pid}.tmp"  # what a killed add of this pid left
+    killed.parent.mkdir()
+    killed.write_bytes(b"half a copy")
+    added = rulings("add", library.parent / "new-update.txt", *ADD, "--library", library, "--kb", kb)
+    assert (added.returncode, added.stderr) == (0, "")
+    assert notes.read_bytes() == (SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt").read_bytes()
+    assert not killed.parent.exists()  # the leftover and its staging folder are gone
+    rebuilt = rulings("build", "--library", library, "--kb", kb)
+    assert (rebuilt.returncode, rebuilt.stderr) == (0, "")
+    assert leftovers(library, kb) == [str(notes)]
+
+
+@pytest.mark.parametrize("command", ["add", "build"])
+def test_a_full_disk_after_the_switch_leaves_the_library_and_the_kb_in_service_agreeing(
+    library: Path, kb: Path, command: str
+) -> None:
+    before = tree(library)
+    new = library.parent / "new-update.txt"
+    args = ["add", new, *ADD] if command == "add" else ["build"]
+    done = rulings(*args, "--library", library, "--kb", kb, fault="after-switch:enospc")
+    unsettled = f"{kb / 'current'}: the new build is in service, but what follows the switch failed"
+    assert (done.returncode, done.stderr) == (0, f"rulings: warning: {unsettled}: No space left on device\n")
+    added = {"stccg/new-update.txt": new.read_bytes(), "library.toml": before["library.toml"] + TABLE}
+    assert tree(library) == (before | added if command == "add" else before)
+    check = rulings("build", "--check", "--library", library, "--kb", kb)
+    assert (check.returncode, check.stderr) == (0, "")
+    assert contents(kb) == clean_build(library)
+    assert leftovers(library, kb) == []

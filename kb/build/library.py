@@ -4,8 +4,10 @@
 would be lost; only then, holding the library's and the KB's locks (`kb.build.pipeline.transaction`),
 copies it into the library, appends its ``[[document]]`` table to the manifest and rebuilds.
 The copy and the manifest are each written to a temporary file, fsynced and renamed. If any
-step fails, the library is put back byte for byte: the saved manifest is renamed back, and
-the copied file (and the game directory) removed if this add created them. A file left in
+step fails before the new knowledge base is in service, the library is put back byte for byte:
+the saved manifest is renamed back, and the copied file (and the game directory) removed if this
+add created them; once the knowledge base in service is the one built from the new manifest, the
+add stands whatever fails after (`kb.build.pipeline._publish` reports such a failure as a warning). A file left in
 the library by an interrupted add (same bytes, not in the manifest) is taken over by a retry.
 """
 
@@ -61,15 +63,6 @@ def _table(fields: dict[str, str], where: str) -> bytes:
     return ("\n".join(lines) + "\n").encode("utf-8")
 
 
-def _remove_stale_temporaries(*directories: Path) -> None:
-    """Temporary files (``.<name>.<pid>.tmp``) that killed adds left, whose pid is gone."""
-    for directory in directories:
-        if directory.is_dir():
-            for path in directory.glob(".*.tmp"):
-                if path.is_file() and files.owner_gone(path):
-                    path.unlink(missing_ok=True)
-
-
 def add_document(
     source: Path, kind: str, date: dt.date, library: Path, kb: Path,
     game: str = "stccg", title: str | None = None, version: str | None = None,
@@ -95,7 +88,7 @@ def add_document(
             ident += "-2"
         manifest = library / MANIFEST
         target = library / game / source.name
-        _remove_stale_temporaries(library, target.parent)
+        files.remove_stale_temporaries([library, target.parent], [Path(d.path) for d in existing])
         if target.resolve() in {Path(d.path).resolve() for d in existing}:
             raise BuildError(f"{target}: a file of that name is already in the library")
         adopted = target.exists()
@@ -115,6 +108,8 @@ def add_document(
             files.fault("after-manifest")
             return build_locked(library, kb)
         except BaseException:
+            if manifest.read_bytes() != before and library_changed(library, kb, strict=True) is None:
+                raise  # the knowledge base in service was built from the new manifest: the add stands
             if manifest.read_bytes() != before:
                 files.write_atomic(manifest, before)
             if not adopted:

@@ -93,6 +93,8 @@ class BuildReport:
     """For a build made from the previous one (`kb.build.incremental`): the versions indexed anew."""
     full: str | None = None
     """For a full build: why it was not made from the previous one (`kb.build.incremental`)."""
+    unsettled: str | None = None
+    """What failed after the new build was put in service (`_publish`), which the build stands despite."""
 
 
 def report_for(result: ParseResult) -> DocumentReport:
@@ -212,10 +214,10 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
             incremental.save_state(staging, saved)
             _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
 
-    final = _publish(kb, write)
+    final, unsettled = _publish(kb, write)
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
-        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports, full=full,
+        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports, full=full, unsettled=unsettled,
     )  # fmt: skip
 
 
@@ -243,10 +245,11 @@ def _extend(
         incremental.save_state(staging, state)
         _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)
 
-    final = _publish(kb, write)
+    final, unsettled = _publish(kb, write)
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + state.catalog.problems, dangling,
         cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
+        unsettled=unsettled,
     )  # fmt: skip
 
 
@@ -279,9 +282,12 @@ def _write_reports(staging: Path, library: Path, manifest: bytes, lines: list[st
     (staging / BUILT_FROM).write_text(json.dumps(_fingerprint(library, manifest), indent=1))
 
 
-def _publish(kb: Path, write: Callable[[Path], None]) -> Path:
+def _publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]:
     """Make a new build directory with ``write``, then switch ``current`` to it; on any failure
-    remove what was made and leave ``current`` as it was."""
+    until the switch, remove what was made and leave ``current`` as it was. The switch is the
+    commit: a failure after it (making it durable, pruning old builds) is returned as a line
+    (else None) with the new build, never raised, so that an ``add`` does not undo a library
+    change the knowledge base in service already holds."""
     builds = kb / BUILDS
     builds.mkdir(parents=True, exist_ok=True)
     remove_leftovers(kb)
@@ -299,15 +305,19 @@ def _publish(kb: Path, write: Callable[[Path], None]) -> Path:
             link = kb / f".current.{stamp}.{os.getpid()}.tmp"
             link.symlink_to(Path(BUILDS) / stamp)
             link.replace(kb / CURRENT)
-            files.fsync_directory(kb)
-            files.fault("after-switch")
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         if final.is_dir() and (kb / CURRENT).resolve() != final.resolve():
             shutil.rmtree(final, ignore_errors=True)
         raise
-    _prune(builds, final)
-    return final
+    try:  # the new build is in service: nothing after this undoes it, a failure is only reported
+        files.fsync_directory(kb)
+        files.fault("after-switch")
+        _prune(builds, final)
+    except OSError as err:
+        failed = err.strerror or str(err)
+        return final, f"{kb / CURRENT}: the new build is in service, but what follows the switch failed: {failed}"
+    return final, None
 
 
 def _fsync_tree(directory: Path) -> None:

@@ -12,6 +12,7 @@ can bound the work an answer does. A store of another layout than this code writ
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import sqlite3
@@ -22,7 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from kb import schema
-from kb.errors import BuildError
+from kb.errors import BuildError, Damaged
 from kb.model import Version, history_order
 from kb.vocabulary import NameTable
 
@@ -155,12 +156,24 @@ class Reader:
 
     def rows(self, sql: str, *parameters: Any) -> list[sqlite3.Row]:
         """Every row ``sql`` selects, read with this thread's connection."""
-        return self._connection().execute(sql, parameters).fetchall()
+        with self.reading():
+            return self._connection().execute(sql, parameters).fetchall()
 
     def each_row(self, sql: str, *parameters: Any) -> Iterator[sqlite3.Row]:
         """The rows ``sql`` selects, read one at a time with this thread's connection (the
         caller reads them all before the thread asks for anything else)."""
-        yield from self._connection().execute(sql, parameters)
+        with self.reading():
+            yield from self._connection().execute(sql, parameters)
+
+    @contextlib.contextmanager
+    def reading(self) -> Iterator[None]:
+        """Reads of the store: one it cannot make (a damaged page, a file cut short) is `Damaged`."""
+        try:
+            yield
+        except sqlite3.DatabaseError as err:
+            if isinstance(err, sqlite3.ProgrammingError):
+                raise  # a mistake of ours, not of the file
+            raise Damaged(self.path, err) from None
 
     def records(self, sql: str, *parameters: Any) -> list[dict[str, Any]]:
         """Every row ``sql`` selects, as a dict."""
@@ -243,9 +256,8 @@ class Reader:
 
     def histories(self) -> Iterator[list[Version]]:
         """Each topic's versions (id order), topic after topic: every version, read as it goes."""
-        cursor = self._connection().execute(f"{_SELECT} ORDER BY topic_id, id")
         topic: list[Version] = []
-        for row in cursor:
+        for row in self.each_row(f"{_SELECT} ORDER BY topic_id, id"):
             version = schema.version_of(row)
             if topic and topic[0].topic != version.topic:
                 yield topic

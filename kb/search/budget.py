@@ -28,6 +28,9 @@ from typing import Any
 
 from whoosh import collectors, query
 
+from kb.search.steady import SteadyTop
+from kb.search.weighting import live_frequency
+
 RESULTS = 200
 """Results a search reaches at most, over all its pages."""
 PARTS = 12
@@ -76,6 +79,8 @@ def expand(built: query.Query, reader: Any, work: Work) -> query.Query:
             found = reader.expand_prefix(built.fieldname, built.text)
         else:
             found = reader.terms_within(built.fieldname, built.text, built.maxdist, prefix=built.prefixlength)
+        if reader.has_deletions():  # a word only replaced documents hold is no longer in the index
+            found = (w for w in found if live_frequency(reader, built.fieldname, w))
         candidates = list(itertools.islice(found, SCAN + 1))
         work.capped |= len(candidates) > EXPANSIONS
         chosen = _most_frequent(reader, built.fieldname, candidates[:SCAN])
@@ -92,7 +97,8 @@ def expand(built: query.Query, reader: Any, work: Work) -> query.Query:
 def _most_frequent(reader: Any, fieldname: str, candidates: list[Any]) -> list[Any]:
     if len(candidates) <= EXPANSIONS:
         return sorted(candidates)
-    ranked = sorted(candidates, key=lambda w: (-reader.doc_frequency(fieldname, w), w))
+    count = live_frequency if reader.has_deletions() else lambda r, f, w: r.doc_frequency(f, w)
+    ranked = sorted(candidates, key=lambda w: (-count(reader, fieldname, w), w))
     return sorted(ranked[:EXPANSIONS])
 
 
@@ -137,6 +143,7 @@ class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
 
 def collector(limit: int, allowed: set[int] | None, work: Work) -> Any:
     """A collector of the ``limit`` best hits among the ``allowed`` documents (all when None),
-    recording matched terms (for snippets), within the budget."""
-    inner = BudgetCollector(collectors.TermsCollector(collectors.TopCollector(limit)), work)
+    recording matched terms (for snippets), within the budget; the same hits in the same order
+    whatever the index's segments (`kb.search.steady`)."""
+    inner = BudgetCollector(collectors.TermsCollector(SteadyTop(limit)), work)
     return collectors.FilterCollector(inner, allowed, None) if allowed is not None else inner

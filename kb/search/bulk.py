@@ -25,6 +25,7 @@ from whoosh.searching import Results, Searcher
 
 from kb.search import budget
 from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings
+from kb.search.steady import ordered
 from kb.search.weighting import LengthScorer
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "evaluate", "hits", "ranked"]
@@ -118,12 +119,12 @@ class Evaluation:
             ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"))
             if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
                 scores = weights
-            elif isinstance(scorer, LengthScorer):
+            elif isinstance(scorer, LengthScorer) and scorer.codes is not None:
                 norms = np.asarray(scorer.norms, dtype=np.float64)
                 codes = np.frombuffer(scorer.codes, dtype=np.uint8)
                 scores = scorer.idf * ((weights * scorer.boosted) / (weights + norms[codes[ids]]))
             else:
-                raise Unsupported("a scorer without lengths in memory")
+                raise Unsupported("a scorer without lengths in memory")  # Whoosh reads them per document
             self._postings[key] = Read(ids, scores, values)
         ids, scores = self._postings[key].ids, self._postings[key].scores
         if positive:
@@ -205,9 +206,14 @@ def evaluate(
         return None
 
 
-def best(found: Matched, depth: int | None, allowed: Ids | None = None) -> list[tuple[int, float]]:
+def best(
+    found: Matched, depth: int | None, allowed: Ids | None = None, searcher: Searcher | None = None
+) -> list[tuple[int, float]]:
     """The ``depth`` best (document, score) of ``found`` (all when None), higher scores first,
-    equal scores in document order; only documents in ``allowed`` (sorted) when given."""
+    equal scores in document order; only documents in ``allowed`` (sorted) when given. Over an
+    index an add has layered (several segments, deleted documents) equal scores are ordered as a
+    full build's document numbers order them (`kb.search.steady.order_key`), so that an add
+    answers exactly as a full build."""
     ids, scores = found.ids, found.scores
     if allowed is not None:
         keep = np.isin(ids, allowed, assume_unique=True)
@@ -217,6 +223,9 @@ def best(found: Matched, depth: int | None, allowed: Ids | None = None) -> list[
         keep = scores >= cut
         ids, scores = ids[keep], scores[keep]
     order = np.lexsort((ids, -scores))
+    if searcher is not None and (not searcher.is_atomic() or searcher.reader().has_deletions()):
+        ranked = ordered(searcher, list(zip(scores[order].tolist(), ids[order].tolist(), strict=True)))
+        return [(docnum, score) for score, docnum in ranked[:depth]]
     if depth is not None:
         order = order[:depth]
     return list(zip(ids[order].tolist(), scores[order].tolist(), strict=True))
@@ -263,7 +272,7 @@ def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] |
     if allowed is not None:
         keep = np.isin(collected.ids, allowed_ids(allowed), assume_unique=True)
         collected = Matched(collected.ids[keep], collected.scores[keep])
-    top = best(collected, limit)
+    top = best(collected, limit, searcher=searcher)
     results = Results(searcher, built, [(score, docnum) for docnum, score in top])
     results.docterms = {docnum: evaluation.matched_terms(docnum) for docnum, _ in top}
     termdocs: dict[tuple[str, bytes], list[int]] = {}

@@ -15,7 +15,7 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
-from whoosh import collectors, highlight, query
+from whoosh import highlight, query
 from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
@@ -25,6 +25,7 @@ from kb.search.matching import Positions, loosened, versions_matching
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.snippet import PASSAGES, EarlierOnTies
+from kb.search.steady import SteadyAll, SteadyTop, steady
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
 """The text analyser of queries (`kb.search.plans.TEXT`) in one pass, remembering each raw word's
@@ -86,7 +87,9 @@ def topics(
     while True:
         if not whole and start + size > len(ranked):
             depth = start + size if deepen else None
-            ranked = ranking(searcher, loose, depth, work) if scored is None else bulk.best(scored, depth)
+            ranked = (
+                ranking(searcher, loose, depth, work) if scored is None else bulk.best(scored, depth, searcher=searcher)
+            )
             whole = depth is None or len(ranked) < depth
         batch = ranked[start : start + size]
         if not batch:
@@ -147,16 +150,16 @@ _STORED: weakref.WeakKeyDictionary[Searcher, dict[int, dict[str, Any]]] = weakre
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
     """The ``depth`` topic documents ``loose`` scores best (all when None), best first (ties:
-    the earlier document first), as (document number, score).
+    the topic of the earlier first version first, `kb.search.steady`), as (document number, score).
 
     Asking for the best few is much cheaper than scoring every topic: Whoosh then drops the
     parts of the query that can no longer lift a topic into the best ``depth`` (a word's
     rarely used fields, say) and skips the topics only they match. That pays when nearly
     every topic ranked is kept (`topics` asks again, deeper, when not); when many are
     passed over (a phrase's words apart, nothing in force on the date) ranking all at once does."""
-    inner = collectors.UnlimitedCollector() if depth is None else collectors.TopCollector(depth)
+    inner = SteadyAll() if depth is None else SteadyTop(depth)
     collector = budget.BudgetCollector(inner, work)
-    searcher.search_with_collector(loose, collector)
+    searcher.search_with_collector(steady(loose), collector)
     return [(docnum, score) for score, docnum in collector.results().top_n]
 
 

@@ -30,6 +30,7 @@ from kb.search import history as history_search
 from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
 from kb.search.snippet import snippet
+from kb.search.steady import steady
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
@@ -70,7 +71,7 @@ def _hits(
     results = bulk.hits(searcher, whole, limit, allowed, work)
     if results is None:  # a shape Whoosh's matchers evaluate
         collector = budget.collector(limit, allowed, work)
-        searcher.search_with_collector(whole, collector)
+        searcher.search_with_collector(steady(whole), collector)
         results = collector.results()
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []

@@ -7,13 +7,16 @@ its own on first use, owned through the knowledge base's `Reader.own` and closed
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import json
 import threading
+import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from whoosh import query
 
+from kb.errors import BuildError, Damaged
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read.reader import Reader
@@ -47,6 +50,8 @@ class Searchers:
         self._completion: Completions | None = None
         self._lengths: dict[tuple[str, str], bytes] = {}
         """The indexes' field lengths (`kb.search.weighting`), read once, shared by every thread's searchers."""
+        self._totals: dict[tuple[str, str], int] = {}
+        """The indexes' field lengths summed over the live documents of each segment (`kb.search.weighting`)."""
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),
@@ -81,7 +86,7 @@ class Searchers:
     def index_searcher(self, name: str) -> Searcher:
         """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
         directory = self.reader.directory / name
-        return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths)))
+        return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths, self._totals)))
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""
@@ -98,8 +103,11 @@ class Searchers:
             from kb.search.questions import Vocabulary
 
             path = self.reader.directory / VOCABULARY
-            data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
-            self._vocabulary = Vocabulary(data["counts"], data["names"], data.get("stems"))
+            try:
+                data = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"counts": {}, "names": []}
+                self._vocabulary = Vocabulary(dict(data["counts"]), list(data["names"]), data.get("stems"))
+            except (ValueError, KeyError, TypeError, AttributeError, OSError) as err:  # cut short, not what was written
+                raise Damaged(path, err) from None
         return self._vocabulary
 
     def vocabulary_read(self) -> bool:
@@ -115,13 +123,57 @@ class Searchers:
         return self._completion
 
 
-def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes]) -> Searcher:
+def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes], totals: dict[tuple[str, str], int]) -> Searcher:
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
     well under a megabyte instead of the index's size in resident memory. It scores from the
-    field lengths in ``lengths`` (`kb.search.weighting`), which every thread's searchers share."""
+    field lengths in ``lengths`` and their sums in ``totals`` (`kb.search.weighting`), which
+    every thread's searchers share."""
     from whoosh.filedb.filestore import FileStorage
 
     from kb.search import weighting
 
     storage = FileStorage(str(directory), supports_mmap=False)
-    return storage.open_index().searcher(weighting=weighting.BM25F(lengths))
+    try:
+        return storage.open_index().searcher(weighting=weighting.BM25F(lengths, totals))
+    except (ImportError, AttributeError):  # the schema pickled names code that has moved since
+        raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'") from None
+    except Exception as err:  # only files cut short or damaged fail to open: a build wrote them whole
+        detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
+        with warnings.catch_warnings():  # Whoosh leaves open the file it failed to read: closed here, quietly
+            warnings.simplefilter("ignore", ResourceWarning)
+            _forget(err)
+            path = damaged_file(directory)
+            gc.collect()
+    raise Damaged(path, detail)
+
+
+def _forget(error: BaseException | None) -> None:
+    """Drop the tracebacks of ``error`` and the errors it arose from, so that what their frames
+    held (open files) is released now."""
+    while error is not None:
+        error.__traceback__ = None
+        error = error.__context__
+
+
+def damaged_file(directory: Path) -> Path:
+    """The file of the Whoosh index in ``directory`` that cannot be read: its table of contents,
+    else the first segment that does not open, else the folder itself."""
+    from whoosh.filedb.filestore import FileStorage
+    from whoosh.index import TOC
+    from whoosh.reading import SegmentReader
+
+    storage = FileStorage(str(directory), supports_mmap=False)
+    tocs = sorted(
+        directory.glob("_MAIN_*.toc"),
+        key=lambda p: int(p.stem.rsplit("_", 1)[-1]) if p.stem.rsplit("_", 1)[-1].isdigit() else -1,
+    )
+    try:
+        toc = TOC.read(storage, "MAIN")
+    except Exception:
+        return tocs[-1] if tocs else directory
+    for segment in toc.segments:
+        try:
+            SegmentReader(storage, toc.schema, segment).close()
+        except Exception:
+            return next(iter(sorted(directory.glob(f"*{segment.segment_id()}*"))), directory)
+    return directory

@@ -1,14 +1,26 @@
-"""How search scores a document: Whoosh's BM25F, with each field's lengths read once per searcher.
+"""How search scores a document: Whoosh's BM25F over the live documents, lengths read once per searcher.
 
-Whoosh's own BM25F reads a document's field length from the index file for every document
-it scores, which is about half the cost of scoring one. `BM25F` gives the very same scores
-(the same formula, evaluated in the same order) from the field's length column read whole,
-once per index segment and field, and a table of the 256 length codes Whoosh stores. The
-lengths read are bytes, never changed, so the searchers of every thread can share them.
+An incremental add (`kb.index.writer.extend_indexes`) deletes the documents it rewrites from
+the previous build's segments and adds them anew in a segment of their own. Whoosh's own
+statistics would still count the deleted ones (the number of documents, each word's
+document frequency, the total length of each field), so the same library would rank
+differently after adds than after a full build. `BM25F` takes every collection statistic from
+the live documents only, the same whatever the segments: the number of live documents, each
+word's live document frequency (`live_frequency`), and each field's average length over the
+live documents, summed from the one-byte length codes Whoosh stores per document (the exact
+totals Whoosh keeps are lost for a deleted document, the codes are not). The formula is
+Whoosh's BM25F (`whoosh.scoring.bm25`), evaluated in the same order.
+
+Whoosh's own BM25F also reads a document's field length from the index file for every
+document it scores, about half the cost of scoring one; `BM25F` reads each field's length
+column whole, once per index segment and field, and scores from a table of the 256 codes.
+The lengths read are bytes, never changed, so the searchers of every thread can share them.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from math import log
 from typing import Any
 
 from whoosh import scoring
@@ -17,22 +29,68 @@ from whoosh.util.numeric import byte_to_length
 
 CODES = 256
 """Whoosh stores a field's length in a document as one byte, a code for an approximate length."""
+LENGTH = [byte_to_length(code) for code in range(CODES)]
+"""The length each code stands for."""
+
+
+def live_frequency(reader: Any, fieldname: str, text: Any) -> int:
+    """How many live (not deleted) documents of the index ``reader`` reads hold ``text`` in ``fieldname``."""
+    found = 0
+    for leaf, _ in reader.leaf_readers():
+        if not leaf.has_deletions():
+            found += leaf.doc_frequency(fieldname, text)
+        elif leaf.doc_frequency(fieldname, text):
+            found += sum(1 for _ in leaf.postings(fieldname, text).all_ids())  # the deleted filtered out
+    return found
 
 
 class BM25F(scoring.BM25F):  # type: ignore[misc]
-    """BM25F as Whoosh computes it, scoring from lengths held in memory."""
+    """BM25F over the statistics of the live documents, scoring from lengths held in memory."""
 
-    def __init__(self, lengths: dict[tuple[str, str], bytes] | None = None) -> None:
+    def __init__(
+        self, lengths: dict[tuple[str, str], bytes] | None = None, totals: dict[tuple[str, str], int] | None = None
+    ) -> None:
         super().__init__()
-        self.lengths = {} if lengths is None else lengths
+        self.lengths: dict[tuple[str, str], bytes] = {} if lengths is None else lengths
         """(segment id, field name) -> the field's length code in each document of the segment."""
+        self.totals: dict[tuple[str, str], int] = {} if totals is None else totals
+        """(segment id, field name) -> the field's length summed over the live documents of the segment
+        (the segments of one build: a segment's deletions differ from build to build)."""
+
+    def idf(self, searcher: Any, fieldname: str, text: Any) -> float:
+        """Whoosh's idf, of the live documents (a searcher caches it per word)."""
+        parent = searcher.get_parent()
+        return log(parent.doc_count() / (live_frequency(parent.reader(), fieldname, text) + 1)) + 1
 
     def scorer(self, searcher: Any, fieldname: str, text: Any, qf: int = 1) -> Any:
-        scorer = super().scorer(searcher, fieldname, text, qf=qf)
-        if not isinstance(scorer, scoring.BM25FScorer):
-            return scorer
+        if not searcher.schema[fieldname].scorable:
+            return super().scorer(searcher, fieldname, text, qf=qf)
+        parent = searcher.get_parent()
+        average = self.average_length(parent.reader(), fieldname) or 1
         codes = self.codes(searcher.reader(), fieldname)
-        return scorer if codes is None else LengthScorer(scorer, codes)
+        return LengthScorer(searcher, fieldname, text, self._field_B.get(fieldname, self.B), self.K1, qf,
+                            parent.idf(fieldname, text), average, codes)  # fmt: skip
+
+    def average_length(self, reader: Any, fieldname: str) -> float:
+        """The average length of ``fieldname`` over the live documents of the index ``reader`` reads."""
+        live = reader.doc_count()
+        return sum(self.total(leaf, fieldname) for leaf, _ in reader.leaf_readers()) / live if live else 0.0
+
+    def total(self, reader: Any, fieldname: str) -> int:
+        """The lengths (as coded) of ``fieldname`` summed over the live documents of the segment ``reader`` reads."""
+        segment = getattr(reader, "segment", None)
+        key = (segment().segment_id(), fieldname) if segment is not None else None
+        if key is not None and key in self.totals:
+            return self.totals[key]
+        codes = self.codes(reader, fieldname)
+        if codes is None:
+            summed: int = sum(reader.doc_field_length(n, fieldname, 0) or 0 for n in reader.all_doc_ids())
+        else:
+            summed = sum(LENGTH[code] * count for code, count in Counter(codes).items())
+            summed -= sum(LENGTH[codes[n]] for n in _deleted(reader))
+        if key is not None:
+            self.totals[key] = summed  # two threads may both count it: the same number
+        return summed
 
     def codes(self, reader: Any, fieldname: str) -> bytes | None:
         """The length code of ``fieldname`` in each document of the segment ``reader`` reads,
@@ -47,6 +105,16 @@ class BM25F(scoring.BM25F):  # type: ignore[misc]
                 return None
             self.lengths[key] = column  # two threads may both read it: the same bytes
         return self.lengths[key]
+
+
+def _deleted(reader: Any) -> list[int]:
+    """The deleted documents of the segment ``reader`` reads."""
+    if not reader.has_deletions():
+        return []
+    perdoc = getattr(reader, "_perdoc", None)
+    if perdoc is not None and hasattr(perdoc, "deleted_docs"):
+        return list(perdoc.deleted_docs())
+    return [n for n in range(reader.doc_count_all()) if reader.is_deleted(n)]
 
 
 def _length_column(reader: Any, fieldname: str) -> bytes | None:
@@ -64,15 +132,23 @@ def _length_column(reader: Any, fieldname: str) -> bytes | None:
 
 
 class LengthScorer(scoring.BM25FScorer):  # type: ignore[misc]
-    """A Whoosh BM25F scorer (its idf, average length, B and K1) reading lengths from ``codes``."""
+    """Whoosh's BM25F scorer of one word in one field, with the statistics it is given (``idf``,
+    ``average`` length), reading lengths from ``codes`` (as Whoosh does, per document, when None)."""
 
-    def __init__(self, whoosh: Any, codes: bytes) -> None:
-        self.__dict__.update(whoosh.__dict__)
+    def __init__(
+        self, searcher: Any, fieldname: str, text: Any, b: float, k1: float, qf: int, idf: float, average: float,
+        codes: bytes | None,
+    ) -> None:  # fmt: skip
+        self.idf, self.avgfl, self.B, self.K1, self.qf = idf, average, b, k1, qf
+        self.setup(searcher, fieldname, text)
         self.codes = codes
         self.boosted = self.K1 + 1
-        self.norms = [self.K1 * ((1 - self.B) + self.B * byte_to_length(code) / self.avgfl) for code in range(CODES)]
+        self.norms = [self.K1 * ((1 - self.B) + self.B * length / self.avgfl) for length in LENGTH]
 
     def score(self, matcher: Any) -> float:
+        if self.codes is None:
+            whooshs: float = super().score(matcher)
+            return whooshs
         weight = matcher.weight()
         score: float = self.idf * ((weight * self.boosted) / (weight + self.norms[self.codes[matcher.id()]]))
         return score

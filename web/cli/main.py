@@ -102,6 +102,8 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 0
     report = build(Path(args.library), Path(args.kb), [Path(c) for c in args.cards or []],
                    wait=args.wait, notify=_notify)  # fmt: skip
+    if report.unsettled:
+        _notify(f"warning: {report.unsettled}")
     if args.json:
         print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents,
                      "cards": report.cards, "imported": report.imported, "links": report.links,
@@ -129,6 +131,8 @@ def cmd_add(args: argparse.Namespace) -> int:
 
     report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
                           args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
+    if report.unsettled:
+        _notify(f"warning: {report.unsettled}")
     print(report.documents[-1].line() if report.documents else "")
     how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
     how += f" (a full build: {report.full})" if report.full else ""

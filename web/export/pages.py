@@ -8,7 +8,9 @@ feed. A page ``/x`` is written as ``x.html`` beside its JSON twin ``x.json`` (``
 each page, so the folder works under any base path and from any static host. The export also
 holds the browser's search index (`web.export.search_index`), the service worker at its root and
 ``offline.json`` (the build, and the files to keep offline), and ``dates.json``, the dates of
-the as-of views (`change_dates`), from which the diff page compares any two dates in the browser.
+the as-of views (`change_dates`), from which the diff page compares any two dates in the browser;
+``.rulings-export`` (`MARKER`) lists every file written, so that a later export replaces the
+folder only while it holds nothing else (a folder of the user's is refused with one line).
 Nothing depends on the clock but the knowledge base's own build: a second export of an
 unchanged knowledge base is byte-identical. The export is written beside ``DIR`` and swapped in whole at the end.
 """
@@ -22,13 +24,13 @@ import os
 import re
 import shutil
 import time
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import quote
 
 from kb.paths import current
 from web.app import SECURITY_HEADERS
-from web.export.site import MARKER, SAFE, ExportError, Site, change_dates, page_file, rewrite, urls
+from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, ExportError, Site, change_dates, page_file, rewrite, urls
 from web.views import json_path
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -48,8 +50,8 @@ def export(
 
     started = time.monotonic()
     directory = current(kb_root)
-    if out.exists() and (not out.is_dir() or (any(out.iterdir()) and not (out / MARKER).is_file())):
-        raise ExportError(f"{out}: exists and is not an export; choose an empty or new folder")
+    if refused := _refusal(out):
+        raise ExportError(refused)
     # EXPORT: no form needing the server; PAGED False: whole answers, not pages
     app = create_app({"KB": str(kb_root), "BASE_URL": "", "EXPORT": True, "PAGED": False})
     client = app.test_client()
@@ -100,7 +102,10 @@ def export(
         write("dates.json", _json(days))
         build = {"build": directory.name, "built_on": kb.built_on.isoformat()}
         whole = len(written) < keep_whole
-        write(MARKER, _json({**build, "complete": whole, "files": sorted(written) if whole else _shell(written)}))
+        write(OFFLINE, _json({**build, "complete": whole, "files": sorted(written) if whole else _shell(written)}))
+        (partial / MARKER).write_bytes(_json({"written by": SIGNATURE, "files": sorted(written)}))
+        if refused := _refusal(out):  # the folder changed while the export was written
+            raise ExportError(refused)
         _swap(partial, out)
     except BaseException:
         shutil.rmtree(partial, ignore_errors=True)
@@ -162,6 +167,37 @@ def _shell(written: dict[str, None]) -> list[str]:
 
 def _json(data: Any) -> bytes:
     return (json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")) + "\n").encode()
+
+
+def _refusal(out: Path) -> str | None:
+    """Why the export may not replace ``out``, or None when ``out`` is new, an empty folder, or
+    an earlier export holding only what it wrote (its `MARKER` lists every file)."""
+    if not out.exists() and not out.is_symlink():
+        return None
+    stranger = f"{out}: exists and is not an export; choose an empty or new folder"
+    if out.is_symlink() or not out.is_dir():
+        return stranger
+    if not any(out.iterdir()):
+        return None
+    try:
+        marker = json.loads((out / MARKER).read_text(encoding="utf-8"))
+        listed = set(marker["files"]) if marker["written by"] == SIGNATURE else None
+    except (OSError, ValueError, TypeError, KeyError):
+        listed = None
+    if listed is None or (out / MARKER).is_symlink():
+        return stranger
+    folders = {parent.as_posix() for name in listed for parent in PurePosixPath(name).parents}
+    listed.add(MARKER)
+    for root, directories, names in os.walk(out):
+        for name in sorted(directories + names):
+            path = Path(root) / name
+            relative = path.relative_to(out).as_posix()
+            if not path.is_symlink() and (
+                (path.is_file() and relative in listed) or (path.is_dir() and relative in folders)
+            ):
+                continue
+            return f"{out}: holds {relative}, which no export wrote; move it away or choose another folder"
+    return None
 
 
 def _swap(partial: Path, out: Path) -> None:

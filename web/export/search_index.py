@@ -9,7 +9,8 @@ looks words up and scores as the server does (``static/offline_search.js``). It 
   (game, kind, document; the headword, card names, text and any extra text) and ``lengths``:
   the words of its headword, card names, text and extra text (`kb.index.extra_text`) as the
   server's index stores a field's length (`FIELDS`; one byte, an approximation);
-- ``averages``: each field's average length over the documents (exact, as the server's);
+- ``averages``: each field's average length over the documents, of the lengths as coded (as the
+  server's, `kb.search.weighting`);
 - ``postings``: each folded word -> its postings, ordered by document then field, each as
   two numbers: the document's number less the previous posting's (the first: the number),
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
@@ -98,8 +99,8 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
                    document.get("extra", "")]  # fmt: skip
         for field, text in enumerate(sources):
             words = folded_words(text)
-            totals[field] += len(words)
             lengths.append(byte_to_length(length_to_byte(len(words))))
+            totals[field] += lengths[-1]  # the server averages the lengths as its index codes them
             counts = Counter(words)
             for word in sorted(counts):
                 postings.setdefault(word, []).extend((number - last.get(word, 0), field + 4 * (counts[word] - 1)))
@@ -146,7 +147,7 @@ def indexed_fields(site: Site, found: list[dict[str, Any]]) -> dict[str, Any] | 
         for d, n in docs.items():
             if n is not None:
                 lengths[field][n] = int(reader.doc_field_length(d, name) or 0)
-    averages = {INDEXED[name]: searcher.avg_field_length(name) or 0 for name in INDEXED}
+    averages = {INDEXED[name]: searcher.weighting.average_length(reader, name) or 0 for name in INDEXED}
     return {"postings": postings, "lengths": lengths, "averages": averages}
 
 

@@ -17,8 +17,13 @@ from kb.errors import UnknownCard
 from kb.query import KnowledgeBase
 from web.views import page_path
 
-MARKER = "offline.json"
-"""The file that marks a folder as an export (an export only replaces a folder holding one)."""
+OFFLINE = "offline.json"
+"""The build and the files to keep offline, which the service worker reads."""
+MARKER = ".rulings-export"
+"""The file that marks a folder as an export: JSON, `SIGNATURE` and every file the export wrote.
+An export replaces a folder only when it holds this file and nothing but what the file lists."""
+SIGNATURE = "rulings export"
+"""The marker's ``written by``: no file of the user's holds this by chance."""
 _LINK = re.compile(r'(\s(?:href|src|action|data-sw|data-permalink)=")(/[^"]*)(")')
 SAFE = "/:@-._~!$'()*+,;="
 RENAMED = {"/static/app.js": "static/offline.js", "/static/sw.js": "sw.js"}
