@@ -86,9 +86,13 @@ def _has_vowel(word: str) -> bool:
 def _short(word: str) -> bool:
     """Whether ``word`` ends consonant, vowel, consonant (not w, x or y) after one syllable (``hop``)."""
     return (
-        len(word) >= 3 and _measure(word) == 1 and word[-1] not in "wxy"
-        and not _vowel(word, len(word) - 1) and _vowel(word, len(word) - 2) and not _vowel(word, len(word) - 3)
-    )  # fmt: skip
+        len(word) >= 3
+        and _measure(word) == 1
+        and word[-1] not in "wxy"
+        and not _vowel(word, len(word) - 1)
+        and _vowel(word, len(word) - 2)
+        and not _vowel(word, len(word) - 3)
+    )
 
 
 def _doubled(word: str) -> bool:

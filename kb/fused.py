@@ -60,10 +60,19 @@ class FusedAnalyzer:
         return tuple(words), len(parts) if folded and len(parts) >= 2 else 1
 
     def __call__(
-        self, value: str, positions: bool = False, chars: bool = False, keeporiginal: bool = False,
-        removestops: bool = True, start_pos: int = 0, start_char: int = 0, tokenize: bool = True,
-        mode: str = "", no_morph: bool = False, **kwargs: Any,
-    ) -> Iterator[Token]:  # fmt: skip
+        self,
+        value: str,
+        positions: bool = False,
+        chars: bool = False,
+        keeporiginal: bool = False,
+        removestops: bool = True,
+        start_pos: int = 0,
+        start_char: int = 0,
+        tokenize: bool = True,
+        mode: str = "",
+        no_morph: bool = False,
+        **kwargs: Any,
+    ) -> Iterator[Token]:
         if keeporiginal or not tokenize or no_morph:
             raise ValueError("a fused analyser neither keeps the original text nor skips tokenizing or stemming")
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)

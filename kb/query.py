@@ -204,11 +204,17 @@ class KnowledgeBase(Reader):
         waiting = [self.part(v, on) for v in self.versions_of(topic) if status(v, on) == "pending"]
         row = self.topic(topic) or {}
         return {
-            "topic": topic, "headword": row["headword"], "game": row["game"],
-            "as_of": on.isoformat(), "text": "\n\n".join(p["text"] for p in parts if p["text"]),
-            "parts": parts, "ended": self.ended(topic, on), "pending": waiting, "backrefs": self.backrefs(topic),
+            "topic": topic,
+            "headword": row["headword"],
+            "game": row["game"],
+            "as_of": on.isoformat(),
+            "text": "\n\n".join(p["text"] for p in parts if p["text"]),
+            "parts": parts,
+            "ended": self.ended(topic, on),
+            "pending": waiting,
+            "backrefs": self.backrefs(topic),
             "cards": self.cards_of(self.in_force(topic, on)),
-        }  # fmt: skip
+        }
 
     def history(self, query: str, game: str | None = None) -> HistoryAnswer:
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
@@ -230,8 +236,11 @@ class KnowledgeBase(Reader):
         in_force: dict[str, list[Version]] = {}
         for version in self.versions_in_force(on):
             in_force.setdefault(version.topic, []).append(version)
-        listed = [t for t in sorted(self.topics(), key=lambda t: headword_key(t["headword"]))
-                  if in_force.get(t["id"]) and game in (None, t["game"])]  # fmt: skip
+        listed = [
+            t
+            for t in sorted(self.topics(), key=lambda t: headword_key(t["headword"]))
+            if in_force.get(t["id"]) and game in (None, t["game"])
+        ]
 
         def entry(topic: dict[str, Any]) -> Entry:
             parts = [self.part(v, on) for v in in_force[topic["id"]]]
@@ -241,9 +250,14 @@ class KnowledgeBase(Reader):
         return {"as_of": on.isoformat(), "topics": topics, "page": page}
 
     def diff(
-        self, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
-        cards: set[str] | None = None, paging: Paging = FIRST,
-    ) -> DiffAnswer:  # fmt: skip
+        self,
+        start: dt.date,
+        end: dt.date,
+        game: str | None = None,
+        kinds: list[str] | None = None,
+        cards: set[str] | None = None,
+        paging: Paging = FIRST,
+    ) -> DiffAnswer:
         """Topics added, changed, rescinded and pending between two dates, one page of them
         (`kb.read.changes.diff`); a start after the end is a `ReversedRange`."""
         if start > end:
@@ -260,9 +274,17 @@ class KnowledgeBase(Reader):
         return documents.in_force(self, on)
 
     def search(
-        self, text: str, as_of: dt.date | None = None, game: str | None = None, kind: str | None = None,
-        limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False, start: int = 0,
-    ) -> SearchAnswer:  # fmt: skip
+        self,
+        text: str,
+        as_of: dt.date | None = None,
+        game: str | None = None,
+        kind: str | None = None,
+        limit: int = 20,
+        every_version: bool = False,
+        exact: bool = False,
+        live: bool = False,
+        start: int = 0,
+    ) -> SearchAnswer:
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
         all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
         on (`kb.search.in_force.search`); headings after text and, on the first page of a search of
@@ -270,8 +292,9 @@ class KnowledgeBase(Reader):
         from kb.search.in_force import search
 
         try:
-            found = search(self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live,
-                           start)  # fmt: skip
+            found = search(
+                self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start
+            )
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
         return standing.arranged(self, found, lead=start == 0 and not every_version)

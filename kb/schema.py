@@ -70,13 +70,27 @@ CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
 def version_of(row: sqlite3.Row) -> Version:
     """A version from a row SELECTed with `VERSION_SELECT`."""
     return Version(
-        id=row["id"], topic=row["topic_id"], series=row["series"], headword=row["headword"], text=row["text"],
-        valid_from=_date(row["valid_from"]), document_id=row["document_id"], line_start=row["line_start"],
-        line_end=row["line_end"], operation=row["operation"], valid_to=_date(row["valid_to"]), end=row["ended"],
-        supersedes=row["supersedes"], note=row["note"], condition=row["condition"],
-        references=json.loads(row["refs"]), summary=row["summary"], authority=row["authority"],
-        ended_by=json.loads(row["ended_by"]) if row["ended_by"] else None, key=row["key"],
-    )  # fmt: skip
+        id=row["id"],
+        topic=row["topic_id"],
+        series=row["series"],
+        headword=row["headword"],
+        text=row["text"],
+        valid_from=_date(row["valid_from"]),
+        document_id=row["document_id"],
+        line_start=row["line_start"],
+        line_end=row["line_end"],
+        operation=row["operation"],
+        valid_to=_date(row["valid_to"]),
+        end=row["ended"],
+        supersedes=row["supersedes"],
+        note=row["note"],
+        condition=row["condition"],
+        references=json.loads(row["refs"]),
+        summary=row["summary"],
+        authority=row["authority"],
+        ended_by=json.loads(row["ended_by"]) if row["ended_by"] else None,
+        key=row["key"],
+    )
 
 
 def _date(value: str | None) -> dt.date | None:

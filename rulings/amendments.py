@@ -84,16 +84,26 @@ class Amendment:
 
     def describe(self) -> str:
         """The operation in words, e.g. "replaces the first paragraph of the Glossary entry"."""
-        names = {"glossary": "the Glossary entry", "current-rulings": "the Current Rulings entry",
-                 "this": "the entry", "section": f"the section on {self.section}"}  # fmt: skip
+        names = {
+            "glossary": "the Glossary entry",
+            "current-rulings": "the Current Rulings entry",
+            "this": "the entry",
+            "section": f"the section on {self.section}",
+        }
         where = names[self.target]
         if self.unit == "list":
             where = f"the list of {self.section} in the Glossary entry"
         elif self.ordinal is not None:
             position = next(word for word, n in ORDINALS.items() if n == self.ordinal)
             where = f"the {position} {self.unit} of {where}"
-        verbs = {"replace": "replaces", "delete": "deletes", "add": "adds to", "cancel": "cancels",
-                 "errata": "gives errata for", "errata-by-reference": "gives errata for"}  # fmt: skip
+        verbs = {
+            "replace": "replaces",
+            "delete": "deletes",
+            "add": "adds to",
+            "cancel": "cancels",
+            "errata": "gives errata for",
+            "errata-by-reference": "gives errata for",
+        }
         return f"{verbs[self.action]} {where}"
 
 

@@ -159,8 +159,14 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         """What the service worker keeps of the served app (``static/sw.js``): the app's shell,
         in a cache named by the build in service, so a rebuild starts a new cache and drops the
         old one with every page kept from it (an export writes its own ``offline.json``)."""
-        return jsonify({"build": g.kb.directory.name, "built_on": g.kb.built_on.isoformat(), "complete": False,
-                        "files": list(OFFLINE_SHELL)})  # fmt: skip
+        return jsonify(
+            {
+                "build": g.kb.directory.name,
+                "built_on": g.kb.built_on.isoformat(),
+                "complete": False,
+                "files": list(OFFLINE_SHELL),
+            }
+        )
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException) -> tuple[Any, int, list[tuple[str, str]]]:

@@ -45,8 +45,10 @@ def pair_page(json_wanted: bool) -> Any:
             answer = g.kb.together(names, as_of(), request.args.get("game") or None)
         except UnknownCard as err:  # each suggestion asks again with the name put right
             fixed = [[s if n.strip() == err.name else n.strip() for n in names if n.strip()] for s in err.suggestions]
-            found = [{"name": s, "url": url_for("cards.pair_page", names=",".join(f))}
-                     for s, f in zip(err.suggestions, fixed, strict=True)]  # fmt: skip
+            found = [
+                {"name": s, "url": url_for("cards.pair_page", names=",".join(f))}
+                for s, f in zip(err.suggestions, fixed, strict=True)
+            ]
             return error_page(404, err.bare, found)
         except NotAPair as err:
             abort(400, str(err))

@@ -43,8 +43,18 @@ def diff(json_wanted: bool) -> Any:
         abort(400, str(err))
     dates_known = sorted(set(dates))
     chosen = [kind_filter(k) for k in kinds or []]
-    return page("changes/diff.html", {**answer, "dates": dates_known, "deck": deck_text, "kinds": chosen,
-                                      "all_kinds": SERIES_KINDS, "latest": latest}, json_wanted)  # fmt: skip
+    return page(
+        "changes/diff.html",
+        {
+            **answer,
+            "dates": dates_known,
+            "deck": deck_text,
+            "kinds": chosen,
+            "all_kinds": SERIES_KINDS,
+            "latest": latest,
+        },
+        json_wanted,
+    )
 
 
 def _day_before(first: str | None) -> dt.date:
@@ -76,8 +86,15 @@ def feed() -> Any:
     items = []
     for document in documents:
         updated = document["date"] or g.kb.built_on
-        items.append({"document": document, "changes": changes[document["id"]], "kinds": CHANGE_KINDS,
-                      "id": _feed_id(f"docs/{document['id']}"), "updated": updated})  # fmt: skip
+        items.append(
+            {
+                "document": document,
+                "changes": changes[document["id"]],
+                "kinds": CHANGE_KINDS,
+                "id": _feed_id(f"docs/{document['id']}"),
+                "updated": updated,
+            }
+        )
     updated = max((d["date"] for d in documents if d["date"]), default=None) or g.kb.built_on
     root = str(current_app.config["BASE_URL"]).rstrip("/")
     body = render_template("changes/feed.atom", items=items, root=root, id=_feed_id("changes"), updated=updated)

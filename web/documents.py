@@ -15,8 +15,19 @@ from web.views import as_of, page, route
 
 bp = Blueprint("documents", __name__)
 _LINES = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
-FIELDS = ("id", "game", "kind", "title", "version", "date", "date_approximate", "note", "declared_date",
-          "previous_date", "line_count")  # fmt: skip
+FIELDS = (
+    "id",
+    "game",
+    "kind",
+    "title",
+    "version",
+    "date",
+    "date_approximate",
+    "note",
+    "declared_date",
+    "previous_date",
+    "line_count",
+)
 
 
 @route(bp, "/docs")
@@ -30,8 +41,12 @@ def documents(json_wanted: bool) -> Any:
         """Each document with the library's other facts of it (note, line count, ...)."""
         return [{**d, **{k: stored[d["id"]][k] for k in FIELDS}} for d in documents]
 
-    data = {**answer, "documents": fuller(answer["documents"]), "replaced": fuller(answer["replaced"]),
-            "later": fuller(answer["later"])}  # fmt: skip
+    data = {
+        **answer,
+        "documents": fuller(answer["documents"]),
+        "replaced": fuller(answer["replaced"]),
+        "later": fuller(answer["later"]),
+    }
     return page("documents/list.html", data, json_wanted)
 
 

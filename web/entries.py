@@ -61,6 +61,10 @@ def _now(found: Version, on: dt.date) -> dict[str, Any] | None:
     for version in g.kb.in_force(found.topic, on):
         if version.series == found.series:
             part: Part = g.kb.part(version, on)
-            return {"key": part["key"], "valid_from": part["valid_from"], "label": part["label"],
-                    "citation": part["citation"]}  # fmt: skip
+            return {
+                "key": part["key"],
+                "valid_from": part["valid_from"],
+                "label": part["label"],
+                "citation": part["citation"],
+            }
     return {"key": None}

@@ -26,16 +26,34 @@ def index(json_wanted: bool) -> Any:
     game = g.kb.game_filter(_chosen_game())
     kind = kind_filter(request.args["kind"]) if request.args.get("kind") else None
     on = as_of()  # a bad date is a 400 with or without a query
-    answer: SearchAnswer | Mapping[str, Any] = {"query": text, "results": [], "suggestion": None, "corrected": None,
-                                                "meant": [], "start": 0, "more": False}  # fmt: skip
+    answer: SearchAnswer | Mapping[str, Any] = {
+        "query": text,
+        "results": [],
+        "suggestion": None,
+        "corrected": None,
+        "meant": [],
+        "start": 0,
+        "more": False,
+    }
     limit = int_arg("limit", 20, 1, 100)
     number = int_arg("page", 1, 1, RESULTS // limit)
     if text.strip():
-        answer = g.kb.search(text, on, game, kind, limit=limit, exact=request.args.get("exact") == "1",
-                             live=request.args.get("live") == "1", start=(number - 1) * limit)  # fmt: skip
+        answer = g.kb.search(
+            text,
+            on,
+            game,
+            kind,
+            limit=limit,
+            exact=request.args.get("exact") == "1",
+            live=request.args.get("live") == "1",
+            start=(number - 1) * limit,
+        )
     games = g.kb.games()
-    response = page("search/index.html", {**answer, "game": game, "kind": kind, "games": games,
-                                          "kinds": SERIES_KINDS, "page": number}, json_wanted)  # fmt: skip
+    response = page(
+        "search/index.html",
+        {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS, "page": number},
+        json_wanted,
+    )
     if "game" in request.args:  # the judge's choice, remembered for the next searches
         response.set_cookie(GAME_COOKIE, game or "", max_age=GAME_KEPT, samesite="Lax", httponly=True)
     return response

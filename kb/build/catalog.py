@@ -360,7 +360,7 @@ def _lackey_card(row: dict[str | None, str | list[str] | None], source: str) -> 
         disambiguator=" / ".join(disambiguators), virtual="virtual" in met, source=source,
         type=str(row["Type"]).strip(), affiliation=str(row["Affil"]).strip(), icons=_column(row, "Icons"),
         text=_column(row, "Text"), lore=_column(row, "Lore"),
-    )  # fmt: skip
+    )
     info = _INFO.match(_column(row, "Info"))
     if info:
         printing.number, printing.rarity = info["number"] or "", info["rarity"]
@@ -368,7 +368,7 @@ def _lackey_card(row: dict[str | None, str | list[str] | None], source: str) -> 
         name=name, game=game, type=str(row["Type"]).strip(), sets=[s for s in sets if s],
         affiliation=str(row["Affil"]).strip(), uniqueness=str(row["Uniqueness"]).strip(),
         persona=persona, source=f"lackey:{source}", printings=[printing],
-    )  # fmt: skip
+    )
     return card, met
 
 

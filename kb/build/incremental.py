@@ -194,7 +194,7 @@ def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
 
 
 def _linkable(state: State, catalog: Catalog, versions: list[Version], written: dict[str, str],
-              after_any: set[str]) -> Catalog:  # fmt: skip
+              after_any: set[str]) -> Catalog:
     """The cards of ``catalog`` that ``versions`` (whose `written_words` are ``written`` and
     ``after_any``) can link: those of every title whose first word they write, of their
     headwords, of the personas they name "any"; linking with these alone links as with all."""
@@ -243,7 +243,7 @@ class Extension:
 
 
 def newer_only(state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date],
-               cards: bool) -> str | None:  # fmt: skip
+               cards: bool) -> str | None:
     """None when the manifest only appends documents, dated on or after every earlier one and
     every deferred release, to the state's (same releases, no card file); else why not."""
     if state is None:
@@ -385,4 +385,4 @@ def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger
     (`relocate`) where they lie now."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
     store.extend(build / store.DB_NAME, extension.results, ledger, extension.first, extension.changed,
-                 extension.topics, extension.links, extension.cards, moved)  # fmt: skip
+                 extension.topics, extension.links, extension.cards, moved)

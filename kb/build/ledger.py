@@ -67,7 +67,7 @@ class Ledger:
             valid_from=None, document_id=document_id, line_start=entry.span.start,
             line_end=entry.span.end, summary=entry.summary, fields=dict(entry.fields), authority=entry.authority,
             **values,  # type: ignore[arg-type]
-        )  # fmt: skip
+        )
 
     def start(self, version: Version, on: dt.date) -> None:
         """Put ``version`` in force from ``on``, superseding the one before (if changed)."""
@@ -75,7 +75,7 @@ class Ledger:
         previous = self.in_force.get(key)
         if previous and (previous.text, previous.references, previous.note) == (
             version.text, version.references, version.note
-        ):  # fmt: skip
+        ):
             return
         if previous:
             previous.valid_to, previous.end = on, "superseded"
@@ -134,7 +134,7 @@ def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
                 where = f"{paths[version.document_id]}:{version.line_start}"
                 found.setdefault((where, version.headword, target), "")
     return [f"{where}: {headword}: 'See {target}' names no entry in this knowledge base"
-            for where, headword, target in found]  # fmt: skip
+            for where, headword, target in found]
 
 
 def _release_key(name: str) -> str:
@@ -146,7 +146,7 @@ def _release_key(name: str) -> str:
 def apply_documents(
     results: list[ParseResult], releases: dict[str, dt.date], ledger: Ledger | None = None,
     earlier: list[Document] | None = None,
-) -> Ledger:  # fmt: skip
+) -> Ledger:
     """Apply every parsed document, oldest first (manifest order breaks ties).
 
     With ``ledger``: continue it, holding the ``earlier`` documents (the manifest before

@@ -67,13 +67,13 @@ def add_document(
     source: Path, kind: str, date: dt.date, library: Path, kb: Path,
     game: str = "stccg", title: str | None = None, version: str | None = None,
     wait: float = WAIT, notify: Callable[[str], None] | None = None,
-) -> BuildReport:  # fmt: skip
+) -> BuildReport:
     """Add ``source`` to ``library`` as a document of ``kind`` dated ``date``, and rebuild."""
     if not SLUG.match(game):
         raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
     titles = load_titles(library, game)
     document = Document(id=_slug(f"{game}-{source.stem}"), path=str(source), game=game, kind=kind,
-                        title=title or source.stem, version=version or date.isoformat(), date=date)  # fmt: skip
+                        title=title or source.stem, version=version or date.isoformat(), date=date)
     report = report_for(parse_document(document, titles))
     if not report.coverage.complete or report.unparsed:
         raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
@@ -97,7 +97,7 @@ def add_document(
         before = manifest.read_bytes()
         table = _table({"id": ident, "file": f"{game}/{source.name}", "game": game, "kind": kind,
                         "title": document.title, "version": document.version, "date": date.isoformat()},
-                       str(source))  # fmt: skip
+                       str(source))
         made_directory = not target.parent.exists()
         try:
             target.parent.mkdir(exist_ok=True)

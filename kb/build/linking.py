@@ -142,7 +142,7 @@ class Linker:
         return None
 
     def _fits(self, text: str, words: list[re.Match[str]], index: int, title: tuple[str, ...],
-              capitals: tuple[bool, ...]) -> bool:  # fmt: skip
+              capitals: tuple[bool, ...]) -> bool:
         """Whether the words from ``index`` that have ``title``'s keys are that title as written."""
         written = words[index : index + len(title)]
         if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
@@ -215,7 +215,7 @@ def ordinary_words(texts: Iterable[str]) -> set[str]:
 
 
 def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog,
-                  ordinary: set[str]) -> list[tuple[int, str, str]]:  # fmt: skip
+                  ordinary: set[str]) -> list[tuple[int, str, str]]:
     """(version id, card key, via) for every card each version names: in its text, its
     "See" references, or as the title heading its topic. ``ordinary``: the `ordinary_words`
     of the library's entry texts."""

@@ -132,7 +132,7 @@ def parse_documents(documents: list[Document], titles: dict[str, frozenset[str]]
 def build(
     library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: list[Path] | Path | None = None,
     wait: float = WAIT, notify: Callable[[str], None] | None = None,
-) -> BuildReport:  # fmt: skip
+) -> BuildReport:
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
 
     Holds the library's and the knowledge base's locks throughout (see `transaction`). A
@@ -192,7 +192,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     ledger = apply_documents(results, releases)
     catalog = bundled_catalog(results)
     saved = incremental.State(incremental.code_fingerprint(), keys, documents, releases, ledger, copy.deepcopy(catalog),
-                              bool(card_files), set(), [], {}, [])  # fmt: skip
+                              bool(card_files), set(), [], {}, [])
     imports = [import_lackey(path, catalog) for path in card_files]
     _refuse_empty(imports, catalog)
     catalog.retire_topics()
@@ -218,20 +218,20 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     return BuildReport(
         final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
         cards=len(catalog.cards), imported=imported, links=len(links), imports=imports, full=full, unsettled=unsettled,
-    )  # fmt: skip
+    )
 
 
 def _extend(
     library: Path, kb: Path, manifest: bytes, previous: Path, state: incremental.State, keys: list[str],
     extension: incremental.Extension, started: float, moved: dict[str, str],
-) -> BuildReport:  # fmt: skip
+) -> BuildReport:
     """Write the build that `incremental.extend` prepared, from the ``previous`` one (whose
     documents ``moved``, `incremental.relocate`)."""
     ledger = state.ledger
     reports = [report_for(r) for r in extension.results]
     before = len(state.keys)
     state.report_lines = (state.report_lines[:before] + [r.line() for r in reports] + state.report_lines[before:]
-                          + [w for r in reports for w in r.warnings])  # fmt: skip
+                          + [w for r in reports for w in r.warnings])
     state.keys = keys
     dangling = dangling_references(ledger, {d.id: d.path for d in state.documents})
 
@@ -240,7 +240,7 @@ def _extend(
         files.fault("mid-build")
         extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
                        ledger.topics, card_names_of(state.links, state.catalog), state.seen,
-                       dt.date.today())  # fmt: skip
+                       dt.date.today())
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
         _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)
@@ -250,7 +250,7 @@ def _extend(
         final, reports, time.perf_counter() - started, ledger.warnings + state.catalog.problems, dangling,
         cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
         unsettled=unsettled,
-    )  # fmt: skip
+    )
 
 
 def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
@@ -259,7 +259,7 @@ def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
         if not report.printings:
             said = [p for p in catalog.problems if p.startswith(f"{report.path}:")]
             raise BuildError(f"{said[0]}; no card read from this card file" if said else
-                             f"{report.path}:1: no card read from this card file ({report.rows} rows)")  # fmt: skip
+                             f"{report.path}:1: no card read from this card file ({report.rows} rows)")
 
 
 def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:

@@ -58,7 +58,7 @@ def write(
 def extend(
     path: Path, results: list[ParseResult], ledger: Ledger, first: int, changed: list[int], topics: list[str],
     links: list[tuple[int, str, str]], cards: list[Card], moved: dict[str, str] | None = None,
-) -> None:  # fmt: skip
+) -> None:
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
     versions listed in ``changed`` (their end), the ``topics`` (new or renamed), the
@@ -104,7 +104,7 @@ def _write_cards(connection: sqlite3.Connection, cards: list[Card]) -> None:
              json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
             for c in cards
         ],
-    )  # fmt: skip
+    )
     connection.executemany(
         "INSERT INTO card_titles VALUES (?,?)",
         [(t, c.key) for c in cards for t in sorted({title_key(s) for s in [c.name, *c.aliases]})],
@@ -118,7 +118,7 @@ def _card_spellings(connection: sqlite3.Connection, cards: list[Card]) -> list[t
 
 
 _CARD_COLUMNS = ("key", "game", "name", "type", "sets", "affiliation", "uniqueness", "persona", "aliases", "source",
-                 "printings")  # fmt: skip
+                 "printings")
 
 
 def _write_names(connection: sqlite3.Connection) -> None:
@@ -170,7 +170,7 @@ def version_row(version: Version, key: str) -> tuple[object, ...]:
         "line_start": v.line_start, "line_end": v.line_end, "operation": v.operation, "supersedes": v.supersedes,
         "note": v.note, "condition": v.condition, "refs": json.dumps(v.references), "summary": v.summary,
         "authority": v.authority, "ended_by": json.dumps(v.ended_by) if v.ended_by else None, "key": key,
-    }  # fmt: skip
+    }
     return tuple(fields[column] for column in VERSION_COLUMNS)
 
 

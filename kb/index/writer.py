@@ -56,9 +56,13 @@ def schema() -> fields.Schema:
 
 
 def write_indexes(
-    build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
-    seen: dict[int, str], today: dt.date,
-) -> None:  # fmt: skip
+    build: Path,
+    versions: list[Version],
+    topics: dict[str, Topic],
+    card_names: dict[int, list[str]],
+    seen: dict[int, str],
+    today: dt.date,
+) -> None:
     """Write both indexes into the build directory ``build`` (`indexes_written`)."""
     with indexes_written(build, versions, topics, card_names, seen, today):
         pass
@@ -66,9 +70,13 @@ def write_indexes(
 
 @contextlib.contextmanager
 def indexes_written(
-    build: Path, versions: list[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
-    seen: dict[int, str], today: dt.date,
-) -> Iterator[None]:  # fmt: skip
+    build: Path,
+    versions: list[Version],
+    topics: dict[str, Topic],
+    card_names: dict[int, list[str]],
+    seen: dict[int, str],
+    today: dt.date,
+) -> Iterator[None]:
     """Write both indexes into the build directory ``build`` around the block (the rest of the
     build's writes): every version, and the versions in force on ``today`` (what most searches
     want, small enough to answer in milliseconds); ``seen``: `see_texts` of every version. The
@@ -120,9 +128,12 @@ def _days(version: Version) -> tuple[int, int]:
 
 
 def write_index(
-    directory: Path, versions: Iterable[Version], topics: dict[str, Topic], card_names: dict[int, list[str]],
+    directory: Path,
+    versions: Iterable[Version],
+    topics: dict[str, Topic],
+    card_names: dict[int, list[str]],
     seen: dict[int, str],
-) -> None:  # fmt: skip
+) -> None:
     """Create an index in ``directory`` (which must not exist) with one document per version.
 
     A version's ``kind`` is its series' kind (a Glossary entry replaced by a Current Rulings
@@ -158,19 +169,35 @@ def version_document(
     shown = version.text or " ".join(f"See {r}." for r in version.references)
     names = " | ".join(card_names.get(version.id, []))
     return dict(
-        version=version.id, topic=version.topic, headword=version.headword, headstem=version.headword,
-        cards=names, cardstem=names, text=shown, extra=extra_text(version, seen.get(version.id, "")),
+        version=version.id,
+        topic=version.topic,
+        headword=version.headword,
+        headstem=version.headword,
+        cards=names,
+        cardstem=names,
+        text=shown,
+        extra=extra_text(version, seen.get(version.id, "")),
         series=version.series,
-        kind=series_of_kind(version.series), game=topics[version.topic].game, doc=version.document_id,
-        valid_from=start, valid_to=end,
-    )  # fmt: skip
+        kind=series_of_kind(version.series),
+        game=topics[version.topic].game,
+        doc=version.document_id,
+        valid_from=start,
+        valid_to=end,
+    )
 
 
 def extend_indexes(
-    build: Path, previous: Path, versions: list[Version], touched: set[int], first: int,
-    before: dict[int, tuple[int, int]], topics: dict[str, Topic], card_names: dict[int, list[str]],
-    seen: dict[int, str], today: dt.date,
-) -> None:  # fmt: skip
+    build: Path,
+    previous: Path,
+    versions: list[Version],
+    touched: set[int],
+    first: int,
+    before: dict[int, tuple[int, int]],
+    topics: dict[str, Topic],
+    card_names: dict[int, list[str]],
+    seen: dict[int, str],
+    today: dt.date,
+) -> None:
     """Write the indexes of ``build`` as copies of the ``previous`` build's (their segment files,
     never written again, hard-linked) with only what changed rewritten: in the index of every
     version, the versions numbered ``touched`` (new from number ``first`` on, or changed);
@@ -183,8 +210,14 @@ def extend_indexes(
     for version in versions:
         if version.topic in grouped:
             grouped[version.topic].append(version_document(version, topics, card_names, seen))
-    _patch(previous / INDEX_DIR, build / INDEX_DIR, "topic", rewritten_topics,
-           [topic_document(grouped[t]) for t in sorted(rewritten_topics)], fused_analysers())  # fmt: skip
+    _patch(
+        previous / INDEX_DIR,
+        build / INDEX_DIR,
+        "topic",
+        rewritten_topics,
+        [topic_document(grouped[t]) for t in sorted(rewritten_topics)],
+        fused_analysers(),
+    )
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
     was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
@@ -193,8 +226,14 @@ def extend_indexes(
     old_ids = {v.id for v in was}
     rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
     gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
-    _patch(previous / CURRENT_DIR, build / CURRENT_DIR, "version", gone,
-           [version_document(v, topics, card_names, new_seen) for v in rewritten], _fused_analysers())  # fmt: skip
+    _patch(
+        previous / CURRENT_DIR,
+        build / CURRENT_DIR,
+        "version",
+        gone,
+        [version_document(v, topics, card_names, new_seen) for v in rewritten],
+        _fused_analysers(),
+    )
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
     counts.update(folded_counts(_texts(versions[first:]) - _texts(versions[:first])))
@@ -203,9 +242,13 @@ def extend_indexes(
 
 
 def _patch(
-    source: Path, target: Path, key: str, removed: set[Any], added: list[dict[str, Any]],
+    source: Path,
+    target: Path,
+    key: str,
+    removed: set[Any],
+    added: list[dict[str, Any]],
     fused: dict[str, FusedAnalyzer],
-) -> None:  # fmt: skip
+) -> None:
     """Make ``target`` a copy of the index ``source`` without the documents whose unique field
     ``key`` is among ``removed``, and with the ``added`` documents."""
     target.mkdir()

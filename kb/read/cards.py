@@ -95,26 +95,40 @@ def _card(parts: Parts, key: str, on: dt.date) -> CardAnswer:
     history: list[CardVersion] = []
     for version, vias in parts.reader.card_versions(key):
         state = status(version, on)
-        history.append({"topic": version.topic, "headword": version.headword, "series": version.series,
-                        "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
-                        "operation": version.operation, "status": state, "via": sorted(vias),
-                        "citation": parts.citation(version)})  # fmt: skip
+        history.append(
+            {
+                "topic": version.topic,
+                "headword": version.headword,
+                "series": version.series,
+                "valid_from": iso(version.valid_from),
+                "valid_to": iso(version.valid_to),
+                "operation": version.operation,
+                "status": state,
+                "via": sorted(vias),
+                "citation": parts.citation(version),
+            }
+        )
         if state != "active":
             continue
         bucket = headed if "headword" in vias else mentioning
         headword = (parts.reader.topic(version.topic) or {})["headword"]
-        bucket.setdefault(version.topic, {"topic": version.topic, "headword": headword,
-                                          "parts": []})["parts"].append(parts.part(version, on))  # fmt: skip
+        bucket.setdefault(version.topic, {"topic": version.topic, "headword": headword, "parts": []})["parts"].append(
+            parts.part(version, on)
+        )
     for topic in headed:
         mentioning.pop(topic, None)
     for entry in [*headed.values(), *mentioning.values()]:
         entry["parts"] = standing.govern(entry["parts"], parts.reader)
     return {
-        **_catalog_row(row), "key": key, "as_of": on.isoformat(),
-        "headed": list(headed.values()), "entries": list(headed.values()) + list(mentioning.values()),
+        **_catalog_row(row),
+        "key": key,
+        "as_of": on.isoformat(),
+        "headed": list(headed.values()),
+        "entries": list(headed.values()) + list(mentioning.values()),
         "rulings": _dated(parts, [*headed.values(), *mentioning.values()]),
-        "history": history, "same_name": same_name(parts, key),
-    }  # fmt: skip
+        "history": history,
+        "same_name": same_name(parts, key),
+    }
 
 
 def _catalog_row(row: Any) -> CardFacts:
@@ -123,20 +137,36 @@ def _catalog_row(row: Any) -> CardFacts:
     printings = json.loads(row["printings"])
     printed = any(p.get(f) for p in printings for f in ("release", "rarity", "text", "lore", "icons"))
     return {
-        "name": row["name"], "game": row["game"], "type": row["type"], "sets": json.loads(row["sets"]),
-        "affiliation": row["affiliation"], "uniqueness": row["uniqueness"], "persona": row["persona"],
-        "aliases": json.loads(row["aliases"]), "printings": printings, "printed": printed,
-    }  # fmt: skip
+        "name": row["name"],
+        "game": row["game"],
+        "type": row["type"],
+        "sets": json.loads(row["sets"]),
+        "affiliation": row["affiliation"],
+        "uniqueness": row["uniqueness"],
+        "persona": row["persona"],
+        "aliases": json.loads(row["aliases"]),
+        "printings": printings,
+        "printed": printed,
+    }
 
 
 def _dated(parts: Parts, entries: list[Entry]) -> list[CardRuling]:
     """The rulings in force among ``entries`` (deck lists left out), one per part, newest first:
     date (``since``: in force from, else the source's date), topic, headword, text and citation."""
     rulings: list[CardRuling] = [
-        {"since": p["valid_from"] or p["citation"]["date"], "topic": e["topic"], "headword": e["headword"],
-         "label": p["label"], "text": p["text"], "key": p["key"], "citation": p["citation"]}
-        for e in entries if not _card_list(parts, e["topic"]) for p in e["parts"]
-    ]  # fmt: skip
+        {
+            "since": p["valid_from"] or p["citation"]["date"],
+            "topic": e["topic"],
+            "headword": e["headword"],
+            "label": p["label"],
+            "text": p["text"],
+            "key": p["key"],
+            "citation": p["citation"],
+        }
+        for e in entries
+        if not _card_list(parts, e["topic"])
+        for p in e["parts"]
+    ]
     rulings.sort(key=lambda r: (r["topic"], r["label"]))
     rulings.sort(key=lambda r: r["since"] or "", reverse=True)
     return rulings
@@ -192,7 +222,7 @@ def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int
 
 def resolve_deck(
     parts: Parts, text: str, game: str | None = None
-) -> tuple[dict[str, int], list[UnknownName], int, list[str]]:  # fmt: skip
+) -> tuple[dict[str, int], list[UnknownName], int, list[str]]:
     """A deck list's known cards (catalog key -> count, in order), its unknown names (each
     once, with suggestions for the first `SUGGESTED`), the number of lines skipped and the
     section headers read."""
@@ -233,8 +263,15 @@ def deck(
         return {"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings}
 
     cards, page = page_of(list(known.items()), paging, card)
-    return {"as_of": on.isoformat(), "cards": cards, "unknown": unknown, "skipped": skipped, "headers": headers,
-            "total": sum(known.values()) + sum(u["count"] for u in unknown), "page": page}  # fmt: skip
+    return {
+        "as_of": on.isoformat(),
+        "cards": cards,
+        "unknown": unknown,
+        "skipped": skipped,
+        "headers": headers,
+        "total": sum(known.values()) + sum(u["count"] for u in unknown),
+        "page": page,
+    }
 
 
 def deck_keys(parts: Parts, text: str, game: str | None = None) -> set[str]:

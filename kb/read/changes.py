@@ -44,8 +44,13 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
     """(version id, document, kind of change, item): what each version did."""
     for version in parts.reader.versions_of_documents(chosen):  # made or ended by one of them
         ends = version.valid_to is not None and version.end not in (None, "superseded")
-        item = {"headword": version.headword, "topic": version.topic, "operation": version.operation,
-                "summary": version.summary, "label": parts.series_label(version.series)}  # fmt: skip
+        item = {
+            "headword": version.headword,
+            "topic": version.topic,
+            "operation": version.operation,
+            "summary": version.summary,
+            "label": parts.series_label(version.series),
+        }
         issued = document_day(documents[version.document_id])
         if version.valid_from is None or version.valid_from > issued:
             waits = version.condition or f"in force from {version.valid_from}"
@@ -55,8 +60,9 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
             events.append((version.id, version.document_id, kind, {**item, "why": ""}))
         if ends:  # rescinded, cancelled or consolidated (a superseded version is not listed as ended)
             ended_in = (version.ended_by or {"document": version.document_id})["document"]
-            events.append((version.id, ended_in, "rescinded",
-                           {**item, "operation": version.end, "why": parts.why_ended(version)}))  # fmt: skip
+            events.append(
+                (version.id, ended_in, "rescinded", {**item, "operation": version.end, "why": parts.why_ended(version)})
+            )
     events.sort(key=lambda e: e[0])  # stable: a version's own change before its ending
     for _, document, kind, item in events:
         if document in chosen:
@@ -65,9 +71,14 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
 
 
 def diff(
-    parts: Parts, start: dt.date, end: dt.date, game: str | None = None, kinds: list[str] | None = None,
-    cards: set[str] | None = None, paging: Paging = FIRST,
-) -> DiffAnswer:  # fmt: skip
+    parts: Parts,
+    start: dt.date,
+    end: dt.date,
+    game: str | None = None,
+    kinds: list[str] | None = None,
+    cards: set[str] | None = None,
+    paging: Paging = FIRST,
+) -> DiffAnswer:
     """Topics added, changed, rescinded and pending between two dates; ``cards`` (catalog
     keys) limits it to versions naming one of those cards. An unknown kind or game is an
     `UnknownFilter` (a reversed range is refused before). Every change is found, but only
@@ -105,9 +116,16 @@ def diff(
                 found["pending"].append(_Change("pending", topic, [], [version]))
     every = [change for kind in CHANGE_KINDS for change in found[kind]]
     made, page = page_of(every, paging, lambda change: change.made(parts, end))
-    answer: DiffAnswer = {"from": start.isoformat(), "to": end.isoformat(),
-                          "added": [], "changed": [], "rescinded": [], "pending": [],
-                          "counts": {kind: len(found[kind]) for kind in CHANGE_KINDS}, "page": page}  # fmt: skip
+    answer: DiffAnswer = {
+        "from": start.isoformat(),
+        "to": end.isoformat(),
+        "added": [],
+        "changed": [],
+        "rescinded": [],
+        "pending": [],
+        "counts": {kind: len(found[kind]) for kind in CHANGE_KINDS},
+        "page": page,
+    }
     for change, item in zip(every[page["offset"] :], made, strict=False):
         answer[change.kind].append(item)  # type: ignore[literal-required]
     return answer
@@ -145,9 +163,13 @@ class _Change:
             added: Added = {"topic": ident, "headword": headword, "text": _joined(self.after), "parts": shown}
             return added
         if self.kind == "rescinded":
-            gone: Rescinded = {"topic": ident, "headword": headword, "text": _joined(self.before),
-                               "ended": [v.end for v in self.before],
-                               "ended_by": _endings(parts, ident, self.before, end)}  # fmt: skip
+            gone: Rescinded = {
+                "topic": ident,
+                "headword": headword,
+                "text": _joined(self.before),
+                "ended": [v.end for v in self.before],
+                "ended_by": _endings(parts, ident, self.before, end),
+            }
             return gone
         shown = [parts.part(v, end) for v in self.after]
         diff = word_diff(_joined(self.before), _joined(self.after))

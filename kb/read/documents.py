@@ -34,10 +34,12 @@ def in_force(reader: Reader, on: dt.date) -> DocumentsAnswer:
     for document in reversed(dated):
         names = json.loads(document["complete_set"])
         if names:
-            declarations.append({
-                **facts(document),
-                "set": [{"name": n, "document": _match(reader, n, document["game"])} for n in names],
-            })  # fmt: skip
+            declarations.append(
+                {
+                    **facts(document),
+                    "set": [{"name": n, "document": _match(reader, n, document["game"])} for n in names],
+                }
+            )
     latest = declarations[0] if declarations else None
     return {
         "as_of": on.isoformat(),
@@ -52,8 +54,14 @@ def in_force(reader: Reader, on: dt.date) -> DocumentsAnswer:
 
 def facts(document: dict[str, Any]) -> DocumentFacts:
     """A stored document as an answer names it: id, game, kind, title, version, date."""
-    return {"id": document["id"], "game": document["game"], "kind": document["kind"], "title": document["title"],
-            "version": document["version"], "date": document["date"]}  # fmt: skip
+    return {
+        "id": document["id"],
+        "game": document["game"],
+        "kind": document["kind"],
+        "title": document["title"],
+        "version": document["version"],
+        "date": document["date"],
+    }
 
 
 def document_day(document: dict[str, Any]) -> dt.date:

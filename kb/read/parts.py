@@ -53,8 +53,13 @@ class Parts:
     def citation(self, version: Version) -> Citation:
         """Where a version's text comes from."""
         document = self.reader.documents()[version.document_id]
-        return {"document": document["id"], "title": document["title"], "version": document["version"],
-                "date": document["date"], "lines": lines(version.line_start, version.line_end)}  # fmt: skip
+        return {
+            "document": document["id"],
+            "title": document["title"],
+            "version": document["version"],
+            "date": document["date"],
+            "lines": lines(version.line_start, version.line_end),
+        }
 
     def series_label(self, series: str) -> str:
         """A reader's name for a series."""
@@ -67,17 +72,34 @@ class Parts:
         and what `kb.read.standing` tells of it (its number in its series, whether it is partial)."""
         number, of, partial, sections = standing.facts(self.reader, version)
         return {
-            "version": version.id, "key": version.key, "topic": version.topic, "game": version.topic.split(":")[0],
+            "version": version.id,
+            "key": version.key,
+            "topic": version.topic,
+            "game": version.topic.split(":")[0],
             "series": version.series,
             "label": self.series_label(version.series),
-            "headword": version.headword, "text": version.text, "status": status(version, on),
+            "headword": version.headword,
+            "text": version.text,
+            "status": status(version, on),
             "authority": version.authority,
-            "operation": version.operation, "valid_from": iso(version.valid_from), "valid_to": iso(version.valid_to),
-            "ended": version.end, "note": version.note, "condition": version.condition,
-            "references": version.references, "summary": version.summary, "citation": self.citation(version),
-            "ended_by": self.ending(version), "cards": self.cards_of([version]),
-            "number": number, "of": of, "partial": partial, "sections": sections, "gives_way": None, "governs": None,
-        }  # fmt: skip
+            "operation": version.operation,
+            "valid_from": iso(version.valid_from),
+            "valid_to": iso(version.valid_to),
+            "ended": version.end,
+            "note": version.note,
+            "condition": version.condition,
+            "references": version.references,
+            "summary": version.summary,
+            "citation": self.citation(version),
+            "ended_by": self.ending(version),
+            "cards": self.cards_of([version]),
+            "number": number,
+            "of": of,
+            "partial": partial,
+            "sections": sections,
+            "gives_way": None,
+            "governs": None,
+        }
 
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
@@ -102,9 +124,16 @@ class Parts:
         document = self.reader.documents()[by["document"]]
         after = self.reader.successor(version, history)
         superseded = f"superseded by version {self._number(after, history)}" if after else "superseded"
-        return {"date": version.valid_to.isoformat(), "reason": version.end, "why": self.why_ended(version, superseded),
-                "document": document["id"], "title": document["title"], "version": document["version"],
-                "lines": by["lines"], "successor": after.key if after else None}  # fmt: skip
+        return {
+            "date": version.valid_to.isoformat(),
+            "reason": version.end,
+            "why": self.why_ended(version, superseded),
+            "document": document["id"],
+            "title": document["title"],
+            "version": document["version"],
+            "lines": by["lines"],
+            "successor": after.key if after else None,
+        }
 
     def why_ended(self, version: Version, superseded: str = "superseded") -> str:
         """Why an ended version stopped being in force, in words (``superseded``: what to say of a

@@ -281,8 +281,10 @@ class Reader:
 
     def referring(self, game: str, key: str) -> list[str]:
         """The topics (in id order) whose versions in force say "See" the topic of ``key`` in ``game``."""
-        sql = ("SELECT DISTINCT v.topic_id FROM see_refs r JOIN versions v ON v.id = r.version_id WHERE r.game = ?"
-               " AND r.key = ? AND v.valid_to IS NULL AND v.valid_from IS NOT NULL ORDER BY v.topic_id")  # fmt: skip
+        sql = (
+            "SELECT DISTINCT v.topic_id FROM see_refs r JOIN versions v ON v.id = r.version_id WHERE r.game = ?"
+            " AND r.key = ? AND v.valid_to IS NULL AND v.valid_from IS NOT NULL ORDER BY v.topic_id"
+        )
         return [r[0] for r in self.rows(sql, game, key)]
 
     def change_days(self) -> set[str]:
@@ -292,8 +294,10 @@ class Reader:
 
     def changes_between(self, low: str, high: str) -> bool:
         """Whether any version came into force or stopped after day ``low``, up to day ``high``."""
-        sql = ("SELECT 1 FROM versions WHERE (valid_from > ? AND valid_from <= ?) OR (valid_to > ? AND valid_to <= ?)"
-               " LIMIT 1")  # fmt: skip
+        sql = (
+            "SELECT 1 FROM versions WHERE (valid_from > ? AND valid_from <= ?) OR (valid_to > ? AND valid_to <= ?)"
+            " LIMIT 1"
+        )
         return bool(self.rows(sql, low, high, low, high))
 
     def topics_changed(self, start: dt.date, end: dt.date) -> set[str]:
@@ -302,17 +306,21 @@ class Reader:
         text in force can differ between the two dates."""
         low, high = start.isoformat(), end.isoformat()
         issued = [i for i, d in self.documents().items() if d["date"] and low < d["date"] <= high]
-        sql = ("SELECT DISTINCT topic_id FROM versions WHERE (valid_from > ? AND valid_from <= ?)"
-               " OR (valid_to > ? AND valid_to <= ?) OR ((valid_from IS NULL OR valid_from > ?)"
-               " AND document_id IN (SELECT value FROM json_each(?)))")  # fmt: skip
+        sql = (
+            "SELECT DISTINCT topic_id FROM versions WHERE (valid_from > ? AND valid_from <= ?)"
+            " OR (valid_to > ? AND valid_to <= ?) OR ((valid_from IS NULL OR valid_from > ?)"
+            " AND document_id IN (SELECT value FROM json_each(?)))"
+        )
         return {r[0] for r in self.rows(sql, low, high, low, high, high, json.dumps(issued))}
 
     def versions_of_documents(self, documents: set[str]) -> list[Version]:
         """The versions (id order) made by one of ``documents`` or ended by one (rescinded,
         cancelled, consolidated: `Version.ended_by`)."""
         chosen = json.dumps(sorted(documents))
-        where = ("WHERE document_id IN (SELECT value FROM json_each(?)) OR (ended_by IS NOT NULL AND"
-                 " json_extract(ended_by, '$.document') IN (SELECT value FROM json_each(?))) ORDER BY id")  # fmt: skip
+        where = (
+            "WHERE document_id IN (SELECT value FROM json_each(?)) OR (ended_by IS NOT NULL AND"
+            " json_extract(ended_by, '$.document') IN (SELECT value FROM json_each(?))) ORDER BY id"
+        )
         return self._versions(where, chosen, chosen)
 
     def versions_deciding(self, topics: set[str], start: dt.date, end: dt.date) -> dict[str, list[Version]]:
@@ -320,10 +328,12 @@ class Reader:
         or on ``end``, or not yet in force on ``end``: all a diff between the two dates looks at,
         a few of each topic's history."""
         low, high = start.isoformat(), end.isoformat()
-        where = ("WHERE topic_id IN (SELECT value FROM json_each(?)) AND ("
-                 "(valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
-                 " OR (valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
-                 " OR valid_from IS NULL OR valid_from > ?) ORDER BY topic_id, id")  # fmt: skip
+        where = (
+            "WHERE topic_id IN (SELECT value FROM json_each(?)) AND ("
+            "(valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
+            " OR (valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
+            " OR valid_from IS NULL OR valid_from > ?) ORDER BY topic_id, id"
+        )
         found: dict[str, list[Version]] = {}
         for version in self._versions(where, json.dumps(sorted(topics)), low, low, high, high, high):
             found.setdefault(version.topic, []).append(version)
@@ -358,8 +368,10 @@ class Reader:
     def card_versions(self, key: str) -> list[tuple[Version, set[str]]]:
         """Every version naming card ``key``, in id order, with how it names it."""
         columns = ", ".join(f"v.{c}" for c in schema.VERSION_COLUMNS)
-        sql = (f"SELECT {columns}, l.via FROM card_links l JOIN versions v ON v.id = l.version_id"
-               " WHERE l.card_key = ? ORDER BY l.version_id, l.rowid")  # fmt: skip
+        sql = (
+            f"SELECT {columns}, l.via FROM card_links l JOIN versions v ON v.id = l.version_id"
+            " WHERE l.card_key = ? ORDER BY l.version_id, l.rowid"
+        )
         found: dict[int, tuple[Version, set[str]]] = {}
         for row in self.rows(sql, key):
             found.setdefault(row["id"], (schema.version_of(row), set()))[1].add(row["via"])
@@ -372,8 +384,10 @@ class Reader:
         if not versions:
             return []
         marks = ",".join("?" * len(versions))
-        sql = (f"SELECT l.version_id, l.card_key, c.name FROM card_links l JOIN cards c ON c.key = l.card_key"
-               f" WHERE l.version_id IN ({marks}) ORDER BY l.rowid")  # fmt: skip
+        sql = (
+            f"SELECT l.version_id, l.card_key, c.name FROM card_links l JOIN cards c ON c.key = l.card_key"
+            f" WHERE l.version_id IN ({marks}) ORDER BY l.rowid"
+        )
         named: dict[int, list[tuple[str, str]]] = {}
         for row in self.rows(sql, *(v.id for v in versions)):
             named.setdefault(row[0], []).append((row[1], row[2]))

@@ -79,9 +79,11 @@ def sections(reader: Reader, version: Version) -> list[TopicRef]:
     next empty heading, a section's own items left to it."""
     if not heading(version):
         return []
-    sql = ("SELECT v.topic_id, t.headword, v.text = '' AND v.refs = '[]' AS empty FROM versions v"
-           " JOIN topics t ON t.id = v.topic_id WHERE v.document_id = ? AND v.series = ? AND v.line_start > ?"
-           " ORDER BY v.line_start, v.id LIMIT ?")  # fmt: skip
+    sql = (
+        "SELECT v.topic_id, t.headword, v.text = '' AND v.refs = '[]' AS empty FROM versions v"
+        " JOIN topics t ON t.id = v.topic_id WHERE v.document_id = ? AND v.series = ? AND v.line_start > ?"
+        " ORDER BY v.line_start, v.id LIMIT ?"
+    )
     rows = reader.rows(sql, version.document_id, version.series, version.line_end, SCANNED)
     own = [r for r in rows if r["topic_id"].startswith(f"{version.topic}.")]  # its sub-sections, when it has them
     found: list[TopicRef] = []
@@ -146,8 +148,14 @@ def _gives_way(best: Part, part: Part, reader: Reader) -> GivesWay:
         why = f"{NAMES[strong]} govern over {NAMES[weak]}"
     else:
         why = f"a later document governs over an earlier one ({best['valid_from']} over {part['valid_from']})"
-    return {"key": best["key"], "topic": best["topic"], "headword": best["headword"], "label": best["label"],
-            "date": best["valid_from"], "why": why}  # fmt: skip
+    return {
+        "key": best["key"],
+        "topic": best["topic"],
+        "headword": best["headword"],
+        "label": best["label"],
+        "date": best["valid_from"],
+        "why": why,
+    }
 
 
 def arranged(reader: Reader, answer: SearchAnswer, lead: bool = True) -> SearchAnswer:
@@ -172,8 +180,12 @@ def offline_facts(reader: Reader, part: Part) -> dict[str, Any]:
     deciding which text governs (``candidate``)."""
     amends = bool(part["partial"]) and not part["series"].startswith("rulebook:")
     empty = bool(part["sections"]) or (part["series"].startswith("rulebook:") and not part["text"])
-    return {"tier": TIERS[tier(part, reader)], "since": part["valid_from"] or "", "heading": empty,
-            "candidate": bool(part["text"] or amends) and part["status"] == "active"}  # fmt: skip
+    return {
+        "tier": TIERS[tier(part, reader)],
+        "since": part["valid_from"] or "",
+        "heading": empty,
+        "candidate": bool(part["text"] or amends) and part["status"] == "active",
+    }
 
 
 def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:

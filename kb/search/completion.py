@@ -101,8 +101,11 @@ def names_of(reader: Reader) -> Completions:
 def _names(reader: Reader) -> Iterator[tuple[str, str, str, str, str]]:
     """The names with words, as `Completions` takes them: topics, then cards with their aliases, in store order."""
     found = (_name(headword, "entry", game, ident) for headword, game, ident in reader.each_row(_TOPICS))
-    cards = (_name(spelling, "card", game, name) for name, aliases, game in reader.each_row(_CARDS)
-             for spelling in dict.fromkeys([name, *json.loads(aliases)]))  # fmt: skip
+    cards = (
+        _name(spelling, "card", game, name)
+        for name, aliases, game in reader.each_row(_CARDS)
+        for spelling in dict.fromkeys([name, *json.loads(aliases)])
+    )
     return (row for row in itertools.chain(found, cards) if row[0])
 
 

@@ -50,9 +50,14 @@ class Found:
 
 
 def run(
-    searcher: Searcher, typed: Typed, day: int | None, game: str | None, kind: str | None, limit: int,
+    searcher: Searcher,
+    typed: Typed,
+    day: int | None,
+    game: str | None,
+    kind: str | None,
+    limit: int,
     work: budget.Work | None = None,
-) -> list[Found]:  # fmt: skip
+) -> list[Found]:
     """The best ``limit`` topics for ``typed`` among the versions in force on ``day`` (an
     ordinal; every version when None), within the budget."""
     work = work if work is not None else budget.Work()
@@ -72,9 +77,13 @@ def run(
 
 
 def topics(
-    searcher: Searcher, built: query.Query, day: int | None, limit: int, work: budget.Work,
+    searcher: Searcher,
+    built: query.Query,
+    day: int | None,
+    limit: int,
+    work: budget.Work,
     words: list[query.Query] | None = None,
-) -> Iterator[Found]:  # fmt: skip
+) -> Iterator[Found]:
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""

@@ -40,9 +40,14 @@ if TYPE_CHECKING:
 
 
 def run(
-    searcher: Searcher, typed: Typed, allowed: set[int] | None, game: str | None, kind: str | None, limit: int,
+    searcher: Searcher,
+    typed: Typed,
+    allowed: set[int] | None,
+    game: str | None,
+    kind: str | None,
+    limit: int,
     work: budget.Work | None = None,
-) -> list[tuple[int, str]]:  # fmt: skip
+) -> list[tuple[int, str]]:
     """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
     when None): the versions matching every word first, then those matching the most; all
     within the budget (``work`` gets what the search did)."""
@@ -62,9 +67,13 @@ def run(
 
 
 def _hits(
-    searcher: Searcher, whole: query.Query, allowed: set[int] | None, limit: int,
-    words: dict[str, set[tuple[str, str]]], work: budget.Work,
-) -> list[tuple[Hit, float]]:  # fmt: skip
+    searcher: Searcher,
+    whole: query.Query,
+    allowed: set[int] | None,
+    limit: int,
+    words: dict[str, set[tuple[str, str]]],
+    work: budget.Work,
+) -> list[tuple[Hit, float]]:
     """The top hits with their rank; with ``words``, rank = words matched + a score below
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
@@ -118,10 +127,18 @@ def meanings(fixed: Typed) -> list[str]:
 
 
 def search(
-    searchers: Searchers, parts: Parts, text: str, as_of: dt.date | None = None, game: str | None = None,
-    kind: str | None = None, limit: int = 20, every_version: bool = False, exact: bool = False, live: bool = False,
+    searchers: Searchers,
+    parts: Parts,
+    text: str,
+    as_of: dt.date | None = None,
+    game: str | None = None,
+    kind: str | None = None,
+    limit: int = 20,
+    every_version: bool = False,
+    exact: bool = False,
+    live: bool = False,
     start: int = 0,
-) -> SearchAnswer:  # fmt: skip
+) -> SearchAnswer:
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations: ``limit`` of them from the
     ``start``-th on (a page; ``more`` says whether more follow; `budget.RESULTS` at most in
@@ -169,11 +186,18 @@ def search(
         results[0]["full"] = True
     meant = meanings(fixed) if fixed else []
     corrected = " ".join(fixed.words) if fixed and not meant else None
-    return {"query": text[:MAX_QUERY], "as_of": on.isoformat() if on else None, "results": results,
-            "corrected": corrected, "meant": meant,
-            "suggestion": None if corrected or meant else suggest(typed, Names(parts.reader), searchers.vocabulary),
-            "start": start, "more": more, "partial": work.stopped or work.capped,
-            "left_out": list(dict.fromkeys(typed.left_out + work.left_out))}  # fmt: skip
+    return {
+        "query": text[:MAX_QUERY],
+        "as_of": on.isoformat() if on else None,
+        "results": results,
+        "corrected": corrected,
+        "meant": meant,
+        "suggestion": None if corrected or meant else suggest(typed, Names(parts.reader), searchers.vocabulary),
+        "start": start,
+        "more": more,
+        "partial": work.stopped or work.capped,
+        "left_out": list(dict.fromkeys(typed.left_out + work.left_out)),
+    }
 
 
 def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
@@ -191,9 +215,15 @@ class _Finder:
     index, keeping each topic's matching versions (``matching``: shown version -> ids)."""
 
     def __init__(
-        self, searchers: Searchers, history: Searcher | None, on: dt.date | None, game: str | None, kind: str | None,
-        limit: int, work: budget.Work,
-    ) -> None:  # fmt: skip
+        self,
+        searchers: Searchers,
+        history: Searcher | None,
+        on: dt.date | None,
+        game: str | None,
+        kind: str | None,
+        limit: int,
+        work: budget.Work,
+    ) -> None:
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
         self.day = on.toordinal() if on else None
         self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
@@ -209,9 +239,13 @@ class _Finder:
 
 
 def _grouped(
-    results: list[SearchResult | HistoryResult], find: _Finder, history: Searcher, typed: Typed, game: str | None,
+    results: list[SearchResult | HistoryResult],
+    find: _Finder,
+    history: Searcher,
+    typed: Typed,
+    game: str | None,
     kind: str | None,
-) -> None:  # fmt: skip
+) -> None:
     """Give each result of a history search its topic's matching versions (``matching``,
     ids oldest first) and a snippet of its text marking the words searched."""
     terms = history_search.query_terms(history, typed, game, kind)

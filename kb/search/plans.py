@@ -20,8 +20,14 @@ from kb.vocabulary import series_kind
 
 NAMES = name_analyzer(joined=False)
 TEXT = text_analyzer(joined=False)
-WORD_FIELDS = (("headword", NAMES), ("headstem", TEXT), ("cards", NAMES), ("cardstem", TEXT),
-               ("text", TEXT), ("extra", TEXT))  # fmt: skip
+WORD_FIELDS = (
+    ("headword", NAMES),
+    ("headstem", TEXT),
+    ("cards", NAMES),
+    ("cardstem", TEXT),
+    ("text", TEXT),
+    ("extra", TEXT),
+)
 """Where a plain word may match, with the analyser that reads it."""
 RERANK = 100
 """Versions matching only some of the words that are ranked by how many they match."""

@@ -68,8 +68,17 @@ class BM25F(scoring.BM25F):  # type: ignore[misc]
         parent = searcher.get_parent()
         average = self.average_length(parent.reader(), fieldname) or 1
         codes = self.codes(searcher.reader(), fieldname)
-        return LengthScorer(searcher, fieldname, text, self._field_B.get(fieldname, self.B), self.K1, qf,
-                            parent.idf(fieldname, text), average, codes)  # fmt: skip
+        return LengthScorer(
+            searcher,
+            fieldname,
+            text,
+            self._field_B.get(fieldname, self.B),
+            self.K1,
+            qf,
+            parent.idf(fieldname, text),
+            average,
+            codes,
+        )
 
     def average_length(self, reader: Any, fieldname: str) -> float:
         """The average length of ``fieldname`` over the live documents of the index ``reader`` reads."""
@@ -136,9 +145,17 @@ class LengthScorer(scoring.BM25FScorer):  # type: ignore[misc]
     ``average`` length), reading lengths from ``codes`` (as Whoosh does, per document, when None)."""
 
     def __init__(
-        self, searcher: Any, fieldname: str, text: Any, b: float, k1: float, qf: int, idf: float, average: float,
+        self,
+        searcher: Any,
+        fieldname: str,
+        text: Any,
+        b: float,
+        k1: float,
+        qf: int,
+        idf: float,
+        average: float,
         codes: bytes | None,
-    ) -> None:  # fmt: skip
+    ) -> None:
         self.idf, self.avgfl, self.B, self.K1, self.qf = idf, average, b, k1, qf
         self.setup(searcher, fieldname, text)
         self.codes = codes

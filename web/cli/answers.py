@@ -71,8 +71,10 @@ def _print_part(part: Part) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
     if part["status"] in ("superseded", "rescinded"):
         since = f"in force {part['valid_from']} to {part['valid_to']}"
-    print(f"  [{part['label']}, version {part['number']} of {part['of']}] {part['status']}{_authority(part)} {since}; "
-          f"{part['operation']}")  # fmt: skip
+    print(
+        f"  [{part['label']}, version {part['number']} of {part['of']}] {part['status']}{_authority(part)} {since}; "
+        f"{part['operation']}"
+    )
     _print_standing(part)
     if part["text"]:
         print(_wrap(part["text"]))
@@ -99,8 +101,7 @@ def _print_standing(part: Part) -> None:
     if way:
         print(_wrap(f"GIVES WAY to {way['headword']} ({way['label']}, {way['date']}): {way['why']}."))
     if part["sections"]:
-        print(_wrap("Its sections: "
-                    + ", ".join(s["headword"] for s in part["sections"]) + "."))  # fmt: skip
+        print(_wrap("Its sections: " + ", ".join(s["headword"] for s in part["sections"]) + "."))
 
 
 def cmd_show(args: argparse.Namespace) -> int:
@@ -253,8 +254,10 @@ def cmd_cards(args: argparse.Namespace) -> int:
         print_json(answer)
         return 0
     first, second = (c["name"] for c in answer["cards"])
-    print(f"{first} and {second}: {len(answer['entries'])} entr{'y' if len(answer['entries']) == 1 else 'ies'} "
-          f"in force on {answer['as_of']}, best first")  # fmt: skip
+    print(
+        f"{first} and {second}: {len(answer['entries'])} entr{'y' if len(answer['entries']) == 1 else 'ies'} "
+        f"in force on {answer['as_of']}, best first"
+    )
     for number, entry in enumerate(answer["entries"], start=1):
         print(f"{number}. {entry['headword']}  ({entry['topic']}): {entry['why']}")
         for part in entry["parts"]:
@@ -267,8 +270,13 @@ def _print_printing(printing: dict[str, Any]) -> None:
     number = f" #{printing['number']}" if printing.get("number") else ""
     rarity = f", rarity {printing['rarity']}" if printing.get("rarity") else ""
     print(f"  printing: {printing['name']}  set {printing.get('release') or '(not given)'}{number}{rarity}")
-    for label, field in (("type", "type"), ("affiliation", "affiliation"), ("icons", "icons"),
-                         ("game text", "text"), ("lore", "lore")):  # fmt: skip
+    for label, field in (
+        ("type", "type"),
+        ("affiliation", "affiliation"),
+        ("icons", "icons"),
+        ("game text", "text"),
+        ("lore", "lore"),
+    ):
         if printing.get(field):
             print(f"    {label}: {printing[field]}")
 
@@ -325,16 +333,26 @@ def _marks(snippet: str) -> str:
 def cmd_search(args: argparse.Namespace) -> int:
     kb = _open(args)
     kind = kind_filter(args.kind) if args.kind else None
-    answer = kb.search(args.query, parse_date(args.as_of) if args.as_of else None, kb.game_filter(args.game), kind,
-                       args.limit, args.all, exact=args.exact, start=(args.page - 1) * args.limit)  # fmt: skip
+    answer = kb.search(
+        args.query,
+        parse_date(args.as_of) if args.as_of else None,
+        kb.game_filter(args.game),
+        kind,
+        args.limit,
+        args.all,
+        exact=args.exact,
+        start=(args.page - 1) * args.limit,
+    )
     if args.json:
         print_json(answer)
         return 0
     if answer["suggestion"]:
         print(f"Did you mean: {answer['suggestion']}?")
     if answer["meant"]:
-        print(f"Did you mean {' or '.join(repr(m) for m in answer['meant'])}? Showing results for both"
-              f" (--exact searches for {answer['query']!r} as typed)")  # fmt: skip
+        print(
+            f"Did you mean {' or '.join(repr(m) for m in answer['meant'])}? Showing results for both"
+            f" (--exact searches for {answer['query']!r} as typed)"
+        )
     if answer["corrected"]:
         print(f"Showing results for {answer['corrected']!r} (--exact searches for {answer['query']!r} as typed)")
     first = answer["start"] + 1

@@ -100,15 +100,25 @@ def cmd_build(args: argparse.Namespace) -> int:
             return 1
         print("the knowledge base in service matches the library")
         return 0
-    report = build(Path(args.library), Path(args.kb), [Path(c) for c in args.cards or []],
-                   wait=args.wait, notify=_notify)  # fmt: skip
+    report = build(
+        Path(args.library), Path(args.kb), [Path(c) for c in args.cards or []], wait=args.wait, notify=_notify
+    )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
     if args.json:
-        print_json({"directory": str(report.directory), "seconds": report.seconds, "documents": report.documents,
-                     "cards": report.cards, "imported": report.imported, "links": report.links,
-                     "imports": [{**vars(i), "path": str(i.path)} for i in report.imports],
-                     "warnings": report.warnings, "references": report.references})  # fmt: skip
+        print_json(
+            {
+                "directory": str(report.directory),
+                "seconds": report.seconds,
+                "documents": report.documents,
+                "cards": report.cards,
+                "imported": report.imported,
+                "links": report.links,
+                "imports": [{**vars(i), "path": str(i.path)} for i in report.imports],
+                "warnings": report.warnings,
+                "references": report.references,
+            }
+        )
         return 0
     for document in report.documents:
         print(document.line())
@@ -129,8 +139,18 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     from kb.build.library import add_document
 
-    report = add_document(Path(args.file), args.kind, parse_date(args.date), Path(args.library), Path(args.kb),
-                          args.game, args.title, args.version, wait=args.wait, notify=_notify)  # fmt: skip
+    report = add_document(
+        Path(args.file),
+        args.kind,
+        parse_date(args.date),
+        Path(args.library),
+        Path(args.kb),
+        args.game,
+        args.title,
+        args.version,
+        wait=args.wait,
+        notify=_notify,
+    )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
     print(report.documents[-1].line() if report.documents else "")
@@ -150,8 +170,10 @@ def cmd_export(args: argparse.Namespace) -> int:
     except ExportError as err:
         raise BuildError(str(err)) from None
     size = f"{report['pages']} pages ({report['files']} files, {report['bytes'] / 1e6:.1f} MB)"
-    print(f"exported {size} of build {report['build']} ({report['built_on']}) to {report['directory']} "
-          f"in {report['seconds']:.1f} s")  # fmt: skip
+    print(
+        f"exported {size} of build {report['build']} ({report['built_on']}) to {report['directory']} "
+        f"in {report['seconds']:.1f} s"
+    )
     return 0
 
 
@@ -229,8 +251,9 @@ def parser() -> _Parser:
     history = query("history", "every version of a topic, with word diffs", cmd_history)
     history.add_argument("topic", help="a headword")
     diff = query("diff", "what changed between two dates", cmd_diff)
-    diff.add_argument("start", metavar="FROM", nargs="?", help="date (YYYY-MM-DD); with TO, or neither: the latest "
-                      "document's changes")  # fmt: skip
+    diff.add_argument(
+        "start", metavar="FROM", nargs="?", help="date (YYYY-MM-DD); with TO, or neither: the latest document's changes"
+    )
     diff.add_argument("end", metavar="TO", nargs="?", help="date (YYYY-MM-DD)")
     diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
     diff.add_argument("--deck", help="limit to the cards of this deck list (a file, or - for standard input)")
@@ -262,14 +285,24 @@ def parser() -> _Parser:
     serve_cmd.add_argument("--kb", default=str(DEFAULT_KB))
     serve_cmd.add_argument("--host", default="127.0.0.1")
     serve_cmd.add_argument("--port", type=int, default=5000)
-    serve_cmd.add_argument("--workers", type=_positive, default=cores(),
-                           help=f"processes (default {cores()}, the cores; 1: waitress)")  # fmt: skip
-    serve_cmd.add_argument("--threads", type=_positive, default=8,
-                           help="requests each process answers at once (default 8)")  # fmt: skip
-    serve_cmd.add_argument("--connections", type=_positive, default=CONNECTIONS,
-                           help=f"connections each process keeps open at once (default {CONNECTIONS})")  # fmt: skip
-    serve_cmd.add_argument("--timeout", type=_positive, default=TIMEOUT,
-                           help=f"seconds before an idle connection is closed (default {TIMEOUT})")  # fmt: skip
+    serve_cmd.add_argument(
+        "--workers", type=_positive, default=cores(), help=f"processes (default {cores()}, the cores; 1: waitress)"
+    )
+    serve_cmd.add_argument(
+        "--threads", type=_positive, default=8, help="requests each process answers at once (default 8)"
+    )
+    serve_cmd.add_argument(
+        "--connections",
+        type=_positive,
+        default=CONNECTIONS,
+        help=f"connections each process keeps open at once (default {CONNECTIONS})",
+    )
+    serve_cmd.add_argument(
+        "--timeout",
+        type=_positive,
+        default=TIMEOUT,
+        help=f"seconds before an idle connection is closed (default {TIMEOUT})",
+    )
     serve_cmd.set_defaults(run=cmd_serve)
 
     add = top.command("add", "add a newly published document to the library and rebuild")

@@ -53,10 +53,15 @@ def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
     idle ones closed after ``--timeout`` seconds (checked every few seconds), and poll()
     instead of select(), which cannot watch more than 1,024 sockets."""
     return {
-        "host": args.host, "port": args.port, "threads": args.threads, "connection_limit": args.connections,
-        "channel_timeout": args.timeout, "cleanup_interval": max(1, min(10, args.timeout // 3)), "backlog": 2048,
+        "host": args.host,
+        "port": args.port,
+        "threads": args.threads,
+        "connection_limit": args.connections,
+        "channel_timeout": args.timeout,
+        "cleanup_interval": max(1, min(10, args.timeout // 3)),
+        "backlog": 2048,
         "asyncore_use_poll": True,
-    }  # fmt: skip
+    }
 
 
 def strict(server: Any) -> Any:
@@ -92,10 +97,16 @@ def gunicorn_settings(args: argparse.Namespace) -> dict[str, Any]:
     The app is made before the port opens and the workers fork (so the first request does not wait
     for a worker to import it); it opens no knowledge base until a request in a worker asks."""
     return {
-        "bind": [f"{args.host}:{args.port}"], "workers": args.workers, "worker_class": waitress_worker(args),
-        "timeout": max(30, args.timeout), "graceful_timeout": 10, "backlog": 2048, "loglevel": "warning",
-        "accesslog": None, "preload_app": True,
-    }  # fmt: skip
+        "bind": [f"{args.host}:{args.port}"],
+        "workers": args.workers,
+        "worker_class": waitress_worker(args),
+        "timeout": max(30, args.timeout),
+        "graceful_timeout": 10,
+        "backlog": 2048,
+        "loglevel": "warning",
+        "accesslog": None,
+        "preload_app": True,
+    }
 
 
 def waitress_worker(args: argparse.Namespace) -> type:

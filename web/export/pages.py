@@ -113,8 +113,14 @@ def export(
     finally:
         app.extensions["knowledge_bases"].release(kb)
     size = sum((out / name).stat().st_size for name in written)
-    return {"directory": str(out), "files": len(written), "pages": len(site.pages), "bytes": size,
-            "seconds": round(time.monotonic() - started, 2), **build}  # fmt: skip
+    return {
+        "directory": str(out),
+        "files": len(written),
+        "pages": len(site.pages),
+        "bytes": size,
+        "seconds": round(time.monotonic() - started, 2),
+        **build,
+    }
 
 
 POLICY = "; ".join(

@@ -74,14 +74,27 @@ def documents(site: Site) -> list[dict[str, Any]]:
         part = kb.part(version, site.today)
         fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
         words = version.text or " ".join(f"See {r}." for r in version.references)
-        found.append({"id": version.id, "topic": version.topic, "key": version.key,
-                      "headword": part.get("headword", version.headword), "label": part["label"],
-                      "status": part["status"], "game": topics[version.topic].game,
-                      "kind": series_kind(version.series), "cards": " | ".join(part.get("cards") or []),
-                      "text": fallback, "words": words, "extra": extra_text(version, seen.get(version.id, "")),
-                      "document": version.document_id, "citation": part["citation"],
-                      "partial": part["partial"], **standing.offline_facts(kb, part),
-                      "named": [t.text for t in _HEADWORD(headword_key(version.headword))]})  # fmt: skip
+        found.append(
+            {
+                "id": version.id,
+                "topic": version.topic,
+                "key": version.key,
+                "headword": part.get("headword", version.headword),
+                "label": part["label"],
+                "status": part["status"],
+                "game": topics[version.topic].game,
+                "kind": series_kind(version.series),
+                "cards": " | ".join(part.get("cards") or []),
+                "text": fallback,
+                "words": words,
+                "extra": extra_text(version, seen.get(version.id, "")),
+                "document": version.document_id,
+                "citation": part["citation"],
+                "partial": part["partial"],
+                **standing.offline_facts(kb, part),
+                "named": [t.text for t in _HEADWORD(headword_key(version.headword))],
+            }
+        )
     return found
 
 
@@ -95,8 +108,12 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
     totals = [0] * len(FIELDS)
     for number, document in enumerate(found):
         lengths = []
-        sources = [document["headword"], document["cards"], document.get("words", document["text"]),
-                   document.get("extra", "")]  # fmt: skip
+        sources = [
+            document["headword"],
+            document["cards"],
+            document.get("words", document["text"]),
+            document.get("extra", ""),
+        ]
         for field, text in enumerate(sources):
             words = folded_words(text)
             lengths.append(byte_to_length(length_to_byte(len(words))))
