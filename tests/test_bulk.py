@@ -4,7 +4,8 @@ For every query of the relevance sets and of the benchmark (`bench/answers.py`),
 bundled library, the history fixture library and five months of the stress benchmark
 library (the relevance sets on the bundled one only: they are of it): every document
 Whoosh's matchers match in either index (in force, every version) is matched in bulk, with
-the same score to within 1e-9, and nothing else; and every answer of `search` (results,
+the same score to within 1e-9 (Whoosh's BM25F over the live documents, `test_weighting.LiveWhoosh`),
+and nothing else; and every answer of `search` (results,
 their order, `matching` versions, snippets, corrections) in each scope (in force, every
 version, as of three dates) is the one the matchers give. The matchers compared with
 exclude as they mean to (`bench/answers.py`'s ``mended``): Whoosh 2.7.4 keeps the first
@@ -18,7 +19,8 @@ from pathlib import Path
 
 import pytest
 from test_history_search import bench_module
-from whoosh import index, scoring
+from test_weighting import LiveWhoosh
+from whoosh import index
 
 from kb.build.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
@@ -48,7 +50,7 @@ LIBRARIES = ["bundled_root", "history_root", "stress_root"]
 def test_every_match_and_score_is_whooshs(request: pytest.FixtureRequest, library: str, name: str) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(library)))
     try:
-        whooshs = index.open_dir(str(kb.directory / name)).searcher(weighting=scoring.BM25F())
+        whooshs = index.open_dir(str(kb.directory / name)).searcher(weighting=LiveWhoosh())
         ours = kb.searchers.index_searcher(name)
         matched = 0
         for text in TEXTS:

@@ -144,15 +144,15 @@ class Evaluation:
         read = [
             self._postings[(id(self.searcher), self.offset, built.fieldname, field.to_bytes(w))] for w in built.words
         ]
-        if any(entry.values is None for entry in read):
+        values = [entry.values for entry in read if entry.values is not None]
+        if len(values) < len(read):
             raise Unsupported("a phrase in a field without positions")
         places = [np.searchsorted(entry.ids, both.ids).tolist() for entry in read]  # each word holds each document
         keep = np.zeros(len(both.ids), dtype=bool)
         for place in range(len(both.ids)):
             starts: set[int] | None = None
-            for offset, (entry, at) in enumerate(zip(read, places, strict=True)):
-                assert entry.values is not None
-                found = {p - offset for p in decoded(field.format, entry.values[at[place]])}
+            for offset, (held, at) in enumerate(zip(values, places, strict=True)):
+                found = {p - offset for p in decoded(field.format, held[at[place]])}
                 starts = found if starts is None else starts & found
                 if not starts:
                     break
