@@ -7,11 +7,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from flask.testing import FlaskClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers import FIXTURES, SEEDS
 from kb.build.pipeline import build
+from web.app import create_app
 
 
 @pytest.fixture(scope="session")
@@ -30,3 +32,15 @@ def history_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", work / "library" / "stccg")
     build(work / "library", work / "kb")
     return work / "kb"
+
+
+@pytest.fixture(scope="module")
+def client(bundled_root: Path) -> FlaskClient:
+    """The real app over the bundled knowledge base, through Flask's test client (one per test module)."""
+    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
+
+
+@pytest.fixture(scope="module")
+def history(history_root: Path) -> FlaskClient:
+    """The real app over the history knowledge base (`history_root`), one per test module."""
+    return create_app({"KB": str(history_root), "TESTING": True}).test_client()

@@ -22,16 +22,6 @@ from web.app import create_app
 from web.cli.main import main
 
 
-@pytest.fixture(scope="module")
-def history(history_root: Path) -> FlaskClient:
-    return create_app({"KB": str(history_root), "TESTING": True}).test_client()
-
-
-@pytest.fixture(scope="module")
-def client(bundled_root: Path) -> FlaskClient:
-    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
-
-
 def html(client: FlaskClient, url: str, status: int = 200) -> str:
     response = client.get(url)
     assert response.status_code == status, (url, response.data[:300])

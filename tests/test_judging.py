@@ -18,7 +18,6 @@ from flask.testing import FlaskClient
 
 from kb.paths import current
 from kb.query import KnowledgeBase
-from web.app import create_app
 from web.cli.main import main
 
 COMMANDEERING_PARTIAL = (
@@ -27,16 +26,6 @@ COMMANDEERING_PARTIAL = (
 )
 CHAJOH_EMPTY = "No text of its own: it deletes the first sentence of the Glossary entry, which is not in this library."
 SEED_WHY = "the Current Rulings govern over the Rulebook"
-
-
-@pytest.fixture(scope="module")
-def client(bundled_root: Path) -> FlaskClient:
-    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
-
-
-@pytest.fixture(scope="module")
-def history(history_root: Path) -> FlaskClient:
-    return create_app({"KB": str(history_root), "TESTING": True}).test_client()
 
 
 def page(client: FlaskClient, url: str, status: int = 200) -> str:

@@ -12,20 +12,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from web.app import create_app
 from web.cli.main import main
 
 MIRROR_WHY = "names both Stop First Contact and Hero of the Empire"
-
-
-@pytest.fixture(scope="module")
-def client(bundled_root: Path) -> FlaskClient:
-    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
-
-
-@pytest.fixture(scope="module")
-def history(history_root: Path) -> FlaskClient:
-    return create_app({"KB": str(history_root), "TESTING": True}).test_client()
 
 
 def get(client: FlaskClient, url: str, status: int = 200) -> Any:

@@ -13,16 +13,6 @@ from markupsafe import escape
 from web.app import create_app
 
 
-@pytest.fixture(scope="module")
-def client(bundled_root: Path) -> FlaskClient:
-    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
-
-
-@pytest.fixture(scope="module")
-def history(history_root: Path) -> FlaskClient:
-    return create_app({"KB": str(history_root), "TESTING": True}).test_client()
-
-
 def get_json(client: FlaskClient, url: str, status: int = 200) -> Any:
     response = client.get(url)
     assert response.status_code == status, (url, response.data[:300])

@@ -18,7 +18,6 @@ from kb.analysis import inflection_stem
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search.questions import Vocabulary
-from web.app import create_app
 from web.cli.main import main
 
 QUESTION = "where do commandeered cards go when destroyed"
@@ -27,11 +26,6 @@ QUESTION = "where do commandeered cards go when destroyed"
 @pytest.fixture(scope="module")
 def bundled(bundled_root: Path) -> KnowledgeBase:
     return KnowledgeBase(current(bundled_root))
-
-
-@pytest.fixture(scope="module")
-def client(bundled_root: Path) -> FlaskClient:
-    return create_app({"KB": str(bundled_root), "TESTING": True}).test_client()
 
 
 def topics(answer: Any) -> list[str]:
