@@ -12,11 +12,11 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import quote
 
 import pytest
 
+from browsing import open_offline
 from helpers import SEEDS
 from kb.build.pipeline import build
 from kb.paths import current
@@ -144,28 +144,12 @@ def test_hostile_names_are_kept_offline_and_a_failed_keeping_is_tried_again(
             assert page.evaluate(KEPT) == whole
             context.set_offline(True)
             for name, file in FILES.items():  # never opened online
-                _open_offline(page, host + "card/" + quote(file) + ".html")
+                open_offline(page, host + "card/" + quote(file) + ".html")
                 assert name in (page.text_content("h1") or ""), name
         finally:
             if hidden.exists():
                 hidden.rename(missing)
             browser.close()
-
-
-def _open_offline(page: Any, url: str) -> None:
-    """Open ``url`` offline. In a full test run the first navigation right after going offline
-    was seen to fail now and then (net::ERR_FAILED) though every file was kept; a second one,
-    a second later, opens it. Three tries at most: a page the worker does not keep still fails."""
-    from playwright.sync_api import Error
-
-    for attempt in range(3):
-        try:
-            page.goto(url)
-            return
-        except Error:
-            if attempt == 2:
-                raise
-            page.wait_for_timeout(1000)
 
 
 def test_the_served_apps_offline_cache_is_named_by_its_build(bundled_root: Path) -> None:
