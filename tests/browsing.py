@@ -7,7 +7,6 @@ import shutil
 import threading
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import waitress
@@ -47,19 +46,3 @@ def launch() -> Iterator[object]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield launched
         launched.close()
-
-
-def open_offline(page: Any, url: str) -> None:
-    """Open ``url`` offline. In a full test run the first navigation right after going offline
-    was seen to fail now and then (net::ERR_FAILED) though every file was kept; a second one,
-    a second later, opens it. Three tries at most: a page the worker does not keep still fails."""
-    from playwright.sync_api import Error
-
-    for attempt in range(3):
-        try:
-            page.goto(url)
-            return
-        except Error:
-            if attempt == 2:
-                raise
-            page.wait_for_timeout(1000)

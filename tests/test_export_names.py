@@ -16,7 +16,6 @@ from urllib.parse import quote
 
 import pytest
 
-from browsing import open_offline
 from helpers import SEEDS
 from kb.build.pipeline import build
 from kb.paths import current
@@ -144,7 +143,7 @@ def test_hostile_names_are_kept_offline_and_a_failed_keeping_is_tried_again(
             assert page.evaluate(KEPT) == whole
             context.set_offline(True)
             for name, file in FILES.items():  # never opened online
-                open_offline(page, host + "card/" + quote(file) + ".html")
+                page.goto(host + "card/" + quote(file) + ".html")
                 assert name in (page.text_content("h1") or ""), name
         finally:
             if hidden.exists():

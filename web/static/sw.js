@@ -48,12 +48,27 @@ function keep(name, files) {
   }).then(function (names) {
     return Promise.all(names.filter(function (n) { return n.indexOf(PREFIX) === 0 && n !== name; }).map(function (n) { return caches.delete(n); }));
   }, function (error) {
-    // Not kept whole: dropped, so that it does not count as kept and the next check tries again.
-    return caches.delete(name).then(function () { throw error; });
+    // Not kept whole: dropped, so that it does not count as kept and the next check tries again;
+    // never a cache another keeping finished (its mark is there), which the reader relies on.
+    return kept(name).then(function (done) { return done || caches.delete(name); }).then(function () { throw error; });
   });
 }
 
-function check(force) {
+var running = Promise.resolve();
+var waiting = null;
+
+function check() {
+  // One check at a time. Each page asks for one, and two keepings of a build at once would race:
+  // the one that failed midway (the network gone while the reader is offline) dropped the cache
+  // the other had just finished. A check asked while another waits to start is that one.
+  if (!waiting) {
+    waiting = running.then(function () { waiting = null; return checkNow(); });
+    running = waiting.catch(function () {});
+  }
+  return waiting;
+}
+
+function checkNow() {
   // Keep the build offline.json names, unless it is the one kept already.
   return fetch(scoped("offline.json"), { cache: "no-store" }).then(function (response) {
     if (!response.ok) { throw new Error("no offline.json"); }
@@ -61,7 +76,7 @@ function check(force) {
   }).then(function (build) {
     var name = PREFIX + build.build;
     return kept(name).then(function (done) {
-      if (done && !force) { return null; }
+      if (done) { return null; }
       return keep(name, ["./"].concat(build.files)).then(function () { return build; });
     });
   }, function () {
@@ -71,7 +86,7 @@ function check(force) {
 
 self.addEventListener("install", function (event) {
   // A failed keeping does not stop the install: the next check (each page, or back online) tries again.
-  event.waitUntil(check(false).catch(function () {}).then(function () { return self.skipWaiting(); }));
+  event.waitUntil(check().catch(function () {}).then(function () { return self.skipWaiting(); }));
 });
 
 self.addEventListener("activate", function (event) {
@@ -80,7 +95,7 @@ self.addEventListener("activate", function (event) {
 
 self.addEventListener("message", function (event) {
   if (!event.data || event.data.type !== "check") { return; }
-  event.waitUntil(check(false).then(function (build) {
+  event.waitUntil(check().then(function (build) {
     if (!build) { return; }
     return self.clients.matchAll().then(function (clients) {
       clients.forEach(function (c) { c.postMessage({ type: "updated", build: build.build, built_on: build.built_on }); });
