@@ -15,6 +15,7 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 from whoosh import highlight, query
 from whoosh.searching import Searcher
 
@@ -116,7 +117,11 @@ def topics(
                 break
             stored = _stored(searcher, docnum)
             spans: list[Span] = stored["versions"]
-            keep = None if day is None else {k for k, (_, start, end) in enumerate(spans) if start <= day < end}
+            keep = (
+                None
+                if day is None
+                else set(np.flatnonzero((stored["starts"] <= day) & (day < stored["ends"])).tolist())
+            )
             if keep == set():
                 continue
             which = sorted(versions_matching(built, docnum, positions, keep))
@@ -148,6 +153,9 @@ def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
         if len(kept) >= STORED_KEPT:
             kept.clear()
         stored = kept[docnum] = searcher.stored_fields(docnum)
+        spans = stored["versions"]  # and when each version was in force, as arrays (a date's versions found at once)
+        stored["starts"] = np.fromiter((start for _, start, _ in spans), dtype=np.int64, count=len(spans))
+        stored["ends"] = np.fromiter((end for _, _, end in spans), dtype=np.int64, count=len(spans))
     return stored
 
 
