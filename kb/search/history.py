@@ -22,7 +22,7 @@ from whoosh.searching import Searcher
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk
-from kb.search.matching import Positions, loosened, versions_matching
+from kb.search.matching import Positions, Words, loosened, versions_matching
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.snippet import PASSAGES, EarlierOnTies
@@ -89,6 +89,7 @@ def topics(
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""
     loose = loosened(built)
+    shared = Words(built, words) if words else None
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     ranked: list[tuple[int, float]] = []
     whole = False
@@ -124,12 +125,12 @@ def topics(
             )
             if keep == set():
                 continue
-            which = sorted(versions_matching(built, docnum, positions, keep))
+            which = sorted(versions_matching(built, docnum, positions, keep, shared))
             if which:
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
                 found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
-                if words:
-                    each = [versions_matching(w, docnum, positions) for w in words]  # once per topic
+                if shared is not None:
+                    each = [shared.versions(i, docnum, positions) for i in range(len(shared.words))]
                     found.words = max(sum(1 for versions in each if k in versions) for k in which)
                 matched[docnum] = found
         for docnum, _ in batch:
