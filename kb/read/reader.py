@@ -248,6 +248,11 @@ class Reader:
 
         return self._recent(self._outlines, topic, OUTLINES, read)
 
+    def forget_outlines(self) -> None:
+        """Drop the outlines kept (a benchmark's first search of a topic: `bench/first_search.py`)."""
+        with self._lock:
+            self._outlines.clear()
+
     def _recent(self, cache: dict[str, Any], topic: str, most: int, read: Callable[[], list[Any]]) -> tuple[Any, ...]:
         """What ``cache`` keeps for ``topic`` (now its most recently asked), or else ``read`` and
         kept there, the least recently asked dropped beyond ``most``; changed only under the lock."""
