@@ -16,16 +16,16 @@ from collections.abc import Iterator
 from typing import Any
 
 import numpy as np
-from whoosh import highlight, query
+from whoosh import query
 from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk
 from kb.search.matching import Positions, Words, loosened, versions_matching
+from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
-from kb.search.snippet import PASSAGES, EarlierOnTies
 from kb.search.steady import SteadyAll, SteadyTop, steady
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
@@ -193,11 +193,9 @@ def text_terms(built: query.Query) -> set[str]:
 
 
 def mark(text: str, terms: set[str]) -> str:
-    """The snippet of ``text`` with ``terms`` marked, as `kb.search.snippet.snippet` makes it for a hit."""
-    fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
-    formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
-    marked: str = highlight.highlight(text, terms, MARKING, fragmenter, formatter, top=PASSAGES, scorer=EarlierOnTies())
-    return marked
+    """The snippet of ``text`` with ``terms`` marked, as Whoosh's ``highlight`` function makes it
+    (`kb.search.passages`: the marks of a hyphenated word's parts each apart)."""
+    return marked(text, frozenset(terms), MARKING, merge=False)
 
 
 def query_terms(searcher: Searcher, typed: Typed, game: str | None, kind: str | None) -> set[str]:

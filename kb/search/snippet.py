@@ -15,9 +15,7 @@ from whoosh.searching import Hit
 
 from kb.analysis import text_analyzer
 from kb.fused import FusedAnalyzer
-
-PASSAGES = 2
-"""Passages per snippet."""
+from kb.search.passages import PASSAGES, marked
 
 
 class EarlierOnTies(highlight.BasicFragmentScorer):  # type: ignore[misc]
@@ -54,14 +52,6 @@ def _marked(hit: Hit, field: Any) -> str:
     """What Whoosh's ``Highlighter.highlight_hit`` makes of the hit's text field when it
     retokenizes the text (no characters stored), with the tokens of `TEXT_TOKENS`: the
     terms matched in the text field by any hit of the results marked, consecutive marks
-    merged, the best passages formatted."""
-    results = hit.results
-    words = frozenset(field.from_bytes(term[1]) for term in results.matched_terms() if term[0] == "text")
-    text = hit["text"]
-    tokens = TEXT_TOKENS(text, positions=True, chars=True, mode="index", removestops=False)
-    tokens = highlight.set_matched_filter(tokens, words)
-    tokens = highlight.Highlighter._merge_matched_tokens(tokens)
-    fragments = results.fragmenter.fragment_tokens(text, tokens)
-    fragments = highlight.top_fragments(fragments, PASSAGES, results.scorer, highlight.FIRST, minscore=1)
-    marked: str = results.formatter.format(fragments)
-    return marked
+    merged, the best passages formatted (`kb.search.passages`, in one pass)."""
+    words = frozenset(field.from_bytes(term[1]) for term in hit.results.matched_terms() if term[0] == "text")
+    return marked(hit["text"], words, TEXT_TOKENS, merge=True)

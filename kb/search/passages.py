@@ -1,0 +1,161 @@
+"""A snippet's passages in one pass: what Whoosh's highlighting makes of a text, made without
+its chain of generators.
+
+A snippet (`kb.search.snippet`, `kb.search.history.mark`) is Whoosh's highlighting of a hit's
+text: its tokens (`kb.fused.FusedAnalyzer`) marked when their term is one the query matched,
+consecutive overlapping marks merged for a hit of the index in force (``Highlighter``'s
+``_merge_matched_tokens``; Whoosh's ``highlight`` function, used over every version, does not), cut into
+passages around the marks (``ContextFragmenter``: ``MAXCHARS`` at most, ``SURROUND`` of context,
+nothing past ``CHARLIMIT``), the best `PASSAGES` by Whoosh's score with ties to the earlier
+passage (`kb.search.snippet.EarlierOnTies`), in text order, formatted as ``HtmlFormatter``
+formats them (``<mark class="match termN">``, at most five term classes, " … " between).
+That is four generators and a copied ``Token`` for each word of the text; `marked` walks the
+text's words once, as plain values, and gives the same string, character for character
+(`tests/test_passages.py` compares it with Whoosh's on every text of the test libraries).
+"""
+
+from __future__ import annotations
+
+import html
+from collections import deque
+from heapq import nlargest
+
+from kb.fused import FusedAnalyzer
+
+MAXCHARS = 240
+SURROUND = 60
+CHARLIMIT = 2**15
+"""Whoosh's ``DEFAULT_CHARLIMIT``: words ending past it are not looked at."""
+PASSAGES = 2
+"""Passages per snippet."""
+CLASSES = 5
+"""Term classes of ``HtmlFormatter`` before they repeat."""
+
+Mark = tuple[int, int, str]
+"""A marked word (or merged words): start and end characters, and its term text."""
+
+
+def marked(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: bool) -> str:
+    """The snippet of ``text`` with the terms ``words`` marked, as Whoosh's highlighting makes it:
+    with ``merge``, as its ``Highlighter.highlight_hit`` (overlapping marks merged), else as its
+    ``highlight`` function (each mark apart)."""
+    tokens = _tokens(text, words, analyzer)
+    if not any(matched for _, _, _, matched in tokens):
+        return ""  # no passage can score (Whoosh's walk finds none either)
+    passages = _passages(text, _merged(tokens) if merge else tokens)
+    end = len(text) + 1
+    scored = ((_score(marks) - start / end, start, stop, marks) for start, stop, marks in passages)
+    best = [p for p in nlargest(PASSAGES, scored, key=lambda p: p[0]) if p[0] >= 1]
+    best.sort(key=lambda p: p[1])
+    seen: dict[str, int] = {}
+    return " … ".join(_formatted(text, start, stop, marks, seen) for _, start, stop, marks in best)
+
+
+def _tokens(text: str, words: frozenset[str], analyzer: FusedAnalyzer) -> list[tuple[int, int, str, bool]]:
+    """The text's tokens as the analyser yields them: start, end, term, whether it is marked."""
+    table, analysed = analyzer.terms, analyzer.analysed
+    found = []
+    for match in analyzer.expression.finditer(text):
+        raw = match.group(0)
+        entry = table.get(raw)
+        if entry is None:
+            entry = table[raw] = analysed(raw)
+        start, end = match.start(), match.end()
+        for term, _ in entry[0]:
+            found.append((start, end, term, term in words))
+    return found
+
+
+def _merged(tokens: list[tuple[int, int, str, bool]]) -> list[tuple[int, int, str, bool]]:
+    """Whoosh's ``_merge_matched_tokens``: a marked token overlapping the marked one before it
+    extends it; a marked token after a gap is given as it is and the next starts anew."""
+    out: list[tuple[int, int, str, bool]] = []
+    holding, begin, until, held = False, 0, 0, ""  # the marks being merged: start, end, text
+    for start, end, term, matched in tokens:
+        if not matched:
+            if holding:
+                out.append((begin, until, held, True))
+                holding = False
+            out.append((start, end, term, False))
+        elif not holding:
+            holding, begin, until, held = True, start, end, term
+        elif start <= until:
+            if end > until:
+                held += term[until - end :]
+                until = end
+        else:
+            out.append((begin, until, held, True))
+            holding = False
+            out.append((start, end, term, True))
+    if holding:
+        out.append((begin, until, held, True))
+    return out
+
+
+def _passages(text: str, tokens: list[tuple[int, int, str, bool]]) -> list[tuple[int, int, list[Mark]]]:
+    """``ContextFragmenter.fragment_tokens``: each passage's start and end characters and marks."""
+    found: list[tuple[int, int, list[Mark]]] = []
+    first: int | None = None
+    firsts: deque[int] = deque()
+    countdown, length = -1, 0
+    marks: list[Mark] = []
+    endchar = 0
+    for start, endchar, term, matched in tokens:
+        size = endchar - start
+        if endchar > CHARLIMIT:
+            break
+        if countdown < 0 and not matched:
+            firsts.append(start)
+            while firsts and endchar - firsts[0] > SURROUND:
+                firsts.popleft()
+        elif length + size > MAXCHARS:
+            countdown = 0
+        elif matched:
+            countdown = SURROUND
+            if first is None:
+                if firsts:
+                    first = firsts[0]
+                else:
+                    first = start
+                    countdown += SURROUND
+            marks.append((start, endchar, term))
+        if countdown >= 0:
+            length += size
+            countdown -= size
+            if countdown <= 0:
+                found.append(_passage(text, marks, first, endchar))
+                marks, firsts, first, length = [], deque(), None, 0
+    if marks:
+        found.append(_passage(text, marks, first, endchar))
+    return found
+
+
+def _passage(text: str, marks: list[Mark], first: int | None, endchar: int) -> tuple[int, int, list[Mark]]:
+    """Whoosh's ``mkfrag``: a passage from its first character (its first mark's when none) to ``endchar``."""
+    start = first if first is not None else (marks[0][0] if marks else 0)
+    return max(0, start), min(len(text), endchar), marks
+
+
+def _score(marks: list[Mark]) -> float:
+    """``BasicFragmentScorer``: the marks (each of boost 1) times a hundred times the distinct terms marked."""
+    return float(len(marks)) * ((len({term for _, _, term in marks}) * 100) or 1)
+
+
+def _formatted(text: str, start: int, stop: int, marks: list[Mark], seen: dict[str, int]) -> str:
+    """``HtmlFormatter.format_fragment``: the passage's text escaped, its marks in ``<mark>``, each
+    distinct marked text given a term class in the order first seen (``seen``: across the passages)."""
+    out = []
+    index = start
+    for begin, end, _ in marks:
+        if begin < index:
+            continue
+        if begin > index:
+            out.append(html.escape(text[index:begin], quote=False))
+        shown = html.escape(text[begin:end], quote=False)
+        number = seen.get(shown)
+        if number is None:
+            number = seen[shown] = len(seen) % CLASSES
+        out.append(f'<mark class="match term{number}">{shown}</mark>')
+        index = end
+    out.append(html.escape(text[index:stop], quote=False))
+    return "".join(out)
