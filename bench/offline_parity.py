@@ -13,7 +13,6 @@ is written there too. Needs node (Debian's ``nodejs``).
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -24,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+from common import given_or_built, set_options  # noqa: E402
 from relevance import SETS, read_set  # noqa: E402
 
 NODE = shutil.which("node") or shutil.which("nodejs")
@@ -92,19 +92,11 @@ def report(name: str, compared: list[Compared]) -> None:
 
 
 def main() -> int:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("sets", nargs="*", type=Path, default=SETS)
-    options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
-    args = options.parse_args()
+    args = set_options(__doc__.splitlines()[0], SETS).parse_args()
     from web.export.pages import export
 
     with tempfile.TemporaryDirectory() as work:
-        kb = args.kb
-        if kb is None:
-            from kb.build.pipeline import build
-
-            kb = Path(work) / "kb"
-            build(ROOT / "data", kb)
+        kb = given_or_built(args.kb, Path(work))
         export(kb, Path(work) / "site")
         everything: list[Compared] = []
         for path in args.sets:
