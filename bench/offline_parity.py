@@ -1,5 +1,6 @@
 """Offline search as the server searches: how often the export's search (``static/offline_search.js``
-over ``search-index.json``, run by node) gives the top three results the server gives.
+after ``offline_words.js`` and ``offline_index.js``, over ``search-index.json``, run by node)
+gives the top three results the server gives.
 
 For each query of the relevance sets the server's answer (`KnowledgeBase.search`, the versions in
 force) and the export's are compared, result by result (version ids): the top three equal, the
@@ -27,13 +28,15 @@ from common import given_or_built, set_options  # noqa: E402
 from relevance import SETS, read_set  # noqa: E402
 
 NODE = shutil.which("node") or shutil.which("nodejs")
-SEARCH_JS = ROOT / "web" / "static" / "offline_search.js"
+SEARCH_JS = tuple(ROOT / "web" / "static" / f"offline_{name}.js" for name in ("words", "index", "search"))
+"""The export's search, its files in the order the export's pages run them (``static/offline.js``)."""
 DRIVER = """
 const fs = require("fs");
 global.window = {};
-require(process.argv[1]);
+const files = process.argv.slice(1, -1);
+files.forEach(function (file) { require(file); });
 const engine = window.RulingsSearch;
-const index = new engine.Index(JSON.parse(fs.readFileSync(process.argv[2], "utf8")));
+const index = new engine.Index(JSON.parse(fs.readFileSync(process.argv[process.argv.length - 1], "utf8")));
 const queries = JSON.parse(fs.readFileSync(0, "utf8"));
 const out = queries.map(function (q) {
   return engine.ask(index, q, { limit: 10 }).hits.map(function (h) { return h.doc.id; });
@@ -64,7 +67,7 @@ def offline_answers(site: Path, queries: list[str]) -> list[list[int]]:
     if NODE is None:
         raise RuntimeError("node is not installed")
     done = subprocess.run(
-        [NODE, "-e", DRIVER, str(SEARCH_JS), str(site / "search-index.json")],
+        [NODE, "-e", DRIVER, *map(str, SEARCH_JS), str(site / "search-index.json")],
         input=json.dumps(queries), capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     answers: list[list[int]] = json.loads(done.stdout)

@@ -1,6 +1,7 @@
-// The exported site in the browser, with no server: search (offline_search.js over
-// search-index.json, folded as the server folds: Cha'Joh = chajoh, U.S.S. = USS; typos within
-// an edit or two; filler words of a question dropped), autocomplete, the deck page, and cited lines.
+// The exported site in the browser, with no server: search (offline_words.js, offline_index.js
+// and offline_search.js over search-index.json, folded as the server folds: Cha'Joh = chajoh,
+// U.S.S. = USS; typos within an edit or two; filler words of a question dropped), autocomplete,
+// the deck page, and cited lines.
 // In an export this file takes the place of app.js (cite.js, loaded first, copies citations).
 // Every page still reads without it.
 (function () {
@@ -49,17 +50,25 @@
       "data-citation": head + ": " + (part.text || "") + "\n\u2014 " + c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines }, ["Copy citation"]);
   }
 
+  var SEARCH = ["offline_words.js", "offline_index.js", "offline_search.js"];  // each uses the ones before
+  function searchScripts() {
+    // The search's files, fetched together and run in this order (a script added with async
+    // false runs after those added before it); done when the last has run.
+    return Promise.all(SEARCH.map(function (name) {
+      return new Promise(function (resolve, reject) {
+        var s = el("script", { src: new URL("static/" + name, root).href });
+        s.async = false;
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.append(s);
+      });
+    }));
+  }
   var loading = null;
   function searchIndex() {
     // The index, read once per page from search-index.json (made by `rulings export`).
     if (loading) { return loading; }
-    loading = new Promise(function (resolve, reject) {
-      if (window.RulingsSearch) { resolve(); return; }
-      var s = el("script", { src: new URL("static/offline_search.js", root).href });
-      s.onload = resolve;
-      s.onerror = reject;
-      document.head.append(s);
-    }).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
+    loading = (window.RulingsSearch && window.RulingsSearch.ask ? Promise.resolve() : searchScripts()).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
       return new window.RulingsSearch.Index(both[0]);
     });
     return loading;
