@@ -1,11 +1,13 @@
 """The knowledge base's model, shared by the side that builds it and the side that reads it:
 a `Version` (one text of one topic in one series, and when it was in force), a `Topic`, a
-version's status on a date, the order of a topic's history and a cited line range."""
+version's status on a date, the order of a topic's history (of versions or of their `Outline`)
+and a cited line range."""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 
 @dataclass
@@ -53,7 +55,27 @@ def status(version: Version, on: dt.date) -> str:
     return "superseded" if version.end == "superseded" else "rescinded"
 
 
-def history_order(version: Version) -> tuple[dt.date, int]:
+class Outline(NamedTuple):
+    """A version's place in its topic's history, without its text: what numbering a version in
+    its series, finding its successor and telling whether its text is partial read."""
+
+    id: int
+    key: str
+    series: str
+    valid_from: dt.date | None
+    supersedes: int | None
+    operation: str
+    note: str
+
+
+def outline_of(version: Version) -> Outline:
+    """The outline of a version at hand."""
+    return Outline(
+        version.id, version.key, version.series, version.valid_from, version.supersedes, version.operation, version.note
+    )
+
+
+def history_order(version: Version | Outline) -> tuple[dt.date, int]:
     """The order of a topic's history: by start date (pending last), then as built."""
     return version.valid_from or dt.date.max, version.id
 

@@ -75,12 +75,12 @@ def version_of(row: sqlite3.Row) -> Version:
         series=row["series"],
         headword=row["headword"],
         text=row["text"],
-        valid_from=_date(row["valid_from"]),
+        valid_from=day(row["valid_from"]),
         document_id=row["document_id"],
         line_start=row["line_start"],
         line_end=row["line_end"],
         operation=row["operation"],
-        valid_to=_date(row["valid_to"]),
+        valid_to=day(row["valid_to"]),
         end=row["ended"],
         supersedes=row["supersedes"],
         note=row["note"],
@@ -93,7 +93,8 @@ def version_of(row: sqlite3.Row) -> Version:
     )
 
 
-def _date(value: str | None) -> dt.date | None:
+def day(value: str | None) -> dt.date | None:
+    """A date as the store keeps it (ISO text, or NULL: none)."""
     return dt.date.fromisoformat(value) if value else None
 
 

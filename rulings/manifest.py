@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import tomllib
 from pathlib import Path
 
 from rulings.model import KINDS, Document
@@ -127,6 +126,8 @@ def _read(path: Path) -> dict[str, object]:
     if not path.exists() and not path.is_symlink():
         raise ManifestError(f"{where}: no manifest (expected {MANIFEST} in the library)")
     text = _text(path, "manifest")
+    import tomllib  # here: a search, which reads no manifest, does not load the TOML parser
+
     try:
         return tomllib.loads(text)
     except RecursionError:

@@ -20,7 +20,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
-from rulings.extract import html_lines, kind_of, pdf_lines
 from rulings.model import ParseError
 
 MAX_BYTES = 8_000_000
@@ -205,6 +204,8 @@ def read_source(path: str | Path) -> SourceText:
         raise ParseError(name, 1, str(err)) from None
     except OSError as err:
         raise ParseError(name, 1, f"cannot read the file: {err.strerror or err}") from None
+    from rulings.extract import html_lines, kind_of, pdf_lines  # here: a search reads no document
+
     kind = kind_of(name, data)
     if kind == "pdf":
         lines, did = pdf_lines(name, data)

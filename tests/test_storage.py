@@ -42,6 +42,21 @@ def test_opening_reads_no_versions_and_show_reads_only_its_topics(history_root: 
     kb.close()
 
 
+def test_a_search_reads_only_the_versions_it_shows(history_root: Path) -> None:
+    """A hit's number in its series and what ended it come from its topic's outline (the versions
+    without their texts), not from its whole history read."""
+    kb = KnowledgeBase(current(history_root))
+    first = kb.search("conundrum", as_of=dt.date(2000, 12, 1))["results"][0]
+    assert (first["key"], first["number"], first["of"], first["ended_by"]["why"]) == (
+        "stccg:conundrum@cr-update-2000-11-27@glossary",
+        2,
+        3,
+        "superseded by version 3",
+    )
+    assert kb.versions_read == 1
+    kb.close()
+
+
 def test_a_card_reads_only_the_versions_naming_it(history_root: Path) -> None:
     kb = KnowledgeBase(current(history_root))
     answer = kb.card("Nebula")

@@ -115,15 +115,15 @@ class Parts:
         found = self.reader.referring(row["game"], headword_key(row["headword"]))
         return [{"topic": t, "headword": (self.reader.topic(t) or {})["headword"]} for t in found]
 
-    def ending(self, version: Version, history: list[Version] | None = None) -> Ending | None:
-        """When, by which document (cited) and why a version stopped being in force; None while it is.
-        ``history``: the versions of its topic, when at hand."""
+    def ending(self, version: Version) -> Ending | None:
+        """When, by which document (cited) and why a version stopped being in force; None while it is."""
         if version.valid_to is None or version.end is None:
             return None
         by = version.ended_by or {"document": version.document_id, "lines": ""}
         document = self.reader.documents()[by["document"]]
+        history = self.reader.outline(version.topic)
         after = self.reader.successor(version, history)
-        superseded = f"superseded by version {self._number(after, history)}" if after else "superseded"
+        superseded = f"superseded by version {standing.numbering(after, history)[0]}" if after else "superseded"
         return {
             "date": version.valid_to.isoformat(),
             "reason": version.end,
@@ -147,10 +147,6 @@ class Parts:
             "consolidated": f"consolidated into {document['title']} {document['version']}",
             "cancelled": f"cancelled upon release of {by['release']}" if by.get("release") else f"cancelled by {name}",
         }.get(version.end or "", version.end or "")
-
-    def _number(self, version: Version, history: list[Version] | None) -> int:
-        """``version``'s number in its topic's series (`kb.read.standing.numbering`)."""
-        return standing.numbering(version, history or self.reader.versions_of(version.topic))[0]
 
     def ended(self, topic: str, on: dt.date) -> list[Part]:
         """For each series of ``topic`` with nothing in force on ``on``, its last version that had

@@ -4,7 +4,9 @@ documents looked up by what an answer needs, never the whole store at open.
 A `Reader` is shared by the threads of a server. SQLite connections are not: each thread
 opens its own on first use; those of threads that have ended are closed when another thread
 opens one, and all of them by `close`. A bounded cache keeps the histories of the topics
-asked for last (`HISTORIES`), replaced whole under the lock; the documents' facts (not their
+asked for last (`HISTORIES`), and a larger one their outlines (`OUTLINES`: a version's place in
+its history without its text, all an answer part needs of the rest of its topic), each changed
+only under the lock; the documents' facts (not their
 source text) are read once. It counts the version rows it has read (`versions_read`), so tests
 can bound the work an answer does. A store of another layout than this code writes
 (`kb.schema.SCHEMA_VERSION`) is refused with a `BuildError` line.
@@ -18,17 +20,21 @@ import json
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
-from kb.model import Version, history_order
+from kb.model import Outline, Version, outline_of
 from kb.vocabulary import NameTable
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
+OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
+"""The columns of a version's `Outline`, in its order."""
+OUTLINES = 8192
+"""Topics whose outlines it keeps (a few hundred bytes a version, where a version is kilobytes)."""
 PAGE_CACHE_KB = 128
 """SQLite's page cache of each connection (its default, 2 MB, times the threads of each process;
 512 KB held 0.3 MB more per thread of a server with no answer any faster: the system caches
@@ -88,6 +94,8 @@ class Reader:
         weakref.finalize(self, _close_all, self._owned)  # a reader dropped unclosed
         self._histories: dict[str, tuple[Version, ...]] = {}
         """Topic id -> its versions in id order, least recently asked first."""
+        self._outlines: dict[str, tuple[Outline, ...]] = {}
+        """Topic id -> its versions' outlines in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self._folded: tuple[str, ...] | None = None
         self._folded_table: NameTable | None = None
@@ -221,19 +229,39 @@ class Reader:
 
     def versions_of(self, topic: str) -> list[Version]:
         """Every version of ``topic``, in id order (none for an unknown topic)."""
-        with self._lock:
-            found = self._histories.pop(topic, None)
-            if found is not None:
-                self._histories[topic] = found  # now the most recently asked for
-        if found is None:
-            found = tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic))
-            with self._lock:
-                kept = dict(self._histories)
-                kept[topic] = found
-                while len(kept) > HISTORIES:
-                    del kept[next(iter(kept))]
-                self._histories = kept
+        found = self._recent(
+            self._histories, topic, HISTORIES, lambda: self._versions("WHERE topic_id = ? ORDER BY id", topic)
+        )
         return list(found)
+
+    def outline(self, topic: str) -> tuple[Outline, ...]:
+        """The outline of every version of ``topic``, in id order: from its versions when they are
+        kept, else read without their texts (not counted in `versions_read`)."""
+
+        def read() -> list[Outline]:
+            with self._lock:
+                kept = self._histories.get(topic)
+            if kept is not None:
+                return [outline_of(v) for v in kept]
+            sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
+            return [Outline(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in self.rows(sql, topic)]
+
+        return self._recent(self._outlines, topic, OUTLINES, read)
+
+    def _recent(self, cache: dict[str, Any], topic: str, most: int, read: Callable[[], list[Any]]) -> tuple[Any, ...]:
+        """What ``cache`` keeps for ``topic`` (now its most recently asked), or else ``read`` and
+        kept there, the least recently asked dropped beyond ``most``; changed only under the lock."""
+        with self._lock:
+            found: tuple[Any, ...] | None = cache.pop(topic, None)
+            if found is not None:
+                cache[topic] = found
+                return found
+        found = tuple(read())
+        with self._lock:
+            cache[topic] = found
+            while len(cache) > most:
+                del cache[next(iter(cache))]
+        return found
 
     def version(self, ident: int) -> Version | None:
         """The version numbered ``ident`` in this build, or None."""
@@ -266,18 +294,13 @@ class Reader:
         if topic:
             yield topic
 
-    def successor(self, version: Version, history: list[Version] | None = None) -> Version | None:
-        """The version that superseded ``version`` (``history``: its topic's versions, if at hand)."""
+    def successor(self, version: Version, history: Sequence[Version | Outline]) -> Version | Outline | None:
+        """The version that superseded ``version``, among ``history`` (its topic's versions or outlines)."""
         after = None
-        for later in history if history is not None else self.versions_of(version.topic):
+        for later in history:
             if later.supersedes == version.id and later.valid_from:
                 after = later
         return after
-
-    def number(self, version: Version, history: list[Version] | None = None) -> int:
-        """The place (from 1) of ``version`` in its topic's history, oldest first."""
-        ordered = sorted(history if history is not None else self.versions_of(version.topic), key=history_order)
-        return [v.id for v in ordered].index(version.id) + 1
 
     def referring(self, game: str, key: str) -> list[str]:
         """The topics (in id order) whose versions in force say "See" the topic of ``key`` in ``game``."""

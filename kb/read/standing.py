@@ -20,10 +20,11 @@ several texts in force governs.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
-from kb.model import Version, history_order
+from kb.model import Outline, Version, history_order
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
@@ -47,16 +48,16 @@ NAMES = {
 }  # fmt: skip
 
 
-def numbering(version: Version, history: list[Version]) -> tuple[int, int]:
+def numbering(version: Version | Outline, history: Sequence[Version | Outline]) -> tuple[int, int]:
     """``version``'s place (from 1) in its topic's series, oldest first, and how many the series has."""
     series = [v.id for v in sorted(history, key=history_order) if v.series == version.series]
     return series.index(version.id) + 1, len(series)
 
 
-def partial(version: Version, history: list[Version]) -> str | None:
+def partial(version: Version, history: Sequence[Version | Outline]) -> str | None:
     """What is missing from ``version``'s text when it amends a text the library lacks (None: it is whole)."""
     by_id = {v.id: v for v in history}
-    current: Version | None = version
+    current: Version | Outline | None = version
     while current is not None and current.operation not in WHOLE:
         if ABSENT in current.note:
             done = current.note.split(ABSENT)[0].rstrip("; ")
@@ -191,7 +192,7 @@ def offline_facts(reader: Reader, part: Part) -> dict[str, Any]:
 def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:
     """What an answer part (`kb.read.parts.Parts.part`) tells of ``version`` from here: its number in
     its series, how many that has, what its text lacks, and the sections under it if a heading."""
-    history = reader.versions_of(version.topic)
+    history = reader.outline(version.topic)
     number, of = numbering(version, history)
     if not heading(version):
         return number, of, partial(version, history), []

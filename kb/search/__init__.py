@@ -3,8 +3,14 @@
 `matching`), scored (`weighting`), alike whatever the index's segments (`steady`), with
 snippets (`snippet`) and autocomplete (`completion`), on each thread's own searchers (`searchers`)."""
 
+import os
 import sys
 import types
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+"""numpy (imported by the bulk evaluation, `bulk`) starts OpenBLAS's pool of threads as it loads,
+one a core, for linear algebra no search does: a third of numpy's import time in a cold search,
+and threads a server worker would carry across its fork. One is asked for, unless the user set it."""
 
 
 def _whoosh_without_urllib() -> None:

@@ -24,7 +24,7 @@ from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
 
 from kb.search import budget
-from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings
+from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings, segment_of
 from kb.search.steady import ordered
 from kb.search.weighting import LengthScorer
 
@@ -116,7 +116,9 @@ class Evaluation:
             return Matched(NONE, ZERO)
         if key not in self._postings:
             scorer = sub.weighting.scorer(sub, fieldname, raw)
-            ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"))
+            segment = segment_of(reader)
+            kept = None if segment is None else (segment, fieldname, raw)
+            ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"), kept)
             if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
                 scores = weights
             elif isinstance(scorer, LengthScorer) and scorer.codes is not None:

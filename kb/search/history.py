@@ -15,13 +15,14 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
 from whoosh import highlight, query
 from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk
-from kb.search.matching import Positions, loosened, versions_matching
+from kb.search.matching import Positions, Words, loosened, versions_matching
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.snippet import PASSAGES, EarlierOnTies
@@ -88,6 +89,7 @@ def topics(
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""
     loose = loosened(built)
+    shared = Words(built, words) if words else None
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     ranked: list[tuple[int, float]] = []
     whole = False
@@ -116,15 +118,19 @@ def topics(
                 break
             stored = _stored(searcher, docnum)
             spans: list[Span] = stored["versions"]
-            keep = None if day is None else {k for k, (_, start, end) in enumerate(spans) if start <= day < end}
+            keep = (
+                None
+                if day is None
+                else set(np.flatnonzero((stored["starts"] <= day) & (day < stored["ends"])).tolist())
+            )
             if keep == set():
                 continue
-            which = sorted(versions_matching(built, docnum, positions, keep))
+            which = sorted(versions_matching(built, docnum, positions, keep, shared))
             if which:
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
                 found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
-                if words:
-                    each = [versions_matching(w, docnum, positions) for w in words]  # once per topic
+                if shared is not None:
+                    each = [shared.versions(i, docnum, positions) for i in range(len(shared.words))]
                     found.words = max(sum(1 for versions in each if k in versions) for k in which)
                 matched[docnum] = found
         for docnum, _ in batch:
@@ -148,6 +154,9 @@ def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
         if len(kept) >= STORED_KEPT:
             kept.clear()
         stored = kept[docnum] = searcher.stored_fields(docnum)
+        spans = stored["versions"]  # and when each version was in force, as arrays (a date's versions found at once)
+        stored["starts"] = np.fromiter((start for _, start, _ in spans), dtype=np.int64, count=len(spans))
+        stored["ends"] = np.fromiter((end for _, _, end in spans), dtype=np.int64, count=len(spans))
     return stored
 
 

@@ -4,6 +4,7 @@ on the positions of each version, not on the whole document."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from whoosh import query
@@ -44,29 +45,62 @@ class Positions:
         return frozenset(p // STRIDE for p in self.of(fieldname, word, docnum))
 
 
-def versions_matching(built: query.Query, docnum: int, positions: Positions, keep: set[int] | None = None) -> set[int]:
+class Words:
+    """The words of a search (each a query), found where they stand inside the search's query:
+    the versions of a topic each matches are found once, for the query and for the count of
+    the words a version matches (`kb.search.history.topics`)."""
+
+    def __init__(self, built: query.Query, words: list[query.Query]) -> None:
+        self.words = words
+        self.at = {id(node): i for node in _nodes(built) for i, word in enumerate(words) if node == word}
+        self.docnum = -1
+        self.found: dict[int, set[int]] = {}
+
+    def versions(self, i: int, docnum: int, positions: Positions) -> set[int]:
+        """The versions of topic document ``docnum`` word ``i`` matches."""
+        if docnum != self.docnum:
+            self.docnum, self.found = docnum, {}
+        if i not in self.found:
+            self.found[i] = versions_matching(self.words[i], docnum, positions)
+        return self.found[i]
+
+
+def _nodes(built: query.Query) -> Iterator[query.Query]:
+    yield built
+    if not built.is_leaf():
+        for child in built.children():
+            yield from _nodes(child)
+
+
+def versions_matching(
+    built: query.Query, docnum: int, positions: Positions, keep: set[int] | None = None, words: Words | None = None
+) -> set[int]:
     """The versions (numbered from 0 within the topic) of topic document ``docnum`` that
     ``built`` matches, among those numbered ``keep`` (all when None: a narrower ``keep``
-    only saves work, the answer is the same as the whole one's, within ``keep``)."""
+    only saves work, the answer is the same as the whole one's, within ``keep``); a part of
+    ``built`` that is one of ``words`` is found through them (once a topic)."""
     if built is query.NullQuery or keep == set():
         return set()
+    if words is not None and (i := words.at.get(id(built))) is not None:
+        shared = words.versions(i, docnum, positions)
+        return set(shared) if keep is None else keep & shared
     if isinstance(built, query.Term):
         found = positions.versions(built.fieldname, built.text, docnum)
         return set(found) if keep is None else keep & found
     if isinstance(built, query.Phrase):
         return _phrase(built, docnum, positions, keep)
     if isinstance(built, query.AndNot):
-        matched = versions_matching(built.a, docnum, positions, keep)
-        return matched - versions_matching(built.b, docnum, positions, matched) if matched else matched
+        matched = versions_matching(built.a, docnum, positions, keep, words)
+        return matched - versions_matching(built.b, docnum, positions, matched, words) if matched else matched
     if isinstance(built, query.And):
         narrowed = keep
         for child in built.children():
-            narrowed = versions_matching(child, docnum, positions, narrowed)
+            narrowed = versions_matching(child, docnum, positions, narrowed, words)
             if not narrowed:
                 return set()
         return narrowed or set()
     if isinstance(built, query.Or):
-        return set().union(*(versions_matching(child, docnum, positions, keep) for child in built.children()))
+        return set().union(*(versions_matching(child, docnum, positions, keep, words) for child in built.children()))
     raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
 
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import itertools
 import pickle
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +21,7 @@ from whoosh import formats
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.matching import ListMatcher
 from whoosh.matching.wrappers import FilterMatcher
+from whoosh.reading import SegmentReader
 from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 
@@ -41,43 +45,32 @@ class Read:
 
     ids: Ids
     scores: Scores
-    values: list[Any] | None
+    values: Sequence[Any] | None
 
 
-def postings(matcher: Any, positions: bool = False) -> tuple[Ids, Scores, list[Any] | None]:
+def postings(
+    matcher: Any, positions: bool = False, key: Hashable | None = None
+) -> tuple[Ids, Scores, Sequence[Any] | None]:
     """The document numbers and weights of one term's postings, read whole; with ``positions``,
-    their values too (encoded positions, decoded when asked for: `Positions`)."""
-    values: list[Any] | None = [] if positions else None
+    their values too (encoded positions, decoded when asked for: `Positions`). ``key``: the
+    term in its segment (`segment_of`): postings read from the segment's files are kept
+    (`KEPT`) for the searches that follow, and read from there."""
     deleted: frozenset[int] = frozenset()
     if isinstance(matcher, FilterMatcher):
         if not matcher._exclude:
             raise Unsupported("a filter")
         deleted, matcher = matcher._ids, matcher.child
     if type(matcher) is ListMatcher:
-        ids = np.asarray(matcher._ids, dtype=np.int64)
-        if matcher._all_weights:
-            weights = np.full(len(ids), float(matcher._all_weights))
-        elif matcher._weights:
-            weights = np.asarray(matcher._weights, dtype=np.float64)
-        else:
-            weights = np.ones(len(ids))
-        if values is not None:
-            values = list(matcher._values) if matcher._values else [None] * len(ids)
+        ids, weights, values = _listed(matcher, positions)
     elif type(matcher) is W3LeafMatcher:
         if matcher._byteids:
             raise Unsupported("byte ids")
-        id_blocks, weight_blocks = [], []
-        while matcher.is_active():
-            matcher._read_data()
-            id_blocks.append(np.cumsum(np.asarray(matcher._data[0], dtype=np.int64)))
-            matcher._read_weights()
-            weight_blocks.append(np.asarray(matcher._weights, dtype=np.float64))
-            if values is not None:
-                matcher._read_values()
-                values.extend(matcher._values)
-            matcher._next_block()
-        ids = np.concatenate(id_blocks) if id_blocks else NONE
-        weights = np.concatenate(weight_blocks) if weight_blocks else ZERO
+        kept = None if key is None else KEPT.get((key, positions))
+        if kept is None:
+            kept = _blocks(matcher, positions)
+            if key is not None:
+                KEPT.put((key, positions), kept)
+        ids, weights, values = kept
     else:
         raise Unsupported(type(matcher).__name__)
     if deleted:
@@ -85,6 +78,99 @@ def postings(matcher: Any, positions: bool = False) -> tuple[Ids, Scores, list[A
         ids, weights = ids[keep], weights[keep]
         values = None if values is None else [v for v, k in zip(values, keep.tolist(), strict=True) if k]
     return ids, weights, values
+
+
+Postings = tuple[Ids, Scores, Sequence[Any] | None]
+
+
+def _listed(matcher: ListMatcher, positions: bool) -> Postings:
+    """The postings of a term kept in its term's information (a rare term's)."""
+    ids = np.asarray(matcher._ids, dtype=np.int64)
+    if matcher._all_weights:
+        weights = np.full(len(ids), float(matcher._all_weights))
+    elif matcher._weights:
+        weights = np.asarray(matcher._weights, dtype=np.float64)
+    else:
+        weights = np.ones(len(ids))
+    if not positions:
+        return ids, weights, None
+    return ids, weights, list(matcher._values) if matcher._values else [None] * len(ids)
+
+
+def _blocks(matcher: W3LeafMatcher, positions: bool) -> Postings:
+    """The postings of a term read block by block from its segment's files, never to be changed
+    (the arrays read-only, the values a tuple): `KEPT` may share them between threads."""
+    id_blocks, weight_blocks, values = [], [], []
+    while matcher.is_active():
+        matcher._read_data()
+        id_blocks.append(np.cumsum(np.asarray(matcher._data[0], dtype=np.int64)))
+        matcher._read_weights()
+        weight_blocks.append(np.asarray(matcher._weights, dtype=np.float64))
+        if positions:
+            matcher._read_values()
+            values.extend(matcher._values)
+        matcher._next_block()
+    ids = np.concatenate(id_blocks) if id_blocks else NONE.copy()
+    weights = np.concatenate(weight_blocks) if weight_blocks else ZERO.copy()
+    ids.setflags(write=False)
+    weights.setflags(write=False)
+    return ids, weights, tuple(values) if positions else None
+
+
+def segment_of(reader: Any) -> tuple[str, str] | None:
+    """What names a segment's files for as long as they exist: its index's folder and its own
+    id (a segment is never changed once written); None for an index not in files."""
+    if not isinstance(reader, SegmentReader):
+        return None
+    storage = reader.storage()
+    folder = getattr(getattr(storage, "b", storage), "folder", None)  # a compound segment's files overlay its folder
+    return None if folder is None else (folder, reader.segment().segment_id())
+
+
+class Kept:
+    """Terms' postings read whole, kept for the searches that follow (a judge's next question
+    asks for the same rules words), the least recently asked dropped beyond ``most`` bytes.
+    Shared by the threads of a process: what it holds is never changed, and its table only
+    under its lock."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.size = 0
+        self._held: OrderedDict[Hashable, tuple[Postings, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Postings | None:
+        with self._lock:
+            found = self._held.get(key)
+            if found is None:
+                return None
+            self._held.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, postings: Postings) -> None:
+        size = size_of(postings)
+        if size > self.most // 8:
+            return  # one term does not push out the rest
+        with self._lock:
+            if key in self._held:
+                return
+            self._held[key] = (postings, size)
+            self.size += size
+            while self.size > self.most:
+                _, (_, dropped) = self._held.popitem(last=False)
+                self.size -= dropped
+
+
+def size_of(postings: Postings) -> int:
+    """About the bytes a term's postings read whole take in memory."""
+    ids, weights, values = postings
+    return ids.nbytes + weights.nbytes + (sum(map(len, values)) + VALUE_BYTES * len(values) if values else 0)
+
+
+VALUE_BYTES = 41
+"""What a posting's value (a bytes object) costs beyond its length, and its place in the tuple."""
+KEPT = Kept(64 << 20)
+"""The postings a process keeps: 64 MiB (a few dozen common words of a 90,000-version library)."""
 
 
 class Positions(matching.Positions):
@@ -97,7 +183,7 @@ class Positions(matching.Positions):
         self.read = read if searcher.is_atomic() else {}
         self.key = id(searcher)
         self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
-        self.places: dict[tuple[str, Any], tuple[dict[int, int], list[Any], Any] | None] = {}
+        self.places: dict[tuple[str, Any], tuple[dict[int, int], Sequence[Any], Any] | None] = {}
         self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
 
     def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
@@ -124,13 +210,13 @@ class Positions(matching.Positions):
             held = self.held[key] = frozenset(p // STRIDE for p in decoded(field_format, values[at]))
         return held
 
-    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
+    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
         key = (fieldname, word)
         if key not in self.places:
             self.places[key] = self._places(fieldname, word)
         return self.places[key]
 
-    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], list[Any], Any] | None:
+    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
         """Where each of the documents stands in the postings of ``word`` (those holding it), the
         postings' values and format; None when they were not read whole."""
         if fieldname not in self.reader.schema:

@@ -1,0 +1,83 @@
+"""Postings kept between searches (`kb.search.postings.KEPT`): what is kept is what the
+segment's files hold, never changed, named by the segment (each build's are its own), and
+bounded in bytes, the least recently asked dropped first."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+from whoosh import index
+from whoosh.codec.whoosh3 import W3LeafMatcher
+from whoosh.lang.porter import stem
+
+from kb.paths import INDEX_DIR, current
+from kb.search import postings
+from kb.search.postings import Postings
+
+
+def _read(root: Path, words: list[bytes] | None = None) -> dict[bytes, Postings]:
+    """Each word's postings in the text field of the index of every version of ``root`` (all
+    words read from blocks when None), read from the files (no key) and then twice through
+    the kept postings, which must be the same."""
+    found = {}
+    with index.open_dir(str(current(root) / INDEX_DIR)).searcher() as searcher:
+        reader = searcher.reader()
+        segment = postings.segment_of(reader)
+        assert segment is not None and segment[0] == str(current(root) / INDEX_DIR)
+        for raw in words or list(reader.lexicon("text")):
+            if type(reader.postings("text", raw)) is not W3LeafMatcher:
+                assert words is None, raw  # the words asked for are read from blocks, not inlined
+                continue
+            ids, weights, values = postings.postings(reader.postings("text", raw), True)
+            once = postings.postings(reader.postings("text", raw), True, (segment, "text", raw))
+            again = postings.postings(reader.postings("text", raw), True, (segment, "text", raw))
+            assert again[0] is once[0] and again[2] is once[2]  # the second read is the kept one
+            for read in (once, again):
+                assert read[0].tolist() == ids.tolist() and read[1].tolist() == weights.tolist()
+                assert list(read[2] or []) == list(values or [])
+            found[raw] = once
+    return found
+
+
+def _topics_saying(root: Path, word: str) -> int:
+    """How many topics have a version whose text holds ``word`` (as stemmed), read from the store."""
+    with closing(sqlite3.connect(current(root) / "kb.sqlite")) as db:
+        texts = db.execute("SELECT topic_id, text FROM versions").fetchall()
+    return len({topic for topic, text in texts if word in {stem(w) for w in re.findall(r"[a-z]+", text.lower())}})
+
+
+def test_kept_postings_are_the_files_and_cannot_be_changed(bundled_root: Path) -> None:
+    ids, weights, values = _read(bundled_root, [b"card", b"mission", b"dilemma"])[b"mission"]
+    assert len(ids) == _topics_saying(bundled_root, "mission") == 31 and isinstance(values, tuple)
+    with pytest.raises(ValueError, match="read-only"):
+        ids[0] = 1
+    with pytest.raises(ValueError, match="read-only"):
+        weights[0] = 0.0
+
+
+def test_each_build_reads_its_own_postings(bundled_root: Path, history_root: Path) -> None:
+    """Two builds of other libraries, read in turn in one process: a word's postings are each build's own."""
+    bundled = _read(bundled_root, [b"mission"])[b"mission"]
+    other = _read(history_root, [b"mission"])[b"mission"]
+    assert (len(bundled[0]), len(other[0])) == (31, _topics_saying(history_root, "mission")) == (31, 10)
+    assert _read(bundled_root, [b"mission"])[b"mission"][0] is bundled[0]
+
+
+def test_kept_postings_are_bounded_least_recently_asked_first(bundled_root: Path) -> None:
+    entries = list(_read(bundled_root).items())
+    size = {word: postings.size_of(found) for word, found in entries}
+    kept = postings.Kept(most=8 * max(size.values()))
+    assert len(entries) > 100 and sum(size.values()) > 2 * kept.most  # more than it holds
+    first = entries[0][0]
+    for number, (word, found) in enumerate(entries):
+        kept.put(word, found)
+        if number % 2 == 0:
+            assert kept.get(first) is entries[0][1]  # asked again and again: never dropped
+    held = [word for word, _ in entries if kept.get(word) is not None]
+    assert kept.size == sum(size[word] for word in held) <= kept.most
+    rest = [word for word, _ in entries[1:]]
+    assert held[0] == first and held[1:] == rest[len(rest) - len(held) + 1 :]  # the others asked last
