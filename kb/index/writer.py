@@ -55,19 +55,6 @@ def schema() -> fields.Schema:
     )
 
 
-def write_indexes(
-    build: Path,
-    versions: list[Version],
-    topics: dict[str, Topic],
-    card_names: dict[int, list[str]],
-    seen: dict[int, str],
-    today: dt.date,
-) -> None:
-    """Write both indexes into the build directory ``build`` (`indexes_written`)."""
-    with indexes_written(build, versions, topics, card_names, seen, today):
-        pass
-
-
 @contextlib.contextmanager
 def indexes_written(
     build: Path,
