@@ -29,6 +29,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import month_after, rulings_in_force, update_text  # noqa: E402
 
 from kb.build.library import add_document  # noqa: E402
 from kb.build.pipeline import build  # noqa: E402
@@ -55,19 +58,11 @@ def write_update(kb: Path, out: Path, number: int, count: int) -> dt.date:
     back to earlier ones)."""
     with sqlite3.connect(f"file:{current(kb) / 'kb.sqlite'}?mode=ro", uri=True) as db:
         last = max(dt.date.fromisoformat(d) for (d,) in db.execute("SELECT date FROM documents WHERE date IS NOT NULL"))
-        rows = db.execute(
-            "SELECT headword, text FROM versions WHERE series = 'current-rulings' AND valid_to IS NULL"
-            " AND text != '' AND instr(headword, ' - ') = 0 ORDER BY id"
-        ).fetchall()
-    when = dt.date(last.year + (last.month == 12), last.month % 12 + 1, 1)
+        rows = rulings_in_force(db)
+    when = month_after(last)
     start = (number * count) % max(1, len(rows))
     chosen = (rows[start:] + rows[:start])[:count]
-    body = "\n\n".join(
-        f"{headword} - {text.split(chr(10))[0]} Restated in update {number} of {when.isoformat()}."
-        for headword, text in chosen
-    )
-    us = f"{when.month}/{when.day}/{when.year % 100:02d}"
-    out.write_text(f"STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n{body}\n")
+    out.write_text(update_text(when, chosen, f"Restated in update {number} of {when.isoformat()}."))
     return when
 
 

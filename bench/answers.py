@@ -28,26 +28,20 @@ from whoosh.matching.binary import AndNotMatcher
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from common import QUERIES  # noqa: E402
 
 from kb.paths import INDEX_DIR, current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import bulk, history  # noqa: E402
 
 BENCH = {
-    "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
-                    "artifact", "seed", "damaged", "affiliation", "spaceline", "equipment", "wormhole"],
-    "two words": ["mission attempt", "damaged ship", "seed deck", "away team", "mirror universe", "report duty",
-                  "dilemma stopped", "ship battle", "outpost shields", "random selection"],
-    "phrase": ['"away team"', '"mission attempt"', '"spaceline location"', '"draw deck"', '"seed phase"'],
-    "field": ['card:"Yellow Alert"', "card:Runabout", 'card:"Female\'s Love Interest"', "card:Wormhole",
-              'card:"U.S.S. Galaxy"'],
-    "fuzzy": ["conondrum", "dilema", "spacelin", "persnnel", "artefact"],
-    "question": ["can conundrum target a cloaked ship", "may i abort a mission attempt", "how do i seed the spaceline",
-                 "where do commandeered cards go when destroyed", "does a damaged ship lose its shields"],
+    **QUERIES,
     "shapes": ['ship -"away team"', "dilemma -ship", "mis* attempt", "seed kind:ruling", '"away team" ship',
                "ship yard", "bio-ship", "co*", "ship -dilemma -mission"],
 }  # fmt: skip
-"""The benchmark's queries (as `bench/search_bench.py` has them), and a few more shapes."""
+"""The benchmark's queries (`common.QUERIES`, those `bench/search_bench.py` times), and a few more shapes."""
 
 
 def texts(relevance: bool = True) -> list[str]:

@@ -15,11 +15,12 @@ from __future__ import annotations
 import csv
 import sys
 import tempfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from common import LinkQuality  # noqa: E402
 
 from kb.build.catalog import read_name  # noqa: E402
 from kb.build.pipeline import build  # noqa: E402
@@ -27,25 +28,6 @@ from kb.query import KnowledgeBase  # noqa: E402
 
 LABELS = ROOT / "tests" / "fixtures" / "links" / "seed-004.txt"
 DOCUMENT = "stccg-cr-update-2000-11-27"
-
-
-@dataclass
-class Quality:
-    """Counts and findings of one evaluation."""
-
-    true: int = 0
-    false: list[str] = field(default_factory=list)
-    missed: list[str] = field(default_factory=list)
-    negatives_linked: list[str] = field(default_factory=list)
-    negatives: int = 0
-
-    @property
-    def precision(self) -> float:
-        return self.true / (self.true + len(self.false)) if self.true + len(self.false) else 1.0
-
-    @property
-    def recall(self) -> float:
-        return self.true / (self.true + len(self.missed)) if self.true + len(self.missed) else 1.0
 
 
 def read_labels(path: Path = LABELS) -> tuple[dict[str, set[str]], list[tuple[str, str]]]:
@@ -63,10 +45,10 @@ def read_labels(path: Path = LABELS) -> tuple[dict[str, set[str]], list[tuple[st
     return expected, negatives
 
 
-def evaluate(kb: KnowledgeBase) -> Quality:
+def evaluate(kb: KnowledgeBase) -> LinkQuality:
     """Compare the knowledge base's links on seed 004's rulings with the labels."""
     expected, negatives = read_labels()
-    quality = Quality(negatives=len(negatives))
+    quality = LinkQuality(negatives=len(negatives))
     linked: dict[str, set[str]] = {}
     names_of = {c["key"]: c["name"] for c in kb.cards()}
     for version in kb.every_version():
@@ -119,16 +101,7 @@ def main() -> int:
         for imported in report.imports:
             print(imported.line())
         quality = evaluate(KnowledgeBase(report.directory))
-    print(f"precision {quality.precision:.3f}  recall {quality.recall:.3f}  "
-          f"({quality.true} right, {len(quality.false)} wrong, {len(quality.missed)} missed; "
-          f"{len(quality.negatives_linked)} of {quality.negatives} negatives linked)")  # fmt: skip
-    for label, items in (
-        ("wrong", quality.false),
-        ("missed", quality.missed),
-        ("negative linked", quality.negatives_linked),
-    ):
-        for item in items:
-            print(f"  {label}: {item}")
+    quality.report()
     return 0
 
 

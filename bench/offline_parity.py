@@ -1,5 +1,6 @@
 """Offline search as the server searches: how often the export's search (``static/offline_search.js``
-over ``search-index.json``, run by node) gives the top three results the server gives.
+after ``offline_words.js`` and ``offline_index.js``, over ``search-index.json``, run by node)
+gives the top three results the server gives.
 
 For each query of the relevance sets the server's answer (`KnowledgeBase.search`, the versions in
 force) and the export's are compared, result by result (version ids): the top three equal, the
@@ -13,7 +14,6 @@ is written there too. Needs node (Debian's ``nodejs``).
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -24,16 +24,19 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
+from common import given_or_built, set_options  # noqa: E402
 from relevance import SETS, read_set  # noqa: E402
 
 NODE = shutil.which("node") or shutil.which("nodejs")
-SEARCH_JS = ROOT / "web" / "static" / "offline_search.js"
+SEARCH_JS = tuple(ROOT / "web" / "static" / f"offline_{name}.js" for name in ("words", "index", "search"))
+"""The export's search, its files in the order the export's pages run them (``static/offline.js``)."""
 DRIVER = """
 const fs = require("fs");
 global.window = {};
-require(process.argv[1]);
+const files = process.argv.slice(1, -1);
+files.forEach(function (file) { require(file); });
 const engine = window.RulingsSearch;
-const index = new engine.Index(JSON.parse(fs.readFileSync(process.argv[2], "utf8")));
+const index = new engine.Index(JSON.parse(fs.readFileSync(process.argv[process.argv.length - 1], "utf8")));
 const queries = JSON.parse(fs.readFileSync(0, "utf8"));
 const out = queries.map(function (q) {
   return engine.ask(index, q, { limit: 10 }).hits.map(function (h) { return h.doc.id; });
@@ -64,7 +67,7 @@ def offline_answers(site: Path, queries: list[str]) -> list[list[int]]:
     if NODE is None:
         raise RuntimeError("node is not installed")
     done = subprocess.run(
-        [NODE, "-e", DRIVER, str(SEARCH_JS), str(site / "search-index.json")],
+        [NODE, "-e", DRIVER, *map(str, SEARCH_JS), str(site / "search-index.json")],
         input=json.dumps(queries), capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     answers: list[list[int]] = json.loads(done.stdout)
@@ -92,19 +95,11 @@ def report(name: str, compared: list[Compared]) -> None:
 
 
 def main() -> int:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("sets", nargs="*", type=Path, default=SETS)
-    options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
-    args = options.parse_args()
+    args = set_options(__doc__.splitlines()[0], SETS).parse_args()
     from web.export.pages import export
 
     with tempfile.TemporaryDirectory() as work:
-        kb = args.kb
-        if kb is None:
-            from kb.build.pipeline import build
-
-            kb = Path(work) / "kb"
-            build(ROOT / "data", kb)
+        kb = given_or_built(args.kb, Path(work))
         export(kb, Path(work) / "site")
         everything: list[Compared] = []
         for path in args.sets:

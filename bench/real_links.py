@@ -30,6 +30,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from common import LinkQuality  # noqa: E402
+
 from kb.build.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from rulings.model import Document, ParseError  # noqa: E402
@@ -100,29 +102,29 @@ class Label:
 
 
 @dataclass
-class Quality:
-    """Counts and findings of one evaluation."""
+class Quality(LinkQuality):
+    """Counts and findings of one evaluation, with the labelled entries not counted."""
 
-    true: int = 0
-    false: list[str] = field(default_factory=list)
-    missed: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
     """Labelled entries the parser did not give (not counted)."""
     glued: list[str] = field(default_factory=list)
     """Labelled entries whose text the parser ran on into another labelled entry (not counted)."""
     pages_left_out: list[str] = field(default_factory=list)
     """Labelled entries of pages the parsers refuse (not counted)."""
-    negatives_linked: list[str] = field(default_factory=list)
-    negatives: int = 0
     entries: int = 0
 
-    @property
-    def precision(self) -> float:
-        return self.true / (self.true + len(self.false)) if self.true + len(self.false) else 1.0
+    def counts(self) -> str:
+        return (f"{self.entries} entries: {super().counts()}; "
+                f"{len(self.absent)} labelled entries not given by the parser, {len(self.glued)} run into the next, "
+                f"{len(self.pages_left_out)} on pages left out")  # fmt: skip
 
-    @property
-    def recall(self) -> float:
-        return self.true / (self.true + len(self.missed)) if self.true + len(self.missed) else 1.0
+    def findings(self) -> list[tuple[str, list[str]]]:
+        return [
+            *super().findings(),
+            ("entry not given", self.absent),
+            ("entry run into the next", self.glued),
+            ("page left out", self.pages_left_out),
+        ]
 
 
 def read_labels(path: Path = LABELS) -> tuple[list[Label], list[Label]]:
@@ -229,22 +231,7 @@ def main() -> int:
                 print(f"{file} | {headword} | {'; '.join(sorted(cards))}\n    {' '.join(text.split())}")
             return 0
         quality = evaluate(kb, LABELS, left_out)
-    print(f"precision {quality.precision:.3f}  recall {quality.recall:.3f}  "
-          f"({quality.entries} entries: {quality.true} right, {len(quality.false)} wrong, "
-          f"{len(quality.missed)} missed; "
-          f"{len(quality.negatives_linked)} of {quality.negatives} negatives linked; "
-          f"{len(quality.absent)} labelled entries not given by the parser, {len(quality.glued)} run into the next, "
-          f"{len(quality.pages_left_out)} on pages left out)")  # fmt: skip
-    for label, items in (
-        ("wrong", quality.false),
-        ("missed", quality.missed),
-        ("negative linked", quality.negatives_linked),
-        ("entry not given", quality.absent),
-        ("entry run into the next", quality.glued),
-        ("page left out", quality.pages_left_out),
-    ):
-        for item in items:
-            print(f"  {label}: {item}")
+    quality.report()
     return 0
 
 

@@ -11,7 +11,6 @@ with no ``--kb``, the bundled library ``data/`` is built into a temporary direct
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import json
@@ -22,6 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from common import given_or_built, set_options  # noqa: E402
+
 SETS = [ROOT / "bench" / "relevance.toml"]
 
 
@@ -85,17 +87,9 @@ def report(name: str, outcomes: list[Outcome]) -> None:
 
 
 def main() -> int:
-    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    options.add_argument("sets", nargs="*", type=Path, default=SETS)
-    options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
-    args = options.parse_args()
+    args = set_options(__doc__.splitlines()[0], SETS).parse_args()
     with tempfile.TemporaryDirectory() as work:
-        kb = args.kb
-        if kb is None:
-            from kb.build.pipeline import build
-
-            kb = Path(work) / "kb"
-            build(ROOT / "data", kb)
+        kb = given_or_built(args.kb, Path(work))
         for path in args.sets:
             report(path.name, evaluate(kb, read_set(path)))
     return 0

@@ -46,11 +46,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from common import month_after, rulings_in_force, update_text  # noqa: E402
 from generate import CARDS, PROFILES, generate  # noqa: E402
 
 RULINGS = [sys.executable, "-m", "web.cli"]
 SEARCHES = ("phrase", "two words", "single word")
-"""The query categories of `search_bench.QUERIES` measured here."""
+"""The query categories of `common.QUERIES` measured here."""
 ROWS: dict[str, tuple[str, str]] = {
     "library": ("library: documents / versions / topics", ""),
     "show": ("`rulings show HEADWORD`, fresh process", "≤ 0.3 s, ≤ 80 MB"),
@@ -117,19 +118,11 @@ def write_update(library: Path, out: Path, kb: Path, count: int = 25) -> dt.date
     rulings of the knowledge base restated, each with one sentence changed."""
     manifest = (library / "library.toml").read_text(encoding="utf-8")
     last = max(dt.date.fromisoformat(d) for d in re.findall(r'^date = "([\d-]+)"', manifest, re.M))
-    when = dt.date(last.year + (last.month == 12), last.month % 12 + 1, 1)
+    when = month_after(last)
     with store(kb) as db:
-        rows = db.execute(
-            "SELECT headword, text FROM versions WHERE series = 'current-rulings' AND valid_to IS NULL"
-            " AND text != '' AND instr(headword, ' - ') = 0 ORDER BY id"
-        ).fetchall()
+        rows = rulings_in_force(db)
     chosen = rows[:: max(1, len(rows) // count)][:count]
-    body = "\n\n".join(
-        f"{headword} - {text.split(chr(10))[0]} This is clarified in the update of {when.isoformat()}."
-        for headword, text in chosen
-    )
-    us = f"{when.month}/{when.day}/{when.year % 100:02d}"
-    out.write_text(f"STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n{body}\n")
+    out.write_text(update_text(when, chosen, f"This is clarified in the update of {when.isoformat()}."))
     return when
 
 
@@ -191,7 +184,8 @@ def serving(kb: Path, requests: list[str]) -> tuple[float, float, float]:
 def latencies(kb: Path, on: str) -> dict[str, list[float]]:
     """In this process (run as a child by `column`): p50 and p99 of ``search()`` and FTS5 per category,
     over every version and as of ``on``."""
-    from search_bench import QUERIES, SQL_ALL, SQL_IN_FORCE, build_fts, measure, percentiles
+    from common import QUERIES
+    from search_bench import SQL_ALL, SQL_IN_FORCE, build_fts, measure, percentiles
 
     from kb.paths import DB_NAME
     from kb.query import KnowledgeBase

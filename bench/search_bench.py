@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from common import QUERIES  # noqa: E402
 from generate import generate  # noqa: E402
 
 from kb.build import incremental  # noqa: E402
@@ -41,18 +42,6 @@ from kb.search import history as history_search  # noqa: E402
 from kb.search.in_force import run  # noqa: E402
 from kb.search.questions import read_query  # noqa: E402
 
-QUERIES = {
-    "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
-                    "artifact", "seed", "damaged", "affiliation", "spaceline", "equipment", "wormhole"],
-    "two words": ["mission attempt", "damaged ship", "seed deck", "away team", "mirror universe", "report duty",
-                  "dilemma stopped", "ship battle", "outpost shields", "random selection"],
-    "phrase": ['"away team"', '"mission attempt"', '"spaceline location"', '"draw deck"', '"seed phase"'],
-    "field": ['card:"Yellow Alert"', "card:Runabout", 'card:"Female\'s Love Interest"', "card:Wormhole",
-              'card:"U.S.S. Galaxy"'],
-    "fuzzy": ["conondrum", "dilema", "spacelin", "persnnel", "artefact"],
-    "question": ["can conundrum target a cloaked ship", "may i abort a mission attempt", "how do i seed the spaceline",
-                 "where do commandeered cards go when destroyed", "does a damaged ship lose its shields"],
-}  # fmt: skip
 FTS = {
     "single word": None, "two words": None, "phrase": None, "fuzzy": None,
     "question": lambda q: " OR ".join(w for w in q.split() if w not in ("can", "may", "i", "how", "do", "a", "the")),

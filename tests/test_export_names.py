@@ -155,8 +155,8 @@ def test_the_served_apps_offline_cache_is_named_by_its_build(bundled_root: Path)
     client = create_app({"KB": str(bundled_root)}).test_client()
     answer = client.get("/offline.json").get_json()
     assert answer == {"build": current(bundled_root).name, "built_on": answer["built_on"], "complete": False,
-                      "files": ["static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest",
-                                "static/icon.svg"]}  # fmt: skip
+                      "files": ["static/style.css", "static/cite.js", "static/app.js", "static/pwa.js",
+                                "static/manifest.webmanifest", "static/icon.svg"]}  # fmt: skip
     worker = client.get("/static/sw.js")
     assert 'response.type === "basic" && !url.search' in worker.get_data(as_text=True)  # answers to a query not kept
     worker.close()

@@ -215,7 +215,7 @@ NODE = shutil.which("node") or shutil.which("nodejs")
 needs_node = pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
 STEMS = """
 global.window = {};
-require(process.argv[1]);
+process.argv.slice(1).forEach(function (file) { require(file); });
 const words = JSON.parse(require("fs").readFileSync(0, "utf8"));
 process.stdout.write(JSON.stringify(words.map(window.RulingsSearch.inflectionStem)));
 """
@@ -226,7 +226,7 @@ def test_the_browser_stems_every_word_as_the_server_does(site: Path) -> None:
     words = sorted(json.loads((site / "search-index.json").read_text())["postings"])
     words += ["commandeered", "commandeering", "commander", "cloaked", "hopping", "hoped", "agreed", "abilities",
               "battling", "ñandú", "2e", "yes", "skies", "dying"]  # fmt: skip
-    done = subprocess.run([str(NODE), "-e", STEMS, str(SEARCH_JS)], input=json.dumps(words), capture_output=True,
+    done = subprocess.run([str(NODE), "-e", STEMS, *map(str, SEARCH_JS)], input=json.dumps(words), capture_output=True,
                           text=True, check=True, timeout=120)  # fmt: skip
     assert json.loads(done.stdout) == [inflection_stem(w) for w in words]
 

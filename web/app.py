@@ -34,7 +34,10 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
-OFFLINE_SHELL = ("static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg")
+OFFLINE_SHELL = (
+    "static/style.css", "static/cite.js", "static/app.js", "static/pwa.js", "static/manifest.webmanifest",
+    "static/icon.svg",
+)  # fmt: skip
 """The served app's files the service worker keeps on the first visit, with the search page."""
 log = logging.getLogger(__name__)
 

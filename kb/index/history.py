@@ -28,7 +28,7 @@ from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter,
 from kb import files
 from kb.analysis import WORD, FoldFilter, inflection_stem
 from kb.fused import FusedAnalyzer
-from kb.index.writing import POOL_MB, fused_writing, read_lengths_once
+from kb.index.writing import POOL_MB, committed, fused_writing
 from kb.layout import MARK, STRIDE
 
 TEXT_FIELDS = ("headword", "headstem", "cards", "cardstem", "text", "extra")
@@ -99,12 +99,6 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
     with files.naming(directory):  # a full disk's error names the index
         files.fault("history")
         writer = index.create_in(str(directory), schema()).writer(limitmb=POOL_MB)
-        read_lengths_once(writer)
-        try:
-            with fused_writing(writer, fused_analysers()):
-                for group in by_topic.values():
-                    writer.add_document(**topic_document(group))
-        except BaseException:
-            writer.cancel()
-            raise
-        writer.commit()
+        with committed(writer), fused_writing(writer, fused_analysers()):
+            for group in by_topic.values():
+                writer.add_document(**topic_document(group))

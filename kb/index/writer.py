@@ -27,7 +27,7 @@ from kb.analysis import inflection_stem as stem
 from kb.fused import FusedAnalyzer
 from kb.index.aside import aside
 from kb.index.history import fused_analysers, topic_document, write_history
-from kb.index.writing import POOL_MB, fused_writing, read_lengths_once
+from kb.index.writing import POOL_MB, committed, fused_writing
 from kb.layout import days
 from kb.model import Topic, Version
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
@@ -53,19 +53,6 @@ def schema() -> fields.Schema:
         valid_from=fields.NUMERIC(int, stored=True),
         valid_to=fields.NUMERIC(int, stored=True),
     )
-
-
-def write_indexes(
-    build: Path,
-    versions: list[Version],
-    topics: dict[str, Topic],
-    card_names: dict[int, list[str]],
-    seen: dict[int, str],
-    today: dt.date,
-) -> None:
-    """Write both indexes into the build directory ``build`` (`indexes_written`)."""
-    with indexes_written(build, versions, topics, card_names, seen, today):
-        pass
 
 
 @contextlib.contextmanager
@@ -144,15 +131,9 @@ def write_index(
     directory.mkdir()
     ix = index.create_in(str(directory), schema())
     writer = ix.writer(limitmb=POOL_MB)
-    read_lengths_once(writer)
-    try:
-        with fused_writing(writer, _fused_analysers()):
-            for version in versions:
-                writer.add_document(**version_document(version, topics, card_names, seen))
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
+    with committed(writer), fused_writing(writer, _fused_analysers()):
+        for version in versions:
+            writer.add_document(**version_document(version, topics, card_names, seen))
 
 
 def _fused_analysers() -> dict[str, FusedAnalyzer]:
@@ -258,18 +239,13 @@ def _patch(
         elif path.suffix == ".seg":
             os.link(path, target / path.name)
     writer = index.open_dir(str(target)).writer(limitmb=256)
-    read_lengths_once(writer)
-    try:
+    with committed(writer):
         with writer.searcher() as searcher:
             for value in sorted(removed):
                 writer.delete_by_term(key, value, searcher=searcher)
         with fused_writing(writer, fused):
             for document in added:
                 writer.add_document(**document)
-    except BaseException:
-        writer.cancel()
-        raise
-    writer.commit()
 
 
 def extra_text(version: Version, targets: str) -> str:

@@ -1,6 +1,7 @@
 """How the index writers write fast: the fused analysers (`kb.fused`) put in place of the schema's
 chains while a writer indexes (`fused_writing`), field lengths read once per field when the
-postings are written (`Lengths`), and how much of the postings a writer keeps in memory (`POOL_MB`)."""
+postings are written (`Lengths`), and how much of the postings a writer keeps in memory (`POOL_MB`);
+and how a writer's work is kept whole or not at all (`committed`)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,19 @@ def fused_writing(writer: Any, analysers: dict[str, FusedAnalyzer]) -> Iterator[
     finally:
         for name in analysers:
             schema[name].__dict__.pop("index", None)
+
+
+@contextlib.contextmanager
+def committed(writer: Any) -> Iterator[None]:
+    """The block's writes with ``writer`` kept whole or not at all: its field lengths read once
+    (`read_lengths_once`), committed when the block ends, cancelled (nothing written) when it fails."""
+    read_lengths_once(writer)
+    try:
+        yield
+    except BaseException:
+        writer.cancel()
+        raise
+    writer.commit()
 
 
 class Lengths:

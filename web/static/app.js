@@ -1,49 +1,10 @@
-// Search as you type, autocomplete as a WAI-ARIA combobox, and "copy citation" buttons;
-// every page works without this file.
+// Search as you type and autocomplete as a WAI-ARIA combobox (the "copy citation" buttons are
+// cite.js's, loaded first); every page works without this file.
 (function () {
   "use strict";
-  var status = document.getElementById("status");
-  function announce(text) {
-    if (!status) { return; }
-    // A change of text is what screen readers announce: clear first so a repeat is heard too.
-    status.textContent = "";
-    setTimeout(function () { status.textContent = text; }, 50);
-  }
-
-  // Copy citation: the ruling's text, its source and date, and its permalink.
-  function absolute(path) { return new URL(path, window.location.href).href; }
-  function copyByCommand(text) {
-    var area = document.createElement("textarea");
-    area.value = text;
-    area.setAttribute("readonly", "");
-    area.className = "visually-hidden";
-    document.body.appendChild(area);
-    area.select();
-    var done = false;
-    try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
-    area.remove();
-    return done;
-  }
-  function copyCitation(button) {
-    var text = button.dataset.citation + "\n" + absolute(button.dataset.permalink);
-    function copied() { button.textContent = "Copied"; announce("Citation copied"); setTimeout(function () { button.textContent = "Copy citation"; }, 2000); }
-    function failed() { announce("Could not copy; the citation is beside the button"); }
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(copied, function () { if (copyByCommand(text)) { copied(); } else { failed(); } });
-    } else if (copyByCommand(text)) {
-      copied();
-    } else {
-      failed();
-    }
-  }
-  function showCopyButtons(root) {
-    root.querySelectorAll("button.copy-cite").forEach(function (button) { button.hidden = false; });
-  }
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button.copy-cite");
-    if (button) { copyCitation(button); }
-  });
-  showCopyButtons(document);
+  // Copy citation and the status line: cite.js, loaded before this file (without it, nothing is said).
+  var cite = window.RulingsCite || { announce: function () {}, show: function () {} };
+  var announce = cite.announce;
 
   var box = document.getElementById("q");
   var list = document.getElementById("suggestions");
@@ -138,7 +99,7 @@
       if (fresh && current && box.value.trim() === q) {
         current.replaceWith(fresh);
         history.replaceState(null, "", "/?" + shared(params).toString());
-        showCopyButtons(fresh);
+        cite.show(fresh);
         var count = fresh.querySelector(".count");
         if (count) { announce(count.textContent); }
       }

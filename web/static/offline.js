@@ -1,7 +1,9 @@
-// The exported site in the browser, with no server: search (offline_search.js over
-// search-index.json, folded as the server folds: Cha'Joh = chajoh, U.S.S. = USS; typos within
-// an edit or two; filler words of a question dropped), autocomplete, the deck page, and cited lines.
-// In an export this file takes the place of app.js. Every page still reads without it.
+// The exported site in the browser, with no server: search (offline_words.js, offline_index.js
+// and offline_search.js over search-index.json, folded as the server folds: Cha'Joh = chajoh,
+// U.S.S. = USS; typos within an edit or two; filler words of a question dropped), autocomplete,
+// the deck page, and cited lines.
+// In an export this file takes the place of app.js (cite.js, loaded first, copies citations).
+// Every page still reads without it.
 (function () {
   "use strict";
   var root = new URL("../", document.currentScript.src);
@@ -38,32 +40,8 @@
   var renamed = {};
   var names = getJSON("files.json").then(function (found) { renamed = found; }, function () {});
 
-  // Copy citation, as app.js does it: the ruling's text, its source and date, its permalink.
-  var status = document.getElementById("status");
-  function announce(text) {
-    if (!status) { return; }
-    status.textContent = "";
-    setTimeout(function () { status.textContent = text; }, 50);
-  }
-  function copyByCommand(text) {
-    var area = el("textarea", { readonly: "", "class": "visually-hidden" });
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    var done = false;
-    try { done = document.execCommand("copy"); } catch (ignored) { done = false; }
-    area.remove();
-    return done;
-  }
-  function copyCitation(button) {
-    var text = button.dataset.citation + "\n" + new URL(button.dataset.permalink, window.location.href).href;
-    var copied = function () { button.textContent = "Copied"; announce("Citation copied"); setTimeout(function () { button.textContent = "Copy citation"; }, 2000); };
-    var failed = function () { announce("Could not copy; the citation is beside the button"); };
-    if (navigator.clipboard && window.isSecureContext) {
-      navigator.clipboard.writeText(text).then(copied, function () { if (copyByCommand(text)) { copied(); } else { failed(); } });
-    } else if (copyByCommand(text)) { copied(); } else { failed(); }
-  }
-  function showCopyButtons(where) { where.querySelectorAll("button.copy-cite").forEach(function (b) { b.hidden = false; }); }
+  // Copy citation: cite.js, loaded before this file, copies and shows the buttons.
+  function showCopyButtons(where) { if (window.RulingsCite) { window.RulingsCite.show(where); } }
   function copyButton(part) {
     // The button the server's copy_cite macro makes, for a part (or a search hit) shown here.
     var c = part.citation;
@@ -71,23 +49,26 @@
     return el("button", { type: "button", "class": "copy-cite", "data-permalink": link("version/" + part.key + ".html"),
       "data-citation": head + ": " + (part.text || "") + "\n\u2014 " + c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines }, ["Copy citation"]);
   }
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("button.copy-cite");
-    if (button) { copyCitation(button); }
-  });
-  showCopyButtons(document);
 
+  var SEARCH = ["offline_words.js", "offline_index.js", "offline_search.js"];  // each uses the ones before
+  function searchScripts() {
+    // The search's files, fetched together and run in this order (a script added with async
+    // false runs after those added before it); done when the last has run.
+    return Promise.all(SEARCH.map(function (name) {
+      return new Promise(function (resolve, reject) {
+        var s = el("script", { src: new URL("static/" + name, root).href });
+        s.async = false;
+        s.onload = resolve;
+        s.onerror = reject;
+        document.head.append(s);
+      });
+    }));
+  }
   var loading = null;
   function searchIndex() {
     // The index, read once per page from search-index.json (made by `rulings export`).
     if (loading) { return loading; }
-    loading = new Promise(function (resolve, reject) {
-      if (window.RulingsSearch) { resolve(); return; }
-      var s = el("script", { src: new URL("static/offline_search.js", root).href });
-      s.onload = resolve;
-      s.onerror = reject;
-      document.head.append(s);
-    }).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
+    loading = (window.RulingsSearch && window.RulingsSearch.ask ? Promise.resolve() : searchScripts()).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
       return new window.RulingsSearch.Index(both[0]);
     });
     return loading;

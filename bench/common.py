@@ -1,0 +1,117 @@
+"""What several bench scripts share, kept in one place.
+
+- `QUERIES`: the search benchmark's queries by category (`search_bench.py` times them,
+  `answers.py` compares their answers);
+- `set_options` and `given_or_built`: the command line of the scripts that score the relevance
+  sets (``SET.toml ... [--kb KB]``) and the knowledge base they score (the bundled library
+  ``data/`` built into a temporary directory when no ``--kb`` is given: `relevance.py`,
+  `offline_parity.py`);
+- `LinkQuality`: precision and recall of card linking against hand labels
+  (`link_quality.py` on seed 004, `real_links.py` on the real pages);
+- `rulings_in_force`, `month_after` and `update_text`: a generated Current Rulings Update that
+  restates rulings in force (`add_equality.py`, `scale.py`).
+
+Run the scripts as ``.venv/bin/python bench/NAME.py``: the folder ``bench/`` is then first on
+``sys.path``, as the tests that import bench scripts put it, so ``from common import ...`` works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+QUERIES = {
+    "single word": ["conundrum", "dilemma", "stopped", "ship", "personnel", "mission", "battle", "outpost",
+                    "artifact", "seed", "damaged", "affiliation", "spaceline", "equipment", "wormhole"],
+    "two words": ["mission attempt", "damaged ship", "seed deck", "away team", "mirror universe", "report duty",
+                  "dilemma stopped", "ship battle", "outpost shields", "random selection"],
+    "phrase": ['"away team"', '"mission attempt"', '"spaceline location"', '"draw deck"', '"seed phase"'],
+    "field": ['card:"Yellow Alert"', "card:Runabout", 'card:"Female\'s Love Interest"', "card:Wormhole",
+              'card:"U.S.S. Galaxy"'],
+    "fuzzy": ["conondrum", "dilema", "spacelin", "persnnel", "artefact"],
+    "question": ["can conundrum target a cloaked ship", "may i abort a mission attempt", "how do i seed the spaceline",
+                 "where do commandeered cards go when destroyed", "does a damaged ship lose its shields"],
+}  # fmt: skip
+"""The search benchmark's realistic queries, by category."""
+
+
+def set_options(description: str, default_sets: list[Path]) -> argparse.ArgumentParser:
+    """The options of a script scoring relevance sets: the set files, and ``--kb``."""
+    options = argparse.ArgumentParser(description=description)
+    options.add_argument("sets", nargs="*", type=Path, default=default_sets)
+    options.add_argument("--kb", type=Path, help="a built knowledge-base directory (default: build data/)")
+    return options
+
+
+def given_or_built(kb: Path | None, work: Path) -> Path:
+    """The knowledge base ``kb`` given, or else the bundled library ``data/`` built into ``work/kb``."""
+    if kb is not None:
+        return kb
+    from kb.build.pipeline import build
+
+    build(ROOT / "data", work / "kb")
+    return work / "kb"
+
+
+@dataclass
+class LinkQuality:
+    """Counts and findings of one evaluation of card links against hand labels."""
+
+    true: int = 0
+    false: list[str] = field(default_factory=list)
+    missed: list[str] = field(default_factory=list)
+    negatives_linked: list[str] = field(default_factory=list)
+    negatives: int = 0
+
+    @property
+    def precision(self) -> float:
+        return self.true / (self.true + len(self.false)) if self.true + len(self.false) else 1.0
+
+    @property
+    def recall(self) -> float:
+        return self.true / (self.true + len(self.missed)) if self.true + len(self.missed) else 1.0
+
+    def counts(self) -> str:
+        """The links right, wrong and missed, and the negatives linked."""
+        return (f"{self.true} right, {len(self.false)} wrong, {len(self.missed)} missed; "
+                f"{len(self.negatives_linked)} of {self.negatives} negatives linked")  # fmt: skip
+
+    def findings(self) -> list[tuple[str, list[str]]]:
+        """The wrong links, the missed ones and the negatives linked, each list with its label."""
+        return [("wrong", self.false), ("missed", self.missed), ("negative linked", self.negatives_linked)]
+
+    def report(self) -> None:
+        """Print precision, recall and the counts on one line, then every finding on a line of its own."""
+        print(f"precision {self.precision:.3f}  recall {self.recall:.3f}  ({self.counts()})")
+        for label, items in self.findings():
+            for item in items:
+                print(f"  {label}: {item}")
+
+
+def rulings_in_force(db: sqlite3.Connection) -> list[tuple[str, str]]:
+    """(headword, text) of the Current Rulings in force with a text, whose headword has no
+    `` - `` (so a restated ruling reads back as the same headword), by version id."""
+    rows: list[tuple[str, str]] = db.execute(
+        "SELECT headword, text FROM versions WHERE series = 'current-rulings' AND valid_to IS NULL"
+        " AND text != '' AND instr(headword, ' - ') = 0 ORDER BY id"
+    ).fetchall()
+    return rows
+
+
+def month_after(day: dt.date) -> dt.date:
+    """The first day of the month after ``day``'s."""
+    return dt.date(day.year + (day.month == 12), day.month % 12 + 1, 1)
+
+
+def update_text(when: dt.date, restated: Iterable[tuple[str, str]], sentence: str) -> str:
+    """A Current Rulings Update dated ``when`` restating each (headword, text) ruling: its
+    text's first line with ``sentence`` added."""
+    body = "\n\n".join(f"{headword} - {text.split(chr(10))[0]} {sentence}" for headword, text in restated)
+    us = f"{when.month}/{when.day}/{when.year % 100:02d}"
+    return f"STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n{body}\n"
