@@ -200,7 +200,7 @@ def latencies(kb: Path, on: str) -> dict[str, list[float]]:
         for scope, when, sql, args in (("all", None, SQL_ALL, ()),
                                        ("asof", day, SQL_IN_FORCE, (day.toordinal(), day.toordinal()))):  # fmt: skip
             for category in SEARCHES:
-                _, full, base = measure(knowledge, fts, category, QUERIES[category], when, when is None, sql, args)
+                _, full, base, _ = measure(knowledge, fts, category, QUERIES[category], when, when is None, sql, args)
                 figures[f"{scope} {category}"] = [*percentiles(full), *percentiles(base)]
         fts.close()
     return figures

@@ -5,7 +5,7 @@
 // network is back and offline.json names a new build, the new build is kept and the old dropped.
 "use strict";
 var PREFIX = "rulings-";
-var SHELL = ["./", "static/style.css", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
+var SHELL = ["./", "static/style.css", "static/cite.js", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
 var KEPT = ".rulings-kept"; // no file of an export starts with a dot
 
 function scoped(path) {
