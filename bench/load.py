@@ -2,7 +2,8 @@
 and one per core, bounded in count and time.
 
 Run: ``.venv/bin/python bench/load.py [REQUESTS] [--kb DIR]`` (default 4,000; the bundled
-library built into a temporary knowledge base unless ``--kb`` names one). For ``--workers 1``
+library built into a temporary knowledge base unless ``--kb`` names one, whose own topic,
+card and document the entry, card and document requests then ask for). For ``--workers 1``
 (waitress) and ``--workers N`` (N = the cores; gunicorn), starts ``rulings serve`` on a free
 127.0.0.1 port in a subprocess, sends a mix of page and JSON requests from 20 and then 100
 threads (each with its own keep-alive connection), each run stopping after REQUESTS or
@@ -15,12 +16,14 @@ from __future__ import annotations
 
 import http.client
 import itertools
+import sqlite3
 import statistics
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,7 +32,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from served import served  # noqa: E402
 
 from kb.build.pipeline import build  # noqa: E402
-from kb.paths import DEFAULT_LIBRARY  # noqa: E402
+from kb.paths import DEFAULT_LIBRARY, current  # noqa: E402
 from web.cli.serving import cores  # noqa: E402
 
 CLIENTS = (20, 100)
@@ -46,6 +49,23 @@ MIX = [
     ("diff page", "/diff?from=2000-10-30&to=2000-11-27"),
     ("document page", "/docs/stccg-cr-update-2000-11-27?lines=79-83"),
 ]
+
+
+def mix_of(kb: Path) -> None:
+    """Point the entry, card and document requests of `MIX` at what ``kb`` holds (a generated
+    library has none of the bundled library's titles): its topic with the most versions, its
+    first card and its latest document."""
+    with sqlite3.connect(current(kb) / "kb.sqlite") as store:
+        (topic,) = store.execute(
+            "SELECT topic_id FROM versions GROUP BY topic_id ORDER BY count(*) DESC LIMIT 1"
+        ).fetchone()
+        card = store.execute("SELECT name FROM cards ORDER BY key LIMIT 1").fetchone()
+        (document,) = store.execute("SELECT id FROM documents ORDER BY date DESC, id LIMIT 1").fetchone()
+    chosen = {"entry page": f"/entry/{quote(topic)}", "entry json": f"/entry/{quote(topic)}.json",
+              "document page": f"/docs/{quote(document)}?lines=1-5"}  # fmt: skip
+    if card:
+        chosen["card page"] = f"/card/{quote(card[0], safe='')}"
+    MIX[:] = [(kind, chosen.get(kind, path)) for kind, path in MIX]
 
 
 def client(port: int, jobs: itertools.count, total: int, deadline: float, out: list[tuple[str, float, int]]) -> None:
@@ -116,6 +136,8 @@ def main() -> int:
         kb = given or Path(work) / "kb"
         if given is None:
             build(DEFAULT_LIBRARY, kb)
+        else:
+            mix_of(kb)
         table, failures = {}, 0
         for workers in dict.fromkeys([1, cores()]):
             table[workers], failed = serve_and_load(kb, workers, total)
