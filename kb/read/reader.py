@@ -6,9 +6,8 @@ opens its own on first use; those of threads that have ended are closed when ano
 opens one, and all of them by `close`. A bounded cache keeps the histories of the topics
 asked for last (`HISTORIES`), and a larger one their outlines (`OUTLINES`: a version's place in
 its history without its text, all an answer part needs of the rest of its topic), each changed
-only under the lock; the documents' facts (not their
-source text) are read once. It counts the version rows it has read (`versions_read`), so tests
-can bound the work an answer does. A store of another layout than this code writes
+only under the lock; the documents' facts (not their source text) are read once. It counts
+the version rows it has read (`versions_read`), so tests can bound the work an answer does. A store of another layout than this code writes
 (`kb.schema.SCHEMA_VERSION`) is refused with a `BuildError` line.
 """
 
