@@ -7,8 +7,9 @@ opens one, and all of them by `close`. A bounded cache keeps the histories of th
 asked for last (`HISTORIES`), and a larger one their outlines (`OUTLINES`: a version's place in
 its history without its text, all an answer part needs of the rest of its topic), each changed
 only under the lock; the documents' facts (not their source text) are read once. It counts
-the version rows it has read (`versions_read`), so tests can bound the work an answer does. A store of another layout than this code writes
-(`kb.schema.SCHEMA_VERSION`) is refused with a `BuildError` line.
+the version rows it has read (`versions_read`), so tests can bound the work an answer does.
+A store of another layout than this code writes (`kb.schema.SCHEMA_VERSION`) is refused with
+a `BuildError` line.
 """
 
 from __future__ import annotations
