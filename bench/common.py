@@ -115,3 +115,12 @@ def update_text(when: dt.date, restated: Iterable[tuple[str, str]], sentence: st
     body = "\n\n".join(f"{headword} - {text.split(chr(10))[0]} {sentence}" for headword, text in restated)
     us = f"{when.month}/{when.day}/{when.year % 100:02d}"
     return f"STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n{body}\n"
+
+
+def middle_date(store: Path) -> dt.date:
+    """The date halfway between the first and the last dated documents of the SQLite ``store``
+    (the "past date" the benchmarks search as of)."""
+    with sqlite3.connect(store) as db:
+        dates = sorted(d for (d,) in db.execute("SELECT date FROM documents") if d)
+    first, last = dt.date.fromisoformat(dates[0]), dt.date.fromisoformat(dates[-1])
+    return first + (last - first) / 2

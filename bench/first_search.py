@@ -12,7 +12,6 @@ run once before, untimed, so the store's pages and versions are warm in both.
 from __future__ import annotations
 
 import datetime as dt
-import sqlite3
 import statistics
 import sys
 import time
@@ -22,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from search_bench import QUERIES  # noqa: E402
+from common import QUERIES, middle_date  # noqa: E402
 
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
@@ -30,14 +29,6 @@ from kb.search import postings  # noqa: E402
 
 ROUNDS = 3
 CATEGORIES = ("single word", "two words", "phrase", "question")
-
-
-def middle(directory: Path) -> dt.date:
-    """The date halfway between the library's first and last documents."""
-    with sqlite3.connect(directory / "kb.sqlite") as store:
-        dates = sorted(d for (d,) in store.execute("SELECT date FROM documents") if d)
-    first, last = dt.date.fromisoformat(dates[0]), dt.date.fromisoformat(dates[-1])
-    return first + (last - first) / 2
 
 
 def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]) -> tuple[float, float]:
@@ -61,7 +52,7 @@ def main() -> int:
     for root in map(Path, sys.argv[1:]):
         directory = current(root)
         kb = KnowledgeBase(directory)
-        past = middle(directory)
+        past = middle_date(directory / "kb.sqlite")
         print(f"\n== {root}\n{'scope and query':<36}{'emptied p50':>12}{'warm p50':>10}")
         for scope, on, every in (("every version", None, True), (f"as of {past}", past, False)):
             for category in CATEGORIES:

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import QUERIES  # noqa: E402
+from common import QUERIES, middle_date  # noqa: E402
 from generate import generate  # noqa: E402
 
 from kb.build import incremental  # noqa: E402
@@ -190,10 +190,8 @@ def bench_profile(root: Path, profile: str, share: float, reuse: bool, index_cos
     fts = sqlite3.connect(root / "fts.sqlite")
     store = sqlite3.connect(report.directory / "kb.sqlite")
     versions, topics = (store.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("versions", "topics"))
-    dates = sorted(d for (d,) in store.execute("SELECT date FROM documents") if d)
     store.close()
-    first, last = dt.date.fromisoformat(dates[0]), dt.date.fromisoformat(dates[-1])
-    past = first + (last - first) / 2
+    past = middle_date(report.directory / "kb.sqlite")
     print(f"\n== {profile} profile, share {share:g}: {documents} documents, {versions:,} versions, {topics:,} topics")
     print(f"build: rulings {report.seconds:.1f} s (parse, versions, links, SQLite and Whoosh); "
           f"FTS5 table alone {fts_seconds:.1f} s")  # fmt: skip
