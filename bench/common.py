@@ -24,6 +24,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from rulings.normalize import headword_key
+
 ROOT = Path(__file__).resolve().parent.parent
 
 QUERIES = {
@@ -111,8 +113,11 @@ def month_after(day: dt.date) -> dt.date:
 
 def update_text(when: dt.date, restated: Iterable[tuple[str, str]], sentence: str) -> str:
     """A Current Rulings Update dated ``when`` restating each (headword, text) ruling: its
-    text's first line with ``sentence`` added."""
-    body = "\n\n".join(f"{headword} - {text.split(chr(10))[0]} {sentence}" for headword, text in restated)
+    text's first line with ``sentence`` added, filed by headword as a Current Rulings document
+    files them (a stretch of rulings that wrapped from Z back to A was read, rightly, as out of
+    order)."""
+    ordered = sorted(restated, key=lambda ruling: headword_key(ruling[0]))
+    body = "\n\n".join(f"{headword} - {text.split(chr(10))[0]} {sentence}" for headword, text in ordered)
     us = f"{when.month}/{when.day}/{when.year % 100:02d}"
     return f"STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n{us}\n\nRULINGS\n\n{body}\n"
 
