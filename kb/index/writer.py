@@ -231,7 +231,10 @@ def _patch(
     fused: dict[str, FusedAnalyzer],
 ) -> None:
     """Make ``target`` a copy of the index ``source`` without the documents whose unique field
-    ``key`` is among ``removed``, and with the ``added`` documents."""
+    ``key`` is among ``removed``, and with the ``added`` documents, in a segment of their own.
+    Its segments are never merged: a merge leaves one segment without deletions whose documents
+    stand in another order than a full build's, and a search orders documents of equal score by
+    document number in such an index (`kb.search.bulk.best`), as it rightly does in a full build's."""
     target.mkdir()
     for path in source.iterdir():
         if path.suffix == ".toc":  # replaced by the next commit: a copy of its own
@@ -239,7 +242,7 @@ def _patch(
         elif path.suffix == ".seg":
             os.link(path, target / path.name)
     writer = index.open_dir(str(target)).writer(limitmb=256)
-    with committed(writer):
+    with committed(writer, merge=False):
         with writer.searcher() as searcher:
             for value in sorted(removed):
                 writer.delete_by_term(key, value, searcher=searcher)

@@ -37,16 +37,17 @@ def fused_writing(writer: Any, analysers: dict[str, FusedAnalyzer]) -> Iterator[
 
 
 @contextlib.contextmanager
-def committed(writer: Any) -> Iterator[None]:
+def committed(writer: Any, merge: bool = True) -> Iterator[None]:
     """The block's writes with ``writer`` kept whole or not at all: its field lengths read once
-    (`read_lengths_once`), committed when the block ends, cancelled (nothing written) when it fails."""
+    (`read_lengths_once`), committed when the block ends, cancelled (nothing written) when it fails.
+    ``merge``: whether Whoosh may merge small segments as it commits (an add may not: see `kb.index.writer._patch`)."""
     read_lengths_once(writer)
     try:
         yield
     except BaseException:
         writer.cancel()
         raise
-    writer.commit()
+    writer.commit(merge=merge)
 
 
 class Lengths:
