@@ -7,6 +7,8 @@ and the close matches of a word mistyped among many names.
 from __future__ import annotations
 
 import difflib
+import math
+import sys
 from collections import Counter
 from collections.abc import Iterable
 
@@ -53,24 +55,26 @@ def reference_keys(target: str) -> list[str]:
     return keys
 
 
-def close_matches(
-    word: str, candidates: Iterable[str], n: int, cutoff: float, table: NameTable | None = None
-) -> list[str]:
+def close_matches(word: str, candidates: Iterable[str], n: int, cutoff: float) -> list[str]:
     """`difflib.get_close_matches` (the same answer), for many candidates: a candidate is
     compared only when enough of its characters are characters of ``word``. difflib's ratio
     is at most twice the characters the two share over their lengths together, and the
     characters shared are at most those of the candidate found in ``word`` (a count a
-    `str.translate` makes), so a candidate passed over could not have reached ``cutoff``.
-    ``table``: the candidates' `NameTable` (made once for a knowledge base's names), which
-    counts the characters shared exactly, for all of them at once."""
-    if table is not None:
-        return difflib.get_close_matches(word, table.reachable(word, cutoff), n=n, cutoff=cutoff)
+    `str.translate` makes), so a candidate passed over could not have reached ``cutoff``."""
     others = str.maketrans("", "", "".join(set(word)))
     length = len(word)
     reachable = [
         c for c in candidates if 2 * min(len(c) - len(c.translate(others)), length) >= cutoff * (len(c) + length) - 1e-9
     ]
     return difflib.get_close_matches(word, reachable, n=n, cutoff=cutoff)
+
+
+def lengths_within(length: int, cutoff: float) -> tuple[int, int]:
+    """The shortest and longest a candidate may be for difflib's ratio with a word of
+    ``length`` characters to reach ``cutoff``: twice the shorter's length over both lengths
+    together (difflib's ``real_quick_ratio``) must reach it (any length when ``cutoff`` is 0)."""
+    longest = math.floor(length * (2 - cutoff) / cutoff + 1e-9) if cutoff > 0 else sys.maxsize
+    return math.ceil(cutoff * length / (2 - cutoff) - 1e-9), longest
 
 
 class NameTable:

@@ -2,7 +2,8 @@
 need it and makes its spelling tables only for a word it does not know; a server's app has the
 search side loaded before it forks; autocomplete and SQLite keep little per process and
 thread. (Which modules `show` and `search` load: tests/test_layers.py; field lengths read once
-and shared by the threads' searchers: tests/test_weighting.py.)"""
+and shared by the threads' searchers: tests/test_weighting.py.) A command that only reads ends
+its process without the interpreter's teardown, having said all it had to."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from helpers import ROOT
 from kb.paths import VOCABULARY, current
 from kb.query import KnowledgeBase
 from kb.search.questions import Vocabulary
+from web.cli.main import main
 
 
 @pytest.fixture
@@ -84,3 +86,26 @@ def test_each_threads_connection_keeps_a_small_page_cache(bundled: KnowledgeBase
     thread.start()
     thread.join()
     assert (caches, bundled.rows("PRAGMA cache_size")[0][0]) == ([-128], -128)
+
+
+def _program(*arguments: str) -> subprocess.CompletedProcess[str]:
+    """``rulings ARGUMENTS`` as the installed program runs it, with an exit handler that says "teardown"."""
+    code = ("import atexit, sys; atexit.register(print, 'teardown', file=sys.stderr); "
+            f"sys.argv = ['rulings', *{list(arguments)!r}]; from web.cli.main import program; program()")  # fmt: skip
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_a_command_that_only_reads_ends_without_teardown_having_said_all(
+    bundled_root: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kb = str(bundled_root)
+    status = main(["search", "mission", "--kb", kb, "--limit", "50"])
+    printed = capsys.readouterr().out
+    run = _program("search", "mission", "--kb", kb, "--limit", "50")
+    assert (run.returncode, run.stdout, run.stderr, status) == (0, printed, "", 0)
+    assert printed.count("Source:") == 35 and printed.startswith("35 result(s) for 'mission'")
+    refused = _program("search", "mission", "--kb", kb, "--as-of", "2001-13-01")
+    assert (refused.returncode, refused.stderr.startswith("rulings: error: "), "teardown" in refused.stderr) == (
+        2, True, False)  # fmt: skip
+    written = _program("build", "--library", str(ROOT / "data"), "--kb", str(tmp_path / "kb"))
+    assert (written.returncode, written.stderr.splitlines()[-1:]) == (0, ["teardown"])

@@ -210,5 +210,8 @@ def test_the_vocabulary_file_holds_each_words_stem(bundled_root: Path) -> None:
         "rule",
         False,
     )
-    read = Vocabulary(data["counts"], data["names"], data["stems"])
-    assert read._made() == Vocabulary(data["counts"], data["names"])._made()
+    read, stemmed = Vocabulary(data["counts"], data["names"], data["stems"]), Vocabulary(data["counts"], data["names"])
+    words = sorted({*data["counts"], *data["names"], "cloaked", "commandering", "conundrums", "seeding", "cloked"})
+    assert [(read.knows(w), read.inflections(w), read.spellings(w)) for w in words] == [
+        (stemmed.knows(w), stemmed.inflections(w), stemmed.spellings(w)) for w in words
+    ]

@@ -27,7 +27,7 @@ from typing import Any, Protocol, cast
 from kb import schema
 from kb.errors import BuildError, Damaged
 from kb.model import Outline, Version, outline_of
-from kb.vocabulary import NameTable
+from kb.vocabulary import NameTable, lengths_within
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
@@ -75,10 +75,14 @@ class Names(Mapping[str, str]):
     def __len__(self) -> int:
         return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
 
-    def table(self) -> NameTable | None:
-        """Every folded name with its characters counted (`kb.vocabulary.NameTable`), made once per
-        reader from the second time it is asked for (None the first time)."""
-        return self._reader.folded_table()
+    def near(self, word: str, cutoff: float) -> Sequence[str]:
+        """The folded names whose difflib ratio with ``word`` may reach ``cutoff``: those whose
+        characters counted (`kb.vocabulary.NameTable`, made once per reader from the second time
+        it is asked for) may, else those of a length that may (read from the store alone)."""
+        table = self._reader.folded_table()
+        if table is not None:
+            return table.reachable(word, cutoff)
+        return self._reader.folded_names_within(*lengths_within(len(word), cutoff))
 
 
 class Reader:
@@ -117,6 +121,13 @@ class Reader:
         if self._folded is None:
             self._folded = tuple(r[0] for r in self.rows("SELECT folded FROM names ORDER BY rowid"))
         return self._folded
+
+    def folded_names_within(self, shortest: int, longest: int) -> Sequence[str]:
+        """The folded names of ``shortest`` to ``longest`` characters, in the store's order."""
+        if self._folded is not None:
+            return [name for name in self._folded if shortest <= len(name) <= longest]
+        return [r[0] for r in self.rows("SELECT folded FROM names WHERE length(folded) BETWEEN ? AND ? ORDER BY rowid",
+                                        shortest, longest)]  # fmt: skip
 
     def folded_table(self) -> NameTable | None:
         """`folded_names` with their characters counted, made once, when asked a second time

@@ -276,7 +276,7 @@ def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Callable[[], Voc
     known = vocabulary()
     if all(known.knows(w) for w in words):
         return None
-    close = close_matches(folded, names, n=1, cutoff=0.7, table=names.table() if isinstance(names, Names) else None)
+    close = close_matches(folded, names.near(folded, 0.7) if isinstance(names, Names) else names, n=1, cutoff=0.7)
     return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
 
 

@@ -226,28 +226,46 @@ class Vocabulary:
         self.names = frozenset(names)
         """Words of headwords and card names: preferred corrections."""
         self._given_stems = stems
-        self._tables: tuple[dict[str, list[str]], dict[str, list[str]]] | None = None
-        """The known words by first letter, and by stem; made when a word is not known as typed."""
-        self._name_stems: dict[str, list[str]] | None = None
-        """A stem -> the name words with it (made on first use)."""
+        self._words: list[str] | None = None
+        """Every known word in order (made when a word is neither known nor an inflection of one)."""
+        self._stems: tuple[dict[str, list[str]], dict[str, str]] | None = None
+        """A stem -> the known words with it other than itself, and each known word's stem
+        where it differs (made on first use)."""
 
     @property
     def tables_made(self) -> bool:
-        """Whether the tables by first letter and by stem were made (a query of known words needs neither)."""
-        return self._tables is not None
+        """Whether the table of every word in order was made (a query of known words needs none)."""
+        return self._words is not None
 
-    def _made(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-        """The known words by first letter, and a stem -> the known words with that stem (made
-        whole on first use, then published: threads may share a vocabulary)."""
-        if self._tables is None:
-            by_start: dict[str, list[str]] = {}
-            stems: dict[str, list[str]] = {}
+    def _ordered(self) -> list[str]:
+        """Every known word in order (made whole on first use, then published: threads may share a vocabulary)."""
+        if self._words is None:
+            self._words = sorted(self.counts.keys() | self.names)
+        return self._words
+
+    def _with_stem(self, root: str) -> list[str]:
+        """The known words whose stem is ``root``, in order (``root`` itself among them when it
+        is known and its own stem). Only the words whose stem differs from them are grouped, on
+        first use: a few milliseconds where grouping every word took 50 on a large library."""
+        if self._stems is None:
             given = self._given_stems
-            for word in sorted(set(self.counts) | self.names):
-                by_start.setdefault(word[:1], []).append(word)
-                stems.setdefault(stem(word) if given is None else given.get(word, word), []).append(word)
-            self._tables = (by_start, stems)
-        return self._tables
+            if given is None:
+                given = {word: r for word in sorted(self.counts.keys() | self.names) if (r := stem(word)) != word}
+            by_stem: dict[str, list[str]] = {}
+            for word, other in given.items():
+                if word in self:
+                    by_stem.setdefault(other, []).append(word)
+            for group in by_stem.values():
+                group.sort()
+            self._stems = (by_stem, given)
+        by_stem, given = self._stems
+        found = by_stem.get(root, [])
+        return sorted([*found, root]) if root in self and root not in given else found
+
+    def _starting(self, letter: str) -> list[str]:
+        """The known words beginning with ``letter``, in order."""
+        words = self._ordered()
+        return words[bisect.bisect_left(words, letter) : bisect.bisect_left(words, chr(ord(letter) + 1))]
 
     def __contains__(self, word: str) -> bool:
         return word in self.counts or word in self.names
@@ -256,13 +274,13 @@ class Vocabulary:
         """Whether ``word`` (folded) is known, or an inflection of a known word (``cloaked``
         for cloaking): same stem, a length within two letters, and the same letters but for an
         ending of three at most (``commandering`` is neither ``commander`` nor ``commandeering``)."""
-        return word in self or any(_inflects(word, known) for known in self._made()[1].get(stem(word), []))
+        return word in self or any(_inflects(word, known) for known in self._with_stem(stem(word)))
 
     def inflections(self, word: str) -> list[str]:
         """The headword and card-name words that are other inflections of ``word`` (folded):
         those with its stem (`kb.analysis.inflection_stem`), ``commandeered`` -> commandeering."""
         folded = fold_word(word)
-        return [name for name in self._named_stems().get(stem(folded), []) if name != folded]
+        return [name for name in self._with_stem(stem(folded)) if name in self.names and name != folded]
 
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""
@@ -275,7 +293,7 @@ class Vocabulary:
 
     def begins(self, word: str) -> bool:
         """Whether ``word`` (folded) begins a known word (it may still be being typed)."""
-        words = self._made()[0].get(word[:1], [])
+        words = self._ordered()
         at = bisect.bisect_left(words, word)
         return at < len(words) and words[at].startswith(word)
 
@@ -299,7 +317,7 @@ class Vocabulary:
         limit = 1 if len(folded) <= 5 else 2
         bare = _bare(folded)
         near: dict[str, int] = {}
-        for candidate in self._made()[0].get(folded[:1], []):
+        for candidate in self._starting(folded[0]):
             if candidate in FILLER:
                 continue
             far = min(distance(folded, candidate, limit), distance(bare, _bare(candidate), limit - 1) + 1)
@@ -308,23 +326,17 @@ class Vocabulary:
         if not near:
             return []
         fits = {c: fit(c) for c in sorted(near, key=lambda c: (near[c], c))[:MAX_FITTED]} if fit else {}
-        named = self._named_stems()
 
         def key(c: str) -> tuple[bool, int, bool, int, int, str]:
-            return (fits.get(c, 0) == 0, near[c], stem(c) not in named, -fits.get(c, 0), -self.counts.get(c, 0), c)
+            return (fits.get(c, 0) == 0, near[c], not self._named(stem(c)), -fits.get(c, 0), -self.counts.get(c, 0), c)
 
         ranked = sorted(near, key=key)
         second = next((c for c in ranked[1:] if stem(c) != stem(ranked[0])), None)  # another word, not an inflection
         return [ranked[0], second] if second is not None and _close(key(ranked[0]), key(second)) else ranked[:1]
 
-    def _named_stems(self) -> dict[str, list[str]]:
-        """A stem -> the name words with it (made whole on first use, then published)."""
-        if self._name_stems is None:
-            given, table = self._given_stems, dict[str, list[str]]()
-            for name in sorted(self.names):
-                table.setdefault(stem(name) if given is None else given.get(name, name), []).append(name)
-            self._name_stems = table
-        return self._name_stems
+    def _named(self, root: str) -> bool:
+        """Whether a headword or card-name word has the stem ``root``."""
+        return any(word in self.names for word in self._with_stem(root))
 
 
 MAX_FITTED = 8

@@ -2,9 +2,9 @@
 
 import sys
 
-from web.cli.main import commands_markdown, main
+from web.cli.main import commands_markdown, program
 
 if sys.argv[1:] == ["--commands-markdown"]:
     print(commands_markdown(), end="")
     sys.exit(0)
-sys.exit(main())
+program()
