@@ -67,9 +67,10 @@ class Parts:
             return f"Rulebook: {self.reader.documents()[series.split(':', 1)[1]]['title']}"
         return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
 
-    def part(self, version: Version, on: dt.date) -> Part:
-        """One version as an answer part: text, status, operation, dates, note, citation, cards,
-        and what `kb.read.standing` tells of it (its number in its series, whether it is partial)."""
+    def part(self, version: Version, on: dt.date, cards: list[str] | None = None) -> Part:
+        """One version as an answer part: text, status, operation, dates, note, citation, cards
+        (``cards``, when its card names were read already: `parts`), and what `kb.read.standing`
+        tells of it (its number in its series, whether it is partial)."""
         number, of, partial, sections = standing.facts(self.reader, version)
         return {
             "version": version.id,
@@ -92,7 +93,7 @@ class Parts:
             "summary": version.summary,
             "citation": self.citation(version),
             "ended_by": self.ending(version),
-            "cards": self.cards_of([version]),
+            "cards": self.cards_of([version]) if cards is None else cards,
             "number": number,
             "of": of,
             "partial": partial,
@@ -100,6 +101,11 @@ class Parts:
             "gives_way": None,
             "governs": None,
         }
+
+    def parts(self, versions: list[Version], on: dt.date) -> list[Part]:
+        """`part` of each of ``versions``, their cards read in one query."""
+        cards = self.reader.card_names_each(versions)
+        return [self.part(version, on, cards[version.id]) for version in versions]
 
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""

@@ -284,6 +284,12 @@ class Reader:
         found = self._versions("WHERE id = ?", ident)
         return found[0] if found else None
 
+    def versions_numbered(self, idents: list[int]) -> dict[int, Version]:
+        """The versions numbered ``idents`` in this build (those it holds), read in one query."""
+        if not idents:
+            return {}
+        return {v.id: v for v in self._versions(f"WHERE id IN ({','.join('?' * len(idents))})", *idents)}
+
     def version_at(self, key: str) -> Version | None:
         """The version whose permalink is ``key`` (``topic@document@series``), or None."""
         found = self._versions("WHERE key = ?", key)
@@ -420,8 +426,18 @@ class Reader:
 
     def card_names(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
+        named = self._card_links(versions)
+        return list(dict(pair for v in versions for pair in named.get(v.id, [])).values())
+
+    def card_names_each(self, versions: list[Version]) -> dict[int, list[str]]:
+        """Each of ``versions`` (by id) -> `card_names` of it alone, read in one query."""
+        named = self._card_links(versions)
+        return {v.id: list(dict(named.get(v.id, [])).values()) for v in versions}
+
+    def _card_links(self, versions: list[Version]) -> dict[int, list[tuple[str, str]]]:
+        """Version id -> (card key, card name) of each card it mentions or is headed by, in mention order."""
         if not versions:
-            return []
+            return {}
         marks = ",".join("?" * len(versions))
         sql = (
             f"SELECT l.version_id, l.card_key, c.name FROM card_links l JOIN cards c ON c.key = l.card_key"
@@ -430,7 +446,7 @@ class Reader:
         named: dict[int, list[tuple[str, str]]] = {}
         for row in self.rows(sql, *(v.id for v in versions)):
             named.setdefault(row[0], []).append((row[1], row[2]))
-        return list(dict(pair for v in versions for pair in named.get(v.id, [])).values())
+        return named
 
     # -- documents ------------------------------------------------------------------
 

@@ -170,12 +170,13 @@ def search(
     more = len(hits) >= wanted
     hits = hits[start : min(start + limit, wanted - 1)]
     results: list[SearchResult | HistoryResult] = []
-    for version_id, marked in hits:
-        version = parts.reader.version(version_id)
-        if version is None:  # the index and the store are of one build: never, unless a build was damaged
-            where = parts.reader.directory
-            raise BuildError(f"{where}: the index names version {version_id}, which the store does not hold")
-        part = parts.part(version, on or dt.date.today())
+    read = parts.reader.versions_numbered([version_id for version_id, _ in hits])
+    missing = [version_id for version_id, _ in hits if version_id not in read]
+    if missing:  # the index and the store are of one build: never, unless a build was damaged
+        where = parts.reader.directory
+        raise BuildError(f"{where}: the index names version {missing[0]}, which the store does not hold")
+    shown = [read[version_id] for version_id, _ in hits]
+    for (_, marked), version, part in zip(hits, shown, parts.parts(shown, on or dt.date.today()), strict=True):
         fallback = html.escape(
             (version.text or ", ".join(f"See {r}" for r in version.references) or version.note)[:200]
         )
