@@ -39,6 +39,8 @@ def marked(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: boo
     """The snippet of ``text`` with the terms ``words`` marked, as Whoosh's highlighting makes it:
     with ``merge``, as its ``Highlighter.highlight_hit`` (overlapping marks merged), else as its
     ``highlight`` function (each mark apart)."""
+    if not words:
+        return ""  # no token can be marked (a search of card names alone): nothing to read
     tokens = _tokens(text, words, analyzer)
     if not any(matched for _, _, _, matched in tokens):
         return ""  # no passage can score (Whoosh's walk finds none either)
