@@ -22,7 +22,7 @@ from whoosh.searching import Searcher
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk
-from kb.search.matching import Positions, Words, loosened, versions_matching
+from kb.search.matching import Positions, Words, loosened, matcher
 from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
@@ -90,6 +90,7 @@ def topics(
     each `Found` counts the most of them one of its matching versions matches."""
     loose = loosened(built)
     shared = Words(built, words) if words else None
+    check = matcher(built, shared)
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     ranked: list[tuple[int, float]] = []
     whole = False
@@ -118,14 +119,10 @@ def topics(
                 break
             stored = _stored(searcher, docnum)
             spans: list[Span] = stored["versions"]
-            keep = (
-                None
-                if day is None
-                else set(np.flatnonzero((stored["starts"] <= day) & (day < stored["ends"])).tolist())
-            )
+            keep = None if day is None else _in_force(stored, day)
             if keep == set():
                 continue
-            which = sorted(versions_matching(built, docnum, positions, keep, shared))
+            which = sorted(check(docnum, positions, keep))
             if which:
                 newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
                 found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
@@ -160,6 +157,17 @@ def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
     return stored
 
 
+def _in_force(stored: dict[str, Any], day: int) -> set[int]:
+    """The versions (numbered within the topic) of a topic document's ``stored`` fields in force
+    on ``day``: compared one by one for a short history, as arrays for a long one."""
+    spans: list[Span] = stored["versions"]
+    if len(spans) <= SHORT_HISTORY:
+        return {k for k, (_, start, end) in enumerate(spans) if start <= day < end}
+    return set(np.flatnonzero((stored["starts"] <= day) & (day < stored["ends"])).tolist())
+
+
+SHORT_HISTORY = 64
+"""Versions of a topic up to which comparing them one by one costs less than comparing arrays."""
 STORED_KEPT = 50_000
 """Topic documents whose stored fields a searcher keeps (all forgotten when there are more)."""
 _STORED: weakref.WeakKeyDictionary[Searcher, dict[int, dict[str, Any]]] = weakref.WeakKeyDictionary()

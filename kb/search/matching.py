@@ -4,7 +4,7 @@ on the positions of each version, not on the whole document."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from whoosh import query
@@ -42,7 +42,7 @@ class Positions:
 
     def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
         """The versions of topic document ``docnum`` holding ``word`` in ``fieldname``."""
-        return frozenset(p // STRIDE for p in self.of(fieldname, word, docnum))
+        return frozenset({p // STRIDE for p in self.of(fieldname, word, docnum)})
 
 
 class Words:
@@ -52,6 +52,7 @@ class Words:
 
     def __init__(self, built: query.Query, words: list[query.Query]) -> None:
         self.words = words
+        self.checks = [matcher(word) for word in words]
         self.at = {id(node): i for node in _nodes(built) for i, word in enumerate(words) if node == word}
         self.docnum = -1
         self.found: dict[int, set[int]] = {}
@@ -61,7 +62,7 @@ class Words:
         if docnum != self.docnum:
             self.docnum, self.found = docnum, {}
         if i not in self.found:
-            self.found[i] = versions_matching(self.words[i], docnum, positions)
+            self.found[i] = self.checks[i](docnum, positions, None)
         return self.found[i]
 
 
@@ -72,36 +73,89 @@ def _nodes(built: query.Query) -> Iterator[query.Query]:
             yield from _nodes(child)
 
 
-def versions_matching(
-    built: query.Query, docnum: int, positions: Positions, keep: set[int] | None = None, words: Words | None = None
-) -> set[int]:
-    """The versions (numbered from 0 within the topic) of topic document ``docnum`` that
-    ``built`` matches, among those numbered ``keep`` (all when None: a narrower ``keep``
-    only saves work, the answer is the same as the whole one's, within ``keep``); a part of
-    ``built`` that is one of ``words`` is found through them (once a topic)."""
-    if built is query.NullQuery or keep == set():
-        return set()
+Check = Callable[[int, Positions, "set[int] | None"], set[int]]
+"""The versions of a topic document a query matches, among those kept (`matcher`)."""
+
+
+def matcher(built: query.Query, words: Words | None = None) -> Check:
+    """A function giving the versions (numbered from 0 within the topic) of a topic document
+    (``docnum``) that ``built`` matches, among those numbered ``keep`` (all when None: a
+    narrower ``keep`` only saves work, the answer is the same as the whole one's, within
+    ``keep``); a part of ``built`` that is one of ``words`` is found through them (once a
+    topic). The query's shape is read once for all the topics a search checks, not again at
+    each of them (a search as of a date checks hundreds)."""
+    if built is query.NullQuery:
+        return _nothing
     if words is not None and (i := words.at.get(id(built))) is not None:
+        return _shared(words, i)
+    if isinstance(built, query.Term):
+        return _term(built.fieldname, built.text)
+    if isinstance(built, query.Phrase):
+        return lambda docnum, positions, keep: set() if keep == set() else _phrase(built, docnum, positions, keep)
+    if isinstance(built, query.AndNot):
+        return _and_not(matcher(built.a, words), matcher(built.b, words))
+    if isinstance(built, query.And):
+        return _and([matcher(child, words) for child in built.children()])
+    if isinstance(built, query.Or):
+        return _or([matcher(child, words) for child in built.children()])
+    raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
+
+
+def _nothing(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
+    return set()
+
+
+def _shared(words: Words, i: int) -> Check:
+    def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
+        if keep == set():
+            return set()
         shared = words.versions(i, docnum, positions)
         return set(shared) if keep is None else keep & shared
-    if isinstance(built, query.Term):
-        found = positions.versions(built.fieldname, built.text, docnum)
+
+    return check
+
+
+def _term(fieldname: str, text: Any) -> Check:
+    def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
+        if keep == set():
+            return set()
+        found = positions.versions(fieldname, text, docnum)
         return set(found) if keep is None else keep & found
-    if isinstance(built, query.Phrase):
-        return _phrase(built, docnum, positions, keep)
-    if isinstance(built, query.AndNot):
-        matched = versions_matching(built.a, docnum, positions, keep, words)
-        return matched - versions_matching(built.b, docnum, positions, matched, words) if matched else matched
-    if isinstance(built, query.And):
+
+    return check
+
+
+def _and_not(a: Check, b: Check) -> Check:
+    def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
+        if keep == set():
+            return set()
+        matched = a(docnum, positions, keep)
+        return matched - b(docnum, positions, matched) if matched else matched
+
+    return check
+
+
+def _and(children: list[Check]) -> Check:
+    def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
+        if keep == set():
+            return set()
         narrowed = keep
-        for child in built.children():
-            narrowed = versions_matching(child, docnum, positions, narrowed, words)
+        for child in children:
+            narrowed = child(docnum, positions, narrowed)
             if not narrowed:
                 return set()
         return narrowed or set()
-    if isinstance(built, query.Or):
-        return set().union(*(versions_matching(child, docnum, positions, keep, words) for child in built.children()))
-    raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
+
+    return check
+
+
+def _or(children: list[Check]) -> Check:
+    def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
+        if keep == set():
+            return set()
+        return set().union(*[child(docnum, positions, keep) for child in children])
+
+    return check
 
 
 def _phrase(built: query.Phrase, docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
@@ -117,7 +171,7 @@ def _phrase(built: query.Phrase, docnum: int, positions: Positions, keep: set[in
 
 def loosened(built: query.Query) -> query.Query:
     """``built`` with each phrase replaced by all its words: it matches at least the same
-    topics, and ranks them without reading positions (the phrase is checked in `versions_matching`)."""
+    topics, and ranks them without reading positions (the phrase is checked by `matcher`)."""
     if isinstance(built, query.Phrase):
         return query.And([query.Term(built.fieldname, w) for w in built.words])
     if isinstance(built, query.AndNot):

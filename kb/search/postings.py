@@ -207,7 +207,7 @@ class Positions(matching.Positions):
         key = (fieldname, word, docnum)
         held = self.held.get(key)
         if held is None:  # asked for the query, then for each of its words
-            held = self.held[key] = frozenset(p // STRIDE for p in decoded(field_format, values[at]))
+            held = self.held[key] = frozenset({p // STRIDE for p in decoded(field_format, values[at])})
         return held
 
     def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
