@@ -30,6 +30,12 @@ SELECT are made from (`version_row` writes a row by these names, `version_of` re
 VERSION_SELECT = ", ".join(VERSION_COLUMNS)
 """The columns to SELECT for `version_of`."""
 
+NAME_TABLE = (
+    "CREATE TABLE IF NOT EXISTS name_table (names TEXT NOT NULL, alphabet TEXT NOT NULL, counts BLOB NOT NULL,"
+    " size INTEGER NOT NULL)"
+)
+"""The characters of every name counted (`kb.vocabulary.NameTable.packed`, one row), for "did you
+mean"; a store of this layout built before it was kept has none (its readers count them)."""
 SCHEMA = """
 CREATE TABLE documents (
     id TEXT PRIMARY KEY, path TEXT NOT NULL, game TEXT NOT NULL, kind TEXT NOT NULL,
@@ -64,7 +70,10 @@ CREATE INDEX card_links_version ON card_links(version_id);
 CREATE TABLE card_titles (title TEXT NOT NULL, card_key TEXT NOT NULL REFERENCES cards(key));
 CREATE INDEX card_titles_title ON card_titles(title);
 CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
-""".replace("{versions}", ", ".join(f"{name} {declared}" for name, declared in VERSION_COLUMNS.items()))
+{name_table}
+""".replace("{name_table}", NAME_TABLE + ";").replace(
+    "{versions}", ", ".join(f"{name} {declared}" for name, declared in VERSION_COLUMNS.items())
+)
 
 
 def version_of(row: sqlite3.Row) -> Version:

@@ -80,7 +80,8 @@ def lengths_within(length: int, cutoff: float) -> tuple[int, int]:
 class NameTable:
     """Names with the count of each character in each, made once for many "did you mean"s:
     the characters a word shares with every name (difflib's ``quick_ratio`` counts them the
-    same way: each character as often as both have it) are an array operation."""
+    same way: each character as often as both have it) are an array operation. A build keeps
+    its names' table in its store (`packed`, `unpacked`)."""
 
     def __init__(self, names: Iterable[str]) -> None:
         import numpy as np
@@ -95,6 +96,30 @@ class NameTable:
         self.counts = counted.reshape(len(self.names), width).astype(np.int32)
         self.columns = {chr(code): column for column, code in enumerate(alphabet.tolist())}
         self.lengths = lengths.astype(np.float64)
+
+    def packed(self) -> tuple[str, str, bytes, int] | None:
+        """The table as a store keeps it: the names a line each, the characters of the columns
+        in order, the counts row by row, and the bytes of each count; None when a name holds a
+        line break (it is then made again when asked: `unpacked` could not split the names)."""
+        if any("\n" in name for name in self.names):
+            return None
+        alphabet = "".join(sorted(self.columns, key=self.columns.__getitem__))
+        most = int(self.counts.max(initial=0))
+        size = 1 if most < 1 << 8 else 2 if most < 1 << 16 else 4
+        return "\n".join(self.names), alphabet, self.counts.astype(f"<u{size}").tobytes(), size
+
+    @classmethod
+    def unpacked(cls, names: str, alphabet: str, counts: bytes, size: int) -> NameTable:
+        """The table `packed` gave (a ``ValueError`` when its parts do not fit together)."""
+        import numpy as np
+
+        table = cls.__new__(cls)
+        table.names = names.split("\n") if names else []
+        table.counts = np.frombuffer(counts, dtype=f"<u{size}").reshape(len(table.names), max(1, len(alphabet)))
+        table.counts = table.counts.astype(np.int32)
+        table.columns = {char: column for column, char in enumerate(alphabet)}
+        table.lengths = table.counts.sum(axis=1).astype(np.float64)  # a name's characters, each counted once
+        return table
 
     def reachable(self, word: str, cutoff: float) -> list[str]:
         """The names whose ratio with ``word`` may reach ``cutoff`` (difflib's ``quick_ratio`` does), in order."""

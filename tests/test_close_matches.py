@@ -4,14 +4,19 @@ lengths alone: `kb.vocabulary.lengths_within`)."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import random
+import shutil
+import sqlite3
 from pathlib import Path
 
 import pytest
 
+from kb.errors import Damaged
 from kb.paths import current
 from kb.query import KnowledgeBase
+from kb.schema import DB_NAME
 from kb.vocabulary import NameTable, close_matches, lengths_within
 
 TYPED = ["conundrum", "conondrum", "chajoh", "uss enterprise", "can conundrum target a cloaked ship", "q", "",
@@ -37,18 +42,42 @@ def _of_length(names: list[str], word: str, cutoff: float) -> list[str]:
     return [name for name in names if shortest <= len(name) <= longest]
 
 
-def test_the_stores_names_near_a_word_are_those_read_by_length_then_by_table(bundled_root: Path) -> None:
-    """The first "did you mean" of a knowledge base reads from the store the names of a length
-    that may match; from the second on, every name's characters are counted once; each gives
-    difflib's answer."""
-    question = "can conundrum target a cloaked ship"
+def test_the_store_keeps_its_names_characters_counted(bundled_root: Path) -> None:
+    """The build keeps the names' table in the store: the one counting them afresh makes."""
     with KnowledgeBase(current(bundled_root)) as kb:
+        kept, folded = kb.folded_table(), list(kb.names())
+    assert kept is not None
+    made = NameTable(folded)
+    assert (kept.names, kept.columns, kept.counts.tolist(), kept.lengths.tolist()) == (
+        made.names, made.columns, made.counts.tolist(), made.lengths.tolist())  # fmt: skip
+
+
+def test_a_store_without_the_table_reads_names_by_length_then_counts_them(bundled_root: Path, tmp_path: Path) -> None:
+    """A store built before the table was kept: its first "did you mean" reads the names of a
+    length that may match; from the second on, every name's characters are counted once;
+    each gives difflib's answer."""
+    older = tmp_path / "older"
+    shutil.copytree(current(bundled_root), older)
+    with contextlib.closing(sqlite3.connect(older / DB_NAME)) as db, db:
+        db.execute("DROP TABLE name_table")
+    question = "can conundrum target a cloaked ship"
+    with KnowledgeBase(older) as kb:
         names = kb.names()
         first = list(names.near(question, 0.7))
         folded = list(names)
         assert first == _of_length(folded, question, 0.7) and 0 < len(first) < len(folded) / 2
         for word in TYPED:
             assert close_matches(word, names.near(word, 0.7), 1, 0.7) == difflib.get_close_matches(word, folded, 1, 0.7)
+        assert kb.folded_table() is not None
+
+
+def test_a_kept_table_that_does_not_fit_together_is_a_damaged_store(bundled_root: Path, tmp_path: Path) -> None:
+    damaged = tmp_path / "damaged"
+    shutil.copytree(current(bundled_root), damaged)
+    with contextlib.closing(sqlite3.connect(damaged / DB_NAME)) as db, db:
+        db.execute("UPDATE name_table SET counts = substr(counts, 1, 10)")
+    with KnowledgeBase(damaged) as kb, pytest.raises(Damaged, match="cannot reshape"):
+        kb.search("qwertzuiop")  # known nowhere: a "did you mean" compares it with the names
 
 
 def test_the_answer_is_difflibs_for_random_words_and_names() -> None:

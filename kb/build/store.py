@@ -22,8 +22,8 @@ from kb.build.catalog import Card, Catalog
 from kb.build.ledger import Ledger
 from kb.model import Topic, Version
 from kb.schema import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
-from kb.schema import SCHEMA, SCHEMA_VERSION, VERSION_COLUMNS, VERSION_SELECT
-from kb.vocabulary import reference_keys
+from kb.schema import NAME_TABLE, SCHEMA, SCHEMA_VERSION, VERSION_COLUMNS, VERSION_SELECT
+from kb.vocabulary import NameTable, reference_keys
 from rulings.model import ParseResult
 from rulings.normalize import headword_key, title_key
 
@@ -123,7 +123,8 @@ _CARD_COLUMNS = ("key", "game", "name", "type", "sets", "affiliation", "uniquene
 
 def _write_names(connection: sqlite3.Connection) -> None:
     """Folded headword or card name (or alias) -> the name, for "did you mean": of the topics,
-    then the cards, as stored; of names folded alike, the last."""
+    then the cards, as stored; of names folded alike, the last; and their characters counted
+    (`kb.schema.NAME_TABLE`), in the same order."""
     from kb.analysis import name_analyzer  # Whoosh's analysers: the readers of a store need not load them
 
     folded = name_analyzer()
@@ -134,6 +135,11 @@ def _write_names(connection: sqlite3.Connection) -> None:
     names.pop("", None)
     connection.execute("DELETE FROM names")
     connection.executemany("INSERT INTO names VALUES (?,?)", names.items())
+    connection.execute(NAME_TABLE)  # a store built before the table was kept is given one
+    connection.execute("DELETE FROM name_table")
+    packed = NameTable(names).packed()
+    if packed is not None:
+        connection.execute("INSERT INTO name_table VALUES (?,?,?,?)", packed)
 
 
 def _write_topic_keys(connection: sqlite3.Connection, topics: list[Topic]) -> None:

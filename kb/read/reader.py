@@ -77,8 +77,8 @@ class Names(Mapping[str, str]):
 
     def near(self, word: str, cutoff: float) -> Sequence[str]:
         """The folded names whose difflib ratio with ``word`` may reach ``cutoff``: those whose
-        characters counted (`kb.vocabulary.NameTable`, made once per reader from the second time
-        it is asked for) may, else those of a length that may (read from the store alone)."""
+        characters counted (`kb.vocabulary.NameTable`, kept in the store) may, else those of a
+        length that may."""
         table = self._reader.folded_table()
         if table is not None:
             return table.reachable(word, cutoff)
@@ -130,15 +130,32 @@ class Reader:
                                         shortest, longest)]  # fmt: skip
 
     def folded_table(self) -> NameTable | None:
-        """`folded_names` with their characters counted, made once, when asked a second time
-        (then published: threads may share it); None the first time: one comparison of all the
-        names costs less than making the table (a command run once, a server's first did-you-mean)."""
+        """`folded_names` with their characters counted: the table the build kept in the store,
+        read once; or, from a store built before it was kept, made once when asked a second
+        time (then published: threads may share it), None the first time (one comparison of all
+        the names costs less than making the table: a command run once)."""
         if self._folded_table is None:
-            if not self._folded_asked:
+            kept = self._kept_table()
+            if kept is not None:
+                self._folded_table = kept
+            elif not self._folded_asked:
                 self._folded_asked = True
                 return None
-            self._folded_table = NameTable(self.folded_names())
+            else:
+                self._folded_table = NameTable(self.folded_names())
         return self._folded_table
+
+    def _kept_table(self) -> NameTable | None:
+        """The names' table the build kept in the store (`kb.schema.NAME_TABLE`), or None."""
+        if not self.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'name_table'"):
+            return None
+        found = self.rows("SELECT names, alphabet, counts, size FROM name_table")
+        if not found:
+            return None
+        try:
+            return NameTable.unpacked(*found[0])
+        except (ValueError, TypeError) as err:  # its parts do not fit together: not what the build wrote
+            raise Damaged(self.path, err) from None
 
     # -- connections ----------------------------------------------------------------
 

@@ -223,7 +223,8 @@ class Vocabulary:
     def __init__(self, counts: dict[str, int], names: Iterable[str], stems: dict[str, str] | None = None) -> None:
         """``stems``: each word's stem where it differs from the word (computed here when None)."""
         self.counts = counts
-        self.names = frozenset(names)
+        self._listed = list(names)
+        self.names = frozenset(self._listed)
         """Words of headwords and card names: preferred corrections."""
         self._given_stems = stems
         self._words: list[str] | None = None
@@ -239,8 +240,11 @@ class Vocabulary:
 
     def _ordered(self) -> list[str]:
         """Every known word in order (made whole on first use, then published: threads may share a vocabulary)."""
-        if self._words is None:
-            self._words = sorted(self.counts.keys() | self.names)
+        if self._words is None:  # the file lists both in order: sorting them together merges two runs
+            words = list(self.counts)
+            words += dict.fromkeys(name for name in self._listed if name not in self.counts)
+            words.sort()
+            self._words = words
         return self._words
 
     def _with_stem(self, root: str) -> list[str]:
@@ -317,10 +321,17 @@ class Vocabulary:
         limit = 1 if len(folded) <= 5 else 2
         bare = _bare(folded)
         near: dict[str, int] = {}
+        letters, bare_letters = set(folded), set(bare)
         for candidate in self._starting(folded[0]):
             if candidate in FILLER:
                 continue
-            far = min(distance(folded, candidate, limit), distance(bare, _bare(candidate), limit - 1) + 1)
+            # An edit changes at most two of the letters the two words do not share: a word
+            # differing in more letters is not within the limit, and is not compared whole.
+            far = distance(folded, candidate, limit) if len(letters ^ set(candidate)) <= 2 * limit else limit + 1
+            if far > 1:  # without their endings the two can come nearer (to one edit at best)
+                other = _bare(candidate)
+                if len(bare_letters ^ set(other)) <= 2 * (limit - 1):
+                    far = min(far, distance(bare, other, limit - 1) + 1)
             if far <= limit:
                 near[candidate] = far
         if not near:
