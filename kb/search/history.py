@@ -22,7 +22,7 @@ from whoosh.searching import Searcher
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk
-from kb.search.matching import Positions, Words, loosened, matcher
+from kb.search.matching import Positions, Words, loosened, matcher, rarity
 from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
 from kb.search.questions import Typed
@@ -90,7 +90,7 @@ def topics(
     each `Found` counts the most of them one of its matching versions matches."""
     loose = loosened(built)
     shared = Words(built, words) if words else None
-    check = matcher(built, shared)
+    check = matcher(built, shared, rarity(searcher))
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     ranked: list[tuple[int, float]] = []
     whole = False

@@ -77,13 +77,17 @@ Check = Callable[[int, Positions, "set[int] | None"], set[int]]
 """The versions of a topic document a query matches, among those kept (`matcher`)."""
 
 
-def matcher(built: query.Query, words: Words | None = None) -> Check:
+def matcher(
+    built: query.Query, words: Words | None = None, cost: Callable[[query.Query], float] | None = None
+) -> Check:
     """A function giving the versions (numbered from 0 within the topic) of a topic document
     (``docnum``) that ``built`` matches, among those numbered ``keep`` (all when None: a
     narrower ``keep`` only saves work, the answer is the same as the whole one's, within
     ``keep``); a part of ``built`` that is one of ``words`` is found through them (once a
     topic). The query's shape is read once for all the topics a search checks, not again at
-    each of them (a search as of a date checks hundreds)."""
+    each of them (a search as of a date checks hundreds). With ``cost`` (how much of the
+    postings a part reads: `rarity`), the parts that must all match are checked the cheapest
+    first: most topics fail there, and the others are not read for them."""
     if built is query.NullQuery:
         return _nothing
     if words is not None and (i := words.at.get(id(built))) is not None:
@@ -93,12 +97,30 @@ def matcher(built: query.Query, words: Words | None = None) -> Check:
     if isinstance(built, query.Phrase):
         return lambda docnum, positions, keep: set() if keep == set() else _phrase(built, docnum, positions, keep)
     if isinstance(built, query.AndNot):
-        return _and_not(matcher(built.a, words), matcher(built.b, words))
+        return _and_not(matcher(built.a, words, cost), matcher(built.b, words, cost))
     if isinstance(built, query.And):
-        return _and([matcher(child, words) for child in built.children()])
+        children = sorted(built.children(), key=cost) if cost is not None else list(built.children())
+        return _and([matcher(child, words, cost) for child in children])
     if isinstance(built, query.Or):
-        return _or([matcher(child, words) for child in built.children()])
+        return _or([matcher(child, words, cost) for child in built.children()])
     raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
+
+
+def rarity(searcher: Searcher) -> Callable[[query.Query], float]:
+    """How many postings a query's words hold in the index of ``searcher`` (each word's
+    occurrences, over the fields it is searched in): what checking it reads."""
+    reader = searcher.reader()
+
+    def cost(built: query.Query) -> float:
+        if isinstance(built, query.Term):
+            return float(reader.frequency(built.fieldname, built.text)) if built.fieldname in reader.schema else 0.0
+        if isinstance(built, query.Phrase):
+            return sum(cost(query.Term(built.fieldname, word)) for word in built.words)
+        if built.is_leaf():
+            return 0.0
+        return sum(cost(child) for child in built.children())
+
+    return cost
 
 
 def _nothing(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
