@@ -47,6 +47,7 @@ def test_store_holds_what_the_answers_read_and_the_parses_their_entries(tmp_path
         "card_titles",
         "cards",
         "documents",
+        "name_table",
         "names",
         "see_refs",
         "topic_keys",

@@ -5,6 +5,7 @@ on the positions of each version, not on the whole document."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from whoosh import query
@@ -91,9 +92,10 @@ def matcher(
     if built is query.NullQuery:
         return _nothing
     if words is not None and (i := words.at.get(id(built))) is not None:
-        return _shared(words, i)
+        return _held(lambda docnum, positions: words.versions(i, docnum, positions))
     if isinstance(built, query.Term):
-        return _term(built.fieldname, built.text)
+        fieldname, text = built.fieldname, built.text
+        return _held(lambda docnum, positions: positions.versions(fieldname, text, docnum))
     if isinstance(built, query.Phrase):
         return lambda docnum, positions, keep: set() if keep == set() else _phrase(built, docnum, positions, keep)
     if isinstance(built, query.AndNot):
@@ -127,21 +129,14 @@ def _nothing(docnum: int, positions: Positions, keep: set[int] | None) -> set[in
     return set()
 
 
-def _shared(words: Words, i: int) -> Check:
+def _held(versions: Callable[[int, Positions], AbstractSet[int]]) -> Check:
+    """The check of a word: the versions holding it (``versions`` of the topic document and its
+    positions), among those kept."""
+
     def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
         if keep == set():
             return set()
-        shared = words.versions(i, docnum, positions)
-        return set(shared) if keep is None else keep & shared
-
-    return check
-
-
-def _term(fieldname: str, text: Any) -> Check:
-    def check(docnum: int, positions: Positions, keep: set[int] | None) -> set[int]:
-        if keep == set():
-            return set()
-        found = positions.versions(fieldname, text, docnum)
+        found = versions(docnum, positions)
         return set(found) if keep is None else keep & found
 
     return check
