@@ -49,8 +49,9 @@ from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
 from kb.read import changes, documents, standing
+from kb.read.names import Names
 from kb.read.parts import Parts
-from kb.read.reader import Names, Reader
+from kb.read.reader import Reader
 from kb.read.worddiff import word_diff
 from rulings.normalize import headword_key
 

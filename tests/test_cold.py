@@ -91,7 +91,8 @@ def test_each_threads_connection_keeps_a_small_page_cache(bundled: KnowledgeBase
 def _program(*arguments: str) -> subprocess.CompletedProcess[str]:
     """``rulings ARGUMENTS`` as the installed program runs it, with an exit handler that says "teardown"."""
     code = ("import atexit, sys; atexit.register(print, 'teardown', file=sys.stderr); "
-            f"sys.argv = ['rulings', *{list(arguments)!r}]; from web.cli.main import program; program()")  # fmt: skip
+            f"sys.argv = ['rulings', *{list(arguments)!r}]; "
+            "from web.cli.program import program; program()")  # fmt: skip
     return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False)
 
 

@@ -20,14 +20,14 @@ import json
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
 from kb.model import Outline, Version, outline_of
-from kb.vocabulary import NameTable, lengths_within
+from kb.read.names import NameReading
 
 HISTORIES = 256
 """Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
@@ -57,34 +57,6 @@ def _close_all(owned: dict[threading.Thread, dict[str, Closable]]) -> None:
         thing.close()
 
 
-class Names(Mapping[str, str]):
-    """Folded headword or card name -> the name (`kb.build.store` made them), read as asked."""
-
-    def __init__(self, reader: Reader) -> None:
-        self._reader = reader
-
-    def __getitem__(self, folded: str) -> str:
-        found = self._reader.rows("SELECT name FROM names WHERE folded = ?", folded)
-        if not found:
-            raise KeyError(folded)
-        return str(found[0][0])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._reader.folded_names())
-
-    def __len__(self) -> int:
-        return int(self._reader.rows("SELECT count(*) FROM names")[0][0])
-
-    def near(self, word: str, cutoff: float) -> Sequence[str]:
-        """The folded names whose difflib ratio with ``word`` may reach ``cutoff``: those whose
-        characters counted (`kb.vocabulary.NameTable`, kept in the store) may, else those of a
-        length that may."""
-        table = self._reader.folded_table()
-        if table is not None:
-            return table.reachable(word, cutoff)
-        return self._reader.folded_names_within(*lengths_within(len(word), cutoff))
-
-
 class Reader:
     """Read-only lookups over one build directory's store, safe to share between threads."""
 
@@ -101,9 +73,8 @@ class Reader:
         self._outlines: dict[str, tuple[Outline, ...]] = {}
         """Topic id -> its versions' outlines in id order, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
-        self._folded: tuple[str, ...] | None = None
-        self._folded_table: NameTable | None = None
-        self._folded_asked = False
+        self.names_read = NameReading(self)
+        """The folded names and their characters counted, read once (`kb.read.names`)."""
         self.versions_read = 0
         """Version rows read so far (by every thread)."""
         self.closed = False
@@ -115,47 +86,6 @@ class Reader:
         if layout != schema.SCHEMA_VERSION:
             Reader.close(self)
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
-
-    def folded_names(self) -> tuple[str, ...]:
-        """Every folded name (`Names`), in the store's order, read once: a "did you mean" compares them all."""
-        if self._folded is None:
-            self._folded = tuple(r[0] for r in self.rows("SELECT folded FROM names ORDER BY rowid"))
-        return self._folded
-
-    def folded_names_within(self, shortest: int, longest: int) -> Sequence[str]:
-        """The folded names of ``shortest`` to ``longest`` characters, in the store's order."""
-        if self._folded is not None:
-            return [name for name in self._folded if shortest <= len(name) <= longest]
-        return [r[0] for r in self.rows("SELECT folded FROM names WHERE length(folded) BETWEEN ? AND ? ORDER BY rowid",
-                                        shortest, longest)]  # fmt: skip
-
-    def folded_table(self) -> NameTable | None:
-        """`folded_names` with their characters counted: the table the build kept in the store,
-        read once; or, from a store built before it was kept, made once when asked a second
-        time (then published: threads may share it), None the first time (one comparison of all
-        the names costs less than making the table: a command run once)."""
-        if self._folded_table is None:
-            kept = self._kept_table()
-            if kept is not None:
-                self._folded_table = kept
-            elif not self._folded_asked:
-                self._folded_asked = True
-                return None
-            else:
-                self._folded_table = NameTable(self.folded_names())
-        return self._folded_table
-
-    def _kept_table(self) -> NameTable | None:
-        """The names' table the build kept in the store (`kb.schema.NAME_TABLE`), or None."""
-        if not self.rows("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'name_table'"):
-            return None
-        found = self.rows("SELECT names, alphabet, counts, size FROM name_table")
-        if not found:
-            return None
-        try:
-            return NameTable.unpacked(*found[0])
-        except (ValueError, TypeError) as err:  # its parts do not fit together: not what the build wrote
-            raise Damaged(self.path, err) from None
 
     # -- connections ----------------------------------------------------------------
 

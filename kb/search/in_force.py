@@ -24,7 +24,7 @@ from whoosh.searching import Hit, Searcher
 
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.errors import BuildError
-from kb.read.reader import Names
+from kb.read.names import Names
 from kb.search import budget, bulk
 from kb.search import history as history_search
 from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query

@@ -2,7 +2,8 @@
 
 import sys
 
-from web.cli.main import commands_markdown, program
+from web.cli.main import commands_markdown
+from web.cli.program import program
 
 if sys.argv[1:] == ["--commands-markdown"]:
     print(commands_markdown(), end="")

@@ -11,8 +11,6 @@ mistakes and bad input end with one ``rulings: error: ...`` line and exit status
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -386,21 +384,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 READING = frozenset({"show", "history", "diff", "card", "cards", "deck", "search", "docs"})
 """The commands that only read a knowledge base (those `parser` adds with ``query``)."""
-
-
-def program() -> NoReturn:
-    """The ``rulings`` program: `main`, its status the exit status. A command that only reads
-    (`READING`) ends the process once its output is flushed, without the interpreter's
-    teardown, which freed a large search's objects one by one (some 20 ms of a cold search at
-    90,000 versions); it has nothing to finish, having written nothing."""
-    arguments = sys.argv[1:]
-    status = main(arguments)
-    if arguments[:1] and arguments[0] in READING:
-        with contextlib.suppress(OSError):  # a closed pipe: nothing more to say
-            sys.stdout.flush()
-            sys.stderr.flush()
-        os._exit(status)
-    sys.exit(status)
 
 
 def _failed(status: int, message: str, as_json: bool, extra: dict[str, Any] | None = None) -> int:

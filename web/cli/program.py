@@ -1,0 +1,26 @@
+"""The installed ``rulings`` program: the command line (`web.cli.main`), ended at once after a
+command that only reads."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+from typing import NoReturn
+
+from web.cli.main import READING, main
+
+
+def program() -> NoReturn:
+    """`main`, its status the exit status. A command that only reads (`READING`) ends the
+    process once its output is flushed, without the interpreter's teardown, which freed a large
+    search's objects one by one (some 20 ms of a cold search at 90,000 versions); it has
+    nothing to finish, having written nothing."""
+    arguments = sys.argv[1:]
+    status = main(arguments)
+    if arguments[:1] and arguments[0] in READING:
+        with contextlib.suppress(OSError):  # a closed pipe: nothing more to say
+            sys.stdout.flush()
+            sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
