@@ -151,9 +151,10 @@ def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
         if len(kept) >= STORED_KEPT:
             kept.clear()
         stored = kept[docnum] = searcher.stored_fields(docnum)
-        spans = stored["versions"]  # and when each version was in force, as arrays (a date's versions found at once)
-        stored["starts"] = np.fromiter((start for _, start, _ in spans), dtype=np.int64, count=len(spans))
-        stored["ends"] = np.fromiter((end for _, _, end in spans), dtype=np.int64, count=len(spans))
+        spans = stored["versions"]
+        if len(spans) > SHORT_HISTORY:  # and when each version was in force, as arrays (`_in_force`)
+            stored["starts"] = np.fromiter((start for _, start, _ in spans), dtype=np.int64, count=len(spans))
+            stored["ends"] = np.fromiter((end for _, _, end in spans), dtype=np.int64, count=len(spans))
     return stored
 
 

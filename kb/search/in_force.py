@@ -16,7 +16,7 @@ import dataclasses
 import datetime as dt
 import html
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from whoosh import query
@@ -262,7 +262,7 @@ def names_entry(typed: Typed, headword: str) -> bool:
     return bool(wanted) and wanted <= {t for w in typed.words for t in analysed(TEXT, w)}
 
 
-def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Callable[[], Vocabulary]) -> str | None:
+def suggest(typed: Typed, names: Names, vocabulary: Callable[[], Vocabulary]) -> str | None:
     """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
     name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself.
     ``vocabulary`` gives the known words, asked for only when the query names nothing as typed."""
@@ -277,7 +277,7 @@ def suggest(typed: Typed, names: Mapping[str, str], vocabulary: Callable[[], Voc
     known = vocabulary()
     if all(known.knows(w) for w in words):
         return None
-    close = close_matches(folded, names.near(folded, 0.7) if isinstance(names, Names) else names, n=1, cutoff=0.7)
+    close = close_matches(folded, names.near(folded, 0.7), n=1, cutoff=0.7)
     return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
 
 
