@@ -13,9 +13,11 @@ import pytest
 from whoosh import index
 from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.lang.porter import stem
+from whoosh.query import Term
 
 from kb.paths import INDEX_DIR, current
-from kb.search import postings
+from kb.query import KnowledgeBase
+from kb.search import bulk, postings
 from kb.search.postings import Postings
 
 
@@ -81,3 +83,21 @@ def test_kept_postings_are_bounded_least_recently_asked_first(bundled_root: Path
     assert kept.size == sum(size[word] for word in held) <= kept.most
     rest = [word for word, _ in entries[1:]]
     assert held[0] == first and held[1:] == rest[len(rest) - len(held) + 1 :]  # the others asked last
+
+
+def test_scored_postings_are_kept_per_searcher_and_are_whooshs_scores(bundled_root: Path) -> None:
+    """A term's scored postings are read once per searcher (its index never changes under it),
+    another searcher scores its own, and the scores are those Whoosh's matchers give."""
+    with KnowledgeBase(current(bundled_root)) as kb:
+        searcher = kb.history_searcher(None)
+        assert searcher is not None and searcher.is_atomic()
+        first = bulk.scored(searcher, 0, searcher, "text", b"mission")
+        assert bulk.scored(searcher, 0, searcher, "text", b"mission") is first
+        assert len(first.ids) == _topics_saying(bundled_root, "mission") == 31
+        assert len(bulk.scored(searcher, 0, searcher, "text", b"nosuchword").ids) == 0
+        whooshs = {d: s for s, d in searcher.search(Term("text", "mission"), limit=None).top_n}
+        assert first.ids.tolist() == sorted(whooshs)
+        assert all(abs(s - whooshs[d]) <= 1e-9 for d, s in zip(first.ids.tolist(), first.scores.tolist(), strict=True))
+        with index.open_dir(str(current(bundled_root) / INDEX_DIR)).searcher(weighting=searcher.weighting) as other:
+            again = bulk.scored(other, 0, other, "text", b"mission")
+            assert again is not first and again.scores.tolist() == first.scores.tolist()

@@ -15,6 +15,7 @@ higher score first, on equal scores the earlier document.
 from __future__ import annotations
 
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,36 +103,19 @@ class Evaluation:
         return found
 
     def _term(self, sub: Searcher, fieldname: str, text: Any, positive: bool) -> Matched:
-        reader = sub.reader()
         if fieldname not in sub.schema:
             return Matched(NONE, ZERO)
-        field = sub.schema[fieldname]
         try:
-            raw = field.to_bytes(text)
+            raw = sub.schema[fieldname].to_bytes(text)
         except ValueError:
             return Matched(NONE, ZERO)
         key = (id(self.searcher), self.offset, fieldname, raw)
-        if (fieldname, raw) not in reader:
-            self._postings[key] = Read(NONE, ZERO, [])  # a word the index lacks: none of its positions either
-            return Matched(NONE, ZERO)
-        if key not in self._postings:
-            scorer = sub.weighting.scorer(sub, fieldname, raw)
-            segment = segment_of(reader)
-            kept = None if segment is None else (segment, fieldname, raw)
-            ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"), kept)
-            if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
-                scores = weights
-            elif isinstance(scorer, LengthScorer) and scorer.codes is not None:
-                norms = np.asarray(scorer.norms, dtype=np.float64)
-                codes = np.frombuffer(scorer.codes, dtype=np.uint8)
-                scores = scorer.idf * ((weights * scorer.boosted) / (weights + norms[codes[ids]]))
-            else:
-                raise Unsupported("a scorer without lengths in memory")  # Whoosh reads them per document
-            self._postings[key] = Read(ids, scores, values)
-        ids, scores = self._postings[key].ids, self._postings[key].scores
-        if positive:
-            self.leaves.append(Leaf((fieldname, raw), ids + self.offset))
-        return Matched(ids, scores)
+        read = self._postings.get(key)
+        if read is None:
+            read = self._postings[key] = scored(self.searcher, self.offset, sub, fieldname, raw)
+        if positive and len(read.ids):
+            self.leaves.append(Leaf((fieldname, raw), read.ids + self.offset))
+        return Matched(read.ids, read.scores)
 
     def _phrase(self, sub: Searcher, built: query.Phrase, positive: bool) -> Matched:
         """Whoosh's Phrase (slop 1): the documents where the words stand at consecutive positions,
@@ -169,6 +153,52 @@ class Evaluation:
             if at < len(leaf.ids) and leaf.ids[at] == docnum:
                 found[leaf.term] = None
         return list(found)
+
+
+def scored(searcher: Searcher, offset: int, sub: Searcher, fieldname: str, raw: bytes) -> Read:
+    """The postings of the term ``raw`` in ``fieldname`` of the segment ``sub`` (at ``offset`` in
+    ``searcher``) read whole and scored: kept per searcher (`SCORED`), since its scores depend
+    only on the index the searcher reads, which never changes under it."""
+    kept = _SCORED.get(searcher)
+    if kept is None:
+        kept = _SCORED[searcher] = {}
+    key = (offset, fieldname, raw)
+    found = kept.get(key)
+    if found is None:
+        found = _scored(sub, fieldname, raw)
+        if len(kept) >= SCORED_KEPT:
+            kept.clear()
+        kept[key] = found
+    return found
+
+
+def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:
+    """`scored`, read from the index: none for a term the segment lacks (nor any positions)."""
+    reader = sub.reader()
+    if (fieldname, raw) not in reader:
+        return Read(NONE, ZERO, [])
+    field = sub.schema[fieldname]
+    scorer = sub.weighting.scorer(sub, fieldname, raw)
+    segment = segment_of(reader)
+    kept = None if segment is None else (segment, fieldname, raw)
+    ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"), kept)
+    if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
+        scores = weights
+    elif isinstance(scorer, LengthScorer) and scorer.codes is not None:
+        norms = np.asarray(scorer.norms, dtype=np.float64)
+        codes = np.frombuffer(scorer.codes, dtype=np.uint8)
+        scores = scorer.idf * ((weights * scorer.boosted) / (weights + norms[codes[ids]]))
+        scores.setflags(write=False)
+    else:
+        raise Unsupported("a scorer without lengths in memory")  # Whoosh reads them per document
+    return Read(ids, scores, values)
+
+
+SCORED_KEPT = 4096
+"""Terms whose scored postings a searcher keeps (all forgotten when there are more): the
+postings themselves are shared with `kb.search.postings.KEPT`, the scores are a searcher's own."""
+_SCORED: weakref.WeakKeyDictionary[Searcher, dict[tuple[int, str, bytes], Read]] = weakref.WeakKeyDictionary()
+"""Each searcher's scored terms (a searcher belongs to one thread: `kb.search.searchers`)."""
 
 
 def _all(parts: list[Matched]) -> Matched:

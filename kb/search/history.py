@@ -24,7 +24,7 @@ from kb.layout import Span
 from kb.search import budget, bulk
 from kb.search.matching import Positions, Words, loosened, matcher, rarity
 from kb.search.passages import marked
-from kb.search.plans import RERANK, most_words_query, plan, prepared, whole_query
+from kb.search.plans import RERANK, most_words_query, prepared, whole_query
 from kb.search.questions import Typed
 from kb.search.steady import SteadyAll, SteadyTop, steady
 
@@ -58,15 +58,19 @@ def run(
     kind: str | None,
     limit: int,
     work: budget.Work | None = None,
+    marks: set[str] | None = None,
 ) -> list[Found]:
     """The best ``limit`` topics for ``typed`` among the versions in force on ``day`` (an
-    ordinal; every version when None), within the budget."""
+    ordinal; every version when None), within the budget. ``marks``, when given, gets the text
+    words of the query run (those its snippets mark: `mark`)."""
     work = work if work is not None else budget.Work()
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
     planned, every, limit = ready
     reader = searcher.reader()
     whole = whole_query(planned, every, reader, work)
+    if marks is not None:
+        marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
@@ -205,10 +209,3 @@ def mark(text: str, terms: set[str]) -> str:
     """The snippet of ``text`` with ``terms`` marked, as Whoosh's ``highlight`` function makes it
     (`kb.search.passages`: the marks of a hyphenated word's parts each apart)."""
     return marked(text, frozenset(terms), MARKING, merge=False)
-
-
-def query_terms(searcher: Searcher, typed: Typed, game: str | None, kind: str | None) -> set[str]:
-    """The text words a search for ``typed`` marks in its snippets."""
-    planned = plan(typed, game, kind, budget.Work())
-    every = planned.required + [q for _, q in planned.words]
-    return text_terms(whole_query(planned, every, searcher.reader(), budget.Work())) if every else set()

@@ -182,7 +182,7 @@ def search(
         )
         results.append({**part, "topic": version.topic, "snippet": marked or fallback, "full": False})
     if history is not None:
-        _grouped(results, find, history, fixed or typed, game, kind)
+        _grouped(results, find)
     if results and not start and names_entry(fixed or typed, results[0]["headword"]):
         results[0]["full"] = True
     meant = meanings(fixed) if fixed else []
@@ -229,27 +229,27 @@ class _Finder:
         self.day = on.toordinal() if on else None
         self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
+        self.marks: set[str] | None = None
+        """The text words the first history search ran (its snippets mark them)."""
 
     def __call__(self, typed: Typed) -> list[tuple[int, str]]:
         if self.history is None:
             return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work)
-        found = history_search.run(self.history, typed, self.day, self.game, self.kind, self.limit, self.work)
+        first = self.marks is None
+        if first:
+            self.marks = set()
+        found = history_search.run(
+            self.history, typed, self.day, self.game, self.kind, self.limit, self.work, self.marks if first else None
+        )
         for topic in found:
             self.matching.setdefault(topic.shown, topic.versions)
         return [(topic.shown, "") for topic in found]
 
 
-def _grouped(
-    results: list[SearchResult | HistoryResult],
-    find: _Finder,
-    history: Searcher,
-    typed: Typed,
-    game: str | None,
-    kind: str | None,
-) -> None:
+def _grouped(results: list[SearchResult | HistoryResult], find: _Finder) -> None:
     """Give each result of a history search its topic's matching versions (``matching``,
     ids oldest first) and a snippet of its text marking the words searched."""
-    terms = history_search.query_terms(history, typed, game, kind)
+    terms = find.marks or set()
     for place, result in enumerate(results):
         snippet = history_search.mark(result["text"], terms) if result["text"] and terms else ""
         results[place] = HistoryResult(**result, matching=find.matching.get(result["version"], [result["version"]]))
