@@ -40,7 +40,11 @@ class FusedAnalyzer:
     def __init__(self, joined: bool = True, stemmed: bool = False, mark: str = "", stride: int = 0) -> None:
         self.joined, self.stemmed, self.mark, self.stride = joined, stemmed, mark, stride
         self.expression = re.compile(f"{WORD}|{re.escape(mark)}" if mark else WORD)
+        self.splitter = re.compile(f"({self.expression.pattern})")
+        """The expression as one group: ``splitter.split(text)`` gives the gaps and raw words in turn."""
         self.terms: dict[str, Terms] = {}
+        self.single: dict[str, str | None] = {}
+        """Raw word -> its one term (None: it gives none or several), filled by `term`."""
 
     def analysed(self, raw: str) -> Terms:
         """What the chain makes of the raw word ``raw`` (as `kb.analysis.FoldFilter` does, then
@@ -58,6 +62,17 @@ class FusedAnalyzer:
         if self.stemmed:
             words = [(stem(text), offset) for text, offset in words]
         return tuple(words), len(parts) if folded and len(parts) >= 2 else 1
+
+    def term(self, raw: str) -> str | None:
+        """The one term the raw word ``raw`` gives; None when it gives none or several (a
+        hyphenated word's parts). Kept in `single`, which threads share: a raw word only ever
+        gets its one possible entry (a dict's get and set are atomic)."""
+        entry = self.terms.get(raw)
+        if entry is None:
+            entry = self.terms[raw] = self.analysed(raw)
+        found = entry[0][0][0] if len(entry[0]) == 1 else None
+        self.single[raw] = found
+        return found
 
     def __call__(
         self,

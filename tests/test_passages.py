@@ -4,6 +4,7 @@ with the terms of each of its words marked in turn, of pairs of them, and of non
 
 from __future__ import annotations
 
+import random
 import sqlite3
 from contextlib import closing
 from pathlib import Path
@@ -13,7 +14,7 @@ from whoosh import highlight
 
 from kb.fused import FusedAnalyzer
 from kb.paths import current
-from kb.search.passages import marked
+from kb.search.passages import _leaping, marked
 from kb.search.snippet import PASSAGES, EarlierOnTies
 
 ANALYZERS = {"in force": FusedAnalyzer(stemmed=True), "history": FusedAnalyzer(joined=False, stemmed=True)}
@@ -89,3 +90,25 @@ def test_a_hyphenated_words_parts_count_apart_only_where_whoosh_counts_them_apar
             "card. Some words that stand between the passages and fill" + last
         )
     )
+
+
+def test_texts_of_every_shape_are_marked_as_whoosh_marks_them() -> None:
+    """Made-up texts of one to three hundred words, of one to 61 letters, marked as Whoosh
+    marks them: passages cut at their length (`passages.MAXCHARS`), countdowns ending on
+    exactly nothing left, words longer than the context around a mark (those walked word by word)."""
+    chance = random.Random(25)
+    leapt = compared = 0
+    for _ in range(400):
+        sizes = [1, 2, 3, 5, 8, 12, 20, 40, 59, 60, 61] if chance.random() < 0.3 else list(range(1, 10))
+        vocabulary = ["".join(chance.choice("abcdefghij") for _ in range(chance.choice(sizes))) for _ in range(8)]
+        count = chance.randint(1, chance.choice([10, 60, 300]))
+        gaps = [" ", " ", " ", "  ", ", ", ". "]
+        text = "".join(chance.choice(vocabulary) + chance.choice(gaps) for _ in range(count))
+        for analyzer in ANALYZERS.values():
+            terms = list(dict.fromkeys(t.text for t in analyzer(text, mode="index", removestops=False)))
+            for words in (frozenset(chance.sample(terms, min(k, len(terms)))) for k in (1, 2, 3)):
+                for merge in (True, False):
+                    leapt += _leaping(text, words, analyzer, merge) is not None
+                    assert marked(text, words, analyzer, merge) == whooshs(text, words, analyzer, merge), text
+                    compared += 1
+    assert compared == 4_800 and leapt > compared // 2

@@ -15,7 +15,6 @@ higher score first, on equal scores the earlier document.
 from __future__ import annotations
 
 import time
-import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +23,7 @@ from whoosh import query
 from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
 
-from kb.search import budget
+from kb.search import budget, memo
 from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings, segment_of
 from kb.search.steady import ordered
 from kb.search.weighting import LengthScorer
@@ -99,7 +98,7 @@ class Evaluation:
         shifted = found.ids + self.offset
         for place in range(start, len(self.leaves)):
             leaf = self.leaves[place]
-            self.leaves[place] = Leaf(leaf.term, np.intersect1d(leaf.ids, shifted, assume_unique=True))
+            self.leaves[place] = Leaf(leaf.term, leaf.ids[common(leaf.ids, shifted)[0]])
         return found
 
     def _term(self, sub: Searcher, fieldname: str, text: Any, positive: bool) -> Matched:
@@ -157,19 +156,13 @@ class Evaluation:
 
 def scored(searcher: Searcher, offset: int, sub: Searcher, fieldname: str, raw: bytes) -> Read:
     """The postings of the term ``raw`` in ``fieldname`` of the segment ``sub`` (at ``offset`` in
-    ``searcher``) read whole and scored: kept per searcher (`SCORED`), since its scores depend
-    only on the index the searcher reads, which never changes under it."""
-    kept = _SCORED.get(searcher)
-    if kept is None:
-        kept = _SCORED[searcher] = {}
+    ``searcher``) read whole and scored: kept for the searcher (`kb.search.memo`), since its
+    scores depend only on the index the searcher reads. The postings themselves are shared
+    between searchers of one segment (`kb.search.postings.KEPT`); the scores are each searcher's."""
+    kept = memo.of(searcher).scored
     key = (offset, fieldname, raw)
     found = kept.get(key)
-    if found is None:
-        found = _scored(sub, fieldname, raw)
-        if len(kept) >= SCORED_KEPT:
-            kept.clear()
-        kept[key] = found
-    return found
+    return found if found is not None else kept.put(key, _scored(sub, fieldname, raw))
 
 
 def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:
@@ -194,13 +187,6 @@ def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:
     return Read(ids, scores, values)
 
 
-SCORED_KEPT = 4096
-"""Terms whose scored postings a searcher keeps (all forgotten when there are more): the
-postings themselves are shared with `kb.search.postings.KEPT`, the scores are a searcher's own."""
-_SCORED: weakref.WeakKeyDictionary[Searcher, dict[tuple[int, str, bytes], Read]] = weakref.WeakKeyDictionary()
-"""Each searcher's scored terms (a searcher belongs to one thread: `kb.search.searchers`)."""
-
-
 def _all(parts: list[Matched]) -> Matched:
     """The documents every part matches, their scores summed."""
     if not parts:
@@ -209,9 +195,23 @@ def _all(parts: list[Matched]) -> Matched:
     for part in parts[1:]:
         if not len(found.ids):
             break
-        _, left, right = np.intersect1d(found.ids, part.ids, assume_unique=True, return_indices=True)
+        left, right = common(found.ids, part.ids)
         found = Matched(found.ids[left], found.scores[left] + part.scores[right])
     return found
+
+
+def common(a: Ids, b: Ids) -> tuple[Ids, Ids]:
+    """Where the documents two sorted arrays (each document once) share stand in each: each
+    document of the shorter looked up in the longer (not both sorted together, as ``intersect1d`` does)."""
+    if len(a) > len(b):
+        right, left = common(b, a)
+        return left, right
+    if not len(a):
+        return NONE, NONE
+    at = np.searchsorted(b, a)
+    np.minimum(at, len(b) - 1, out=at)
+    held = b[at] == a
+    return np.flatnonzero(held), at[held]
 
 
 def _any(parts: list[Matched]) -> Matched:

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-import weakref
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +20,7 @@ from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
-from kb.search import budget, bulk
+from kb.search import budget, bulk, memo
 from kb.search.matching import Positions, Words, loosened, matcher, rarity
 from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, prepared, whole_query
@@ -146,15 +145,11 @@ def topics(
 
 def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
     """The stored fields of topic document ``docnum`` (its topic and versions), read once per
-    searcher: a search as of a date checks hundreds of topics, most of them asked before."""
-    kept = _STORED.get(searcher)
-    if kept is None:
-        kept = _STORED[searcher] = {}
+    searcher (`kb.search.memo`): a search as of a date checks hundreds of topics, most of them asked before."""
+    kept = memo.of(searcher).stored
     stored = kept.get(docnum)
     if stored is None:
-        if len(kept) >= STORED_KEPT:
-            kept.clear()
-        stored = kept[docnum] = searcher.stored_fields(docnum)
+        stored = kept.put(docnum, searcher.stored_fields(docnum))
         spans = stored["versions"]
         if len(spans) > SHORT_HISTORY:  # and when each version was in force, as arrays (`_in_force`)
             stored["starts"] = np.fromiter((start for _, start, _ in spans), dtype=np.int64, count=len(spans))
@@ -173,10 +168,6 @@ def _in_force(stored: dict[str, Any], day: int) -> set[int]:
 
 SHORT_HISTORY = 64
 """Versions of a topic up to which comparing them one by one costs less than comparing arrays."""
-STORED_KEPT = 50_000
-"""Topic documents whose stored fields a searcher keeps (all forgotten when there are more)."""
-_STORED: weakref.WeakKeyDictionary[Searcher, dict[int, dict[str, Any]]] = weakref.WeakKeyDictionary()
-"""Each searcher's stored fields read (a searcher belongs to one thread: `kb.search.searchers`)."""
 
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:

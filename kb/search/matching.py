@@ -13,6 +13,7 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from kb.layout import STRIDE, Span
+from kb.search import memo
 
 
 class Positions:
@@ -110,12 +111,18 @@ def matcher(
 
 def rarity(searcher: Searcher) -> Callable[[query.Query], float]:
     """How many postings a query's words hold in the index of ``searcher`` (each word's
-    occurrences, over the fields it is searched in): what checking it reads."""
+    occurrences, over the fields it is searched in): what checking it reads. Each word's
+    count is read once per searcher (`kb.search.memo`)."""
     reader = searcher.reader()
+    kept = memo.of(searcher).frequency
 
     def cost(built: query.Query) -> float:
         if isinstance(built, query.Term):
-            return float(reader.frequency(built.fieldname, built.text)) if built.fieldname in reader.schema else 0.0
+            if built.fieldname not in reader.schema:
+                return 0.0
+            key = (built.fieldname, built.text)
+            found = kept.get(key)
+            return found if found is not None else kept.put(key, float(reader.frequency(*key)))
         if isinstance(built, query.Phrase):
             return sum(cost(query.Term(built.fieldname, word)) for word in built.words)
         if built.is_leaf():

@@ -17,8 +17,12 @@ text's words once, as plain values, and gives the same string, character for cha
 from __future__ import annotations
 
 import html
+from bisect import bisect_left, bisect_right
 from collections import deque
 from heapq import nlargest
+from itertools import accumulate, compress, count
+from operator import sub
+from typing import cast
 
 from kb.fused import FusedAnalyzer
 
@@ -33,6 +37,8 @@ CLASSES = 5
 
 Mark = tuple[int, int, str]
 """A marked word (or merged words): start and end characters, and its term text."""
+Passage = tuple[int, int, list[Mark]]
+"""A passage: its start and end characters, and its marks."""
 
 
 def marked(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: bool) -> str:
@@ -41,16 +47,81 @@ def marked(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: boo
     ``highlight`` function (each mark apart)."""
     if not words:
         return ""  # no token can be marked (a search of card names alone): nothing to read
-    tokens = _tokens(text, words, analyzer)
-    if not any(matched for _, _, _, matched in tokens):
+    passages = _leaping(text, words, analyzer, merge)
+    if passages is None:
+        tokens = _tokens(text, words, analyzer)
+        passages = _passages(text, _merged(tokens) if merge else tokens)
+    if not passages:
         return ""  # no passage can score (Whoosh's walk finds none either)
-    passages = _passages(text, _merged(tokens) if merge else tokens)
     end = len(text) + 1
     scored = ((_score(marks) - start / end, start, stop, marks) for start, stop, marks in passages)
     best = [p for p in nlargest(PASSAGES, scored, key=lambda p: p[0]) if p[0] >= 1]
     best.sort(key=lambda p: p[1])
     seen: dict[str, int] = {}
     return " … ".join(_formatted(text, start, stop, marks, seen) for _, start, stop, marks in best)
+
+
+def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: bool) -> list[Passage] | None:
+    """`_passages` of the text's tokens (``merge``: `_merged` first), found from the marks alone:
+    the tokens between them are not walked one by one, the passage around a mark is measured
+    on the running sum of the tokens' lengths. The passages no mark is in (they never score)
+    are left out. None for a text this cannot measure so, whose tokens `_passages` walks: one
+    holding a word of several terms (a hyphenated word's parts), or a word longer than
+    `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, two words with nothing between them."""
+    parts = analyzer.splitter.split(text)
+    raws = parts[1::2]
+    single = analyzer.single
+    known = list(map(single.get, raws))
+    if None in known:
+        for raw in {raw for raw, term in zip(raws, known, strict=True) if term is None}:
+            if raw in single or analyzer.term(raw) is None:
+                return None  # a word of several terms (or none)
+        known = list(map(single.get, raws))
+    terms = cast("list[str]", known)  # each raw word's one term
+    bounds = list(accumulate(map(len, parts)))
+    starts, ends = bounds[0:-1:2], bounds[1::2]
+    if not raws or ends[-1] > CHARLIMIT or max(map(sub, ends, starts)) > SURROUND:
+        return None
+    if merge and "" in parts[2:-1:2]:
+        return None  # a word right after another: `_merged` may join their marks
+    marks = list(compress(count(), map(words.__contains__, terms)))
+    before = list(accumulate(map(sub, ends, starts), initial=0))  # the tokens' lengths summed before each
+    found: list[Passage] = []
+    idle, zero, at = 0, False, 0  # the first token after the last passage; its countdown at 0; the next mark
+    while at < len(marks):
+        mark = marks[at]
+        if zero and idle < mark:
+            idle += 1  # a countdown left at 0: the token after a passage closes an empty one
+        countdown = SURROUND
+        if idle < mark:  # the earliest of the tokens since within SURROUND of the last one's end
+            first = starts[bisect_left(starts, ends[mark - 1] - SURROUND, idle, mark)]
+        else:
+            first, countdown = starts[mark], 2 * SURROUND
+        held = [(starts[mark], ends[mark], terms[mark])]
+        countdown -= before[mark + 1] - before[mark]
+        token, at = mark, at + 1
+        while countdown > 0:  # the next token that changes the countdown: a mark, or the last one counted
+            run_out = bisect_left(before, before[token + 1] + countdown) - 1
+            too_long = bisect_right(before, before[mark] + MAXCHARS) - 1
+            following = marks[at] if at < len(marks) else len(raws)
+            if min(run_out, too_long, following) >= len(raws):
+                token = len(raws) - 1
+                break  # the text ends inside the passage
+            spent = before[token + 1]
+            token = min(run_out, too_long, following)
+            size = before[token + 1] - before[token]
+            if token == too_long:  # counted whole, and the passage ends there (a mark there unmarked)
+                countdown = -size
+                at += token == following
+            elif token == following:
+                held.append((starts[token], ends[token], terms[token]))
+                countdown = SURROUND - size
+                at += 1
+            else:
+                countdown -= before[token + 1] - spent
+        found.append(_passage(text, held, first, ends[token]))
+        idle, zero = token + 1, countdown == 0
+    return found
 
 
 def _tokens(text: str, words: frozenset[str], analyzer: FusedAnalyzer) -> list[tuple[int, int, str, bool]]:
