@@ -101,3 +101,18 @@ def test_scored_postings_are_kept_per_searcher_and_are_whooshs_scores(bundled_ro
         with index.open_dir(str(current(bundled_root) / INDEX_DIR)).searcher(weighting=searcher.weighting) as other:
             again = bulk.scored(other, 0, other, "text", b"mission")
             assert again is not first and again.scores.tolist() == first.scores.tolist()
+
+
+def test_positions_read_together_are_each_postings_own(history_root: Path) -> None:
+    """`postings.positions_in` unpickles many postings' positions in one call: the same
+    positions as each posting's decoded apart, each marked with the posting it is of."""
+    with index.open_dir(str(current(history_root) / INDEX_DIR)).searcher() as searcher:
+        field_format = searcher.schema["text"].format
+        compared = 0
+        for raw, (_, _, values) in _read(history_root).items():
+            assert values is not None, raw
+            owners, places = postings.positions_in(field_format, values)
+            want = [(n, p) for n, value in enumerate(values) for p in postings.decoded(field_format, value)]
+            assert list(zip(owners.tolist(), places.tolist(), strict=True)) == want, raw
+            compared += len(want)
+        assert compared > 3_000

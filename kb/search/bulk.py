@@ -24,7 +24,18 @@ from whoosh.scoring import WeightScorer
 from whoosh.searching import Results, Searcher
 
 from kb.search import budget, memo
-from kb.search.postings import NONE, ZERO, Ids, Positions, Read, Scores, Unsupported, decoded, postings, segment_of
+from kb.search.postings import (
+    NONE,
+    ZERO,
+    Ids,
+    Positions,
+    Read,
+    Scores,
+    Unsupported,
+    positions_in,
+    postings,
+    segment_of,
+)
 from kb.search.steady import ordered
 from kb.search.weighting import LengthScorer
 
@@ -132,16 +143,16 @@ class Evaluation:
         values = [entry.values for entry in read if entry.values is not None]
         if len(values) < len(read):
             raise Unsupported("a phrase in a field without positions")
-        places = [np.searchsorted(entry.ids, both.ids).tolist() for entry in read]  # each word holds each document
+        each = [  # each word's positions in the documents of both: (which of them, position)
+            positions_in(field.format, [held[at] for at in np.searchsorted(entry.ids, both.ids).tolist()])
+            for held, entry in zip(values, read, strict=True)
+        ]
+        span = max(int(places.max()) for _, places in each) + len(each) + 1
+        starts = each[0][0] * span + each[0][1]  # where the phrase would start, as (document, position)
+        for offset, (owners, places) in enumerate(each[1:], start=1):
+            starts = starts[np.isin(starts, owners * span + places - offset)]
         keep = np.zeros(len(both.ids), dtype=bool)
-        for place in range(len(both.ids)):
-            starts: set[int] | None = None
-            for offset, (held, at) in enumerate(zip(values, places, strict=True)):
-                found = {p - offset for p in decoded(field.format, held[at[place]])}
-                starts = found if starts is None else starts & found
-                if not starts:
-                    break
-            keep[place] = bool(starts)
+        keep[starts // span] = True
         return Matched(both.ids[keep], both.scores[keep])
 
     def matched_terms(self, docnum: int) -> list[tuple[str, bytes]]:

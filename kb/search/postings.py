@@ -240,6 +240,27 @@ NO_VERSIONS: frozenset[int] = frozenset()
 MISSING: Any = object()
 
 
+def positions_in(field_format: Any, values: Sequence[bytes]) -> tuple[Ids, Ids]:
+    """The positions the postings' ``values`` hold, all together: which value (0, 1, ...) each
+    position is of, and the position (each value's positions in increasing order). Whoosh's
+    ``Positions`` format pickles each value's gaps as a list, headed by their count: their
+    lists are unpickled as one list of lists, in one call, and added up as arrays."""
+    if type(field_format) is not formats.Positions:
+        lists = [decoded(field_format, value) for value in values]
+        counts = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+        flat = np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=int(counts.sum()))
+        return np.repeat(np.arange(len(lists)), counts), flat
+    body = b"".join([value[_INT_SIZE:-1] if value.endswith(b".") else value[_INT_SIZE:] for value in values])
+    gaps = pickle.loads(b"(" + body + b"l.")  # MARK, each value's list, LIST: the lists in one list
+    counts = np.fromiter(map(len, gaps), dtype=np.int64, count=len(gaps))
+    summed = np.cumsum(np.fromiter(itertools.chain.from_iterable(gaps), dtype=np.int64, count=int(counts.sum())))
+    firsts = np.cumsum(counts) - counts  # where each value's positions begin
+    before = np.zeros(len(gaps), dtype=np.int64)
+    inside = (firsts > 0) & (counts > 0)
+    before[inside] = summed[firsts[inside] - 1]
+    return np.repeat(np.arange(len(gaps)), counts), summed - np.repeat(before, counts)
+
+
 def decoded(field_format: Any, value: bytes) -> list[int]:
     """The positions a posting's value holds: what Whoosh's ``Positions.decode_positions`` gives
     (a count, then the pickled gaps between positions), added up in C."""
