@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import Any
 
-import numpy as np
 from whoosh import query
 from whoosh.searching import Searcher
 
@@ -144,30 +144,41 @@ def topics(
 
 
 def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
-    """The stored fields of topic document ``docnum`` (its topic and versions), read once per
-    searcher (`kb.search.memo`): a search as of a date checks hundreds of topics, most of them asked before."""
+    """The stored fields of topic document ``docnum`` (its topic and versions) and when its
+    versions in force change (`_in_force`), read once per searcher (`kb.search.memo`): a search
+    as of a date checks hundreds of topics, most of them asked before."""
     kept = memo.of(searcher).stored
     stored = kept.get(docnum)
     if stored is None:
         stored = kept.put(docnum, searcher.stored_fields(docnum))
-        spans = stored["versions"]
-        if len(spans) > SHORT_HISTORY:  # and when each version was in force, as arrays (`_in_force`)
-            stored["starts"] = np.fromiter((start for _, start, _ in spans), dtype=np.int64, count=len(spans))
-            stored["ends"] = np.fromiter((end for _, _, end in spans), dtype=np.int64, count=len(spans))
+        stored["changes"] = _changes(stored["versions"])
     return stored
 
 
+def _changes(spans: list[Span]) -> tuple[list[int], list[frozenset[int]]]:
+    """The days on which the versions (numbered within the topic) in force change, in order,
+    and the versions in force from each of them to the next."""
+    starting: dict[int, list[int]] = {}
+    ending: dict[int, list[int]] = {}
+    for k, (_, start, end) in enumerate(spans):
+        if start < end:
+            starting.setdefault(start, []).append(k)
+            ending.setdefault(end, []).append(k)
+    days = sorted(starting.keys() | ending.keys())
+    held: set[int] = set()
+    sets = []
+    for day in days:
+        held.difference_update(ending.get(day, ()))
+        held.update(starting.get(day, ()))
+        sets.append(frozenset(held))
+    return days, sets
+
+
 def _in_force(stored: dict[str, Any], day: int) -> set[int]:
-    """The versions (numbered within the topic) of a topic document's ``stored`` fields in force
-    on ``day``: compared one by one for a short history, as arrays for a long one."""
-    spans: list[Span] = stored["versions"]
-    if len(spans) <= SHORT_HISTORY:
-        return {k for k, (_, start, end) in enumerate(spans) if start <= day < end}
-    return set(np.flatnonzero((stored["starts"] <= day) & (day < stored["ends"])).tolist())
-
-
-SHORT_HISTORY = 64
-"""Versions of a topic up to which comparing them one by one costs less than comparing arrays."""
+    """The versions (numbered within the topic) of a topic document's ``stored`` fields in force on ``day``."""
+    days, sets = stored["changes"]
+    at = bisect_right(days, day) - 1
+    return set(sets[at]) if at >= 0 else set()
 
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
