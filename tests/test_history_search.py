@@ -24,7 +24,7 @@ from kb.build import incremental
 from kb.build.pipeline import build, card_names_of
 from kb.index.writer import write_index
 from kb.query import KnowledgeBase
-from kb.search import budget
+from kb.search import budget, version_keys
 from kb.search import history as history_search
 from kb.search.matching import loosened
 from kb.search.plans import built_query
@@ -147,3 +147,31 @@ def test_a_history_search_stops_at_its_deadline(built: tuple[KnowledgeBase, Sear
     assert history_search.run(searcher, read_query("ship"), None, None, None, 5, late) == [] and late.stopped
     few = budget.Work(documents=3)
     assert len(history_search.run(searcher, read_query("ship"), None, None, None, 5, few)) <= 3 and few.stopped
+
+
+@pytest.mark.parametrize("on", [None, *PAST])
+def test_versions_found_for_every_topic_at_once_are_those_found_topic_by_topic(
+    built: tuple[KnowledgeBase, Searcher], on: dt.date | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every benchmark query, both passes (every word; most words, with each topic's count):
+    `kb.search.version_keys` gives the topics, versions, shown version and counts that checking
+    topic by topic (`kb.search.matching`) gives."""
+    kb, _ = built
+    searcher = kb.history_searcher(on)
+    assert searcher is not None
+    day = on.toordinal() if on else None
+
+    def answers() -> list[list[tuple[str, list[int], int, int]]]:
+        found = []
+        for texts in QUERIES.values():
+            for text in texts:
+                topics = history_search.run(searcher, read_query(text), day, None, None, 40)
+                found.append([(f.topic, f.versions, f.shown, f.words) for f in topics])
+        return found
+
+    at_once = answers()
+    monkeypatch.setattr(version_keys, "ENABLED", False)
+    assert answers() == at_once
+    assert version_keys.DECODED.size > 0  # the words' positions read are kept for the next search
+    counted = sum(len(topics) for topics in at_once)
+    assert counted > 1000 if on is None else (counted == 0) == (on == PAST[0])  # nothing before the library

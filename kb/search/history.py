@@ -20,12 +20,14 @@ from whoosh.searching import Searcher
 
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
-from kb.search import budget, bulk, memo
+from kb.search import budget, bulk, memo, version_keys
 from kb.search.matching import Positions, Words, loosened, matcher, rarity
 from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, prepared, whole_query
+from kb.search.postings import Unsupported
 from kb.search.questions import Typed
 from kb.search.steady import SteadyAll, SteadyTop, steady
+from kb.search.version_keys import TopicVersions, VersionKeys, topics_of
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
 """The text analyser of queries (`kb.search.plans.TEXT`) in one pass, remembering each raw word's
@@ -92,13 +94,17 @@ def topics(
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
     each `Found` counts the most of them one of its matching versions matches."""
     loose = loosened(built)
+    scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
+    keyed = None if scored is None else _by_keys(searcher, work, scored, built, day, limit, words)
+    if keyed is not None:
+        yield from keyed
+        return
     shared = Words(built, words) if words else None
     check = matcher(built, shared, rarity(searcher))
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     ranked: list[tuple[int, float]] = []
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
-    scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
     while True:
         if not whole and start + size > len(ranked):
             depth = start + size if deepen else None
@@ -141,6 +147,55 @@ def topics(
                     return
         if work.stopped:
             return
+
+
+def _by_keys(
+    searcher: Searcher,
+    work: budget.Work,
+    scored: bulk.Matched,
+    built: query.Query,
+    day: int | None,
+    limit: int,
+    words: list[query.Query] | None,
+) -> list[Found] | None:
+    """`topics`, from the versions ``built`` matches in every topic at once (`kb.search.version_keys`):
+    the topics ``scored`` ranks best among those with a matching version (in force on ``day``).
+    None when the index or the postings read do not allow it (then `topics` checks topic by topic)."""
+    if not version_keys.ENABLED:
+        return None
+    try:
+        keyed = VersionKeys(searcher, work.postings, rarity(searcher))
+        keys = keyed.matched(built)
+        each = [keyed.matched(word) for word in words or []]
+    except Unsupported:
+        return None
+    found: list[Found] = []
+    ranked = bulk.best(scored, limit if day is None else None, topics_of(keys), searcher)
+    docnums = [docnum for docnum, _ in ranked]
+    matched = TopicVersions(keys, docnums)
+    counted = [TopicVersions(versions, docnums) for versions in each]
+    for place, (docnum, score) in enumerate(ranked):
+        if place % budget.CLOCKED == 0 and time.thread_time() > work.deadline:
+            work.stopped = True
+            break
+        stored = _stored(searcher, docnum)
+        if day is None:
+            which = matched[place]
+        else:
+            held = _in_force(stored, day)
+            which = [k for k in matched[place] if k in held] if held else []
+            if not which:
+                continue
+        spans: list[Span] = stored["versions"]
+        newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
+        topic = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
+        if counted:
+            matching = [set(versions[place]) for versions in counted]
+            topic.words = max(sum(1 for versions in matching if k in versions) for k in which)
+        found.append(topic)
+        if len(found) >= limit:
+            break
+    return found
 
 
 def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:

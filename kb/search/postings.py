@@ -136,10 +136,10 @@ class Kept:
     def __init__(self, most: int) -> None:
         self.most = most
         self.size = 0
-        self._held: OrderedDict[Hashable, tuple[Postings, int]] = OrderedDict()
+        self._held: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Postings | None:
+    def get(self, key: Hashable) -> Any:
         with self._lock:
             found = self._held.get(key)
             if found is None:
@@ -147,8 +147,9 @@ class Kept:
             self._held.move_to_end(key)
             return found[0]
 
-    def put(self, key: Hashable, postings: Postings) -> None:
-        size = size_of(postings)
+    def put(self, key: Hashable, postings: Any, size: int | None = None) -> None:
+        """Keep ``postings`` (a term's `Postings`, or what else a table keeps: then its ``size`` in bytes)."""
+        size = size_of(postings) if size is None else size
         if size > self.most // 8:
             return  # one term does not push out the rest
         with self._lock:

@@ -1,0 +1,145 @@
+"""Which versions of every topic of the history index a query matches, found as arrays.
+
+A topic document of the history index (`kb.index.history`) holds each version's words from
+position ``k * STRIDE`` on. `kb.search.matching` checks one topic at a time, decoding each
+word's positions there, and a search (as of a past date above all) checks hundreds of
+topics to find the few it shows. Here each word's positions in all the topics are decoded
+at once, from the postings a search read whole (`kb.search.bulk`), and kept for the searches
+that follow (`DECODED`, shared by the threads, as `kb.search.postings.KEPT` is); the query is
+evaluated on sorted arrays of keys, ``topic document * VERSIONS + version``: a word's keys,
+a phrase's (its words at consecutive positions), And as intersection, Or as union, AndNot as
+difference. The answer is `kb.search.matching`'s, topic by topic (`tests/test_history_search.py`
+compares them on every query of the benchmark). A word whose postings were not read whole, or
+an index of several segments, raises `Unsupported`: the caller then checks topic by topic.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from whoosh import query
+from whoosh.searching import Searcher
+
+from kb.layout import STRIDE
+from kb.search.postings import NONE, Ids, Kept, Read, Unsupported, positions_in, segment_of
+
+VERSIONS = 1 << 24
+"""Versions a topic may have: key = topic document * VERSIONS + version."""
+ENABLED = True
+"""Whether history searches find matching versions this way (off: topic by topic, as a test compares)."""
+DECODED = Kept(64 << 20)
+"""Words' positions in all their topic documents, decoded: 64 MiB at most, the least recently asked dropped."""
+
+
+class VersionKeys:
+    """The versions a query matches in the topics of ``searcher``'s index (one segment), from
+    the postings a search read whole (``read``: `kb.search.budget.Work.postings`). ``cost``
+    (`kb.search.matching.rarity`) orders the parts that must all match, the rarest first."""
+
+    def __init__(self, searcher: Searcher, read: dict[Any, Read], cost: Callable[[query.Query], float]) -> None:
+        if not searcher.is_atomic():
+            raise Unsupported("several segments")  # postings are read per segment
+        self.schema, self.key, self.read, self.cost = searcher.schema, id(searcher), read, cost
+        self.segment = segment_of(searcher.reader())
+
+    def matched(self, built: query.Query) -> Ids:
+        """The keys of the versions ``built`` matches, sorted, each once."""
+        if built is query.NullQuery or isinstance(built, query.NullQuery.__class__):
+            return NONE
+        if isinstance(built, query.Term):
+            docnums, places = self.positions(built.fieldname, built.text)
+            return _distinct(docnums * VERSIONS + places // STRIDE)
+        if isinstance(built, query.Phrase):
+            return self._phrase(built)
+        if isinstance(built, query.AndNot):
+            kept = self.matched(built.a)
+            return kept[~_held(kept, self.matched(built.b))] if len(kept) else kept
+        if isinstance(built, query.And):
+            found: Ids | None = None
+            for child in sorted(built.children(), key=self.cost):
+                part = self.matched(child)
+                found = part if found is None else found[_held(found, part)]
+                if not len(found):
+                    break
+            return NONE if found is None else found
+        if isinstance(built, query.Or):
+            parts = [self.matched(child) for child in built.children()]
+            return _distinct(np.concatenate(parts)) if parts else NONE
+        raise Unsupported(type(built).__name__)
+
+    def _phrase(self, built: query.Phrase) -> Ids:
+        """The versions where the phrase's words stand at consecutive positions (slop 1)."""
+        each = [self.positions(built.fieldname, word) for word in built.words]
+        if any(not len(docnums) for docnums, _ in each):
+            return NONE
+        span = max(int(places.max()) for _, places in each) + len(each) + 1
+        starts = each[0][0] * span + each[0][1]  # sorted: documents in order, each one's positions in order
+        for offset, (docnums, places) in enumerate(each[1:], start=1):
+            starts = starts[_held(starts, docnums * span + places - offset)]
+        return _distinct((starts // span) * VERSIONS + (starts % span) // STRIDE)
+
+    def positions(self, fieldname: str, word: Any) -> tuple[Ids, Ids]:
+        """Each position of ``word`` in ``fieldname``: its topic document and the position, in order."""
+        if fieldname not in self.schema:
+            return NONE, NONE
+        field = self.schema[fieldname]
+        try:
+            raw = field.to_bytes(word)
+        except ValueError:
+            return NONE, NONE
+        entry = self.read.get((self.key, 0, fieldname, raw))
+        if entry is None or entry.values is None:
+            raise Unsupported("postings not read whole")
+        key = None if self.segment is None else (self.segment, fieldname, raw)
+        found = None if key is None else DECODED.get(key)
+        if found is None:
+            owners, places = positions_in(field.format, entry.values)
+            docnums = entry.ids[owners]
+            docnums.setflags(write=False)
+            places.setflags(write=False)
+            found = (docnums, places)
+            if key is not None:
+                DECODED.put(key, found, docnums.nbytes + places.nbytes)
+        return found
+
+
+def _held(keys: Ids, among: Ids) -> Any:
+    """Which of the sorted ``keys`` are in the sorted ``among`` (a mask)."""
+    if not len(among):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.searchsorted(among, keys)
+    np.minimum(at, len(among) - 1, out=at)
+    return among[at] == keys
+
+
+def _distinct(keys: Ids) -> Ids:
+    """``keys`` sorted, each once (sorted runs, as a word's keys are, are merged rather than sorted anew)."""
+    ordered = np.sort(keys, kind="stable")
+    if len(ordered) < 2:
+        return ordered
+    first = np.empty(len(ordered), dtype=bool)
+    first[0] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
+    return ordered[first]
+
+
+def topics_of(keys: Ids) -> Ids:
+    """The topic documents of sorted ``keys``, each once, in order."""
+    return _distinct(keys // VERSIONS)
+
+
+class TopicVersions:
+    """The versions the sorted ``keys`` hold in each of the topic documents ``docnums``, by
+    place in ``docnums``: where each topic's keys stand is looked up for all at once."""
+
+    def __init__(self, keys: Ids, docnums: list[int]) -> None:
+        first = np.asarray(docnums, dtype=np.int64) * VERSIONS
+        self.lows: list[int] = np.searchsorted(keys, first).tolist()
+        self.highs: list[int] = np.searchsorted(keys, first + VERSIONS).tolist()
+        self.versions = keys % VERSIONS
+
+    def __getitem__(self, place: int) -> list[int]:
+        found: list[int] = self.versions[self.lows[place] : self.highs[place]].tolist()
+        return found
