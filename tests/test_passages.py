@@ -93,14 +93,19 @@ def test_a_hyphenated_words_parts_count_apart_only_where_whoosh_counts_them_apar
 
 
 def test_texts_of_every_shape_are_marked_as_whoosh_marks_them() -> None:
-    """Made-up texts of one to three hundred words, of one to 61 letters, marked as Whoosh
-    marks them: passages cut at their length (`passages.MAXCHARS`), countdowns ending on
-    exactly nothing left, words longer than the context around a mark (those walked word by word)."""
+    """Made-up texts of one to three hundred words, of one to 61 letters, some hyphenated,
+    marked as Whoosh marks them: passages cut at their length (`passages.MAXCHARS`),
+    countdowns ending on exactly nothing left, a hyphenated word's parts each a token, words
+    longer than the context around a mark (those walked word by word). (A hyphenated word
+    longer than that context can make two passages of one start, whose order Whoosh leaves to
+    chance: its ``Fragment`` orders by memory address; they are not made here.)"""
     chance = random.Random(25)
     leapt = compared = 0
     for _ in range(400):
         sizes = [1, 2, 3, 5, 8, 12, 20, 40, 59, 60, 61] if chance.random() < 0.3 else list(range(1, 10))
         vocabulary = ["".join(chance.choice("abcdefghij") for _ in range(chance.choice(sizes))) for _ in range(8)]
+        short = [word for word in vocabulary if len(word) <= 20] or ["a"]
+        vocabulary += [f"{chance.choice(short)}-{chance.choice(short)}" for _ in range(2)]  # hyphenated
         count = chance.randint(1, chance.choice([10, 60, 300]))
         gaps = [" ", " ", " ", "  ", ", ", ". "]
         text = "".join(chance.choice(vocabulary) + chance.choice(gaps) for _ in range(count))
@@ -111,4 +116,4 @@ def test_texts_of_every_shape_are_marked_as_whoosh_marks_them() -> None:
                     leapt += _leaping(text, words, analyzer, merge) is not None
                     assert marked(text, words, analyzer, merge) == whooshs(text, words, analyzer, merge), text
                     compared += 1
-    assert compared == 4_800 and leapt > compared // 2
+    assert compared == 4_800 and leapt > compared // 3

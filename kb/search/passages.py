@@ -65,27 +65,33 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
     """`_passages` of the text's tokens (``merge``: `_merged` first), found from the marks alone:
     the tokens between them are not walked one by one, the passage around a mark is measured
     on the running sum of the tokens' lengths. The passages no mark is in (they never score)
-    are left out. None for a text this cannot measure so, whose tokens `_passages` walks: one
-    holding a word of several terms (a hyphenated word's parts), or a word longer than
-    `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, two words with nothing between them."""
+    are left out. None for a text this cannot measure so, whose tokens `_passages` walks: a
+    word longer than `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, a word of
+    several terms (a hyphenated word's parts) or two words with nothing between them."""
     parts = analyzer.splitter.split(text)
     raws = parts[1::2]
     single = analyzer.single
     known = list(map(single.get, raws))
-    if None in known:
-        for raw in {raw for raw, term in zip(raws, known, strict=True) if term is None}:
-            if raw in single or analyzer.term(raw) is None:
-                return None  # a word of several terms (or none)
-        known = list(map(single.get, raws))
-    terms = cast("list[str]", known)  # each raw word's one term
     bounds = list(accumulate(map(len, parts)))
     starts, ends = bounds[0:-1:2], bounds[1::2]
-    if not raws or ends[-1] > CHARLIMIT or max(map(sub, ends, starts)) > SURROUND:
+    if None in known:
+        for raw in {raw for raw, term in zip(raws, known, strict=True) if term is None and raw not in single}:
+            analyzer.term(raw)
+        known = list(map(single.get, raws))
+        if None in known:
+            if merge:
+                return None  # a word of several terms, whose marks `_merged` may join
+            starts, ends, known = _spread(raws, starts, ends, known, analyzer)
+    terms = cast("list[str]", known)  # each token's term
+    if not terms:
+        return []
+    sizes = list(map(sub, ends, starts))
+    if ends[-1] > CHARLIMIT or max(sizes) > SURROUND:
         return None
     if merge and "" in parts[2:-1:2]:
         return None  # a word right after another: `_merged` may join their marks
     marks = list(compress(count(), map(words.__contains__, terms)))
-    before = list(accumulate(map(sub, ends, starts), initial=0))  # the tokens' lengths summed before each
+    before = list(accumulate(sizes, initial=0))  # the tokens' lengths summed before each
     found: list[Passage] = []
     idle, zero, at = 0, False, 0  # the first token after the last passage; its countdown at 0; the next mark
     while at < len(marks):
@@ -103,9 +109,9 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
         while countdown > 0:  # the next token that changes the countdown: a mark, or the last one counted
             run_out = bisect_left(before, before[token + 1] + countdown) - 1
             too_long = bisect_right(before, before[mark] + MAXCHARS) - 1
-            following = marks[at] if at < len(marks) else len(raws)
-            if min(run_out, too_long, following) >= len(raws):
-                token = len(raws) - 1
+            following = marks[at] if at < len(marks) else len(terms)
+            if min(run_out, too_long, following) >= len(terms):
+                token = len(terms) - 1
                 break  # the text ends inside the passage
             spent = before[token + 1]
             token = min(run_out, too_long, following)
@@ -122,6 +128,25 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
         found.append(_passage(text, held, first, ends[token]))
         idle, zero = token + 1, countdown == 0
     return found
+
+
+def _spread(
+    raws: list[str], starts: list[int], ends: list[int], known: list[str | None], analyzer: FusedAnalyzer
+) -> tuple[list[int], list[int], list[str | None]]:
+    """The tokens of the raw words (start and end characters, and term, each a list) when some
+    give other than one term (``known`` None there): a hyphenated word gives one token per
+    part, each over the word's characters, as the analyser yields them; a word of no term, none."""
+    firsts: list[int] = []
+    lasts: list[int] = []
+    terms: list[str | None] = []
+    done = 0
+    for place in [place for place, term in enumerate(known) if term is None]:
+        entry = analyzer.terms[raws[place]][0]
+        firsts += starts[done:place] + [starts[place]] * len(entry)
+        lasts += ends[done:place] + [ends[place]] * len(entry)
+        terms += known[done:place] + [term for term, _ in entry]
+        done = place + 1
+    return firsts + starts[done:], lasts + ends[done:], terms + known[done:]
 
 
 def _tokens(text: str, words: frozenset[str], analyzer: FusedAnalyzer) -> list[tuple[int, int, str, bool]]:
