@@ -17,7 +17,7 @@ from whoosh.query import Term
 
 from kb.paths import INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk, postings
+from kb.search import bulk, memo, postings
 from kb.search.postings import Postings
 
 
@@ -116,3 +116,15 @@ def test_positions_read_together_are_each_postings_own(history_root: Path) -> No
             assert list(zip(owners.tolist(), places.tolist(), strict=True)) == want, raw
             compared += len(want)
         assert compared > 3_000
+
+
+def test_a_searchers_table_is_emptied_when_one_more_would_weigh_it_over() -> None:
+    table: memo.Table[str, bytes] = memo.Table(10, len)
+    assert table.put("a", b"1234") == b"1234" and table.put("b", b"123456") == b"123456"
+    assert (table.get("a"), table.weighs) == (b"1234", 10)
+    table.put("c", b"1")  # over 10: the table starts anew with it
+    assert (table.get("a"), table.get("b"), table.get("c"), table.weighs) == (None, None, b"1", 1)
+    counted: memo.Table[int, str] = memo.Table(2)
+    for n in range(5):
+        counted.put(n, str(n))
+    assert counted.held == {4: "4"}

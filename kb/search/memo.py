@@ -9,6 +9,7 @@ table is bounded, and forgotten whole when full (the searches that follow read a
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
@@ -23,27 +24,38 @@ Value = TypeVar("Value")
 
 @dataclass
 class Table(Generic[Key, Value]):
-    """A table of at most ``most`` entries, emptied when one more is put."""
+    """A table of entries weighing ``most`` at most (each ``weight`` of it: 1 unless told),
+    emptied when one more would weigh it over."""
 
     most: int
+    weight: Callable[[Value], int] = lambda value: 1
     held: dict[Key, Value] = field(default_factory=dict)
+    weighs: int = 0
 
     def get(self, key: Key) -> Value | None:
         return self.held.get(key)
 
     def put(self, key: Key, value: Value) -> Value:
-        if len(self.held) >= self.most:
+        weight = self.weight(value)
+        if self.weighs + weight > self.most:
             self.held.clear()
+            self.weighs = 0
         self.held[key] = value
+        self.weighs += weight
         return value
+
+
+def _bytes(read: Read) -> int:
+    return int(read.ids.nbytes + read.scores.nbytes)
 
 
 @dataclass
 class Memo:
-    """One searcher's tables: terms' scored postings (`kb.search.bulk.scored`), topic documents'
-    stored fields (`kb.search.history`), and terms' occurrences (`kb.search.matching.rarity`)."""
+    """One searcher's tables: terms' scored postings (`kb.search.bulk.scored`, 16 MiB of arrays at
+    most), topic documents' stored fields (`kb.search.history`), and terms' occurrences
+    (`kb.search.matching.rarity`)."""
 
-    scored: Table[tuple[int, str, bytes], Read] = field(default_factory=lambda: Table(4096))
+    scored: Table[tuple[int, str, bytes], Read] = field(default_factory=lambda: Table(16 << 20, _bytes))
     stored: Table[int, dict[str, Any]] = field(default_factory=lambda: Table(50_000))
     frequency: Table[tuple[str, Any], float] = field(default_factory=lambda: Table(4096))
 
