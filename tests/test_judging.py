@@ -16,8 +16,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from kb.model import history_order
 from kb.paths import current
 from kb.query import KnowledgeBase
+from kb.read import standing
 from web.cli.main import main
 
 COMMANDEERING_PARTIAL = (
@@ -258,3 +260,20 @@ def test_the_card_page_shows_each_ruling_once(client: FlaskClient) -> None:
     ruling = "<p>You may no longer simultaneously change the affiliations of a ship and the personnel aboard.</p>"
     assert card.count(ruling) == 1
     assert card.count('href="/version/stccg:chajoh@stccg-cr-update-2000-11-27@current-rulings">permalink</a>') == 1
+
+
+@pytest.mark.parametrize("library", ["bundled_root", "history_root"])
+def test_a_versions_number_is_its_place_in_its_series_sorted_oldest_first(
+    request: pytest.FixtureRequest, library: str
+) -> None:
+    """`standing.numbering` counts in one pass: the place each version of every topic takes in
+    its series sorted by `history_order` (from 1), and the series' length."""
+    with KnowledgeBase(current(request.getfixturevalue(library))) as reader:
+        compared = 0
+        for topic in reader.topics():
+            history = reader.outline(topic["id"])
+            for version in history:
+                series = [v.id for v in sorted(history, key=history_order) if v.series == version.series]
+                assert standing.numbering(version, history) == (series.index(version.id) + 1, len(series))
+                compared += 1
+        assert compared > 60

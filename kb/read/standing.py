@@ -49,9 +49,14 @@ NAMES = {
 
 
 def numbering(version: Version | Outline, history: Sequence[Version | Outline]) -> tuple[int, int]:
-    """``version``'s place (from 1) in its topic's series, oldest first, and how many the series has."""
-    series = [v.id for v in sorted(history, key=history_order) if v.series == version.series]
-    return series.index(version.id) + 1, len(series)
+    """``version``'s place (from 1) in its topic's series, oldest first (`kb.model.history_order`),
+    and how many the series has: counted in one pass, not sorted."""
+    place, of, key = 0, 0, history_order(version)
+    for other in history:
+        if other.series == version.series:
+            of += 1
+            place += (other.valid_from or dt.date.max, other.id) <= key
+    return place, of
 
 
 def partial(version: Version, history: Sequence[Version | Outline]) -> str | None:
