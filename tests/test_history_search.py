@@ -154,8 +154,9 @@ def test_versions_found_for_every_topic_at_once_are_those_found_topic_by_topic(
     built: tuple[KnowledgeBase, Searcher], on: dt.date | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every benchmark query, both passes (every word; most words, with each topic's count):
-    `kb.search.version_keys` gives the topics, versions, shown version and counts that checking
-    topic by topic (`kb.search.matching`) gives."""
+    where `kb.search.version_keys` is used (as of a date; a phrase over every version) it gives
+    the topics, versions, shown version and counts that checking topic by topic
+    (`kb.search.matching`) gives."""
     kb, _ = built
     searcher = kb.history_searcher(on)
     assert searcher is not None

@@ -95,13 +95,14 @@ def topics(
     each `Found` counts the most of them one of its matching versions matches."""
     loose = loosened(built)
     scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
-    keyed = None if scored is None else _by_keys(searcher, work, scored, built, day, limit, words)
-    if keyed is not None:
-        yield from keyed
-        return
+    deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
+    if scored is not None and not deepen:  # else the few topics shown are checked, reading no more than they need
+        keyed = _by_keys(searcher, work, scored, built, day, limit, words)
+        if keyed is not None:
+            yield from keyed
+            return
     shared = Words(built, words) if words else None
     check = matcher(built, shared, rarity(searcher))
-    deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     ranked: list[tuple[int, float]] = []
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
@@ -199,14 +200,13 @@ def _by_keys(
 
 
 def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
-    """The stored fields of topic document ``docnum`` (its topic and versions) and when its
-    versions in force change (`_in_force`), read once per searcher (`kb.search.memo`): a search
-    as of a date checks hundreds of topics, most of them asked before."""
+    """The stored fields of topic document ``docnum`` (its topic and versions), read once per
+    searcher (`kb.search.memo`): a search as of a date checks hundreds of topics, most of them
+    asked before (and `_in_force` keeps there when their versions in force change)."""
     kept = memo.of(searcher).stored
     stored = kept.get(docnum)
     if stored is None:
         stored = kept.put(docnum, searcher.stored_fields(docnum))
-        stored["changes"] = _changes(stored["versions"])
     return stored
 
 
@@ -231,7 +231,10 @@ def _changes(spans: list[Span]) -> tuple[list[int], list[frozenset[int]]]:
 
 def _in_force(stored: dict[str, Any], day: int) -> set[int]:
     """The versions (numbered within the topic) of a topic document's ``stored`` fields in force on ``day``."""
-    days, sets = stored["changes"]
+    changes = stored.get("changes")
+    if changes is None:
+        changes = stored["changes"] = _changes(stored["versions"])
+    days, sets = changes
     at = bisect_right(days, day) - 1
     return set(sets[at]) if at >= 0 else set()
 
