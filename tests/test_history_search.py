@@ -154,9 +154,9 @@ def test_versions_found_for_every_topic_at_once_are_those_found_topic_by_topic(
     built: tuple[KnowledgeBase, Searcher], on: dt.date | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every benchmark query, both passes (every word; most words, with each topic's count):
-    where `kb.search.version_keys` is used (as of a date; a phrase over every version) it gives
-    the topics, versions, shown version and counts that checking topic by topic
-    (`kb.search.matching`) gives."""
+    where `kb.search.version_keys` is used (beyond the first batch of topics, as of a date or for
+    a phrase over every version) it gives the topics, versions, shown version and counts that
+    checking topic by topic (`kb.search.matching`) gives."""
     kb, _ = built
     searcher = kb.history_searcher(on)
     assert searcher is not None
@@ -170,7 +170,11 @@ def test_versions_found_for_every_topic_at_once_are_those_found_topic_by_topic(
                 found.append([(f.topic, f.versions, f.shown, f.words) for f in topics])
         return found
 
+    keyed = history_search._by_keys
+    uses: list[bool] = []
+    monkeypatch.setattr(history_search, "_by_keys", lambda *a, **k: uses.append(True) or keyed(*a, **k))
     at_once = answers()
+    assert uses  # searches whose first batch of topics was not enough went on at once
     monkeypatch.setattr(version_keys, "ENABLED", False)
     assert answers() == at_once
     assert version_keys.DECODED.size > 0  # the words' positions read are kept for the next search

@@ -96,11 +96,6 @@ def topics(
     loose = loosened(built)
     scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
-    if scored is not None and not deepen:  # else the few topics shown are checked, reading no more than they need
-        keyed = _by_keys(searcher, work, scored, built, day, limit, words)
-        if keyed is not None:
-            yield from keyed
-            return
     shared = Words(built, words) if words else None
     check = matcher(built, shared, rarity(searcher))
     ranked: list[tuple[int, float]] = []
@@ -116,6 +111,11 @@ def topics(
         batch = ranked[start : start + size]
         if not batch:
             return
+        if start and scored is not None and not deepen:  # the first batch was not enough: the others at once
+            keyed = _by_keys(searcher, work, scored, built, day, limit - given, words, {d for d, _ in ranked[:start]})
+            if keyed is not None:
+                yield from keyed
+                return
         start, size = start + size, size * 2
         if scored is not None:
             positions: Positions = bulk.Positions(searcher, work.postings, [docnum for docnum, _ in batch])
@@ -158,10 +158,12 @@ def _by_keys(
     day: int | None,
     limit: int,
     words: list[query.Query] | None,
+    checked: set[int],
 ) -> list[Found] | None:
     """`topics`, from the versions ``built`` matches in every topic at once (`kb.search.version_keys`):
-    the topics ``scored`` ranks best among those with a matching version (in force on ``day``).
-    None when the index or the postings read do not allow it (then `topics` checks topic by topic)."""
+    the topics ``scored`` ranks best among those with a matching version (in force on ``day``),
+    but for those ``checked`` already. None when the index or the postings read do not allow
+    it (then `topics` checks topic by topic)."""
     if not version_keys.ENABLED:
         return None
     try:
@@ -171,7 +173,8 @@ def _by_keys(
     except Unsupported:
         return None
     found: list[Found] = []
-    ranked = bulk.best(scored, limit if day is None else None, topics_of(keys), searcher)
+    ranked = bulk.best(scored, limit + len(checked) if day is None else None, topics_of(keys), searcher)
+    ranked = [(docnum, score) for docnum, score in ranked if docnum not in checked]
     docnums = [docnum for docnum, _ in ranked]
     matched = TopicVersions(keys, docnums)
     counted = [TopicVersions(versions, docnums) for versions in each]

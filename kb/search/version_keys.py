@@ -12,11 +12,12 @@ difference. The answer is `kb.search.matching`'s, topic by topic (`tests/test_hi
 compares them on every query of the benchmark). A word whose postings were not read whole, or
 an index of several segments, raises `Unsupported`: the caller then checks topic by topic.
 
-`kb.search.history.topics` uses it where many ranked topics are passed over: as of a date
-(most topics' matching versions are not in force then) and for phrases (most topics hold
-the words apart). Over every version, with words alone, nearly every topic ranked matches,
-and the few shown are checked topic by topic, reading no more than they need: decoding a
-common word's positions in every topic is what a first search pays here (tens of milliseconds).
+`kb.search.history.topics` uses it when the first batch of topics, checked one by one, did
+not give enough, where many ranked topics are passed over: as of a date (most topics'
+matching versions are not in force then) and for phrases (most topics hold the words
+apart). Over every version, with words alone, nearly every topic ranked matches, and the few
+shown are checked one by one. Decoding a common word's positions in every topic is what the
+first such search pays (tens of milliseconds); those that follow read them from `DECODED`.
 """
 
 from __future__ import annotations
