@@ -92,7 +92,12 @@ def topics(
 ) -> Iterator[Found]:
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
-    each `Found` counts the most of them one of its matching versions matches."""
+    each `Found` counts the most of them one of its matching versions matches.
+
+    Topics are checked one by one in batches (`matching`), best first, while that is cheap.
+    Where many ranked topics are passed over (as of a date, or a phrase: not ``deepen``) the
+    versions of all the others are found at once (`_by_keys`) once the first batch gave too
+    few, or at the start for the pass that counts ``words`` (a hundred topics and more)."""
     loose = loosened(built)
     scored = bulk.ranked(searcher, loose, work)  # None: a shape Whoosh's matchers evaluate
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
@@ -111,7 +116,7 @@ def topics(
         batch = ranked[start : start + size]
         if not batch:
             return
-        if start and scored is not None and not deepen:  # the first batch was not enough: the others at once
+        if (start or words) and scored is not None and not deepen:  # the others at once (`_by_keys`)
             keyed = _by_keys(searcher, work, scored, built, day, limit - given, words, {d for d, _ in ranked[:start]})
             if keyed is not None:
                 yield from keyed
