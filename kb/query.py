@@ -291,6 +291,7 @@ class KnowledgeBase(Reader):
         on (`kb.search.in_force.search`); headings after text and, on the first page of a search of
         the texts in force, the governing text first (`kb.read.standing.arranged`)."""
         from kb.search.in_force import search
+        from kb.search.searchers import settle
 
         try:
             found = search(
@@ -298,6 +299,7 @@ class KnowledgeBase(Reader):
             )
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
+        settle()
         return standing.arranged(self, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:

@@ -110,3 +110,19 @@ def test_a_command_that_only_reads_ends_without_teardown_having_said_all(
         2, True, False)  # fmt: skip
     written = _program("build", "--library", str(ROOT / "data"), "--kb", str(tmp_path / "kb"))
     assert (written.returncode, written.stderr.splitlines()[-1:]) == (0, ["teardown"])
+
+
+def test_after_its_first_search_a_process_leaves_what_it_loaded_out_of_full_collections(bundled_root: Path) -> None:
+    """`kb.search.searchers.settle`: the objects alive after the first search (modules, tables,
+    searchers) are frozen once, so a full collection no longer walks them; later searches
+    freeze nothing more (what they make is collected as usual)."""
+    code = (
+        "import gc, json, kb.query, kb.paths, pathlib; "
+        f"kb_ = kb.query.KnowledgeBase(kb.paths.current(pathlib.Path({str(bundled_root)!r}))); "
+        "before = (gc.get_freeze_count(), len(gc.get_objects())); kb_.search('mission attempt'); "
+        "first = (gc.get_freeze_count(), len(gc.get_objects())); kb_.search('seed phase'); "
+        "print(json.dumps([before, first, gc.get_freeze_count()]))"
+    )
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
+    (frozen_before, walked_before), (frozen, walked), frozen_later = json.loads(run.stdout)
+    assert frozen_before == 0 and frozen > walked_before > walked and frozen_later == frozen
