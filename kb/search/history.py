@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from whoosh import query
@@ -133,7 +133,7 @@ def topics(
                 work.stopped = True
                 break
             stored = _stored(searcher, docnum)
-            spans: list[Span] = stored["versions"]
+            spans: Sequence[Span] = stored["versions"]
             keep = None if day is None else _in_force(stored, day)
             if keep == set():
                 continue
@@ -195,7 +195,7 @@ def _by_keys(
             which = [k for k in matched[place] if k in held] if held else []
             if not which:
                 continue
-        spans: list[Span] = stored["versions"]
+        spans: Sequence[Span] = stored["versions"]
         newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
         topic = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
         if counted:
@@ -215,12 +215,14 @@ def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
     stored = kept.get(docnum)
     if stored is None:
         stored = kept.put(docnum, searcher.stored_fields(docnum))
+        stored["versions"] = tuple(map(tuple, stored["versions"]))  # numbers only: the collector stops walking them
     return stored
 
 
-def _changes(spans: list[Span]) -> tuple[list[int], list[frozenset[int]]]:
+def _changes(spans: Sequence[Span]) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """The days on which the versions (numbered within the topic) in force change, in order,
-    and the versions in force from each of them to the next."""
+    and the versions in force from each of them to the next: tuples of numbers, which the
+    cyclic collector stops walking once it has seen them (kept for the searcher's life)."""
     starting: dict[int, list[int]] = {}
     ending: dict[int, list[int]] = {}
     for k, (_, start, end) in enumerate(spans):
@@ -233,8 +235,8 @@ def _changes(spans: list[Span]) -> tuple[list[int], list[frozenset[int]]]:
     for day in days:
         held.difference_update(ending.get(day, ()))
         held.update(starting.get(day, ()))
-        sets.append(frozenset(held))
-    return days, sets
+        sets.append(tuple(held))
+    return tuple(days), tuple(sets)
 
 
 def _in_force(stored: dict[str, Any], day: int) -> set[int]:
