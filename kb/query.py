@@ -130,6 +130,12 @@ class KnowledgeBase(Reader):
         """Every headword and card title, for autocomplete (made on first use)."""
         return self.searchers.completion_names()
 
+    def close(self) -> None:
+        """`Reader.close`, and what its first search froze goes back to the collector (`Searchers.unsettle`)."""
+        super().close()
+        if self._searchers is not None:
+            self._searchers.unsettle()
+
     def __enter__(self) -> KnowledgeBase:
         return self
 
@@ -291,7 +297,6 @@ class KnowledgeBase(Reader):
         on (`kb.search.in_force.search`); headings after text and, on the first page of a search of
         the texts in force, the governing text first (`kb.read.standing.arranged`)."""
         from kb.search.in_force import search
-        from kb.search.searchers import settle
 
         try:
             found = search(
@@ -299,7 +304,7 @@ class KnowledgeBase(Reader):
             )
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
-        settle()
+        self.searchers.settle()
         return standing.arranged(self, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:

@@ -112,17 +112,23 @@ def test_a_command_that_only_reads_ends_without_teardown_having_said_all(
     assert (written.returncode, written.stderr.splitlines()[-1:]) == (0, ["teardown"])
 
 
-def test_after_its_first_search_a_process_leaves_what_it_loaded_out_of_full_collections(bundled_root: Path) -> None:
-    """`kb.search.searchers.settle`: the objects alive after the first search (modules, tables,
-    searchers) are frozen once, so a full collection no longer walks them; later searches
-    freeze nothing more (what they make is collected as usual)."""
+def test_after_its_first_search_a_knowledge_base_leaves_what_it_loaded_out_of_full_collections(
+    bundled_root: Path,
+) -> None:
+    """`Searchers.settle`: the objects alive after a knowledge base's first search (modules,
+    tables, searchers) are frozen, so a full collection no longer walks them; its later
+    searches freeze nothing more; closing it gives them back to the collector, and another
+    knowledge base still open freezes again at its next search."""
     code = (
         "import gc, json, kb.query, kb.paths, pathlib; "
-        f"kb_ = kb.query.KnowledgeBase(kb.paths.current(pathlib.Path({str(bundled_root)!r}))); "
-        "before = (gc.get_freeze_count(), len(gc.get_objects())); kb_.search('mission attempt'); "
-        "first = (gc.get_freeze_count(), len(gc.get_objects())); kb_.search('seed phase'); "
-        "print(json.dumps([before, first, gc.get_freeze_count()]))"
+        f"root = kb.paths.current(pathlib.Path({str(bundled_root)!r})); "
+        "one, two = kb.query.KnowledgeBase(root), kb.query.KnowledgeBase(root); "
+        "before = (gc.get_freeze_count(), len(gc.get_objects())); one.search('mission attempt'); "
+        "first = (gc.get_freeze_count(), len(gc.get_objects())); one.search('seed phase'); "
+        "later = gc.get_freeze_count(); two.search('seed phase'); one.close(); closed = gc.get_freeze_count(); "
+        "two.search('mission attempt'); print(json.dumps([before, first, later, closed, gc.get_freeze_count()]))"
     )
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    (frozen_before, walked_before), (frozen, walked), frozen_later = json.loads(run.stdout)
-    assert frozen_before == 0 and frozen > walked_before > walked and frozen_later == frozen
+    (frozen_before, walked_before), (frozen, walked), later, closed, again = json.loads(run.stdout)
+    assert frozen_before == 0 and frozen > walked_before > walked and later == frozen
+    assert closed == 0 and again >= frozen
