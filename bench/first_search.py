@@ -4,8 +4,10 @@ Run: ``.venv/bin/python bench/first_search.py KB_DIRECTORY [...]`` (a knowledge 
 as ``--kb`` takes it, e.g. one `bench/search_bench.py WORKDIR` built). For the benchmark's
 one-word, two-word, phrase and question queries (`bench/search_bench.py`), over every version
 and as of the middle of the library, it times `search()` on the searching thread's CPU clock
-with the postings kept between searches (`kb.search.postings.KEPT`) and the topics' outlines
-emptied first, then again at once (warm), three rounds, and prints both medians. Each query is
+with what searches keep for the next emptied first (the postings read whole,
+`kb.search.postings.KEPT`; the words' positions decoded, `kb.search.version_keys.DECODED`; each
+searcher's scored words and stored topics, `kb.search.memo`; the topics' outlines), then again
+at once (warm), three rounds, and prints both medians. Each query is
 run once before, untimed, so the store's pages and versions are warm in both.
 """
 
@@ -25,7 +27,7 @@ from common import QUERIES, middle_date  # noqa: E402
 
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import postings  # noqa: E402
+from kb.search import memo, postings, version_keys  # noqa: E402
 
 ROUNDS = 3
 CATEGORIES = ("single word", "two words", "phrase", "question")
@@ -40,6 +42,8 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
     for _ in range(ROUNDS):
         for text in queries:
             postings.KEPT = postings.Kept(postings.KEPT.most)
+            version_keys.DECODED = postings.Kept(version_keys.DECODED.most)
+            memo.forget()
             kb.forget_outlines()
             for times in (emptied, warm):
                 started = time.thread_time()
@@ -59,7 +63,7 @@ def main() -> int:
                 emptied, warm = bench(kb, on, every, QUERIES[category])
                 print(f"{scope + ': ' + category:<36}{emptied:>12.1f}{warm:>10.1f}")
         kb.close()
-    print("\nCPU ms on the searching thread; emptied: the kept postings and outlines emptied before each search.")
+    print("\nCPU ms on the searching thread; emptied: what searches keep for the next emptied before each search.")
     return 0
 
 

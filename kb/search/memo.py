@@ -68,4 +68,9 @@ def of(searcher: Searcher) -> Memo:
     return memo
 
 
+def forget() -> None:
+    """Forget every searcher's tables (a benchmark's first search of its words: `bench/first_search.py`)."""
+    _MEMOS.clear()
+
+
 _MEMOS: weakref.WeakKeyDictionary[Searcher, Memo] = weakref.WeakKeyDictionary()
