@@ -133,14 +133,12 @@ def topics(
                 work.stopped = True
                 break
             stored = _stored(searcher, docnum)
-            spans: Sequence[Span] = stored["versions"]
             keep = None if day is None else _in_force(stored, day)
             if keep == set():
                 continue
             which = sorted(check(docnum, positions, keep))
             if which:
-                newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
-                found = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
+                found = _found(stored, which, score)
                 if shared is not None:
                     each = [shared.versions(i, docnum, positions) for i in range(len(shared.words))]
                     found.words = max(sum(1 for versions in each if k in versions) for k in which)
@@ -195,9 +193,7 @@ def _by_keys(
             which = [k for k in matched[place] if k in held] if held else []
             if not which:
                 continue
-        spans: Sequence[Span] = stored["versions"]
-        newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
-        topic = Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
+        topic = _found(stored, which, score)
         if counted:
             matching = [set(versions[place]) for versions in counted]
             topic.words = max(sum(1 for versions in matching if k in versions) for k in which)
@@ -205,6 +201,14 @@ def _by_keys(
         if len(found) >= limit:
             break
     return found
+
+
+def _found(stored: dict[str, Any], which: list[int], score: float) -> Found:
+    """The topic of ``stored`` with its versions numbered ``which`` (in order) matching, the
+    newest of them shown."""
+    spans: Sequence[Span] = stored["versions"]
+    newest = max(which, key=lambda k: (spans[k][1], spans[k][0]))
+    return Found(stored["topic"], [spans[k][0] for k in which], spans[newest][0], score)
 
 
 def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
