@@ -130,12 +130,6 @@ class KnowledgeBase(Reader):
         """Every headword and card title, for autocomplete (made on first use)."""
         return self.searchers.completion_names()
 
-    def close(self) -> None:
-        """`Reader.close`, and what its first search froze goes back to the collector (`Searchers.unsettle`)."""
-        super().close()
-        if self._searchers is not None:
-            self._searchers.unsettle()
-
     def __enter__(self) -> KnowledgeBase:
         return self
 
@@ -304,7 +298,6 @@ class KnowledgeBase(Reader):
             )
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
-        self.searchers.settle()
         return standing.arranged(self, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:

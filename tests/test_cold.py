@@ -110,25 +110,3 @@ def test_a_command_that_only_reads_ends_without_teardown_having_said_all(
         2, True, False)  # fmt: skip
     written = _program("build", "--library", str(ROOT / "data"), "--kb", str(tmp_path / "kb"))
     assert (written.returncode, written.stderr.splitlines()[-1:]) == (0, ["teardown"])
-
-
-def test_after_its_first_search_a_knowledge_base_leaves_what_it_loaded_out_of_full_collections(
-    bundled_root: Path,
-) -> None:
-    """`Searchers.settle`: the objects alive after a knowledge base's first search (modules,
-    tables, searchers) are frozen, so a full collection no longer walks them; its later
-    searches freeze nothing more; closing it gives them back to the collector, and another
-    knowledge base still open freezes again at its next search."""
-    code = (
-        "import gc, json, kb.query, kb.paths, pathlib; "
-        f"root = kb.paths.current(pathlib.Path({str(bundled_root)!r})); "
-        "one, two = kb.query.KnowledgeBase(root), kb.query.KnowledgeBase(root); "
-        "before = (gc.get_freeze_count(), len(gc.get_objects())); one.search('mission attempt'); "
-        "first = (gc.get_freeze_count(), len(gc.get_objects())); one.search('seed phase'); "
-        "later = gc.get_freeze_count(); two.search('seed phase'); one.close(); closed = gc.get_freeze_count(); "
-        "two.search('mission attempt'); print(json.dumps([before, first, later, closed, gc.get_freeze_count()]))"
-    )
-    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
-    (frozen_before, walked_before), (frozen, walked), later, closed, again = json.loads(run.stdout)
-    assert frozen_before == 0 and frozen > walked_before > walked and later == frozen
-    assert closed == 0 and again >= frozen

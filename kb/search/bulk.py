@@ -172,8 +172,11 @@ def scored(searcher: Searcher, offset: int, sub: Searcher, fieldname: str, raw: 
     between searchers of one segment (`kb.search.postings.KEPT`); the scores are each searcher's."""
     kept = memo.of(searcher).scored
     key = (offset, fieldname, raw)
-    found = kept.get(key)
-    return found if found is not None else kept.put(key, _scored(sub, fieldname, raw))
+    found: Read | None = kept.get(key)
+    if found is None:
+        found = _scored(sub, fieldname, raw)
+        kept.put(key, found)
+    return found
 
 
 def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:

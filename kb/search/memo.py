@@ -11,12 +11,9 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from whoosh.searching import Searcher
-
-if TYPE_CHECKING:
-    from kb.search.postings import Read
 
 Key = TypeVar("Key")
 Value = TypeVar("Value")
@@ -45,7 +42,8 @@ class Table(Generic[Key, Value]):
         return value
 
 
-def _bytes(read: Read) -> int:
+def _bytes(read: Any) -> int:
+    """What a term's scored postings (`kb.search.postings.Read`) weigh: its arrays' bytes."""
     return int(read.ids.nbytes + read.scores.nbytes)
 
 
@@ -55,7 +53,7 @@ class Memo:
     most), topic documents' stored fields (`kb.search.history`), and terms' occurrences
     (`kb.search.matching.rarity`)."""
 
-    scored: Table[tuple[int, str, bytes], Read] = field(default_factory=lambda: Table(16 << 20, _bytes))
+    scored: Table[tuple[int, str, bytes], Any] = field(default_factory=lambda: Table(16 << 20, _bytes))
     stored: Table[int, dict[str, Any]] = field(default_factory=lambda: Table(50_000))
     frequency: Table[tuple[str, Any], float] = field(default_factory=lambda: Table(4096))
 

@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 
 MAX_FILTERS = 64
 """Dates whose document filters are kept (the cache is emptied when full)."""
-_EPOCH = 0
-"""Counts the knowledge bases closed after they froze what they loaded (`Searchers.unsettle`)."""
 
 
 def date_filter(on: dt.date) -> query.Query:
@@ -54,25 +52,6 @@ class Searchers:
         """The indexes' field lengths (`kb.search.weighting`), read once, shared by every thread's searchers."""
         self._totals: dict[tuple[str, str], int] = {}
         """The indexes' field lengths summed over the live documents of each segment (`kb.search.weighting`)."""
-        self._settled = -1
-        """The `_EPOCH` in which `settle` last froze what this knowledge base loaded (-1: never)."""
-
-    def settle(self) -> None:
-        """After this knowledge base's first search: every object then alive (the modules
-        imported, its tables and searchers, kept as long as it is open) is moved out of the
-        cyclic collector's way (`gc.freeze`). A full collection walks every object the collector
-        tracks: on a 90,000-version library one held a search up by 15 to 25 ms now and then."""
-        if self._settled != _EPOCH:
-            self._settled = _EPOCH
-            gc.freeze()
-
-    def unsettle(self) -> None:
-        """On closing: what was frozen goes back to the collector (this knowledge base's cycles
-        can then be freed), and every knowledge base still open freezes again at its next search."""
-        global _EPOCH
-        if self._settled != -1:
-            _EPOCH += 1
-            gc.unfreeze()
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),
