@@ -32,6 +32,7 @@ from kb.search.postings import (
     Read,
     Scores,
     Unsupported,
+    phrase_starts,
     positions_in,
     postings,
     segment_of,
@@ -147,12 +148,8 @@ class Evaluation:
             positions_in(field.format, [held[at] for at in np.searchsorted(entry.ids, both.ids).tolist()])
             for held, entry in zip(values, read, strict=True)
         ]
-        span = max(int(places.max()) for _, places in each) + len(each) + 1
-        starts = each[0][0] * span + each[0][1]  # where the phrase would start, as (document, position)
-        for offset, (owners, places) in enumerate(each[1:], start=1):
-            starts = starts[np.isin(starts, owners * span + places - offset)]
         keep = np.zeros(len(both.ids), dtype=bool)
-        keep[starts // span] = True
+        keep[phrase_starts(each)[0]] = True
         return Matched(both.ids[keep], both.scores[keep])
 
     def matched_terms(self, docnum: int) -> list[tuple[str, bytes]]:

@@ -262,6 +262,28 @@ def positions_in(field_format: Any, values: Sequence[bytes]) -> tuple[Ids, Ids]:
     return np.repeat(np.arange(len(gaps)), counts), summed - np.repeat(before, counts)
 
 
+def phrase_starts(each: Sequence[tuple[Ids, Ids]]) -> tuple[Ids, Ids]:
+    """Where a phrase starts: of the first word's positions (``each``: every word's, in order, as
+    `positions_in` gives them, a document's before the next's), those the other words follow
+    at consecutive positions in the same document, as (document, position)."""
+    if any(not len(owners) for owners, _ in each):
+        return NONE, NONE
+    span = max(int(places.max()) for _, places in each) + len(each) + 1
+    starts = each[0][0] * span + each[0][1]  # sorted, as (document, position)
+    for offset, (owners, places) in enumerate(each[1:], start=1):
+        starts = starts[held_in(starts, owners * span + places - offset)]
+    return starts // span, starts % span
+
+
+def held_in(keys: Ids, among: Ids) -> Any:
+    """Which of the sorted ``keys`` are in the sorted ``among`` (a mask), each looked up there."""
+    if not len(among):
+        return np.zeros(len(keys), dtype=bool)
+    at = np.searchsorted(among, keys)
+    np.minimum(at, len(among) - 1, out=at)
+    return among[at] == keys
+
+
 def decoded(field_format: Any, value: bytes) -> list[int]:
     """The positions a posting's value holds: what Whoosh's ``Positions.decode_positions`` gives
     (a count, then the pickled gaps between positions), added up in C."""

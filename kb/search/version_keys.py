@@ -30,7 +30,7 @@ from whoosh import query
 from whoosh.searching import Searcher
 
 from kb.layout import STRIDE
-from kb.search.postings import NONE, Ids, Kept, Read, Unsupported, positions_in, segment_of
+from kb.search.postings import NONE, Ids, Kept, Read, Unsupported, held_in, phrase_starts, positions_in, segment_of
 
 VERSIONS = 1 << 24
 """Versions a topic may have: key = topic document * VERSIONS + version."""
@@ -62,12 +62,12 @@ class VersionKeys:
             return self._phrase(built)
         if isinstance(built, query.AndNot):
             kept = self.matched(built.a)
-            return kept[~_held(kept, self.matched(built.b))] if len(kept) else kept
+            return kept[~held_in(kept, self.matched(built.b))] if len(kept) else kept
         if isinstance(built, query.And):
             found: Ids | None = None
             for child in sorted(built.children(), key=self.cost):
                 part = self.matched(child)
-                found = part if found is None else found[_held(found, part)]
+                found = part if found is None else found[held_in(found, part)]
                 if not len(found):
                     break
             return NONE if found is None else found
@@ -78,14 +78,8 @@ class VersionKeys:
 
     def _phrase(self, built: query.Phrase) -> Ids:
         """The versions where the phrase's words stand at consecutive positions (slop 1)."""
-        each = [self.positions(built.fieldname, word) for word in built.words]
-        if any(not len(docnums) for docnums, _ in each):
-            return NONE
-        span = max(int(places.max()) for _, places in each) + len(each) + 1
-        starts = each[0][0] * span + each[0][1]  # sorted: documents in order, each one's positions in order
-        for offset, (docnums, places) in enumerate(each[1:], start=1):
-            starts = starts[_held(starts, docnums * span + places - offset)]
-        return _distinct((starts // span) * VERSIONS + (starts % span) // STRIDE)
+        docnums, places = phrase_starts([self.positions(built.fieldname, word) for word in built.words])
+        return _distinct(docnums * VERSIONS + places // STRIDE)
 
     def positions(self, fieldname: str, word: Any) -> tuple[Ids, Ids]:
         """Each position of ``word`` in ``fieldname``: its topic document and the position, in order."""
@@ -110,15 +104,6 @@ class VersionKeys:
             if key is not None:
                 DECODED.put(key, found, docnums.nbytes + places.nbytes)
         return found
-
-
-def _held(keys: Ids, among: Ids) -> Any:
-    """Which of the sorted ``keys`` are in the sorted ``among`` (a mask)."""
-    if not len(among):
-        return np.zeros(len(keys), dtype=bool)
-    at = np.searchsorted(among, keys)
-    np.minimum(at, len(among) - 1, out=at)
-    return among[at] == keys
 
 
 def _distinct(keys: Ids) -> Ids:
