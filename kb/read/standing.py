@@ -55,7 +55,7 @@ def numbering(version: Version | Outline, history: Sequence[Version | Outline]) 
     for other in history:
         if other.series == version.series:
             of += 1
-            place += (other.valid_from or dt.date.max, other.id) <= key
+            place += history_order(other) <= key
     return place, of
 
 
