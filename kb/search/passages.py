@@ -104,7 +104,7 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
         else:
             first, countdown = starts[mark], 2 * SURROUND
         held = [(starts[mark], ends[mark], terms[mark])]
-        countdown -= before[mark + 1] - before[mark]
+        countdown -= sizes[mark]
         token, at = mark, at + 1
         while countdown > 0:  # the next token that changes the countdown: a mark, or the last one counted
             run_out = bisect_left(before, before[token + 1] + countdown) - 1
@@ -115,13 +115,12 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
                 break  # the text ends inside the passage
             spent = before[token + 1]
             token = min(run_out, too_long, following)
-            size = before[token + 1] - before[token]
             if token == too_long:  # counted whole, and the passage ends there (a mark there unmarked)
-                countdown = -size
+                countdown = -sizes[token]
                 at += token == following
             elif token == following:
                 held.append((starts[token], ends[token], terms[token]))
-                countdown = SURROUND - size
+                countdown = SURROUND - sizes[token]
                 at += 1
             else:
                 countdown -= before[token + 1] - spent
