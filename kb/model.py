@@ -1,13 +1,13 @@
 """The knowledge base's model, shared by the side that builds it and the side that reads it:
 a `Version` (one text of one topic in one series, and when it was in force), a `Topic`, a
-version's status on a date, the order of a topic's history (of versions or of their `Outline`)
-and a cited line range."""
+version's status on a date, the order of a topic's history (of versions, `history_order`, or
+of their `Outline`, `outline_order`) and a cited line range."""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Final
 
 
 @dataclass
@@ -55,29 +55,36 @@ def status(version: Version, on: dt.date) -> str:
     return "superseded" if version.end == "superseded" else "rescinded"
 
 
-class Outline(NamedTuple):
-    """A version's place in its topic's history, without its text: what numbering a version in
-    its series, finding its successor and telling whether its text is partial read."""
-
-    id: int
-    key: str
-    series: str
-    valid_from: dt.date | None
-    supersedes: int | None
-    operation: str
-    note: str
+Outline = tuple[int, str, str, "dt.date | None", "int | None", str, str]
+"""A version's place in its topic's history, without its text: its id, key, series, start
+date, the version it supersedes, operation and note (read by index: `ID` ... `NOTE`), what
+numbering a version in its series, finding its successor and telling whether its text is
+partial read. A plain tuple of plain values: once the cyclic collector has seen one it stops
+walking it (not so a named tuple), and a server keeps tens of thousands (`kb.read.reader.OUTLINES`)."""
+ID: Final = 0
+"""The places of an `Outline`'s fields."""
+KEY: Final = 1
+SERIES: Final = 2
+VALID_FROM: Final = 3
+SUPERSEDES: Final = 4
+OPERATION: Final = 5
+NOTE: Final = 6
 
 
 def outline_of(version: Version) -> Outline:
     """The outline of a version at hand."""
-    return Outline(
-        version.id, version.key, version.series, version.valid_from, version.supersedes, version.operation, version.note
-    )
+    return (version.id, version.key, version.series, version.valid_from, version.supersedes, version.operation,
+            version.note)  # fmt: skip
 
 
-def history_order(version: Version | Outline) -> tuple[dt.date, int]:
+def history_order(version: Version) -> tuple[dt.date, int]:
     """The order of a topic's history: by start date (pending last), then as built."""
     return version.valid_from or dt.date.max, version.id
+
+
+def outline_order(outline: Outline) -> tuple[dt.date, int]:
+    """`history_order` of an outline."""
+    return outline[VALID_FROM] or dt.date.max, outline[ID]
 
 
 @dataclass

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from kb.model import history_order
+from kb.model import ID, SERIES, outline_order
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read import standing
@@ -267,13 +267,13 @@ def test_a_versions_number_is_its_place_in_its_series_sorted_oldest_first(
     request: pytest.FixtureRequest, library: str
 ) -> None:
     """`standing.numbering` counts in one pass: the place each version of every topic takes in
-    its series sorted by `history_order` (from 1), and the series' length."""
+    its series sorted by `outline_order` (from 1), and the series' length."""
     with KnowledgeBase(current(request.getfixturevalue(library))) as reader:
         compared = 0
         for topic in reader.topics():
             history = reader.outline(topic["id"])
-            for version in history:
-                series = [v.id for v in sorted(history, key=history_order) if v.series == version.series]
-                assert standing.numbering(version, history) == (series.index(version.id) + 1, len(series))
+            for outline in history:
+                series = [o[ID] for o in sorted(history, key=outline_order) if o[SERIES] == outline[SERIES]]
+                assert standing.numbering(outline, history) == (series.index(outline[ID]) + 1, len(series))
                 compared += 1
         assert compared > 60

@@ -9,7 +9,7 @@ import datetime as dt
 
 from kb.answers import Citation, Ending, Part, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
-from kb.model import Version, history_order, lines, status
+from kb.model import KEY, Version, history_order, lines, status
 from kb.read import standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
@@ -138,7 +138,7 @@ class Parts:
             "title": document["title"],
             "version": document["version"],
             "lines": by["lines"],
-            "successor": after.key if after else None,
+            "successor": after[KEY] if after else None,
         }
 
     def why_ended(self, version: Version, superseded: str = "superseded") -> str:

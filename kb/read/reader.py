@@ -26,7 +26,7 @@ from typing import Any, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
-from kb.model import Outline, Version, outline_of
+from kb.model import SUPERSEDES, VALID_FROM, Outline, Version, outline_of
 from kb.read.names import NameReading
 
 HISTORIES = 256
@@ -202,7 +202,7 @@ class Reader:
             if kept is not None:
                 return [outline_of(v) for v in kept]
             sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
-            return [Outline(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in self.rows(sql, topic)]
+            return [(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in self.rows(sql, topic)]
 
         return self._recent(self._outlines, topic, OUTLINES, read)
 
@@ -263,11 +263,11 @@ class Reader:
         if topic:
             yield topic
 
-    def successor(self, version: Version, history: Sequence[Version | Outline]) -> Version | Outline | None:
-        """The version that superseded ``version``, among ``history`` (its topic's versions or outlines)."""
+    def successor(self, version: Version, history: Sequence[Outline]) -> Outline | None:
+        """The outline of the version that superseded ``version``, among its topic's ``history``."""
         after = None
         for later in history:
-            if later.supersedes == version.id and later.valid_from:
+            if later[SUPERSEDES] == version.id and later[VALID_FROM]:
                 after = later
         return after
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
-from kb.model import Outline, Version, history_order
+from kb.model import ID, NOTE, OPERATION, SERIES, SUPERSEDES, Outline, Version, outline_of, outline_order
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
@@ -48,30 +48,30 @@ NAMES = {
 }  # fmt: skip
 
 
-def numbering(version: Version | Outline, history: Sequence[Version | Outline]) -> tuple[int, int]:
-    """``version``'s place (from 1) in its topic's series, oldest first (`kb.model.history_order`),
-    and how many the series has: counted in one pass, not sorted."""
-    place, of, key = 0, 0, history_order(version)
+def numbering(outline: Outline, history: Sequence[Outline]) -> tuple[int, int]:
+    """The place (from 1) of the version ``outline`` outlines in its topic's series, oldest first
+    (`kb.model.outline_order`), and how many the series has: counted in one pass, not sorted."""
+    place, of, key, series = 0, 0, outline_order(outline), outline[SERIES]
     for other in history:
-        if other.series == version.series:
+        if other[SERIES] == series:
             of += 1
-            place += history_order(other) <= key
+            place += outline_order(other) <= key
     return place, of
 
 
-def partial(version: Version, history: Sequence[Version | Outline]) -> str | None:
+def partial(version: Version, history: Sequence[Outline]) -> str | None:
     """What is missing from ``version``'s text when it amends a text the library lacks (None: it is whole)."""
-    by_id = {v.id: v for v in history}
-    current: Version | Outline | None = version
-    while current is not None and current.operation not in WHOLE:
-        if ABSENT in current.note:
-            done = current.note.split(ABSENT)[0].rstrip("; ")
+    by_id = {other[ID]: other for other in history}
+    current: Outline | None = outline_of(version)
+    while current is not None and current[OPERATION] not in WHOLE:
+        if ABSENT in current[NOTE]:
+            done = current[NOTE].split(ABSENT)[0].rstrip("; ")
             if not version.text:
                 return f"No text of its own: it {done}, which is not in this library."
-            if current is not version:
+            if current[ID] != version.id:
                 done = f"builds on a version that {done}"
             return f"Partial text: it {done}; the rest of that entry is not in this library."
-        current = by_id.get(current.supersedes) if current.supersedes else None
+        current = by_id.get(current[SUPERSEDES]) if current[SUPERSEDES] else None
     return None
 
 
@@ -198,7 +198,7 @@ def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[
     """What an answer part (`kb.read.parts.Parts.part`) tells of ``version`` from here: its number in
     its series, how many that has, what its text lacks, and the sections under it if a heading."""
     history = reader.outline(version.topic)
-    number, of = numbering(version, history)
+    number, of = numbering(outline_of(version), history)
     if not heading(version):
         return number, of, partial(version, history), []
     under = sections(reader, version)
