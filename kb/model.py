@@ -6,6 +6,7 @@ of their `Outline`, `outline_order`) and a cited line range."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -85,6 +86,25 @@ def history_order(version: Version) -> tuple[dt.date, int]:
 def outline_order(outline: Outline) -> tuple[dt.date, int]:
     """`history_order` of an outline."""
     return outline[VALID_FROM] or dt.date.max, outline[ID]
+
+
+@dataclass(frozen=True)
+class Outlines:
+    """A topic's history in outline: its versions' outlines in id order (``each``) and each one's
+    place (from 1) in its series sorted oldest first (`outline_order`) with the series' length
+    (``numbers``, by version id), worked out once (`outlines`)."""
+
+    each: tuple[Outline, ...]
+    numbers: dict[int, tuple[int, int]]
+
+
+def outlines(each: Sequence[Outline]) -> Outlines:
+    """The `Outlines` of a topic whose versions ``each`` outlines (in id order)."""
+    series: dict[str, list[int]] = {}
+    for outline in sorted(each, key=outline_order):
+        series.setdefault(outline[SERIES], []).append(outline[ID])
+    numbers = {ident: (place, len(ids)) for ids in series.values() for place, ident in enumerate(ids, 1)}
+    return Outlines(tuple(each), numbers)
 
 
 @dataclass

@@ -157,7 +157,6 @@ def test_a_later_document_governs_and_the_quick_start_rules_are_a_variant(
     # a first hit the query names keeps its place too
     named = data(client, "/index.json?q=conundrum+target")["results"]
     assert named[0]["headword"] == "Conundrum" and named[0]["full"]
-    from kb.read import standing  # here, so that every other test of this file runs on code without it
 
     with KnowledgeBase(current(history_root)) as kb:
         on = dt.date(2000, 12, 1)
@@ -266,14 +265,15 @@ def test_the_card_page_shows_each_ruling_once(client: FlaskClient) -> None:
 def test_a_versions_number_is_its_place_in_its_series_sorted_oldest_first(
     request: pytest.FixtureRequest, library: str
 ) -> None:
-    """`standing.numbering` counts in one pass: the place each version of every topic takes in
-    its series sorted by `outline_order` (from 1), and the series' length."""
+    """`kb.model.outlines` numbers each version of every topic by its place in its series sorted
+    by `outline_order` (from 1: the versions of its series not after it), with the series' length."""
     with KnowledgeBase(current(request.getfixturevalue(library))) as reader:
         compared = 0
         for topic in reader.topics():
             history = reader.outline(topic["id"])
-            for outline in history:
-                series = [o[ID] for o in sorted(history, key=outline_order) if o[SERIES] == outline[SERIES]]
-                assert standing.numbering(outline, history) == (series.index(outline[ID]) + 1, len(series))
+            for outline in history.each:
+                series = [o for o in history.each if o[SERIES] == outline[SERIES]]
+                before = sum(outline_order(o) <= outline_order(outline) for o in series)
+                assert history.numbers[outline[ID]] == (before, len(series))
                 compared += 1
         assert compared > 60

@@ -9,7 +9,7 @@ import datetime as dt
 
 from kb.answers import Citation, Ending, Part, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
-from kb.model import KEY, Version, history_order, lines, status
+from kb.model import ID, KEY, Version, history_order, lines, status
 from kb.read import standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
@@ -128,8 +128,8 @@ class Parts:
         by = version.ended_by or {"document": version.document_id, "lines": ""}
         document = self.reader.documents()[by["document"]]
         history = self.reader.outline(version.topic)
-        after = self.reader.successor(version, history)
-        superseded = f"superseded by version {standing.numbering(after, history)[0]}" if after else "superseded"
+        after = self.reader.successor(version, history.each)
+        superseded = f"superseded by version {history.numbers[after[ID]][0]}" if after else "superseded"
         return {
             "date": version.valid_to.isoformat(),
             "reason": version.end,

@@ -26,7 +26,7 @@ from typing import Any, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
-from kb.model import SUPERSEDES, VALID_FROM, Outline, Version, outline_of
+from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
 from kb.read.names import NameReading
 
 HISTORIES = 256
@@ -70,8 +70,8 @@ class Reader:
         weakref.finalize(self, _close_all, self._owned)  # a reader dropped unclosed
         self._histories: dict[str, tuple[Version, ...]] = {}
         """Topic id -> its versions in id order, least recently asked first."""
-        self._outlines: dict[str, tuple[Outline, ...]] = {}
-        """Topic id -> its versions' outlines in id order, least recently asked first."""
+        self._outlines: dict[str, Outlines] = {}
+        """Topic id -> its versions' outlines, least recently asked first."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self.names_read = NameReading(self)
         """The folded names and their characters counted, read once (`kb.read.names`)."""
@@ -188,38 +188,38 @@ class Reader:
     def versions_of(self, topic: str) -> list[Version]:
         """Every version of ``topic``, in id order (none for an unknown topic)."""
         found = self._recent(
-            self._histories, topic, HISTORIES, lambda: self._versions("WHERE topic_id = ? ORDER BY id", topic)
+            self._histories, topic, HISTORIES, lambda: tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic))
         )
         return list(found)
 
-    def outline(self, topic: str) -> tuple[Outline, ...]:
-        """The outline of every version of ``topic``, in id order: from its versions when they are
-        kept, else read without their texts (not counted in `versions_read`)."""
+    def outline(self, topic: str) -> Outlines:
+        """The outline of every version of ``topic`` (`kb.model.Outlines`): from its versions when
+        they are kept, else read without their texts (not counted in `versions_read`)."""
 
-        def read() -> list[Outline]:
+        def read() -> Outlines:
             with self._lock:
                 kept = self._histories.get(topic)
             if kept is not None:
-                return [outline_of(v) for v in kept]
+                return outlines([outline_of(v) for v in kept])
             sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
-            return [(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in self.rows(sql, topic)]
+            return outlines([(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in self.rows(sql, topic)])
 
-        return self._recent(self._outlines, topic, OUTLINES, read)
+        return cast(Outlines, self._recent(self._outlines, topic, OUTLINES, read))
 
     def forget_outlines(self) -> None:
         """Drop the outlines kept (a benchmark's first search of a topic: `bench/first_search.py`)."""
         with self._lock:
             self._outlines.clear()
 
-    def _recent(self, cache: dict[str, Any], topic: str, most: int, read: Callable[[], list[Any]]) -> tuple[Any, ...]:
+    def _recent(self, cache: dict[str, Any], topic: str, most: int, read: Callable[[], Any]) -> Any:
         """What ``cache`` keeps for ``topic`` (now its most recently asked), or else ``read`` and
         kept there, the least recently asked dropped beyond ``most``; changed only under the lock."""
         with self._lock:
-            found: tuple[Any, ...] | None = cache.pop(topic, None)
+            found = cache.pop(topic, None)
             if found is not None:
                 cache[topic] = found
                 return found
-        found = tuple(read())
+        found = read()
         with self._lock:
             cache[topic] = found
             while len(cache) > most:

@@ -7,7 +7,8 @@ several texts in force governs.
   whole text replaces it.
 - `heading` / `sections`: a rulebook heading with no text of its own (Setup, Phase One) leads to
   the sections under it; a search ranks such headings after every hit with text (`arranged`).
-- `numbering`: a version's place in its topic's series, oldest first ("version 2 of 3").
+- a version's place in its topic's series, oldest first ("version 2 of 3"), is the reader's
+  (`kb.model.Outlines`, worked out once per topic).
 - `precedence` / `govern`: the documents state their order: the Current Rulings govern over the
   Glossary, the Glossary over the Rulebook, a later document over an earlier one; the quick-start
   rules are a variant of the introductory game and FAQ answers are informal, so both give way.
@@ -20,11 +21,10 @@ several texts in force governs.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
-from kb.model import ID, NOTE, OPERATION, SERIES, SUPERSEDES, Outline, Version, outline_of, outline_order
+from kb.model import ID, NOTE, OPERATION, SUPERSEDES, Outline, Outlines, Version, outline_of
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
@@ -48,21 +48,10 @@ NAMES = {
 }  # fmt: skip
 
 
-def numbering(outline: Outline, history: Sequence[Outline]) -> tuple[int, int]:
-    """The place (from 1) of the version ``outline`` outlines in its topic's series, oldest first
-    (`kb.model.outline_order`), and how many the series has: counted in one pass, not sorted."""
-    place, of, key, series = 0, 0, outline_order(outline), outline[SERIES]
-    for other in history:
-        if other[SERIES] == series:
-            of += 1
-            place += outline_order(other) <= key
-    return place, of
-
-
-def partial(version: Version, history: Sequence[Outline]) -> str | None:
+def partial(version: Version, history: Outlines) -> str | None:
     """What is missing from ``version``'s text when it amends a text the library lacks (None: it is whole)."""
-    by_id = {other[ID]: other for other in history}
     current: Outline | None = outline_of(version)
+    by_id: dict[int, Outline] = {}
     while current is not None and current[OPERATION] not in WHOLE:
         if ABSENT in current[NOTE]:
             done = current[NOTE].split(ABSENT)[0].rstrip("; ")
@@ -71,6 +60,7 @@ def partial(version: Version, history: Sequence[Outline]) -> str | None:
             if current[ID] != version.id:
                 done = f"builds on a version that {done}"
             return f"Partial text: it {done}; the rest of that entry is not in this library."
+        by_id = by_id or {other[ID]: other for other in history.each}
         current = by_id.get(current[SUPERSEDES]) if current[SUPERSEDES] else None
     return None
 
@@ -198,7 +188,7 @@ def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[
     """What an answer part (`kb.read.parts.Parts.part`) tells of ``version`` from here: its number in
     its series, how many that has, what its text lacks, and the sections under it if a heading."""
     history = reader.outline(version.topic)
-    number, of = numbering(outline_of(version), history)
+    number, of = history.numbers[version.id]
     if not heading(version):
         return number, of, partial(version, history), []
     under = sections(reader, version)
