@@ -107,8 +107,13 @@ def topics(
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
     while True:
+        if (start or words) and scored is not None and not deepen and (start < len(ranked) or not whole):
+            keyed = _by_keys(searcher, work, scored, built, day, limit - given, words, {d for d, _ in ranked[:start]})
+            if keyed is not None:  # the others at once
+                yield from keyed
+                return
         if not whole and start + size > len(ranked):
-            depth = start + size if deepen else None
+            depth = start + size if deepen or scored is not None else None  # scored: ranking a few is cheap
             ranked = (
                 ranking(searcher, loose, depth, work) if scored is None else bulk.best(scored, depth, searcher=searcher)
             )
@@ -116,11 +121,6 @@ def topics(
         batch = ranked[start : start + size]
         if not batch:
             return
-        if (start or words) and scored is not None and not deepen:  # the others at once (`_by_keys`)
-            keyed = _by_keys(searcher, work, scored, built, day, limit - given, words, {d for d, _ in ranked[:start]})
-            if keyed is not None:
-                yield from keyed
-                return
         start, size = start + size, size * 2
         if scored is not None:
             positions: Positions = bulk.Positions(searcher, work.postings, [docnum for docnum, _ in batch])
