@@ -17,8 +17,10 @@ text's words once, as plain values, and gives the same string, character for cha
 from __future__ import annotations
 
 import html
+import re
 from bisect import bisect_left, bisect_right
 from collections import deque
+from collections.abc import Callable
 from heapq import nlargest
 from itertools import accumulate, compress, count
 from operator import sub
@@ -34,6 +36,8 @@ PASSAGES = 2
 """Passages per snippet."""
 CLASSES = 5
 """Term classes of ``HtmlFormatter`` before they repeat."""
+_SPECIAL = re.compile("[&<>]")
+"""What escaping a text changes (without quotes)."""
 
 Mark = tuple[int, int, str]
 """A marked word (or merged words): start and end characters, and its term text."""
@@ -54,11 +58,12 @@ def marked(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: boo
     if not passages:
         return ""  # no passage can score (Whoosh's walk finds none either)
     end = len(text) + 1
-    scored = ((_score(marks) - start / end, start, stop, marks) for start, stop, marks in passages)
-    best = [p for p in nlargest(PASSAGES, scored, key=lambda p: p[0]) if p[0] >= 1]
-    best.sort(key=lambda p: p[1])
+    scored = [(_score(marks) - start / end, start, stop, marks) for start, stop, marks in passages]
+    if len(scored) > PASSAGES:  # else all of them, in text order as they are
+        scored = sorted(nlargest(PASSAGES, scored, key=lambda p: p[0]), key=lambda p: p[1])
+    escape = _escaped if _SPECIAL.search(text) else _as_is
     seen: dict[str, int] = {}
-    return " … ".join(_formatted(text, start, stop, marks, seen) for _, start, stop, marks in best)
+    return " … ".join(_formatted(text, start, stop, marks, seen, escape) for s, start, stop, marks in scored if s >= 1)
 
 
 def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: bool) -> list[Passage] | None:
@@ -238,21 +243,34 @@ def _score(marks: list[Mark]) -> float:
     return float(len(marks)) * ((len({term for _, _, term in marks}) * 100) or 1)
 
 
-def _formatted(text: str, start: int, stop: int, marks: list[Mark], seen: dict[str, int]) -> str:
-    """``HtmlFormatter.format_fragment``: the passage's text escaped, its marks in ``<mark>``, each
-    distinct marked text given a term class in the order first seen (``seen``: across the passages)."""
+def _formatted(
+    text: str, start: int, stop: int, marks: list[Mark], seen: dict[str, int], escape: Callable[[str], str]
+) -> str:
+    """``HtmlFormatter.format_fragment``: the passage's text escaped (``escape``: `_as_is` for a
+    text with nothing to escape), its marks in ``<mark>``, each distinct marked text given a term
+    class in the order first seen (``seen``: across the passages)."""
     out = []
     index = start
     for begin, end, _ in marks:
         if begin < index:
             continue
         if begin > index:
-            out.append(html.escape(text[index:begin], quote=False))
-        shown = html.escape(text[begin:end], quote=False)
+            out.append(escape(text[index:begin]))
+        shown = escape(text[begin:end])
         number = seen.get(shown)
         if number is None:
             number = seen[shown] = len(seen) % CLASSES
         out.append(f'<mark class="match term{number}">{shown}</mark>')
         index = end
-    out.append(html.escape(text[index:stop], quote=False))
+    out.append(escape(text[index:stop]))
     return "".join(out)
+
+
+def _escaped(piece: str) -> str:
+    """A piece of text as ``HtmlFormatter`` escapes it (no quotes)."""
+    return html.escape(piece, quote=False)
+
+
+def _as_is(piece: str) -> str:
+    """A piece of a text without ``&``, ``<`` or ``>``: escaped, it is itself."""
+    return piece
