@@ -77,29 +77,35 @@ CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
 
 
 def version_of(row: sqlite3.Row) -> Version:
-    """A version from a row SELECTed with `VERSION_SELECT`."""
+    """A version from a row whose first columns are `VERSION_SELECT`'s (read by place, not by
+    name: a search reads twenty a page)."""
+    (ident, topic, series, headword, text, start, end, ended, document, line_start, line_end, operation,
+     supersedes, note, condition, refs, summary, authority, ended_by, key) = tuple(row)[:_COLUMNS]  # fmt: skip
     return Version(
-        id=row["id"],
-        topic=row["topic_id"],
-        series=row["series"],
-        headword=row["headword"],
-        text=row["text"],
-        valid_from=day(row["valid_from"]),
-        document_id=row["document_id"],
-        line_start=row["line_start"],
-        line_end=row["line_end"],
-        operation=row["operation"],
-        valid_to=day(row["valid_to"]),
-        end=row["ended"],
-        supersedes=row["supersedes"],
-        note=row["note"],
-        condition=row["condition"],
-        references=json.loads(row["refs"]),
-        summary=row["summary"],
-        authority=row["authority"],
-        ended_by=json.loads(row["ended_by"]) if row["ended_by"] else None,
-        key=row["key"],
+        id=ident,
+        topic=topic,
+        series=series,
+        headword=headword,
+        text=text,
+        valid_from=day(start),
+        document_id=document,
+        line_start=line_start,
+        line_end=line_end,
+        operation=operation,
+        valid_to=day(end),
+        end=ended,
+        supersedes=supersedes,
+        note=note,
+        condition=condition,
+        references=[] if refs == "[]" else json.loads(refs),
+        summary=summary,
+        authority=authority,
+        ended_by=json.loads(ended_by) if ended_by else None,
+        key=key,
     )
+
+
+_COLUMNS = len(VERSION_COLUMNS)
 
 
 def day(value: str | None) -> dt.date | None:

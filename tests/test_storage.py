@@ -5,6 +5,7 @@ base), and the cross-date answers (diff, as-of) equal the whole-store reading th
 from __future__ import annotations
 
 import datetime as dt
+import json
 import sqlite3
 import threading
 from contextlib import closing
@@ -13,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from kb import schema
 from kb.build import store
 from kb.errors import BuildError
 from kb.model import status
@@ -26,6 +28,29 @@ THREADS = 8
 def version_count(directory: Path) -> int:
     with closing(sqlite3.connect(directory / store.DB_NAME)) as db:
         return int(db.execute("SELECT count(*) FROM versions").fetchone()[0])
+
+
+def test_a_version_read_by_place_is_the_row_read_by_name(history_root: Path) -> None:
+    """`schema.version_of` unpacks a row by the place of each column of `VERSION_COLUMNS`: every
+    version of the history library read so is the one its columns, read by name, describe."""
+    with closing(sqlite3.connect(current(history_root) / store.DB_NAME)) as db:
+        db.row_factory = sqlite3.Row
+        rows = db.execute(f"SELECT {schema.VERSION_SELECT} FROM versions").fetchall()
+    assert len(rows) == 71
+    for row in rows:
+        version = schema.version_of(row)
+        read = (version.id, version.topic, version.series, version.headword, version.text, version.document_id)
+        assert read == (row["id"], row["topic_id"], row["series"], row["headword"], row["text"], row["document_id"])
+        assert (version.valid_from, version.valid_to) == (schema.day(row["valid_from"]), schema.day(row["valid_to"]))
+        assert (version.line_start, version.line_end, version.operation, version.end, version.supersedes) == (
+            row["line_start"], row["line_end"], row["operation"], row["ended"], row["supersedes"]
+        )  # fmt: skip
+        assert (version.note, version.condition, version.summary, version.authority, version.key) == (
+            row["note"], row["condition"], row["summary"], row["authority"], row["key"]
+        )  # fmt: skip
+        assert version.references == json.loads(row["refs"])
+        assert version.ended_by == (json.loads(row["ended_by"]) if row["ended_by"] else None)
+    assert sum(bool(schema.version_of(r).references) for r in rows) > 0
 
 
 def test_opening_reads_no_versions_and_show_reads_only_its_topics(history_root: Path) -> None:
