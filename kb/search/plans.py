@@ -34,8 +34,23 @@ RERANK = 100
 
 
 def analysed(analyzer: Any, text: str) -> list[str]:
-    """The terms ``analyzer`` makes of ``text``."""
-    return [t.text for t in analyzer(text)]
+    """The terms ``analyzer`` makes of ``text``; `NAMES` and `TEXT` make them once per text
+    (`ANALYSED`): each search analyses its words a dozen times, through Whoosh's chains."""
+    if analyzer is not NAMES and analyzer is not TEXT:
+        return [t.text for t in analyzer(text)]
+    key = (analyzer is NAMES, text)
+    found = _ANALYSED.get(key)
+    if found is None:
+        if len(_ANALYSED) >= ANALYSED:
+            _ANALYSED.clear()
+        found = _ANALYSED[key] = tuple(t.text for t in analyzer(text))
+    return list(found)
+
+
+ANALYSED = 50_000
+"""Texts whose terms are kept (the table is emptied when full); threads share it (a dict's
+get and set are atomic, and a text only ever gets its one entry)."""
+_ANALYSED: dict[tuple[bool, str], tuple[str, ...]] = {}
 
 
 def word_query(word: str, inflections: list[str] | None = None) -> query.Query | None:
