@@ -27,7 +27,7 @@ from common import QUERIES, middle_date  # noqa: E402
 
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import memo, postings, version_keys  # noqa: E402
+from kb.search import memo, plans, postings, version_keys  # noqa: E402
 
 ROUNDS = 3
 CATEGORIES = ("single word", "two words", "phrase", "question")
@@ -44,6 +44,7 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
             postings.KEPT = postings.Kept(postings.KEPT.most)
             version_keys.DECODED = postings.Kept(version_keys.DECODED.most)
             memo.forget()
+            plans.forget()
             kb.forget_outlines()
             for times in (emptied, warm):
                 started = time.thread_time()

@@ -53,6 +53,11 @@ get and set are atomic, and a text only ever gets its one entry)."""
 _ANALYSED: dict[tuple[bool, str], tuple[str, ...]] = {}
 
 
+def forget() -> None:
+    """Empty `ANALYSED`'s table (a benchmark's first search: `bench/first_search.py`)."""
+    _ANALYSED.clear()
+
+
 def word_query(word: str, inflections: list[str] | None = None) -> query.Query | None:
     """One plain word in any searchable field (a compound must match all its parts); in the
     headword and card-name fields, also as any of its ``inflections`` (a headword matched by
