@@ -45,6 +45,8 @@ class FusedAnalyzer:
         self.terms: dict[str, Terms] = {}
         self.single: dict[str, str | None] = {}
         """Raw word -> its one term (None: it gives none or several), filled by `term`."""
+        self.layouts: dict[tuple[str, bool], Any] = {}
+        """(text, merged) -> its tokens, as a snippet measures them (`kb.search.passages`)."""
 
     def analysed(self, raw: str) -> Terms:
         """What the chain makes of the raw word ``raw`` (as `kb.analysis.FoldFilter` does, then

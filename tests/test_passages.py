@@ -14,6 +14,7 @@ from whoosh import highlight
 
 from kb.fused import FusedAnalyzer
 from kb.paths import current
+from kb.search import passages
 from kb.search.passages import _leaping, marked
 from kb.search.snippet import PASSAGES, EarlierOnTies
 
@@ -117,3 +118,21 @@ def test_texts_of_every_shape_are_marked_as_whoosh_marks_them() -> None:
                     assert marked(text, words, analyzer, merge) == whooshs(text, words, analyzer, merge), text
                     compared += 1
     assert compared == 4_800 and leapt > compared // 3
+
+
+def test_each_analyser_keeps_a_texts_tokens_for_each_way_of_marking_and_no_more_than_it_may() -> None:
+    """A text's tokens are kept by the analyser that made them, apart for merged marks (a kept
+    layout marks as Whoosh does, for other words too), and an analyser keeps at most
+    `passages.LAYOUTS` texts."""
+    text = "A Bio-ship's crew may attempt the mission; the bio-ship stops & the <crew> attempts again."
+    analyzer = FusedAnalyzer(stemmed=True)
+    for merge in (True, False):
+        for words in (frozenset({"bio"}), frozenset({"crew", "attempt"}), frozenset({"mission"})):
+            assert marked(text, words, analyzer, merge) == whooshs(text, words, analyzer, merge)
+    assert sorted(analyzer.layouts) == [(text, False), (text, True)]
+    assert analyzer.layouts[text, True] is None  # a word of several terms, to be merged: walked
+    assert analyzer.layouts[text, False] is not None
+    assert not ANALYZERS["history"].layouts.get((text, False))  # other analysers keep their own
+    for n in range(passages.LAYOUTS + 10):
+        marked(f"mission number {n}", frozenset({"mission"}), analyzer, False)
+    assert 0 < len(analyzer.layouts) <= passages.LAYOUTS

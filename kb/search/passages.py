@@ -24,7 +24,7 @@ from collections.abc import Callable
 from heapq import nlargest
 from itertools import accumulate, compress, count
 from operator import sub
-from typing import cast
+from typing import Any, cast
 
 from kb.fused import FusedAnalyzer
 
@@ -39,6 +39,12 @@ CLASSES = 5
 _SPECIAL = re.compile("[&<>]")
 """What escaping a text changes (without quotes)."""
 
+LAYOUTS = 4096
+"""Texts whose tokens each analyser keeps (`kb.fused.FusedAnalyzer.layouts`, emptied when
+full): a text is split into words once, not each time an answer shows it; the threads share
+them (a dict's get and set are atomic, and a text only ever gets its one layout)."""
+Layout = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]
+"""A text's tokens (`_layout`): tuples of plain values, which the cyclic collector stops walking."""
 Mark = tuple[int, int, str]
 """A marked word (or merged words): start and end characters, and its term text."""
 Passage = tuple[int, int, list[Mark]]
@@ -69,34 +75,24 @@ def marked(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: boo
 def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: bool) -> list[Passage] | None:
     """`_passages` of the text's tokens (``merge``: `_merged` first), found from the marks alone:
     the tokens between them are not walked one by one, the passage around a mark is measured
-    on the running sum of the tokens' lengths. The passages no mark is in (they never score)
+    on the running sum of the tokens' lengths (the text's tokens measured once, `_layout`, and
+    kept: `LAYOUTS`). The passages no mark is in (they never score)
     are left out. None for a text this cannot measure so, whose tokens `_passages` walks: a
     word longer than `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, a word of
     several terms (a hyphenated word's parts) or two words with nothing between them."""
-    parts = analyzer.splitter.split(text)
-    raws = parts[1::2]
-    single = analyzer.single
-    known = list(map(single.get, raws))
-    bounds = list(accumulate(map(len, parts)))
-    starts, ends = bounds[0:-1:2], bounds[1::2]
-    if None in known:
-        for raw in {raw for raw, term in zip(raws, known, strict=True) if term is None and raw not in single}:
-            analyzer.term(raw)
-        known = list(map(single.get, raws))
-        if None in known:
-            if merge:
-                return None  # a word of several terms, whose marks `_merged` may join
-            starts, ends, known = _spread(raws, starts, ends, known, analyzer)
-    terms = cast("list[str]", known)  # each token's term
+    kept = analyzer.layouts
+    layout = kept.get((text, merge), MISSING)
+    if layout is MISSING:
+        layout = _layout(text, analyzer, merge)
+        if len(kept) >= LAYOUTS:
+            kept.clear()
+        kept[text, merge] = layout
+    if layout is None:
+        return None
+    starts, ends, terms, sizes, before = layout
     if not terms:
         return []
-    sizes = list(map(sub, ends, starts))
-    if ends[-1] > CHARLIMIT or max(sizes) > SURROUND:
-        return None
-    if merge and "" in parts[2:-1:2]:
-        return None  # a word right after another: `_merged` may join their marks
     marks = list(compress(count(), map(words.__contains__, terms)))
-    before = list(accumulate(sizes, initial=0))  # the tokens' lengths summed before each
     found: list[Passage] = []
     idle, zero, at = 0, False, 0  # the first token after the last passage; its countdown at 0; the next mark
     while at < len(marks):
@@ -132,6 +128,39 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
         found.append(_passage(text, held, first, ends[token]))
         idle, zero = token + 1, countdown == 0
     return found
+
+
+def _layout(text: str, analyzer: FusedAnalyzer, merge: bool) -> Layout | None:
+    """The text's tokens (``merge``: to be merged), each as its start and end characters, its
+    term, its length and the lengths of those before it summed; None for a text `_leaping`
+    cannot measure."""
+    parts = analyzer.splitter.split(text)
+    raws = parts[1::2]
+    single = analyzer.single
+    known = list(map(single.get, raws))
+    bounds = list(accumulate(map(len, parts)))
+    starts, ends = bounds[0:-1:2], bounds[1::2]
+    if None in known:
+        for raw in {raw for raw, term in zip(raws, known, strict=True) if term is None and raw not in single}:
+            analyzer.term(raw)
+        known = list(map(single.get, raws))
+        if None in known:
+            if merge:
+                return None  # a word of several terms, whose marks `_merged` may join
+            starts, ends, known = _spread(raws, starts, ends, known, analyzer)
+    terms = cast("list[str]", known)  # each token's term
+    if not terms:
+        return (), (), (), (), ()
+    sizes = list(map(sub, ends, starts))
+    if ends[-1] > CHARLIMIT or max(sizes) > SURROUND:
+        return None
+    if merge and "" in parts[2:-1:2]:
+        return None  # a word right after another: `_merged` may join their marks
+    before = list(accumulate(sizes, initial=0))  # the tokens' lengths summed before each
+    return tuple(starts), tuple(ends), tuple(terms), tuple(sizes), tuple(before)
+
+
+MISSING: Any = object()
 
 
 def _spread(
