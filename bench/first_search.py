@@ -6,7 +6,8 @@ one-word, two-word, phrase and question queries (`bench/search_bench.py`), over 
 and as of the middle of the library, it times `search()` on the searching thread's CPU clock
 with what searches keep for the next emptied first (the postings read whole,
 `kb.search.postings.KEPT`; the words' positions decoded, `kb.search.version_keys.DECODED`; each
-searcher's scored words and stored topics, `kb.search.memo`; the topics' outlines), then again
+searcher's scored words and stored topics, `kb.search.memo`; the topics' outlines; the words'
+terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.search.passages.LAYOUTS`), then again
 at once (warm), three rounds, and prints both medians. Each query is
 run once before, untimed, so the store's pages and versions are warm in both.
 """
@@ -27,7 +28,7 @@ from common import QUERIES, middle_date  # noqa: E402
 
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import memo, plans, postings, version_keys  # noqa: E402
+from kb.search import history, memo, plans, postings, snippet, version_keys  # noqa: E402
 
 ROUNDS = 3
 CATEGORIES = ("single word", "two words", "phrase", "question")
@@ -45,6 +46,8 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
             version_keys.DECODED = postings.Kept(version_keys.DECODED.most)
             memo.forget()
             plans.forget()
+            history.MARKING.layouts.clear()
+            snippet.TEXT_TOKENS.layouts.clear()
             kb.forget_outlines()
             for times in (emptied, warm):
                 started = time.thread_time()

@@ -64,10 +64,12 @@ class Evaluation:
     """A query evaluated over one searcher: the matches, and each positive term's documents
     (to tell which terms a document matched, as Whoosh's ``TermsCollector`` does)."""
 
-    def __init__(self, searcher: Searcher, read: dict[Any, Read] | None = None) -> None:
-        """``read``: the postings read so far (by the other passes of a search over ``searcher``)."""
+    def __init__(self, searcher: Searcher, read: dict[Any, Read] | None = None, terms: bool = True) -> None:
+        """``read``: the postings read so far (by the other passes of a search over ``searcher``);
+        ``terms``: whether to tell which terms each document matched (`leaves`; a ranking alone does not)."""
         self.searcher = searcher
         self.leaves: list[Leaf] = []
+        self.terms = terms
         self._postings: dict[Any, Read] = {} if read is None else read
 
     def run(self, built: query.Query) -> Matched:
@@ -108,6 +110,8 @@ class Evaluation:
         """``found``, the match of a node whose terms are ``self.leaves[start:]``: those terms
         count as matched only in the documents the whole node matches (a word of a compound
         is not matched where the other is missing)."""
+        if start == len(self.leaves):
+            return found
         shifted = found.ids + self.offset
         for place in range(start, len(self.leaves)):
             leaf = self.leaves[place]
@@ -125,7 +129,7 @@ class Evaluation:
         read = self._postings.get(key)
         if read is None:
             read = self._postings[key] = scored(self.searcher, self.offset, sub, fieldname, raw)
-        if positive and len(read.ids):
+        if positive and self.terms and len(read.ids):
             self.leaves.append(Leaf((fieldname, raw), read.ids + self.offset))
         return Matched(read.ids, read.scores)
 
@@ -247,11 +251,12 @@ def _any(parts: list[Matched]) -> Matched:
 
 
 def evaluate(
-    searcher: Searcher, built: query.Query, read: dict[Any, Read] | None = None
+    searcher: Searcher, built: query.Query, read: dict[Any, Read] | None = None, terms: bool = True
 ) -> tuple[Matched, Evaluation] | None:
     """What ``built`` matches in ``searcher``'s index, scored; None for a shape left to Whoosh.
-    ``read``: postings already read over ``searcher`` (a search's other passes), and gets those read here."""
-    evaluation = Evaluation(searcher, read)
+    ``read``: postings already read over ``searcher`` (a search's other passes), and gets those
+    read here; ``terms``: whether the evaluation tells which terms each document matched."""
+    evaluation = Evaluation(searcher, read, terms)
     try:
         return evaluation.run(built), evaluation
     except Unsupported:
@@ -337,7 +342,7 @@ def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] |
 
 def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched | None:
     """What ``built`` matches, scored, within ``work``; None for a shape left to Whoosh."""
-    scored = evaluate(searcher, built, work.postings) if ENABLED else None
+    scored = evaluate(searcher, built, work.postings, terms=False) if ENABLED else None
     return None if scored is None else within(scored[0], work)
 
 
