@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import re
-from array import array
 from bisect import bisect_left, bisect_right
 from collections import deque
 from collections.abc import Callable
@@ -42,12 +41,12 @@ _SPECIAL = re.compile("[&<>]")
 
 LAYOUTS = 2048
 """Texts whose tokens each analyser keeps (`kb.fused.FusedAnalyzer.layouts`, emptied when
-full; about 2 KB a text with its key): a text is split into words once, not each time an
+full; about 3 KB a text with its key): a text is split into words once, not each time an
 answer shows it; the threads share them (a dict's get and set are atomic, and a text only
 ever gets its one layout)."""
-Layout = tuple["array[int]", "array[int]", tuple[str, ...], "array[int]", "array[int]"]
-"""A text's tokens (`_layout`): arrays of numbers and a tuple of terms, which the cyclic
-collector does not walk."""
+Layout = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]
+"""A text's tokens (`_layout`): tuples of plain values, which the cyclic collector stops
+walking the first time it sees them (arrays it would walk at every full collection)."""
 Mark = tuple[int, int, str]
 """A marked word (or merged words): start and end characters, and its term text."""
 Passage = tuple[int, int, list[Mark]]
@@ -153,14 +152,14 @@ def _layout(text: str, analyzer: FusedAnalyzer, merge: bool) -> Layout | None:
             starts, ends, known = _spread(raws, starts, ends, known, analyzer)
     terms = cast("list[str]", known)  # each token's term
     if not terms:
-        return array("i"), array("i"), (), array("i"), array("i")
+        return (), (), (), (), ()
     sizes = list(map(sub, ends, starts))
     if ends[-1] > CHARLIMIT or max(sizes) > SURROUND:
         return None
     if merge and "" in parts[2:-1:2]:
         return None  # a word right after another: `_merged` may join their marks
     before = list(accumulate(sizes, initial=0))  # the tokens' lengths summed before each
-    return array("i", starts), array("i", ends), tuple(terms), array("i", sizes), array("i", before)
+    return tuple(starts), tuple(ends), tuple(terms), tuple(sizes), tuple(before)
 
 
 MISSING: Any = object()
