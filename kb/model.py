@@ -1,7 +1,8 @@
 """The knowledge base's model, shared by the side that builds it and the side that reads it:
 a `Version` (one text of one topic in one series, and when it was in force), a `Topic`, a
 version's status on a date, the order of a topic's history (of versions, `history_order`, or
-of their `Outline`, `outline_order`) and a cited line range."""
+of their `Outline`, `outline_order`), a topic's history in outline with its series numbers
+(`Outlines`) and a cited line range."""
 
 from __future__ import annotations
 

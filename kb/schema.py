@@ -76,6 +76,9 @@ CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
 )
 
 
+_COLUMNS = len(VERSION_COLUMNS)
+
+
 def version_of(row: sqlite3.Row) -> Version:
     """A version from a row whose first columns are `VERSION_SELECT`'s (read by place, not by
     name: a search reads twenty a page)."""
@@ -103,9 +106,6 @@ def version_of(row: sqlite3.Row) -> Version:
         ended_by=json.loads(ended_by) if ended_by else None,
         key=key,
     )
-
-
-_COLUMNS = len(VERSION_COLUMNS)
 
 
 def day(value: str | None) -> dt.date | None:

@@ -47,6 +47,8 @@ ever gets its one layout)."""
 Layout = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]
 """A text's tokens (`_layout`): tuples of plain values, which the cyclic collector stops
 walking the first time it sees them (arrays it would walk at every full collection)."""
+MISSING: Any = object()
+"""A text an analyser has not kept the tokens of."""
 Mark = tuple[int, int, str]
 """A marked word (or merged words): start and end characters, and its term text."""
 Passage = tuple[int, int, list[Mark]]
@@ -78,8 +80,8 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
     """`_passages` of the text's tokens (``merge``: `_merged` first), found from the marks alone:
     the tokens between them are not walked one by one, the passage around a mark is measured
     on the running sum of the tokens' lengths (the text's tokens measured once, `_layout`, and
-    kept: `LAYOUTS`). The passages no mark is in (they never score)
-    are left out. None for a text this cannot measure so, whose tokens `_passages` walks: a
+    kept: `LAYOUTS`). The passages no mark is in (they never score) are left out. None for a
+    text this cannot measure so, whose tokens `_passages` walks: a
     word longer than `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, a word of
     several terms (a hyphenated word's parts) or two words with nothing between them."""
     kept = analyzer.layouts
@@ -160,9 +162,6 @@ def _layout(text: str, analyzer: FusedAnalyzer, merge: bool) -> Layout | None:
         return None  # a word right after another: `_merged` may join their marks
     before = list(accumulate(sizes, initial=0))  # the tokens' lengths summed before each
     return tuple(starts), tuple(ends), tuple(terms), tuple(sizes), tuple(before)
-
-
-MISSING: Any = object()
 
 
 def _spread(
