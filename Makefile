@@ -19,8 +19,8 @@ run: build
 	$(BIN)/rulings serve --host 127.0.0.1 --port 5000 $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
-	$(BIN)/ruff check rulings kb web tests bench
-	$(BIN)/ruff format --check rulings kb web tests bench
+	$(BIN)/ruff check rulings kb web tests bench docs
+	$(BIN)/ruff format --check rulings kb web tests bench docs
 	$(BIN)/mypy
 
 test: lint

@@ -33,8 +33,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import month_after, rulings_in_force, update_text  # noqa: E402
 
-from kb.build.library import add_document  # noqa: E402
-from kb.build.pipeline import build  # noqa: E402
+from kb.ingest.library import add_document  # noqa: E402
+from kb.ingest.pipeline import build  # noqa: E402
 from kb.paths import CURRENT_DIR, INDEX_DIR, current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import budget  # noqa: E402

@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from generate import generate  # noqa: E402
 
-from kb.build.pipeline import build  # noqa: E402
+from kb.ingest.pipeline import build  # noqa: E402
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search.in_force import MAX_QUERY  # noqa: E402

@@ -55,7 +55,7 @@ def given_or_built(kb: Path | None, work: Path) -> Path:
     """The knowledge base ``kb`` given, or else the bundled library ``data/`` built into ``work/kb``."""
     if kb is not None:
         return kb
-    from kb.build.pipeline import build
+    from kb.ingest.pipeline import build
 
     build(ROOT / "data", work / "kb")
     return work / "kb"

@@ -22,8 +22,8 @@ sys.path.insert(0, str(ROOT))
 
 from common import LinkQuality  # noqa: E402
 
-from kb.build.catalog import read_name  # noqa: E402
-from kb.build.pipeline import build  # noqa: E402
+from kb.ingest.catalog import read_name  # noqa: E402
+from kb.ingest.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 
 LABELS = ROOT / "tests" / "fixtures" / "links" / "seed-004.txt"

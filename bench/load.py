@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from served import served  # noqa: E402
 
-from kb.build.pipeline import build  # noqa: E402
+from kb.ingest.pipeline import build  # noqa: E402
 from kb.paths import DEFAULT_LIBRARY, current  # noqa: E402
 from web.cli.serving import cores  # noqa: E402
 

@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 
 from common import LinkQuality  # noqa: E402
 
-from kb.build.pipeline import build  # noqa: E402
+from kb.ingest.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from rulings.model import Document, ParseError  # noqa: E402
 from rulings.normalize import fold_quotes, headword_key  # noqa: E402

@@ -32,10 +32,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from common import QUERIES, middle_date  # noqa: E402
 from generate import generate  # noqa: E402
 
-from kb.build import incremental  # noqa: E402
-from kb.build.pipeline import BuildReport, build, card_names_of  # noqa: E402
 from kb.index.history import write_history  # noqa: E402
 from kb.index.writer import version_document, write_index  # noqa: E402
+from kb.ingest import incremental  # noqa: E402
+from kb.ingest.pipeline import BuildReport, build, card_names_of  # noqa: E402
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import history as history_search  # noqa: E402

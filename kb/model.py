@@ -45,7 +45,7 @@ class Version:
     authority: str = "official"
     """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
     key: str = ""
-    """Its permalink (`kb.build.store.version_keys`), given by the store; empty while building."""
+    """Its permalink (`kb.ingest.store.version_keys`), given by the store; empty while building."""
 
 
 def status(version: Version, on: dt.date) -> str:

@@ -1,5 +1,5 @@
 """Where a knowledge base lives: the layout of a knowledge-base directory, which the side that
-builds it (`kb.build.pipeline`, `kb.index.writer`, `kb.build.store`) and the side that reads it (`kb.query`, the
+builds it (`kb.ingest.pipeline`, `kb.index.writer`, `kb.ingest.store`) and the side that reads it (`kb.query`, the
 command line, the web app) share, so that reading needs nothing of building.
 
 ::
@@ -7,7 +7,7 @@ command line, the web app) share, so that reading needs nothing of building.
     <kb>/                      DEFAULT_KB (``instance/kb``, or ``RULINGS_KB``), or --kb
       current -> builds/<stamp>   the knowledge base in service (`current`), switched atomically
       builds/<stamp>/             one build:
-        kb.sqlite                 DB_NAME, the store of record (`kb.build.store`)
+        kb.sqlite                 DB_NAME, the store of record (`kb.ingest.store`)
         index/                    INDEX_DIR, every version (`kb.index.writer`)
         index-current/            CURRENT_DIR, the versions in force on the build date
         vocabulary.json           VOCABULARY, the words for spelling correction

@@ -1,4 +1,4 @@
-"""The SQLite store's layout, shared by its writers (`kb.build.store`) and its readers
+"""The SQLite store's layout, shared by its writers (`kb.ingest.store`) and its readers
 (`kb.read.reader`): the schema and its version, the versions table's one column list, a row
 read back as a `Version`, and a store opened for reading only."""
 

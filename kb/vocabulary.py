@@ -1,6 +1,6 @@
 """The words a knowledge base and its questions share: the kinds of series and how a person
 names them, and the topic keys a "See X" reference may mean. Used both where versions are
-made (`kb.build.ledger`, `kb.index.writer`) and where they are answered (`kb.query`, `kb.search.in_force`, the web);
+made (`kb.ingest.ledger`, `kb.index.writer`) and where they are answered (`kb.query`, `kb.search.in_force`, the web);
 and the close matches of a word mistyped among many names.
 """
 

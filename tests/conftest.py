@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from helpers import FIXTURES, SEEDS
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from web.app import create_app
 
 

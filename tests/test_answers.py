@@ -22,7 +22,7 @@ import pytest
 
 from helpers import FIXTURES, ROOT, SEEDS
 from kb import answers
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app

@@ -11,8 +11,8 @@ import pytest
 
 from helpers import SEEDS
 from kb import schema
-from kb.build.pipeline import build, parse_library
 from kb.errors import BuildError
+from kb.ingest.pipeline import build, parse_library
 from kb.paths import current
 from rulings.manifest import ManifestError
 from rulings.model import ParseError

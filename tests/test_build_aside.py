@@ -22,7 +22,7 @@ import pytest
 from whoosh import index
 
 from helpers import SEEDS
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -22,10 +22,10 @@ import pytest
 from test_incremental import HEAD, add, same_as_full_build, segments_shared
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb.build import store
-from kb.build.catalog import Card, Catalog
-from kb.build.linking import link_versions, ordinary_words
-from kb.build.pipeline import build
+from kb.ingest import store
+from kb.ingest.catalog import Card, Catalog
+from kb.ingest.linking import link_versions, ordinary_words
+from kb.ingest.pipeline import build
 from kb.model import Topic, Version
 from rulings.normalize import title_key
 
@@ -86,7 +86,7 @@ PARSE_ON_CORES = """
 import sqlite3
 import sys
 from pathlib import Path
-from kb.build.pipeline import parse_documents
+from kb.ingest.pipeline import parse_documents
 from rulings.manifest import load_manifest, load_titles
 from rulings.model import ParseError
 from rulings.parse import parse_document

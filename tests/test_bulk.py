@@ -22,7 +22,7 @@ from test_history_search import bench_module
 from test_weighting import LiveWhoosh
 from whoosh import index
 
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
 from kb.search import budget, bulk

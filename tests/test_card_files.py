@@ -13,9 +13,9 @@ import pytest
 from markupsafe import escape
 
 from helpers import ROOT, SEEDS, SHARED
-from kb.build.catalog import Card, Catalog, import_lackey
-from kb.build.linking import Linker
-from kb.build.pipeline import build
+from kb.ingest.catalog import Card, Catalog, import_lackey
+from kb.ingest.linking import Linker
+from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app

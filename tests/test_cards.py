@@ -11,9 +11,9 @@ import pytest
 from markupsafe import escape
 
 from helpers import ROOT, SEEDS, SHARED
-from kb.build.catalog import Catalog, bundled_catalog, import_lackey
-from kb.build.pipeline import build, parse_library
 from kb.errors import UnknownCard
+from kb.ingest.catalog import Catalog, bundled_catalog, import_lackey
+from kb.ingest.pipeline import build, parse_library
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read.cards import read_deck

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, SEEDS, SHARED
-from kb.build.catalog import Catalog, import_lackey, read_name
-from kb.build.pipeline import build
+from kb.ingest.catalog import Catalog, import_lackey, read_name
+from kb.ingest.pipeline import build
 from kb.query import KnowledgeBase
 from web.app import create_app
 from web.cli.main import main

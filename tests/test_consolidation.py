@@ -8,7 +8,7 @@ import shutil
 from pathlib import Path
 
 from helpers import FIXTURES
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from kb.query import KnowledgeBase
 
 GLOSSARY_1_8 = """GLOSSARY

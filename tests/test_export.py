@@ -258,7 +258,7 @@ def test_a_new_build_is_picked_up_when_the_network_returns(tmp_path: Path) -> No
     from playwright.sync_api import sync_playwright
 
     from helpers import SEEDS
-    from kb.build.pipeline import build
+    from kb.ingest.pipeline import build
 
     kb_root, out = tmp_path / "kb", tmp_path / "host" / "site"
     first = build(SEEDS, kb_root).directory.name

@@ -17,7 +17,7 @@ from urllib.parse import quote
 import pytest
 
 from helpers import SEEDS
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from kb.paths import current
 from web.app import create_app
 from web.cli.main import main

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES, SEEDS
-from kb.build.library import add_document
-from kb.build.pipeline import build
+from kb.ingest.library import add_document
+from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from rulings.extract import html_lines

@@ -19,13 +19,13 @@ import pytest
 from whoosh import highlight, index
 
 from kb import layout
-from kb.build import incremental
-from kb.build.pipeline import build as build_kb
-from kb.build.pipeline import card_names_of
 from kb.fused import FusedAnalyzer
 from kb.index import history
 from kb.index import writer as kb_index
 from kb.index.writing import fused_writing
+from kb.ingest import incremental
+from kb.ingest.pipeline import build as build_kb
+from kb.ingest.pipeline import card_names_of
 from kb.paths import CURRENT
 from kb.search import history as history_search
 from kb.search.plans import TEXT

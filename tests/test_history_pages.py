@@ -17,7 +17,7 @@ from flask.testing import FlaskClient
 from markupsafe import escape
 
 from helpers import FIXTURES, SEEDS, SHARED
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from web.app import create_app
 from web.cli.main import main
 

@@ -20,9 +20,9 @@ import pytest
 from whoosh import index, scoring
 from whoosh.searching import Searcher
 
-from kb.build import incremental
-from kb.build.pipeline import build, card_names_of
 from kb.index.writer import write_index
+from kb.ingest import incremental
+from kb.ingest.pipeline import build, card_names_of
 from kb.query import KnowledgeBase
 from kb.search import budget, version_keys
 from kb.search import history as history_search

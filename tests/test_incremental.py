@@ -18,10 +18,10 @@ import pytest
 from whoosh import index
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb.build import store
-from kb.build.incremental import PARSED
-from kb.build.library import add_document
-from kb.build.pipeline import BuildReport, build
+from kb.ingest import store
+from kb.ingest.incremental import PARSED
+from kb.ingest.library import add_document
+from kb.ingest.pipeline import BuildReport, build
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY, current
 from kb.query import KnowledgeBase
 

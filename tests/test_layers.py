@@ -1,5 +1,5 @@
 """The layers: the read side of a knowledge base (`kb.read`, `kb.search.in_force`) needs nothing of the
-build side (`kb.build.pipeline`, `kb.index.writer`): both stand on the floor of `kb` (where a knowledge base
+build side (`kb.ingest.pipeline`, `kb.index.writer`): both stand on the floor of `kb` (where a knowledge base
 lives, the model, the store's and the indexes' layouts, the errors), and no module of the three
 packages imports another that imports it back, not even for the type checker."""
 
@@ -55,7 +55,7 @@ def test_reading_a_knowledge_base_loads_nothing_of_building() -> None:
     code = "import sys, kb.query, kb.search.in_force, kb.read.cards, web.app, web.cli.main; print(sorted(sys.modules))"
     loaded = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     modules = set(eval(loaded.stdout))  # a printed list of names
-    assert {m for m in modules if m.startswith(("kb.build", "kb.index", "rulings.parse"))} == set()
+    assert {m for m in modules if m.startswith(("kb.ingest", "kb.index", "rulings.parse"))} == set()
     assert {"kb.paths", "kb.vocabulary", "kb.errors", "kb.model", "kb.schema"} <= modules
 
 
@@ -64,9 +64,9 @@ def test_the_read_and_search_wings_import_nothing_of_building() -> None:
     graph = _imports(inside_functions=True, for_types=True)
     wings = ("kb.read", "kb.search", "kb.query")
     crossing = {(m, i) for m, found in graph.items() if m.startswith(wings) for i in found
-                if i.startswith(("kb.build", "kb.index"))}  # fmt: skip
+                if i.startswith(("kb.ingest", "kb.index"))}  # fmt: skip
     assert crossing == set()
-    wings_and_door = {"kb.query", "kb.build", "kb.index", "kb.search", "kb.read"}
+    wings_and_door = {"kb.query", "kb.ingest", "kb.index", "kb.search", "kb.read"}
     floor = {m for m in graph if m.startswith("kb.") and m.count(".") == 1 and m not in wings_and_door}
     assert {i for m in floor for i in graph[m] if i.startswith("kb.") and i not in floor} == set()
 
@@ -101,7 +101,7 @@ def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
     modules, printed = loaded("search", "conundrum target", "--kb", str(bundled_root))
     assert printed.split("\n")[1] == "1. Conundrum  [Glossary] active"
     assert "whoosh" in packages(modules) and packages(modules) & set(WEB) == set()
-    assert {"web.export", "web.app", "kb.build"} & modules == set()
+    assert {"web.export", "web.app", "kb.ingest"} & modules == set()
 
 
 def test_no_import_cycle() -> None:

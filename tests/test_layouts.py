@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.cli.main import main

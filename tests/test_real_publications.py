@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import SHARED
-from kb.build.pipeline import build, report_for
+from kb.ingest.pipeline import build, report_for
 from rulings.model import ParseResult
 from rulings.parse import coverage, parse_file
 from web.cli.main import main

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from rulings.model import ParseResult

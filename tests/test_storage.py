@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 
 from kb import schema
-from kb.build import store
 from kb.errors import BuildError
+from kb.ingest import store
 from kb.model import status
 from kb.paging import EVERYTHING
 from kb.paths import current

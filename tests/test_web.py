@@ -189,7 +189,7 @@ def test_rebuilt_knowledge_base_is_picked_up_without_restart(tmp_path: Path) -> 
     import shutil
 
     from helpers import SEEDS
-    from kb.build.pipeline import build
+    from kb.ingest.pipeline import build
 
     library = tmp_path / "library"
     shutil.copytree(SEEDS, library)

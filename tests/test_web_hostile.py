@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from helpers import FIXTURES, SEEDS
-from kb.build.pipeline import build
+from kb.ingest.pipeline import build
 from web.app import SECURITY_HEADERS, create_app
 
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -15,7 +15,7 @@ from playwright.sync_api import sync_playwright
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from kb.build.pipeline import build  # noqa: E402
+from kb.ingest.pipeline import build  # noqa: E402
 from web.app import create_app  # noqa: E402
 
 OUT = Path(__file__).resolve().parent

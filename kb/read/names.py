@@ -78,7 +78,7 @@ class NameReading:
 
 
 class Names(Mapping[str, str]):
-    """Folded headword or card name -> the name (`kb.build.store` made them), read as asked."""
+    """Folded headword or card name -> the name (`kb.ingest.store` made them), read as asked."""
 
     def __init__(self, store: Rows) -> None:
         self._store = store

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from kb.read.reader import Reader
 
 ABSENT = "that text is not in this knowledge base"
-"""How a version's note says the text it amends is absent (`kb.build.ledger` writes it)."""
+"""How a version's note says the text it amends is absent (`kb.ingest.ledger` writes it)."""
 WHOLE = ("original", "replace", "errata")
 """Operations whose text stands alone: a version made by one is whole."""
 ZONE = 3

@@ -37,7 +37,7 @@ from web.cli.serving import CONNECTIONS, TIMEOUT, cores, serve
 
 
 def _coverage_line(result: ParseResult) -> str:
-    from kb.build.pipeline import report_for
+    from kb.ingest.pipeline import report_for
 
     c = report_for(result).coverage
     return (
@@ -55,7 +55,7 @@ def _coverage_line(result: ParseResult) -> str:
 
 
 def cmd_parse(args: argparse.Namespace) -> int:
-    from kb.build.pipeline import report_for
+    from kb.ingest.pipeline import report_for
     from rulings.parse import parse_file
 
     titles = load_titles(args.library, args.game)
@@ -90,7 +90,7 @@ def _notify(line: str) -> None:
 
 
 def cmd_build(args: argparse.Namespace) -> int:
-    from kb.build.pipeline import build, library_changed
+    from kb.ingest.pipeline import build, library_changed
 
     if args.check:
         current(Path(args.kb))
@@ -137,7 +137,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 
 
 def cmd_add(args: argparse.Namespace) -> int:
-    from kb.build.library import add_document
+    from kb.ingest.library import add_document
 
     report = add_document(
         Path(args.file),

@@ -30,13 +30,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb import files
-from kb.build import incremental, store
-from kb.build.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
-from kb.index.writer import extend_indexes, indexes_written, see_texts
-from kb.build.linking import link_versions, ordinary_words
-from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
 from kb.errors import BuildError
-from kb.build.ledger import apply_documents, dangling_references
+from kb.index.writer import extend_indexes, indexes_written, see_texts
+from kb.ingest import incremental, store
+from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
+from kb.ingest.ledger import apply_documents, dangling_references
+from kb.ingest.linking import link_versions, ordinary_words
+from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import Document, ParseResult
 from rulings.parse import Coverage, coverage, parse_document
@@ -90,9 +90,9 @@ class BuildReport:
     links: int = 0
     """Version-to-card links."""
     rewritten: int | None = None
-    """For a build made from the previous one (`kb.build.incremental`): the versions indexed anew."""
+    """For a build made from the previous one (`kb.ingest.incremental`): the versions indexed anew."""
     full: str | None = None
-    """For a full build: why it was not made from the previous one (`kb.build.incremental`)."""
+    """For a full build: why it was not made from the previous one (`kb.ingest.incremental`)."""
     unsettled: str | None = None
     """What failed after the new build was put in service (`_publish`), which the build stands despite."""
 
@@ -130,8 +130,11 @@ def parse_documents(documents: list[Document], titles: dict[str, frozenset[str]]
 
 
 def build(
-    library: Path = DEFAULT_LIBRARY, kb: Path = DEFAULT_KB, cards: list[Path] | Path | None = None,
-    wait: float = WAIT, notify: Callable[[str], None] | None = None,
+    library: Path = DEFAULT_LIBRARY,
+    kb: Path = DEFAULT_KB,
+    cards: list[Path] | Path | None = None,
+    wait: float = WAIT,
+    notify: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
 
@@ -165,7 +168,7 @@ def transaction(
 
 def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
-    service saved (`kb.build.incremental`): its parse results, and when the library only gained
+    service saved (`kb.ingest.incremental`): its parse results, and when the library only gained
     newer documents, everything else too."""
     started = time.perf_counter()
     card_files = [cards] if isinstance(cards, Path) else list(cards or [])
@@ -191,8 +194,19 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     reports = _check_coverage(results)
     ledger = apply_documents(results, releases)
     catalog = bundled_catalog(results)
-    saved = incremental.State(incremental.code_fingerprint(), keys, documents, releases, ledger, copy.deepcopy(catalog),
-                              bool(card_files), set(), [], {}, [])
+    saved = incremental.State(
+        incremental.code_fingerprint(),
+        keys,
+        documents,
+        releases,
+        ledger,
+        copy.deepcopy(catalog),
+        bool(card_files),
+        set(),
+        [],
+        {},
+        [],
+    )
     imports = [import_lackey(path, catalog) for path in card_files]
     _refuse_empty(imports, catalog)
     catalog.retire_topics()
@@ -216,39 +230,75 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
 
     final, unsettled = _publish(kb, write)
     return BuildReport(
-        final, reports, time.perf_counter() - started, ledger.warnings + catalog.problems, dangling,
-        cards=len(catalog.cards), imported=imported, links=len(links), imports=imports, full=full, unsettled=unsettled,
+        final,
+        reports,
+        time.perf_counter() - started,
+        ledger.warnings + catalog.problems,
+        dangling,
+        cards=len(catalog.cards),
+        imported=imported,
+        links=len(links),
+        imports=imports,
+        full=full,
+        unsettled=unsettled,
     )
 
 
 def _extend(
-    library: Path, kb: Path, manifest: bytes, previous: Path, state: incremental.State, keys: list[str],
-    extension: incremental.Extension, started: float, moved: dict[str, str],
+    library: Path,
+    kb: Path,
+    manifest: bytes,
+    previous: Path,
+    state: incremental.State,
+    keys: list[str],
+    extension: incremental.Extension,
+    started: float,
+    moved: dict[str, str],
 ) -> BuildReport:
     """Write the build that `incremental.extend` prepared, from the ``previous`` one (whose
     documents ``moved``, `incremental.relocate`)."""
     ledger = state.ledger
     reports = [report_for(r) for r in extension.results]
     before = len(state.keys)
-    state.report_lines = (state.report_lines[:before] + [r.line() for r in reports] + state.report_lines[before:]
-                          + [w for r in reports for w in r.warnings])
+    state.report_lines = (
+        state.report_lines[:before]
+        + [r.line() for r in reports]
+        + state.report_lines[before:]
+        + [w for r in reports for w in r.warnings]
+    )
     state.keys = keys
     dangling = dangling_references(ledger, {d.id: d.path for d in state.documents})
 
     def write(staging: Path) -> None:
         incremental.copy_store(previous, staging, extension, ledger, moved)
         files.fault("mid-build")
-        extend_indexes(staging, previous, ledger.versions, extension.touched, extension.first, extension.before,
-                       ledger.topics, card_names_of(state.links, state.catalog), state.seen,
-                       dt.date.today())
+        extend_indexes(
+            staging,
+            previous,
+            ledger.versions,
+            extension.touched,
+            extension.first,
+            extension.before,
+            ledger.topics,
+            card_names_of(state.links, state.catalog),
+            state.seen,
+            dt.date.today(),
+        )
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
         _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)
 
     final, unsettled = _publish(kb, write)
     return BuildReport(
-        final, reports, time.perf_counter() - started, ledger.warnings + state.catalog.problems, dangling,
-        cards=len(state.catalog.cards), imported=0, links=len(state.links), rewritten=len(extension.touched),
+        final,
+        reports,
+        time.perf_counter() - started,
+        ledger.warnings + state.catalog.problems,
+        dangling,
+        cards=len(state.catalog.cards),
+        imported=0,
+        links=len(state.links),
+        rewritten=len(extension.touched),
         unsettled=unsettled,
     )
 
@@ -258,8 +308,11 @@ def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
     for report in imports:
         if not report.printings:
             said = [p for p in catalog.problems if p.startswith(f"{report.path}:")]
-            raise BuildError(f"{said[0]}; no card read from this card file" if said else
-                             f"{report.path}:1: no card read from this card file ({report.rows} rows)")
+            raise BuildError(
+                f"{said[0]}; no card read from this card file"
+                if said
+                else f"{report.path}:1: no card read from this card file ({report.rows} rows)"
+            )
 
 
 def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:

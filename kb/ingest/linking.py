@@ -9,7 +9,8 @@ them), nor, when it is also an ordinary word of the documents (it appears in low
 somewhere), at the start of a sentence. A title followed by ``& Capitalised`` is the start
 of a longer combination title, not that card. A title that is also a skill's name
 (`SKILLS`: Interrogation, Torture) written as the skill ("add 1 to Interrogation or
-Torture", "Torture skill") is not the card, nor is an FAQ's ``Q:`` opening a line. ``[univ] Nebula`` is ``Nebula``; a headword
+Torture", "Torture skill") is not the card, nor is an FAQ's ``Q:`` opening a line.
+``[univ] Nebula`` is ``Nebula``; a headword
 names a card as the Glossary prints titles (`kb.catalog.headword_titles`). "any Miles"
 names every card of that persona.
 """
@@ -20,7 +21,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from kb.build.catalog import Card, Catalog, headword_titles
+from kb.ingest.catalog import Card, Catalog, headword_titles
 from kb.model import Topic, Version
 from rulings.normalize import fold_quotes, title_key
 
@@ -141,8 +142,9 @@ class Linker:
                     return length, card
         return None
 
-    def _fits(self, text: str, words: list[re.Match[str]], index: int, title: tuple[str, ...],
-              capitals: tuple[bool, ...]) -> bool:
+    def _fits(
+        self, text: str, words: list[re.Match[str]], index: int, title: tuple[str, ...], capitals: tuple[bool, ...]
+    ) -> bool:
         """Whether the words from ``index`` that have ``title``'s keys are that title as written."""
         written = words[index : index + len(title)]
         if any(cap and not w.group(0)[:1].isupper() for cap, w in zip(capitals, written, strict=True)):
@@ -214,8 +216,9 @@ def ordinary_words(texts: Iterable[str]) -> set[str]:
     return {title_key(w) for w in written}
 
 
-def link_versions(versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog,
-                  ordinary: set[str]) -> list[tuple[int, str, str]]:
+def link_versions(
+    versions: Iterable[Version], topics: dict[str, Topic], catalog: Catalog, ordinary: set[str]
+) -> list[tuple[int, str, str]]:
     """(version id, card key, via) for every card each version names: in its text, its
     "See" references, or as the title heading its topic. ``ordinary``: the `ordinary_words`
     of the library's entry texts."""

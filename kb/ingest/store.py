@@ -6,26 +6,27 @@ it holds what the answers look things up by: each version's permalink ``key``, a
 spellings (``topic_keys``), a card's title spellings (``card_titles``), the "See X"
 references of each version (``see_refs``) and the names for "did you mean" (``names``), so
 an answer reads only the rows it needs. The versions table is written and read through one
-column list (`kb.schema.VERSION_COLUMNS`), the layout both sides share. What only the build needs (entries, their warnings, chrome
-and unparsed lines, releases) is not stored here: the parses are kept by `kb.build.incremental`,
+column list (`kb.schema.VERSION_COLUMNS`), the layout both sides share. What only the build
+needs (entries, their warnings, chrome
+and unparsed lines, releases) is not stored here: the parses are kept by `kb.ingest.incremental`,
 the findings in the build's ``report.json``.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import sqlite3
 from pathlib import Path
 
-from kb.build.catalog import Card, Catalog
-from kb.build.ledger import Ledger
+from kb.ingest.catalog import Card, Catalog
+from kb.ingest.ledger import Ledger
 from kb.model import Topic, Version
 from kb.schema import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.schema import NAME_TABLE, SCHEMA, SCHEMA_VERSION, VERSION_COLUMNS, VERSION_SELECT
 from kb.vocabulary import NameTable, reference_keys
 from rulings.model import ParseResult
 from rulings.normalize import headword_key, title_key
+
 
 def _iso(value: object) -> str | None:
     return None if value is None else str(value)
@@ -56,8 +57,15 @@ def write(
 
 
 def extend(
-    path: Path, results: list[ParseResult], ledger: Ledger, first: int, changed: list[int], topics: list[str],
-    links: list[tuple[int, str, str]], cards: list[Card], moved: dict[str, str] | None = None,
+    path: Path,
+    results: list[ParseResult],
+    ledger: Ledger,
+    first: int,
+    changed: list[int],
+    topics: list[str],
+    links: list[tuple[int, str, str]],
+    cards: list[Card],
+    moved: dict[str, str] | None = None,
 ) -> None:
     """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
     the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
@@ -100,8 +108,19 @@ def _write_cards(connection: sqlite3.Connection, cards: list[Card]) -> None:
         f"INSERT INTO cards VALUES ({','.join('?' * len(_CARD_COLUMNS))}) ON CONFLICT(key) DO UPDATE SET "
         + ", ".join(f"{column} = excluded.{column}" for column in _CARD_COLUMNS[1:]),
         [
-            (c.key, c.game, c.name, c.type, json.dumps(c.sets), c.affiliation, c.uniqueness, c.persona,
-             json.dumps(c.aliases), c.source, json.dumps([vars(p) for p in c.printings]))
+            (
+                c.key,
+                c.game,
+                c.name,
+                c.type,
+                json.dumps(c.sets),
+                c.affiliation,
+                c.uniqueness,
+                c.persona,
+                json.dumps(c.aliases),
+                c.source,
+                json.dumps([vars(p) for p in c.printings]),
+            )
             for c in cards
         ],
     )
@@ -117,8 +136,19 @@ def _card_spellings(connection: sqlite3.Connection, cards: list[Card]) -> list[t
     return [tuple(row) if row else None for row in found]
 
 
-_CARD_COLUMNS = ("key", "game", "name", "type", "sets", "affiliation", "uniqueness", "persona", "aliases", "source",
-                 "printings")
+_CARD_COLUMNS = (
+    "key",
+    "game",
+    "name",
+    "type",
+    "sets",
+    "affiliation",
+    "uniqueness",
+    "persona",
+    "aliases",
+    "source",
+    "printings",
+)
 
 
 def _write_names(connection: sqlite3.Connection) -> None:
@@ -171,11 +201,26 @@ def version_row(version: Version, key: str) -> tuple[object, ...]:
     """A version as a row of `VERSION_COLUMNS`."""
     v = version
     fields: dict[str, object] = {
-        "id": v.id, "topic_id": v.topic, "series": v.series, "headword": v.headword, "text": v.text,
-        "valid_from": _iso(v.valid_from), "valid_to": _iso(v.valid_to), "ended": v.end, "document_id": v.document_id,
-        "line_start": v.line_start, "line_end": v.line_end, "operation": v.operation, "supersedes": v.supersedes,
-        "note": v.note, "condition": v.condition, "refs": json.dumps(v.references), "summary": v.summary,
-        "authority": v.authority, "ended_by": json.dumps(v.ended_by) if v.ended_by else None, "key": key,
+        "id": v.id,
+        "topic_id": v.topic,
+        "series": v.series,
+        "headword": v.headword,
+        "text": v.text,
+        "valid_from": _iso(v.valid_from),
+        "valid_to": _iso(v.valid_to),
+        "ended": v.end,
+        "document_id": v.document_id,
+        "line_start": v.line_start,
+        "line_end": v.line_end,
+        "operation": v.operation,
+        "supersedes": v.supersedes,
+        "note": v.note,
+        "condition": v.condition,
+        "refs": json.dumps(v.references),
+        "summary": v.summary,
+        "authority": v.authority,
+        "ended_by": json.dumps(v.ended_by) if v.ended_by else None,
+        "key": key,
     }
     return tuple(fields[column] for column in VERSION_COLUMNS)
 
@@ -222,5 +267,3 @@ def _write_one(connection: sqlite3.Connection, result: ParseResult) -> None:
             "\n".join(result.lines),
         ),
     )
-
-

@@ -1,13 +1,13 @@
 """Bring a newly published document into a library: check, copy, register, rebuild.
 
 `add_document` parses the file first and refuses it (with the parse report) if any line
-would be lost; only then, holding the library's and the KB's locks (`kb.build.pipeline.transaction`),
+would be lost; only then, holding the library's and the KB's locks (`kb.ingest.pipeline.transaction`),
 copies it into the library, appends its ``[[document]]`` table to the manifest and rebuilds.
 The copy and the manifest are each written to a temporary file, fsynced and renamed. If any
 step fails before the new knowledge base is in service, the library is put back byte for byte:
 the saved manifest is renamed back, and the copied file (and the game directory) removed if this
 add created them; once the knowledge base in service is the one built from the new manifest, the
-add stands whatever fails after (`kb.build.pipeline._publish` reports such a failure as a warning). A file left in
+add stands whatever fails after (`kb.ingest.pipeline._publish` reports such a failure as a warning). A file left in
 the library by an interrupted add (same bytes, not in the manifest) is taken over by a retry.
 """
 
@@ -20,10 +20,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 from kb import files
-from kb.build.pipeline import BuildReport, build_locked, library_changed, report_for, transaction
-from kb.paths import WAIT
 from kb.errors import BuildError
-from rulings.manifest import SLUG, MANIFEST, load_manifest, load_titles
+from kb.ingest.pipeline import BuildReport, build_locked, library_changed, report_for, transaction
+from kb.paths import WAIT
+from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
 from rulings.model import Document
 from rulings.parse import parse_document
 
@@ -64,16 +64,30 @@ def _table(fields: dict[str, str], where: str) -> bytes:
 
 
 def add_document(
-    source: Path, kind: str, date: dt.date, library: Path, kb: Path,
-    game: str = "stccg", title: str | None = None, version: str | None = None,
-    wait: float = WAIT, notify: Callable[[str], None] | None = None,
+    source: Path,
+    kind: str,
+    date: dt.date,
+    library: Path,
+    kb: Path,
+    game: str = "stccg",
+    title: str | None = None,
+    version: str | None = None,
+    wait: float = WAIT,
+    notify: Callable[[str], None] | None = None,
 ) -> BuildReport:
     """Add ``source`` to ``library`` as a document of ``kind`` dated ``date``, and rebuild."""
     if not SLUG.match(game):
         raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
     titles = load_titles(library, game)
-    document = Document(id=_slug(f"{game}-{source.stem}"), path=str(source), game=game, kind=kind,
-                        title=title or source.stem, version=version or date.isoformat(), date=date)
+    document = Document(
+        id=_slug(f"{game}-{source.stem}"),
+        path=str(source),
+        game=game,
+        kind=kind,
+        title=title or source.stem,
+        version=version or date.isoformat(),
+        date=date,
+    )
     report = report_for(parse_document(document, titles))
     if not report.coverage.complete or report.unparsed:
         raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
@@ -95,9 +109,18 @@ def add_document(
         if adopted and not (target.is_file() and target.read_bytes() == source.read_bytes()):
             raise BuildError(f"{target}: a file of that name, not in the manifest, is already in the library")
         before = manifest.read_bytes()
-        table = _table({"id": ident, "file": f"{game}/{source.name}", "game": game, "kind": kind,
-                        "title": document.title, "version": document.version, "date": date.isoformat()},
-                       str(source))
+        table = _table(
+            {
+                "id": ident,
+                "file": f"{game}/{source.name}",
+                "game": game,
+                "kind": kind,
+                "title": document.title,
+                "version": document.version,
+                "date": date.isoformat(),
+            },
+            str(source),
+        )
         made_directory = not target.parent.exists()
         try:
             target.parent.mkdir(exist_ok=True)

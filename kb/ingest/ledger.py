@@ -18,7 +18,7 @@ import datetime as dt
 import heapq
 from collections.abc import Callable
 
-from kb.build import textops
+from kb.ingest import textops
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
 from rulings.amendments import Amendment, effective_release
@@ -63,9 +63,17 @@ class Ledger:
         values: dict[str, object] = {"text": entry.text, "operation": "original", "references": list(entry.references)}
         values.update(fields)
         return Version(
-            id=len(self.versions) + 1, topic=ident, series=series, headword=entry.headword,
-            valid_from=None, document_id=document_id, line_start=entry.span.start,
-            line_end=entry.span.end, summary=entry.summary, fields=dict(entry.fields), authority=entry.authority,
+            id=len(self.versions) + 1,
+            topic=ident,
+            series=series,
+            headword=entry.headword,
+            valid_from=None,
+            document_id=document_id,
+            line_start=entry.span.start,
+            line_end=entry.span.end,
+            summary=entry.summary,
+            fields=dict(entry.fields),
+            authority=entry.authority,
             **values,  # type: ignore[arg-type]
         )
 
@@ -74,7 +82,9 @@ class Ledger:
         key = (version.topic, version.series)
         previous = self.in_force.get(key)
         if previous and (previous.text, previous.references, previous.note) == (
-            version.text, version.references, version.note
+            version.text,
+            version.references,
+            version.note,
         ):
             return
         if previous:
@@ -133,8 +143,10 @@ def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
             if not any((game, key) in known for key in reference_keys(target)):
                 where = f"{paths[version.document_id]}:{version.line_start}"
                 found.setdefault((where, version.headword, target), "")
-    return [f"{where}: {headword}: 'See {target}' names no entry in this knowledge base"
-            for where, headword, target in found]
+    return [
+        f"{where}: {headword}: 'See {target}' names no entry in this knowledge base"
+        for where, headword, target in found
+    ]
 
 
 def _release_key(name: str) -> str:
@@ -144,7 +156,9 @@ def _release_key(name: str) -> str:
 
 
 def apply_documents(
-    results: list[ParseResult], releases: dict[str, dt.date], ledger: Ledger | None = None,
+    results: list[ParseResult],
+    releases: dict[str, dt.date],
+    ledger: Ledger | None = None,
     earlier: list[Document] | None = None,
 ) -> Ledger:
     """Apply every parsed document, oldest first (manifest order breaks ties).

@@ -7,7 +7,7 @@ code (`code_fingerprint`), and ``state.pickle`` (`State`): what applying, catalo
 linking every document produced. A later build reuses the parse results whose key it finds
 (hard links, the files are never written again). When the manifest only gained documents
 dated on or after every earlier one, `extend` applies just those to the saved state and
-writes the new build from the previous one (`kb.build.store.extend`, `kb.index.writer.extend_indexes`),
+writes the new build from the previous one (`kb.ingest.store.extend`, `kb.index.writer.extend_indexes`),
 which is what a full build would write; anything else (an earlier date, a changed document,
 a card file, new code, a catalog change that could change an earlier version's links) is a
 full build, and `extend` or `newer_only` says why.
@@ -38,12 +38,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.build import store
-from kb.build.catalog import Card, Catalog, bundled_catalog, headword_titles
-from kb.layout import days
 from kb.index.writer import see_texts
-from kb.build.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
-from kb.build.ledger import Ledger, apply_documents
+from kb.ingest import store
+from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
+from kb.ingest.ledger import Ledger, apply_documents
+from kb.ingest.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
+from kb.layout import days
 from kb.model import Version
 from rulings.model import Document, ParseResult
 from rulings.normalize import fold_quotes, title_key
@@ -154,9 +154,10 @@ class State:
     report_lines: list[str]
     """Each document's report line, then each document's warnings."""
     written: dict[str, str] = field(default_factory=dict)
-    """Every word (as `kb.build.linking` splits texts) of the versions' texts and "See" references, to its `title_key`."""
+    """Every word (as `kb.ingest.linking` splits texts) of the versions' texts and "See" references,
+    to its `title_key`."""
     after_any: set[str] = field(default_factory=set)
-    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.build.linking`)."""
+    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.ingest.linking`)."""
     findable: dict[str, list[str]] = field(default_factory=dict)
     """`card_words` of the catalog."""
 
@@ -175,7 +176,7 @@ def written_words(versions: Iterable[Version]) -> tuple[dict[str, str], set[str]
 
 
 def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
-    """What can make a text link each of ``cards`` (`kb.build.linking`), to the cards' keys: ``f:`` and
+    """What can make a text link each of ``cards`` (`kb.ingest.linking`), to the cards' keys: ``f:`` and
     the key of a spelling's first word, ``t:`` and a spelling's `title_key` (as a headword), ``p:``
     and a word of a personnel's persona; and ``1:`` and the key of a one-word spelling."""
     found: dict[str, list[str]] = {}
@@ -193,8 +194,9 @@ def card_words(cards: Iterable[Card]) -> dict[str, list[str]]:
     return found
 
 
-def _linkable(state: State, catalog: Catalog, versions: list[Version], written: dict[str, str],
-              after_any: set[str]) -> Catalog:
+def _linkable(
+    state: State, catalog: Catalog, versions: list[Version], written: dict[str, str], after_any: set[str]
+) -> Catalog:
     """The cards of ``catalog`` that ``versions`` (whose `written_words` are ``written`` and
     ``after_any``) can link: those of every title whose first word they write, of their
     headwords, of the personas they name "any"; linking with these alone links as with all."""
@@ -242,8 +244,9 @@ class Extension:
     """The cards new or changed (safely, `catalog_risk`), in catalog order."""
 
 
-def newer_only(state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date],
-               cards: bool) -> str | None:
+def newer_only(
+    state: State | None, keys: list[str], documents: list[Document], releases: dict[str, dt.date], cards: bool
+) -> str | None:
     """None when the manifest only appends documents, dated on or after every earlier one and
     every deferred release, to the state's (same releases, no card file); else why not."""
     if state is None:
@@ -350,14 +353,14 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
 
 
 def _persona_words(card: Card) -> set[str]:
-    """The words whose "any" names ``card`` (`kb.build.linking.Linker`)."""
+    """The words whose "any" names ``card`` (`kb.ingest.linking.Linker`)."""
     if card.type != "Personnel":
         return set()
     return {title_key(word) for persona in persona_names(card) for word in persona.split()}
 
 
 def _title_keys(spelling: str) -> tuple[str, ...]:
-    """The words' keys of a card's spelling, as `kb.build.linking.Linker` matches them."""
+    """The words' keys of a card's spelling, as `kb.ingest.linking.Linker` matches them."""
     return tuple(k for k in (title_key(w) for w in TEXT_WORD.findall(fold_quotes(spelling))) if k)
 
 
@@ -384,5 +387,14 @@ def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger
     """The store of ``build``: the previous build's, extended, naming the ``moved`` documents' files
     (`relocate`) where they lie now."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
-    store.extend(build / store.DB_NAME, extension.results, ledger, extension.first, extension.changed,
-                 extension.topics, extension.links, extension.cards, moved)
+    store.extend(
+        build / store.DB_NAME,
+        extension.results,
+        ledger,
+        extension.first,
+        extension.changed,
+        extension.topics,
+        extension.links,
+        extension.cards,
+        moved,
+    )

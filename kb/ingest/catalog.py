@@ -356,18 +356,31 @@ def _lackey_card(row: dict[str | None, str | list[str] | None], source: str) -> 
         met.append("persona()" if persona.startswith("(") else "persona")
     sets = [str(row["Set"]).strip(), *disambiguators]
     printing = Printing(
-        name=written, set=str(row["Set"]).strip(), release=str(row.get("Release") or "").strip(),
-        disambiguator=" / ".join(disambiguators), virtual="virtual" in met, source=source,
-        type=str(row["Type"]).strip(), affiliation=str(row["Affil"]).strip(), icons=_column(row, "Icons"),
-        text=_column(row, "Text"), lore=_column(row, "Lore"),
+        name=written,
+        set=str(row["Set"]).strip(),
+        release=str(row.get("Release") or "").strip(),
+        disambiguator=" / ".join(disambiguators),
+        virtual="virtual" in met,
+        source=source,
+        type=str(row["Type"]).strip(),
+        affiliation=str(row["Affil"]).strip(),
+        icons=_column(row, "Icons"),
+        text=_column(row, "Text"),
+        lore=_column(row, "Lore"),
     )
     info = _INFO.match(_column(row, "Info"))
     if info:
         printing.number, printing.rarity = info["number"] or "", info["rarity"]
     card = Card(
-        name=name, game=game, type=str(row["Type"]).strip(), sets=[s for s in sets if s],
-        affiliation=str(row["Affil"]).strip(), uniqueness=str(row["Uniqueness"]).strip(),
-        persona=persona, source=f"lackey:{source}", printings=[printing],
+        name=name,
+        game=game,
+        type=str(row["Type"]).strip(),
+        sets=[s for s in sets if s],
+        affiliation=str(row["Affil"]).strip(),
+        uniqueness=str(row["Uniqueness"]).strip(),
+        persona=persona,
+        source=f"lackey:{source}",
+        printings=[printing],
     )
     return card, met
 
