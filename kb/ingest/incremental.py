@@ -333,7 +333,9 @@ def catalog_risk(state: State, catalog: Catalog) -> str | None:
         elif card.name != before.name or card.aliases[: len(before.aliases)] != before.aliases:
             return f"the card {before.name!r} changed its name or spellings"
         else:
-            spellings.update(dict.fromkeys([s for s in card.spellings() if s not in before.spellings()], card.name))
+            known_forms = {_linked_form(s) for s in before.spellings()}
+            fresh = [s for s in card.spellings() if _linked_form(s) not in known_forms]
+            spellings.update(dict.fromkeys(fresh, card.name))
         words = _persona_words(card) ^ (_persona_words(before) if before else set())
         personas.update(dict.fromkeys(words, card.name))
     named = sorted(personas.keys() & state.after_any)
@@ -357,6 +359,15 @@ def _persona_words(card: Card) -> set[str]:
     if card.type != "Personnel":
         return set()
     return {title_key(word) for persona in persona_names(card) for word in persona.split()}
+
+
+def _linked_form(spelling: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
+    """What `kb.ingest.linking.Linker` matches of a spelling: its words' keys and which are
+    capitalised. A new spelling of a card with the form of one it had (``Kle’eg``, ``KLE'EG``
+    beside ``Kle'eg``: quotes, apostrophes, dashes and case folded by `title_key`) links nothing
+    new, and its `title_key`, as a headword, names the card it named."""
+    words = [(title_key(w), w) for w in TEXT_WORD.findall(fold_quotes(spelling))]
+    return tuple(k for k, _ in words if k), tuple(w[:1].isupper() for k, w in words if k)
 
 
 def _title_keys(spelling: str) -> tuple[str, ...]:
