@@ -9,7 +9,11 @@
 - `LinkQuality`: precision and recall of card linking against hand labels
   (`link_quality.py` on seed 004, `real_links.py` on the real pages);
 - `rulings_in_force`, `month_after` and `update_text`: a generated Current Rulings Update that
-  restates rulings in force (`add_equality.py`, `scale.py`).
+  restates rulings in force (`add_equality.py`, `scale.py`);
+- `VersionRow`, `version_rows` and `percentiles`: the versions a baseline indexes (headword,
+  card names, text, days in force) and latency percentiles (`search_bench.py`, `fresh_queries.py`);
+- `built_library`: a generated library of one profile and its knowledge base, built or reused
+  (`search_bench.py`, `fresh_queries.py`).
 
 Run the scripts as ``.venv/bin/python bench/NAME.py``: the folder ``bench/`` is then first on
 ``sys.path``, as the tests that import bench scripts put it, so ``from common import ...`` works.
@@ -20,9 +24,11 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sqlite3
+import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NamedTuple
 
 from rulings.normalize import headword_key
 
@@ -129,3 +135,63 @@ def middle_date(store: Path) -> dt.date:
         dates = sorted(d for (d,) in db.execute("SELECT date FROM documents") if d)
     first, last = dt.date.fromisoformat(dates[0]), dt.date.fromisoformat(dates[-1])
     return first + (last - first) / 2
+
+
+class VersionRow(NamedTuple):
+    """One version as the baselines index it: card names joined with `` | ``, days as ordinals
+    (no end: `dt.date.max`'s)."""
+
+    id: int
+    topic: str
+    headword: str
+    cards: str
+    text: str
+    start: int
+    end: int
+
+
+def _day(value: str | None) -> int:
+    return dt.date.fromisoformat(value).toordinal() if value else dt.date.max.toordinal()
+
+
+def version_rows(store: Path) -> list[VersionRow]:
+    """Every version of the SQLite ``store``, by id, with the names of the cards it names (in link order)."""
+    source = sqlite3.connect(store)
+    names: dict[int, list[str]] = {}
+    for version, name in source.execute(
+        "SELECT l.version_id, c.name FROM card_links l JOIN cards c ON c.key = l.card_key "
+        "ORDER BY l.version_id, l.rowid"
+    ):
+        if name not in names.setdefault(version, []):
+            names[version].append(name)
+    rows = [
+        VersionRow(ident, topic, headword, " | ".join(names.get(ident, [])), text, _day(start), _day(end))
+        for ident, topic, headword, text, start, end in source.execute(
+            "SELECT id, topic_id, headword, text, valid_from, valid_to FROM versions ORDER BY id"
+        )
+    ]
+    source.close()
+    return rows
+
+
+def percentiles(samples: list[float]) -> tuple[float, float]:
+    """The median and the 99th percentile (the sample below which 99% fall) of ``samples``."""
+    ordered = sorted(samples)
+    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def built_library(root: Path, profile: str, share: float, reuse: bool) -> tuple[Path, float]:
+    """The build directory of the library of ``profile`` (its first ``share``) generated into
+    ``root/library`` and built into ``root/kb`` (reused when ``reuse`` and already built), and
+    the build's seconds (NaN when reused)."""
+    from generate import generate
+
+    from kb.ingest.pipeline import build
+    from kb.paths import current
+
+    if not (root / "library").exists():
+        generate(root / "library", profile=profile, share=share)
+    if reuse and (root / "kb" / "current").exists():
+        return current(root / "kb"), float("nan")
+    report = build(root / "library", root / "kb")
+    return report.directory, report.seconds

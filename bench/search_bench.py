@@ -18,7 +18,6 @@ import argparse
 import datetime as dt
 import pickle
 import sqlite3
-import statistics
 import sys
 import tempfile
 import time
@@ -29,14 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from common import QUERIES, middle_date  # noqa: E402
-from generate import generate  # noqa: E402
+from common import QUERIES, built_library, middle_date, percentiles, version_rows  # noqa: E402
 
 from kb.index.history import write_history  # noqa: E402
 from kb.index.writer import version_document, write_index  # noqa: E402
 from kb.ingest import incremental  # noqa: E402
-from kb.ingest.pipeline import BuildReport, build, card_names_of  # noqa: E402
-from kb.paths import current  # noqa: E402
+from kb.ingest.pipeline import BuildReport, card_names_of  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import history as history_search  # noqa: E402
 from kb.search.in_force import run  # noqa: E402
@@ -76,31 +73,13 @@ def _fts_query(category: str, text: str) -> str:
 def build_fts(store: Path, path: Path) -> float:
     """The FTS5 baseline of the versions in the SQLite ``store``; its build time."""
     started = time.perf_counter()
-    source = sqlite3.connect(store)
-    names: dict[int, list[str]] = {}
-    for version, name in source.execute(
-        "SELECT l.version_id, c.name FROM card_links l JOIN cards c ON c.key = l.card_key "
-        "ORDER BY l.version_id, l.rowid"
-    ):
-        if name not in names.setdefault(version, []):
-            names[version].append(name)
-    rows = [
-        (ident, headword, " | ".join(names.get(ident, [])), text, _day(start), _day(end))
-        for ident, headword, text, start, end in source.execute(
-            "SELECT id, headword, text, valid_from, valid_to FROM versions ORDER BY id"
-        )
-    ]
-    source.close()
+    rows = [(r.id, r.headword, r.cards, r.text, r.start, r.end) for r in version_rows(store)]
     db = sqlite3.connect(path)
     db.execute("CREATE VIRTUAL TABLE v USING fts5(headword, cards, text, valid_from UNINDEXED, valid_to UNINDEXED)")
     db.executemany("INSERT INTO v (rowid, headword, cards, text, valid_from, valid_to) VALUES (?,?,?,?,?,?)", rows)
     db.commit()
     db.close()
     return time.perf_counter() - started
-
-
-def _day(value: str | None) -> int:
-    return dt.date.fromisoformat(value).toordinal() if value else dt.date.max.toordinal()
 
 
 CLOCK = {"wall": time.perf_counter, "cpu": time.thread_time}
@@ -112,11 +91,6 @@ def timed(action: Callable[[], object]) -> float:
     started = clock()
     action()
     return (clock() - started) * 1000
-
-
-def percentiles(samples: list[float]) -> tuple[float, float]:
-    ordered = sorted(samples)
-    return statistics.median(ordered), ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def size(path: Path) -> int:
@@ -184,13 +158,9 @@ def index_cost(directory: Path, work: Path) -> str:
 def bench_profile(root: Path, profile: str, share: float, reuse: bool, index_costs: bool) -> list[str]:
     """Build (or reuse) the library of ``profile`` in ``root`` and print its table; the
     all-versions and as-of-past rows over the target."""
-    if not (root / "library").exists():
-        generate(root / "library", profile=profile, share=share)
+    directory, seconds = built_library(root, profile, share, reuse)
+    report = BuildReport(directory, [], seconds)
     documents = len(list((root / "library" / "stccg").iterdir()))
-    if reuse and (root / "kb" / "current").exists():
-        report = BuildReport(current(root / "kb"), [], float("nan"))
-    else:
-        report = build(root / "library", root / "kb")
     kb = KnowledgeBase(report.directory)
     (root / "fts.sqlite").unlink(missing_ok=True)
     fts_seconds = build_fts(report.directory / "kb.sqlite", root / "fts.sqlite")
