@@ -30,6 +30,8 @@ clean:
 	rm -rf $(VENV) instance .pytest_cache .mypy_cache .ruff_cache
 
 bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[bench]' || echo "tantivy (the bench extra) not installed: FTS5 alone"
+	$(BIN)/python bench/fresh_queries.py --memory
 	$(BIN)/python bench/search_bench.py
 	$(BIN)/python bench/relevance.py bench/relevance.toml bench/relevance-heldout.toml
 	$(BIN)/python bench/link_quality.py
