@@ -111,7 +111,8 @@ def memory(queries: Path, directory: Path, out: Path) -> None:
         ask(query)
         if number in MEMORY_MARKS:
             curve[str(number)] = rss_mb()
-    curve[f"all {number}"] = rss_mb()
+    if str(number) not in curve:
+        curve[str(number)] = rss_mb()
     out.write_text(json.dumps(curve))
 
 
