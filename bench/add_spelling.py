@@ -82,8 +82,9 @@ def main() -> int:
         work = arguments.work or Path(scratch)
         shutil.copytree(arguments.root / "library", work / "library")
         shutil.copytree(arguments.root / "kb", work / "kb", symlinks=True)
-        update = work / "update.txt"
-        date, curly = write_update(work / "kb", update)
+        draft = work / "update.txt"
+        date, curly = write_update(work / "kb", draft)
+        update = draft.rename(work / f"current-rulings-update-{date}.txt")
         add = [*RULINGS, "add", str(update), "--kind", "current-rulings-update", "--date", date,
                "--library", str(work / "library"), "--kb", str(work / "kb")]  # fmt: skip
         wall, cpu, peak, said = timed(add, arguments.code)
