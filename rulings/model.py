@@ -144,6 +144,11 @@ class Document:
     """The documents the text says form a complete set of rules."""
     encoding: str = "utf-8"
     """How the file was decoded."""
+    accept_unread: bool = False
+    """Keep the document even when little of it reads as its kind expects (``accept_unread`` in
+    the manifest, ``--accept-unread``); see `rulings.reading`."""
+    unread: str = ""
+    """For a document kept so: the line that would have refused it (every version of it says so)."""
 
 
 @dataclass(frozen=True)

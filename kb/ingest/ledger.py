@@ -30,6 +30,7 @@ from rulings.amendments import Amendment, effective_release
 from rulings.kinds import ALWAYS, DATED, RULINGS, SUPERSEDING, Versions
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
+from rulings.reading import note as reading_note
 
 
 def topic_id(game: str, entry: Entry) -> str:
@@ -193,7 +194,17 @@ def apply_documents(
             for entry in [e for e in result.entries if e.kind == entry_kind]:
                 ledger.start(ledger.new(entry, document.game, other, document.id), on)
     ledger.catch_up(None)
+    _note_unread(ledger, results)
     return ledger
+
+
+def _note_unread(ledger: Ledger, results: list[ParseResult]) -> None:
+    """Every version of a document kept unread (`rulings.model.Document.unread`) says so in its note."""
+    unread = {r.document.id: reading_note(r.document.kind) for r in results if r.document.unread}
+    for version in ledger.versions:
+        said = unread.get(version.document_id)
+        if said and said not in version.note:
+            version.note = "; ".join(n for n in (said, version.note) if n)
 
 
 def _is_topic(policy: Versions, entry: Entry) -> bool:
