@@ -101,6 +101,10 @@ class Entry:
     """One of `AUTHORITIES`."""
     date: dt.date | None = None
     """For a ruling of a dated list: its own date (it takes effect then, not on the document's date)."""
+    until: dt.date | None = None
+    """For a dated entry the document says ended (a rule superseded or rescinded): when it ended."""
+    ended: str = ""
+    """How it ended (``superseded``, ``rescinded``), with ``until``."""
 
     @property
     def span(self) -> Span:

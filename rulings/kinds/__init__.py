@@ -80,6 +80,11 @@ class Versions:
     consolidates: tuple[str, ...] = ()
     """Series whose versions a whole document ends as consolidated (a Glossary ends the rulings
     before it: those it holds now stand in it)."""
+    accumulates: bool = False
+    """With `DATED`: the entries of a topic add up, each version holding the topic's entries of the
+    document up to its date (a list of rulings that all stand), not replacing the one before."""
+    note_field: str = ""
+    """The entry field (`rulings.model.Entry.fields`) whose text becomes the version's note (the ruler)."""
     also: tuple[tuple[str, str], ...] = ()
     """(entry kind, series): entries of that kind that start versions of another series, after
     the rest (a Glossary's temporary rulings are Current Rulings)."""
@@ -196,6 +201,17 @@ def ranks() -> dict[str, int]:
 def called() -> dict[str, str]:
     """Series -> how a sentence names it."""
     return {series: name for series, (_, name) in _series().items()}
+
+
+def labels() -> dict[str, str]:
+    """Series -> its label on a page ("Current Rulings", "Glossary", "FAQ"): how a sentence names it,
+    without its article, capitalised."""
+    return {series: _label(name) for series, name in called().items()}
+
+
+def _label(name: str) -> str:
+    bare = re.sub(r"^(?:the|an|a)\s+", "", name)
+    return bare[:1].upper() + bare[1:]
 
 
 def _series() -> dict[str, tuple[int, str]]:
