@@ -14,7 +14,8 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from rulings.model import KINDS, Document
+from rulings.kinds import names as kind_names
+from rulings.model import Document
 from rulings.source import BOM, line_of, read_bounded
 
 MANIFEST = "library.toml"
@@ -24,7 +25,7 @@ MAX_MANIFEST = 10_000_000
 """Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
-OPTIONAL = ("date_approximate", "supersedes", "note", "part")
+OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -60,11 +61,12 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     for key, value in (("id", ident), ("game", game)):
         if not SLUG.match(value):
             raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
-    if kind not in KINDS:
-        raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
-    approximate = table.get("date_approximate", False)
-    if not isinstance(approximate, bool):
-        raise ManifestError(f"{where}: key 'date_approximate' must be true or false")
+    if kind not in kind_names():
+        raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(kind_names())})")
+    approximate, unread = table.get("date_approximate", False), table.get("accept_unread", False)
+    for key, flag in (("date_approximate", approximate), ("accept_unread", unread)):
+        if not isinstance(flag, bool):
+            raise ManifestError(f"{where}: key '{key}' must be true or false")
     name = str(table["file"])
     if "\x00" in name:
         raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
@@ -88,10 +90,11 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         title=str(table["title"]),
         version=str(table["version"]),
         date=_date(table["date"], where),
-        date_approximate=approximate,
+        date_approximate=bool(approximate),
         supersedes=str(table["supersedes"]) if "supersedes" in table else None,
         note=str(table.get("note", "")),
         part=str(table.get("part", "")).strip(),
+        accept_unread=bool(unread),
     )
 
 

@@ -10,6 +10,10 @@ to that entry's text, or, when that text is not in the library, is recorded with
 saying so; "upon release of X" waits for X's release date in the manifest, and stays
 pending while it has none; when it stands on a later paragraph of a ruling, the
 paragraphs before it are in force from the document's date.
+
+How a document's entries become versions is its kind's declared policy
+(`rulings.kinds.Versions`: a restatement, rulings that may amend, or dated rulings; its
+series; when it rescinds what it omits; what it consolidates): this module holds no list of kinds.
 """
 
 from __future__ import annotations
@@ -21,17 +25,12 @@ from collections.abc import Callable
 from kb.ingest import textops
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
+from rulings import kinds
 from rulings.amendments import Amendment, effective_release
+from rulings.kinds import ALWAYS, DATED, RULINGS, SUPERSEDING, Versions
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
-
-NOT_TOPICS = ("introduction", "heading", "change summary", "note")
-"""Rulebook entry kinds that belong to their document, not to a topic."""
-TOPIC_KINDS = {
-    "glossary": ("glossary entry",), "current-rulings": ("ruling",), "current-rulings-update": ("ruling",),
-    "faq": ("question",), "dated-rulings": ("ruling",),
-}  # fmt: skip
-"""For the other document kinds, the only entry kinds that are topics."""
+from rulings.reading import note as reading_note
 
 
 def topic_id(game: str, entry: Entry) -> str:
@@ -174,37 +173,59 @@ def apply_documents(
         document = result.document
         on = document.date or dt.date.min
         ledger.catch_up(on)
-        kinds = TOPIC_KINDS.get(document.kind)
-        topics = [e for e in result.entries if (e.kind in kinds if kinds else e.kind not in NOT_TOPICS)]
-        if document.kind == "rulebook":
-            series = f"rulebook:{lineage[document.id]}"
+        policy = kinds.kind(document.kind).versions
+        topics = [e for e in result.entries if _is_topic(policy, e)]
+        series = f"{policy.series}:{lineage[document.id]}" if policy.lineage else policy.series
+        if policy.how == DATED:
+            for entry in sorted(topics, key=lambda e: e.date or on):
+                version = _dated(ledger, policy, document, entry, series)
+                ledger.start(version, entry.date or on)
+                if entry.until:  # the document says when it ended
+                    by = {"document": document.id, "lines": lines(entry.span.start, entry.span.end)}
+                    ledger.stop((version.topic, series), entry.until, entry.ended or "superseded", by)
+        elif policy.how == RULINGS:
+            for seq, entry in enumerate(topics):
+                _ruling(ledger, result, entry, order * 10_000 + seq, series)
+        else:
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, series, document.id), on)
-            if document.supersedes and not document.part:
-                _omitted(ledger, result, series, topics, "rescinded")
-        elif document.kind == "glossary":
-            for entry in topics:
-                ledger.start(ledger.new(entry, document.game, "glossary", document.id), on)
-            if not document.part:  # a part of an edition never ends what it does not hold
-                _omitted(ledger, result, "glossary", topics, "rescinded")
-                _omitted(ledger, result, "current-rulings", [], "consolidated", topics)
-            for entry in [e for e in result.entries if e.kind == "temporary ruling"]:
-                ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), on)
-        elif document.kind == "faq":
-            for entry in topics:
-                ledger.start(ledger.new(entry, document.game, "faq", document.id), on)
-            if not document.part:
-                _omitted(ledger, result, "faq", topics, "rescinded")
-        elif document.kind == "dated-rulings":
-            for entry in sorted(topics, key=lambda e: e.date or on):
-                ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), entry.date or on)
-        else:
-            for seq, entry in enumerate(topics):
-                _ruling(ledger, result, entry, order * 10_000 + seq)
-            if document.kind == "current-rulings" and not document.part:
-                _omitted(ledger, result, "current-rulings", topics, "rescinded")
+        whole = not document.part  # a part of an edition never ends what it does not hold
+        if whole and (policy.rescinds == ALWAYS or (policy.rescinds == SUPERSEDING and document.supersedes)):
+            _omitted(ledger, result, series, topics, "rescinded")
+            for other in policy.consolidates:
+                _omitted(ledger, result, other, [], "consolidated", topics)
+        for entry_kind, other in policy.also:
+            for entry in [e for e in result.entries if e.kind == entry_kind]:
+                ledger.start(ledger.new(entry, document.game, other, document.id), on)
     ledger.catch_up(None)
+    _note_unread(ledger, results)
     return ledger
+
+
+def _note_unread(ledger: Ledger, results: list[ParseResult]) -> None:
+    """Every version of a document kept unread (`rulings.model.Document.unread`) says so in its note."""
+    unread = {r.document.id: reading_note(r.document.kind) for r in results if r.document.unread}
+    for version in ledger.versions:
+        said = unread.get(version.document_id)
+        if said and said not in version.note:
+            version.note = "; ".join(n for n in (said, version.note) if n)
+
+
+def _dated(ledger: Ledger, policy: Versions, document: Document, entry: Entry, series: str) -> Version:
+    """The version of a dated entry: with the text of its topic's earlier entries of the document
+    before it when they add up (`Versions.accumulates`), its note from `Versions.note_field`."""
+    version = ledger.new(entry, document.game, series, document.id)
+    previous = ledger.in_force.get((version.topic, series))
+    if policy.accumulates and previous and previous.document_id == document.id:
+        version.text = f"{previous.text}\n\n{version.text}"
+        version.line_start = min(version.line_start, previous.line_start)
+    version.note = entry.fields.get(policy.note_field, "") if policy.note_field else ""
+    return version
+
+
+def _is_topic(policy: Versions, entry: Entry) -> bool:
+    """Whether ``entry`` is a topic under its kind's policy (not a part of its document)."""
+    return entry.kind in policy.topics if policy.topics is not None else entry.kind not in policy.not_topics
 
 
 def _lineages(documents: list[Document]) -> dict[str, str]:
@@ -236,8 +257,8 @@ def _omitted(
             ledger.stop(key, on, reason, {"document": result.document.id, "lines": cited})
 
 
-def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> None:
-    """Apply one ruling: to its own series, or as an amendment of another entry."""
+def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int, own: str) -> None:
+    """Apply one ruling: to its own series (``own``), or as an amendment of another entry."""
     document = result.document
     on = document.date or dt.date.min
     amendment = entry.amendment
@@ -248,21 +269,19 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> No
             _amend(ledger, result, entry, amendment, date)
         else:
             operation = "errata" if amendment or entry.fields.get("erratum") else "original"
-            version = ledger.new(entry, document.game, "current-rulings", document.id, operation=operation)
+            version = ledger.new(entry, document.game, own, document.id, operation=operation)
             version.note = _aside(amendment)
             ledger.start(version, date)
 
     released = ledger.releases.get(_release_key(release)) if release else None
     held = _held_back(entry) if amendment is None and release and not (released and released <= on) else 0
     if held:
-        now = ledger.new(
-            entry, document.game, "current-rulings", document.id, text="\n\n".join(entry.text.split("\n\n")[:held])
-        )
+        now = ledger.new(entry, document.game, own, document.id, text="\n\n".join(entry.text.split("\n\n")[:held]))
         now.note = f"the rest of this ruling takes effect upon release of {release}"
         ledger.start(now, on)
     condition = ledger.when(release, on, order, run)
     if condition:
-        series = _series(amendment) if amendment else "current-rulings"
+        series = _series(amendment) if amendment else own
         operation = amendment.action if amendment else "original"
         text = amendment.text if amendment else entry.text
         ledger.pending(ledger.new(entry, document.game, series, document.id, operation=operation, text=text), condition)

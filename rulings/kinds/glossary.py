@@ -1,0 +1,45 @@
+"""The kind ``glossary``: ``headword – text`` entries in alphabetical order (`rulings.glossary`).
+
+A whole Glossary restates the Glossary: what it omits is rescinded, and the Current Rulings
+before it are consolidated into it; its temporary rulings are Current Rulings.
+"""
+
+from __future__ import annotations
+
+from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
+from rulings.source import SourceText
+
+
+def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
+    """Parse a Glossary (`rulings.glossary.parse_glossary`)."""
+    from rulings.glossary import parse_glossary
+
+    return parse_glossary(document, source, titles)
+
+
+def shaped(entry: Entry) -> bool:
+    """An entry (or temporary ruling, or section) headed by a term, not a sentence."""
+    return entry.kind in ("glossary entry", "temporary ruling", "section") and term(entry.headword)
+
+
+KIND = register(
+    Kind(
+        name="glossary",
+        parse=parse,
+        versions=Versions(
+            RESTATEMENT,
+            series="glossary",
+            rescinds=ALWAYS,
+            topics=("glossary entry",),
+            consolidates=("current-rulings",),
+            also=(("temporary ruling", "current-rulings"),),
+        ),
+        rank=3,
+        called="the Glossary",
+        shaped=shaped,
+        itself=r"\bglossary\b",
+        starts=r"^[^-\u2013\u2014.]{1,50}\s[-\u2013\u2014]\s?\S",
+        entries="Glossary entries",
+    )
+)
