@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 
 from rulings.amendments import effective_release, parse_amendment
-from rulings.chrome import groups_header, is_chrome, letter_ranges, post_title
+from rulings.chrome import groups_header, is_chrome, is_copyright, letter_ranges, post_title
 from rulings.current_layout import (
     RULINGS,
     SUMMARIES,
@@ -142,17 +142,30 @@ def _split(result: ParseResult, number: int) -> None:
 
 
 def _rulings(result: ParseResult, body: Pieces, titles: frozenset[str]) -> list[Entry]:
-    """The rulings of the body; chrome after them is apart, text after that unparsed."""
+    """The rulings of the body; chrome after the last ruling is apart, text after that unparsed.
+
+    Chrome is only what stands where chrome stands: before the first ruling, or after the last one.
+    Inside the rulings a line that looks like navigation (``Federation | Bajoran | Non-Aligned``, ``UP``)
+    or an option ``(c) by ...`` is ruling text; only a copyright notice or a post's title line there
+    is chrome, and each is warned."""
     path = result.document.path
-    end = next((k for k, (_, t) in enumerate(body) if is_chrome(t)), len(body))
-    after = {n for n, _ in body[:end]}
+    starts = [k for k, (_, t) in enumerate(body) if _topic(t, titles)]
+    first, last = (starts[0], starts[-1]) if starts else (len(body), -1)
+    end = next((k for k, (_, t) in enumerate(body) if k > last and is_chrome(t)), len(body))
     for number, text in body[end:]:
-        if number in after:
-            continue
         (result.chrome if is_chrome(text) else result.unparsed).append(number)
-    headings = [(n, t) for n, t in body[:end] if is_heading(t, RULINGS)]
+    inside: Pieces = []
+    for k, (number, text) in enumerate(body[:end]):
+        if k < first and is_chrome(text):
+            result.chrome.append(number)
+        elif k > first and (is_copyright(text) or post_title(text)):
+            result.chrome.append(number)
+            result.warnings.append(f"{path}:{number}: {clean_line(text)!r} inside the rulings is taken for chrome")
+        else:
+            inside.append((number, text))
+    headings = [(n, t) for n, t in inside if is_heading(t, RULINGS)]
     result.entries += [Entry(clean_line(t), "heading", "", [n]) for n, t in headings]
-    kept = [(n, t) for n, t in body[:end] if not is_heading(t, RULINGS)]
+    kept = [(n, t) for n, t in inside if not is_heading(t, RULINGS)]
     pieces, splits = unglue_lines(join_bare_heads(kept), titles)
     glued(result, splits)
     rulings, before = topic_entries(pieces, "ruling", titles, result)

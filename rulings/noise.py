@@ -94,6 +94,45 @@ def is_noise(text: str) -> bool:
     return _NOISE.search(line) is not None or _HTML_NOISE.match(line) is not None or is_letter_index(line)
 
 
+_WORDS = frozenset(
+    [
+        "am",
+        "an",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "go",
+        "he",
+        "if",
+        "in",
+        "is",
+        "it",
+        "me",
+        "my",
+        "no",
+        "of",
+        "oh",
+        "on",
+        "or",
+        "so",
+        "to",
+        "up",
+        "us",
+        "we",
+    ]
+)
+"""Two-letter English words: alone on a line they are text (``or`` between two options), not an anchor."""
+
+
+def _anchors(pair: str, after: list[str]) -> bool:
+    """Whether a lone letter pair is an HTML page's anchor: one that is no word (``qa``), or a word the next
+    text starts with, punctuation ignored as the Glossary sorts (``be`` before ``Be-ware``)."""
+    following = next((t for t in after if t.strip()), "")
+    return pair not in _WORDS or re.sub(r"[\W_]", "", following).lower().startswith(pair)
+
+
 def clean(source: SourceText) -> Cleaned:
     """Blank the noise and the two-column lines of ``source`` (reported, never parsed)."""
     lines = list(source.lines)
@@ -102,6 +141,9 @@ def clean(source: SourceText) -> Cleaned:
     page_title = False
     for index, text in enumerate(source.lines):
         if not text.strip():
+            continue
+        if _PAIR.match(text.strip()) and not _anchors(text.strip(), source.lines[index + 1 :]):
+            page_title = False
             continue
         if index in bar or is_noise(text) or (page_title and text.strip() == "Glossary"):
             page_title = page_title or text.strip().startswith("Glossary")
