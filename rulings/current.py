@@ -72,6 +72,8 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     """Parse a Current Rulings document (full or update)."""
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
     result = ParseResult(document, [], len(source.lines), [n for n, _ in numbered])
+    if not numbered:
+        return result  # every line was noise or unparsed (two columns read across), each reported by `clean`
     pieces, cuts = segment(numbered)
     for number, heading in cuts:
         _split(result, number)

@@ -1,0 +1,171 @@
+"""Published layouts the parsers misread, each as a general rule, on texts written here in that shape.
+
+Page numbers that skip pages, a page that starts inside an entry and holds only its sub-headings,
+an en dash with no space after it, a title line read as ``headword - text``, the front matter of a
+one-line copy with its dash lost or an abbreviation before it, and two PDF columns read across.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulings.model import ParseResult
+from rulings.parse import coverage, parse_file
+
+
+def parse(tmp_path: Path, text: str, kind: str = "glossary", titles: frozenset[str] = frozenset()) -> ParseResult:
+    path = tmp_path / "doc.txt"
+    path.write_text(text, encoding="utf-8")
+    return parse_file(path, kind, titles)
+
+
+def heads(result: ParseResult, kind: str = "glossary entry") -> list[str]:
+    return [e.headword for e in result.entries if e.kind == kind]
+
+
+def text_of(result: ParseResult, headword: str) -> str:
+    return next(e.text for e in result.entries if e.headword == headword)
+
+
+PAGES = """- 3 -
+Anchor Point – A place where ships
+may stop on their way.
+Beacon – This event marks a location
+until the end of the turn, when it is
+- 4 -
+discarded. Both players see it.
+Caldera – A planet mission with a
+volcanic surface.
+- 9 -
+ship may then move again, even if it
+has used all its RANGE.
+Drift – This event moves each ship
+one location a turn.
+"""
+
+
+def test_consecutive_pages_join_a_skipped_page_breaks_continuity(tmp_path: Path) -> None:
+    result = parse(tmp_path, PAGES)
+    assert heads(result) == ["Anchor Point", "Beacon", "Caldera", "Drift"]
+    beacon = next(e for e in result.entries if e.headword == "Beacon")
+    assert beacon.lines == [4, 5, 7]  # page 4 continues page 3's last entry
+    assert [e.lines for e in result.entries if e.headword in ("Caldera", "Drift")] == [[8, 9], [13, 14]]
+    assert result.unparsed == [11, 12]
+    assert result.chrome == [1, 6, 10]
+    assert result.warnings == [
+        f"{tmp_path / 'doc.txt'}:11: lines 11-12, open page 9 after page 4 (pages 5-8 are not in this file): "
+        "the end of an entry not in this file; reported as unparsed"
+    ]
+    assert coverage(result).complete
+
+
+SUB_HEADINGS = """the opponent may not respond to it.
+See the examples under Nullify.
+Triggers – One or more cards or actions
+that, once they occur, start a dilemma's
+delayed effect.
+"Waiting" – A dilemma that waits
+for its trigger
+"""
+
+
+def test_a_page_begun_inside_an_entry_holds_its_sub_headings(tmp_path: Path) -> None:
+    result = parse(tmp_path, SUB_HEADINGS)
+    assert heads(result) == []
+    assert heads(result, "sub-heading") == ["Triggers", '"Waiting"']
+    assert result.unparsed == [1, 2]
+    path = tmp_path / "doc.txt"
+    assert result.warnings[1:] == [
+        f"{path}:3: 'Triggers' is held as a sub-heading of the entry this page begins inside "
+        "(no game term, card title or card's entry)",
+        f"{path}:6: '\"Waiting\"' is held as a sub-heading of the entry this page begins inside "
+        "(no game term, card title or card's entry)",
+    ]
+
+
+def test_a_card_title_game_term_or_card_entry_there_is_an_entry(tmp_path: Path) -> None:
+    text = SUB_HEADINGS.replace("Triggers – One or more", "Triggers – This dilemma needs one or more")
+    assert heads(parse(tmp_path, text)) == ["Triggers", '"Waiting"']
+    assert heads(parse(tmp_path, SUB_HEADINGS, titles=frozenset({"Triggers"}))) == ["Triggers", '"Waiting"']
+    lower = SUB_HEADINGS.replace("Triggers – ", "triggers – ")
+    assert heads(parse(tmp_path, lower)) == ["triggers", '"Waiting"']
+
+
+def test_a_capitalised_fragment_with_no_front_matter_word_continues_an_entry(tmp_path: Path) -> None:
+    text = "Romulan ships present are both a force\nand a fleet for that battle.\nzone – A region of space.\n"
+    result = parse(tmp_path, text)
+    assert [e.kind for e in result.entries] == ["glossary entry"]
+    assert result.unparsed == [1, 2]
+    titled = "STAR TREK GLOSSARY\nVersion 2.0\nZone – A region of space.\n"
+    assert [e.kind for e in parse(tmp_path, titled).entries] == ["introduction", "glossary entry"]
+
+
+def test_an_en_dash_with_no_space_after_starts_an_entry(tmp_path: Path) -> None:
+    text = (
+        "Isolde –This mission may be attempted\nby any crew.\n"
+        "Junction – Where two lines meet. See\nrouting, skills –modifying.\n"
+    )
+    result = parse(tmp_path, text)
+    assert heads(result) == ["Isolde", "Junction"]
+    assert text_of(result, "Isolde") == "This mission may be attempted by any crew."
+    assert result.entries[1].references == ["routing", "skills - modifying"]
+
+
+def test_a_title_line_is_the_documents_title(tmp_path: Path) -> None:
+    text = (
+        "Pocket Glossary - K\n\nkeywords Some cards name words that other cards look for.\n\n"
+        "killing When a personnel is killed, place it in its owner's discard pile.\n"
+    )
+    result = parse(tmp_path, text)
+    assert [(e.kind, e.headword) for e in result.entries] == [
+        ("introduction", "doc"), ("glossary entry", "keywords"), ("glossary entry", "killing"),
+    ]  # fmt: skip
+    assert text_of(result, "doc").startswith("Pocket Glossary - K")
+    versioned = "Star Trek Pocket Glossary Version 2.1 – March 2001\nKessel – A planet.\n"
+    assert heads(parse(tmp_path, versioned)) == ["Kessel"]
+
+
+ONE_LINE = (
+    "This document holds every rule of the game as of May 2010. We recommend that you set aside every older "
+    "rules document and turn to this Glossary for all questions. Answers given by the staff are not binding until "
+    "they are printed here. Tournament directors may still rule as they see fit. Full details of scoring "
+    "are in the tournament guide. How to read this Glossary  You need not read it from start to end. "
+    "Look up a card by its title first."
+)
+
+
+def test_front_matter_with_its_dash_lost_in_a_one_line_copy(tmp_path: Path) -> None:
+    result = parse(tmp_path, ONE_LINE + "\n")
+    assert heads(result) == ["How to read this Glossary"]
+    assert text_of(result, "How to read this Glossary") == (
+        "You need not read it from start to end. Look up a card by its title first."
+    )
+    assert text_of(result, "doc").endswith("Full details of scoring are in the tournament guide.")
+
+
+def test_an_initials_period_ends_no_sentence(tmp_path: Path) -> None:
+    text = ONE_LINE.replace("are in the tournament guide. How to read this Glossary  You", "are in I.K.S. Vorn – You")
+    result = parse(tmp_path, text + "\n")
+    assert heads(result) == []
+    assert "I.K.S. Vorn – You need not" in text_of(result, "doc")
+
+
+TWO_COLUMNS = (
+    "Pocket Glossary Version 2.1 – This document is complete; it holds [AB] Alpha Base all the rules as "
+    "of 2001 and we recommend [Cx] Cortex that you use it for every question. Later updates to the rules "
+    "[Dm] Delta Mark come in a separate document. Answers from staff are not binding "
+    "[Ep] Epsilon until they are printed. How to use the Glossary – Look up the card first."
+)
+
+
+def test_two_columns_interleaved_on_one_line_are_unparsed(tmp_path: Path) -> None:
+    result = parse(tmp_path, TWO_COLUMNS + "\n")
+    assert result.entries == []
+    assert result.unparsed == [1]
+    assert result.warnings == [
+        f"{tmp_path / 'doc.txt'}:1: two columns interleaved on one line "
+        "(from '[AB] Alpha Base all the rules as of 2001'): the entries cannot be told apart; "
+        "the line is reported as unparsed"
+    ]
+    heads_in_a_row = "x" * 300 + " RULINGS *hull icon – *tags – This icon marks a ship. Tags are words."
+    assert parse(tmp_path, heads_in_a_row + "\n", "current-rulings").unparsed == [1]
