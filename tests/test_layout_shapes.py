@@ -169,3 +169,27 @@ def test_two_columns_interleaved_on_one_line_are_unparsed(tmp_path: Path) -> Non
     ]
     heads_in_a_row = "x" * 300 + " RULINGS *hull icon – *tags – This icon marks a ship. Tags are words."
     assert parse(tmp_path, heads_in_a_row + "\n", "current-rulings").unparsed == [1]
+
+
+FAQ = """RULES QUESTIONS
+Missions | Ships | Personnel
+
+Q: TIMING
+Q: BORROWED SHIPS
+Q: SHUTTLES
+
+TIMING -- Q: When may I respond to a card?
+A: Right after it is played.
+
+BORROWED SHIPS: Q: May I fly my opponent's ship?
+A: Only with a card that lets you.
+"""
+
+
+def test_faq_questions_named_before_q_and_the_index_is_chrome(tmp_path: Path) -> None:
+    result = parse(tmp_path, FAQ, "faq")
+    assert heads(result, "question") == ["TIMING", "BORROWED SHIPS"]
+    assert heads(result, "section") == []
+    assert text_of(result, "TIMING") == "Q: When may I respond to a card?\n\nA: Right after it is played."
+    assert result.chrome == [2, 4, 5, 6]  # the bar and the index, SHUTTLES though no such question is here
+    assert coverage(result).complete
