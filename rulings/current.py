@@ -27,13 +27,14 @@ from rulings.current_layout import (
     join_bare_heads,
     segment,
 )
+from rulings.dashless import split_dashless
 from rulings.dates import US_DATE, parse_us_date
 from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
 from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import is_colon_topic, join_paragraphs, split_topic, unglue_lines
+from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
 
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
@@ -78,6 +79,8 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     for number, heading in cuts:
         _split(result, number)
         result.warnings.append(f"{document.path}:{number}: the heading {heading!r} is glued to other text; cut apart")
+    early = _out_of_order(result, pieces, titles)
+    pieces = pieces[len(early) :]
     rulings_at = _find(pieces, RULINGS)
     summaries_at = _find(pieces, SUMMARIES)
     if summaries_at is not None and rulings_at is not None and summaries_at > rulings_at:
@@ -106,6 +109,7 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     if rulings_at is not None:
         result.entries.append(Entry(clean_line(pieces[rulings_at][1]), "heading", "", [pieces[rulings_at][0]]))
     rulings = _rulings(result, pieces[body_at:] if body_at is not None else [], titles)
+    rulings += dashless_rulings(result, early, titles, at_start=False)
     _tie(result, summaries, rulings)
     _amendments(result, rulings)
     result.entries += rulings
@@ -168,6 +172,8 @@ def _rulings(result: ParseResult, body: Pieces, titles: frozenset[str]) -> list[
     headings = [(n, t) for n, t in inside if is_heading(t, RULINGS)]
     result.entries += [Entry(clean_line(t), "heading", "", [n]) for n, t in headings]
     kept = [(n, t) for n, t in inside if not is_heading(t, RULINGS)]
+    if kept and not starts and split_dashless(kept[0][1], titles)[1]:
+        return dashless_rulings(result, kept, titles)
     pieces, splits = unglue_lines(join_bare_heads(kept), titles)
     glued(result, splits)
     rulings, before = topic_entries(pieces, "ruling", titles, result)
@@ -286,3 +292,36 @@ def _tie(result: ParseResult, summaries: list[Entry], rulings: list[Entry]) -> N
             continue
         summary.summary_of = ruling.headword
         ruling.summary = summary.text
+
+
+def _out_of_order(result: ParseResult, pieces: Pieces, titles: frozenset[str]) -> Pieces:
+    """Rulings before the introduction: a first line that starts mid-sentence and holds dashless topics is
+    the end of a page printed out of order (its first words end a ruling not in this file, warned)."""
+    if not pieces or not pieces[0][1][:1].islower():
+        return []
+    lead, topics = split_dashless(pieces[0][1], titles, at_start=False)
+    if len(topics) < 2:
+        return []
+    result.warnings.append(
+        f"{result.document.path}:{pieces[0][0]}: the text starts mid-sentence with rulings before the "
+        f"introduction (a page printed out of order); {lead[:40]!r}... ends a ruling not in this file"
+    )
+    return pieces[:1]
+
+
+def dashless_rulings(result: ParseResult, pieces: Pieces, titles: frozenset[str], at_start: bool = True) -> list[Entry]:
+    """Rulings written with no dash, several to a line (`rulings.dashless`); a line's text before its first
+    topic continues the ruling before it."""
+    rulings: list[Entry] = []
+    for number, text in pieces:
+        lead, topics = split_dashless(text, titles, at_start=at_start)
+        if lead and rulings:
+            rulings[-1].text = f"{rulings[-1].text} {lead}".strip()
+            rulings[-1].lines.append(number)
+        for marked, topic, body in topics:
+            rulings.append(Entry(topic, "ruling", body, [number], marked=marked))
+        if len(topics) + bool(lead and rulings) > 1:
+            _split(result, number)
+    for ruling in rulings:
+        ruling.text, ruling.references = take_references(ruling.text)
+    return rulings

@@ -193,3 +193,31 @@ def test_faq_questions_named_before_q_and_the_index_is_chrome(tmp_path: Path) ->
     assert text_of(result, "TIMING") == "Q: When may I respond to a card?\n\nA: Right after it is played."
     assert result.chrome == [2, 4, 5, 6]  # the bar and the index, SHUTTLES though no such question is here
     assert coverage(result).complete
+
+
+CR_2E = (
+    "ire turn, that personnel may not be killed. * range When a ship moves, count the spaces it passes. "
+    "Hull Breach Erratum: Destroy this ship at the end of the turn.\n\n"
+    "Current Rulings (3/4/09)\n\n"
+    "Current Rulings are periodic updates to the Second Edition Rulebook. Entries that are new are marked with "
+    "an asterisk (*) before the topic. These rulings are effective immediately. RULINGS Away Party Whether or not "
+    "it is attempting a mission, an away party stays together. boarding When your personnel board a ship, they "
+    "are aboard. Captain's Log Erratum: Draw a card. See drawing. damage Losing shields does not destroy a ship."
+)
+
+
+def test_2e_current_rulings_run_into_a_paragraph_with_dashless_topics(tmp_path: Path) -> None:
+    result = parse(tmp_path, CR_2E + "\n", "current-rulings")
+    assert heads(result, "ruling") == [
+        "Away Party", "boarding", "Captain's Log", "damage", "range", "Hull Breach",
+    ]  # fmt: skip
+    assert text_of(result, "Away Party") == ("Whether or not it is attempting a mission, an away party stays together.")
+    assert text_of(result, "Captain's Log") == "Erratum: Draw a card."
+    assert next(e for e in result.entries if e.headword == "Captain's Log").references == ["drawing"]
+    assert [e.marked for e in result.entries if e.kind == "ruling"] == [False, False, False, False, True, False]
+    assert text_of(result, "Introduction").startswith("Current Rulings (3/4/09)")
+    assert result.warnings[-1] == (
+        f"{tmp_path / 'doc.txt'}:1: the text starts mid-sentence with rulings before the introduction "
+        "(a page printed out of order); 'ire turn, that personnel may not be kill'... ends a ruling not in this file"
+    )
+    assert coverage(result).complete
