@@ -32,6 +32,7 @@ from rulings.dates import US_DATE, parse_us_date
 from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
+from rulings.partial import mark_cut
 from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
 from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
@@ -39,6 +40,8 @@ from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_re
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
 _DASH = re.compile(r" [-\u2013\u2014] ")
+_INTRODUCES = re.compile(r"^Current Rulings are (?:periodic|an official|the official)", re.IGNORECASE)
+"""How a Current Rulings document's introduction opens: a copy cut off before its rulings still is one."""
 
 Pieces = list[tuple[int, str]]
 
@@ -94,7 +97,8 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     if rulings_at is None:
         after = summaries_at + 1 if summaries_at is not None else start
         body_at = _first_ruling(pieces, after, titles, summaries_at is not None, title_at is None)
-        if title_at is None and summaries_at is None and body_at is None:
+        introduced = any(_INTRODUCES.search(t) for _, t in pieces[:3])
+        if title_at is None and summaries_at is None and body_at is None and not introduced:
             raise ParseError(document.path, 1, "no RULINGS heading: is this a Current Rulings document?")
         where = pieces[body_at][0] if body_at is not None else (pieces[-1][0] if pieces else 1)
         found = "the rulings are taken to start here" if body_at is not None else "the document ends before its rulings"
@@ -115,6 +119,7 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     result.entries += rulings
     for entry in result.entries:
         entry.lines = sorted(set(entry.lines))
+    mark_cut(result)
     return result
 
 

@@ -11,8 +11,10 @@ its (numbered) answers on the lines after. A name in capitals with no question
 (a ``section``), unless a question of the document bears that name: then it is a line of
 the page's index of questions, chrome; so is every run of such bare names (the index at a
 page's top, even when the questions it names are not in the file). A question may be named
-before its ``Q:`` (``DILEMMAS -- Q: When do they stop me?``). A short line standing just before a question
-(``General``, ``Federation``) heads a group too. Lines before the first question are the
+before its ``Q:`` (``DILEMMAS -- Q: When do they stop me?``). A list with no ``Q:`` at all, its
+questions lines that ask (``Can an outpost be "stopped"? ...``) with the answer after, is read
+the same. A short line standing just before a question (``General``, ``Federation``) heads a
+group too. Lines before the first question are the
 introduction (navigation bars apart, as chrome); a question with no answer is reported as
 unparsed, or kept with a warning when it has a name and text of its own.
 
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from rulings.chrome import is_chrome
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import clean_line, headword_key
+from rulings.partial import mark_cut
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, take_references
 
@@ -75,7 +78,8 @@ def _name(text: str) -> tuple[str, str | None] | None:
 _NAME_FIRST = re.compile(
     r"^(?P<new>\+)?\s*(?P<name>[A-Z0-9\"'][^a-z?]{1,79}?)\s*(?:--|:|[-\u2013\u2014])\s*Q[:.]\s*(?P<text>\S.*)$"
 )
-"""A question named before its ``Q:`` (``DILEMMAS -- Q: When do they stop me?``)."""
+"""A question named before its ``Q:`` (``DILEMMAS -- Q: When do they stop me?``). A list with no ``Q:`` at all, its
+questions lines that ask (``Can an outpost be "stopped"? ...``) with the answer after, is read the same."""
 INDEX_RUN = 2
 """Bare ``Q: NAME`` lines in a row that make a page's index of its questions."""
 
@@ -109,10 +113,34 @@ def _index(numbered: list[tuple[int, str]]) -> set[int]:
     return found
 
 
+_ASKS = re.compile(
+    r"^(?:Can|Could|Does|Do|Did|Is|Are|Was|What|When|Where|Which|Who|Why|How|May|Must|Should|Will|Would|If)\b"
+    r"[^?]{3,200}\?"
+)
+"""A question written with no ``Q:``: an asking word, then the question mark within the line."""
+LEAST_ASKED = 2
+"""Unmarked questions a document with no ``Q:`` must hold before its lines are read so."""
+
+
+def _unmarked(numbered: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A Q&A list with no ``Q:`` / ``A:`` (a question line, its answer on the lines after) read as marked."""
+    if any(_QUESTION.match(t) for _, t in numbered):
+        return numbered
+    asked = [k for k, (_, t) in enumerate(numbered) if _ASKS.match(t) and len(t) <= 300]
+    if len(asked) < LEAST_ASKED:
+        return numbered
+    out = list(numbered)
+    for k in asked:
+        out[k] = (out[k][0], f"Q: {out[k][1]}")
+        if k + 1 < len(out) and k + 1 not in asked:
+            out[k + 1] = (out[k + 1][0], f"A: {out[k + 1][1]}")
+    return out
+
+
 def parse_faq(document: Document, source: SourceText) -> ParseResult:
     """Parse a Q&A document into question entries (and the groups that head them)."""
     result, numbered = _start(document, source)
-    numbered = _name_first(numbered)
+    numbered = _name_first(_unmarked(numbered))
     index = _index(numbered)
     result.chrome += sorted(index)
     numbered = [(n, t) for n, t in numbered if n not in index]
@@ -167,6 +195,7 @@ def parse_faq(document: Document, source: SourceText) -> ParseResult:
             current.entry.lines.append(number)
     _finish(result, pairs)
     _introduction(result, numbered, before)
+    mark_cut(result)
     return result
 
 

@@ -27,6 +27,7 @@ from rulings.html_layouts import html_starts
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import fold_quotes, title_key
 from rulings.pages import Gap, PagedText
+from rulings.partial import mark_cut
 from rulings.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
@@ -307,6 +308,8 @@ def parse_glossary(document: Document, source: SourceText, titles: frozenset[str
         entries += found
     result.entries = entries
     glued(result, splits + run_on)
+    pages = _pages(pieces, source)
+    mark_cut(result, [part[-1][0] for _, part in pages[:-1] if part] + result.nonblank[-1:])
     return result
 
 

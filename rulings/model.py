@@ -105,6 +105,8 @@ class Entry:
     """One of `AUTHORITIES`."""
     date: dt.date | None = None
     """For a ruling of a dated list: its own date (it takes effect then, not on the document's date)."""
+    partial: bool = False
+    """The text is cut off (mid-word or mid-sentence) where the file or a page of it ends (`rulings.partial`)."""
 
     @property
     def span(self) -> Span:

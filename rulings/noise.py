@@ -33,7 +33,8 @@ _NOISE = re.compile(
             rf"^(?:Go\s+)?(?:(?:{_MONTHS})\s+){{2}}(?:{_MONTHS})$",
             r"^Posted (?:by|on) .{1,100}$|^(?:Post subject|Joined|Posts|Location):\s*.{0,80}$",  # message boards
             r"^(?:Reply|Quote|Edit|Report|Back to top|Logged|Profile|PM)(?:\s*\|\s*[A-Za-z ]{1,20})*$",
-            r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?\s*\.{4,}\s*\d+$",  # a table of contents
+            r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?(?:\s*\.){4,}\s*\d+$",  # a table of contents
+            r"^VERSION \d+(?:\.\d+)*$|(?i:^.{0,80}\bpage \d+ of \d+$)",  # a print header, a running header
         )
     )
 )

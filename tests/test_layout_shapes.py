@@ -65,7 +65,7 @@ Triggers – One or more cards or actions
 that, once they occur, start a dilemma's
 delayed effect.
 "Waiting" – A dilemma that waits
-for its trigger
+for its trigger.
 """
 
 
@@ -220,4 +220,69 @@ def test_2e_current_rulings_run_into_a_paragraph_with_dashless_topics(tmp_path: 
         f"{tmp_path / 'doc.txt'}:1: the text starts mid-sentence with rulings before the introduction "
         "(a page printed out of order); 'ire turn, that personnel may not be kill'... ends a ruling not in this file"
     )
+    assert coverage(result).complete
+
+
+UNMARKED_QA = """These answers cover questions from recent tournaments.
+Can a facility be "stopped"? Or only its crew?
+No. Only personnel and ships are stopped.
+Does Cave-In hit a ship's crew?
+Yes. Treat it as if it said "crew or Away Team."
+It was printed before ships could attempt missi"""
+
+
+def test_a_qa_list_with_no_q_marks_and_a_cut_off_last_answer(tmp_path: Path) -> None:
+    result = parse(tmp_path, UNMARKED_QA, "faq")
+    assert heads(result, "question") == [
+        'Can a facility be "stopped"? Or only its crew?',
+        "Does Cave-In hit a ship's crew?",
+    ]
+    last = result.entries[-1]
+    assert (
+        last.text
+        == 'Yes. Treat it as if it said "crew or Away Team."\n\nIt was printed before ships could attempt missi'
+    )
+    assert [e.partial for e in result.entries] == [False, False, True]
+    assert result.warnings == [
+        f"{tmp_path / 'doc.txt'}:6: \"Does Cave-In hit a ship's crew?\" is cut off where the file ends (...'missi'); "
+        "kept as a partial entry"
+    ]
+
+
+def test_a_glossary_page_cut_off_before_a_skipped_page_is_partial(tmp_path: Path) -> None:
+    result = parse(tmp_path, PAGES)
+    assert [e.headword for e in result.entries if e.partial] == []  # every page here ends a sentence
+    cut = parse(tmp_path, PAGES.replace("volcanic surface.", "volcanic surf"))
+    assert [e.headword for e in cut.entries if e.partial] == ["Caldera"]
+    assert cut.warnings[-1] == (
+        f"{tmp_path / 'doc.txt'}:9: 'Caldera' is cut off where its page ends (...'surf'); kept as a partial entry"
+    )
+
+
+RULEBOOK = """POCKET RULES OF PLAY
+Version 2.0
+
+CONTENTS
+INTRODUCTION . . . . . . . . 1
+PLAYING . . . . . . . . . . . 2
+
+VERSION 4
+
+Welcome to the game. Each player builds a deck.
+
+Play Order And Phases: Super Turns
+Each turn has three phases, played in order.
+
+Uploaded by a fan site - page 2 of 9
+"""
+
+
+def test_rulebook_title_contents_headers_and_a_heading_run_into_its_text(tmp_path: Path) -> None:
+    result = parse(tmp_path, RULEBOOK, "rulebook")
+    assert [(e.kind, e.headword, e.lines) for e in result.entries] == [
+        ("preamble", "doc", [1, 2, 10]),
+        ("section", "Play Order And Phases: Super Turns", [12, 13]),
+    ]
+    assert result.entries[0].text.split("\n\n")[0] == "POCKET RULES OF PLAY"
+    assert result.chrome == [4, 5, 6, 8, 15]
     assert coverage(result).complete
