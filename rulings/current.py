@@ -40,6 +40,7 @@ from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_re
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
 _DASH = re.compile(r" [-\u2013\u2014] ")
+_RANGE = re.compile(r"\bRULINGS ([A-Z])\s?[-\u2013]\s?([A-Z])\b")
 _INTRODUCES = re.compile(r"^Current Rulings are (?:periodic|an official|the official)", re.IGNORECASE)
 """How a Current Rulings document's introduction opens: a copy cut off before its rulings still is one."""
 
@@ -119,8 +120,27 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     result.entries += rulings
     for entry in result.entries:
         entry.lines = sorted(set(entry.lines))
+    _own_part(result, numbered, rulings)
     mark_cut(result)
     return result
+
+
+def _own_part(result: ParseResult, numbered: Pieces, rulings: list[Entry]) -> None:
+    """A page that lists its own letter ranges (``RULINGS A-G | RULINGS H-Z``) is a part of its edition: the
+    range its first ruling falls in (warned), so that it rescinds nothing of the other parts."""
+    document = result.document
+    ranges = next((found for _, t in numbered if len(found := _RANGE.findall(t)) >= 2), [])
+    if document.part or not ranges or not rulings:
+        return
+    first = next((c.upper() for c in rulings[0].headword if c.isalnum()), "A")
+    first = "A" if first.isdigit() else first
+    part = next((f"{a}-{b}" for a, b in ranges if a <= first <= b), "")
+    if part:
+        document.part = part
+        result.warnings.append(
+            f"{document.path}:{rulings[0].lines[0]}: the page lists its own letter ranges "
+            f"({', '.join(f'{a}-{b}' for a, b in ranges)}); read as the part {part}, which rescinds no other part"
+        )
 
 
 def reflowed(pieces: Pieces) -> list[str]:

@@ -33,6 +33,10 @@ from rulings.source import SourceText
 from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
 
 _ERRATUM = re.compile(r"^Errat(?:um|a):\s*", re.IGNORECASE)
+_COPY_NOTE = re.compile(
+    r"^(?P<head>.+?)\s*\((?P<note>(?:updated|revised|changed|amended|corrected|added|new)\b[^()]*)\)$", re.IGNORECASE
+)
+"""A copy's own note kept in a headword: ``missions (updated by Current Rulings)`` is the headword ``missions``."""
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{3,})[\"\u201d]")
 
 
@@ -125,6 +129,15 @@ def read_topics(
         else:
             before.append((number, text))
     printed = {number: len(text.strip()) for number, text in numbered}
+    for entry in entries:
+        noted = _COPY_NOTE.match(entry.headword)
+        if noted:
+            entry.headword, entry.fields["note"] = noted["head"].strip(), noted["note"]
+            if result is not None:
+                result.warnings.append(
+                    f"{result.document.path}:{entry.lines[0]}: the copy's note ({noted['note']}) is kept apart "
+                    f"from the headword {entry.headword!r}"
+                )
     for entry, lines in zip(entries, texts, strict=True):
         entry.text, entry.references = take_references(join_paragraphs(paragraphs(lines, widths, printed)))
         corrected = _ERRATUM.match(entry.text)

@@ -286,3 +286,33 @@ def test_rulebook_title_contents_headers_and_a_heading_run_into_its_text(tmp_pat
     assert result.entries[0].text.split("\n\n")[0] == "POCKET RULES OF PLAY"
     assert result.chrome == [4, 5, 6, 8, 15]
     assert coverage(result).complete
+
+
+def test_a_copys_note_in_a_headword_is_split_off(tmp_path: Path) -> None:
+    text = (
+        "lanes (updated by Current Rulings) – A lane joins two locations.\n"
+        "Leah Brahms (Holodeck) – This personnel is a hologram.\n"
+    )
+    result = parse(tmp_path, text)
+    assert heads(result) == ["lanes", "Leah Brahms (Holodeck)"]
+    assert result.entries[0].fields == {"note": "updated by Current Rulings"}
+    assert text_of(result, "lanes") == "A lane joins two locations."
+    assert result.warnings == [
+        f"{tmp_path / 'doc.txt'}:1: the copy's note (updated by Current Rulings) is kept apart "
+        "from the headword 'lanes'"
+    ]
+
+
+def test_a_page_listing_its_own_letter_ranges_is_a_part(tmp_path: Path) -> None:
+    text = (
+        "Rulings Updated 04/02/03\n\nINTRODUCTION | RULINGS A-L | RULINGS M-Z\n\nRULINGS\n\n"
+        "Nebula - This mission may be attempted by any ship.\n\nOrbital Station - See facility.\n"
+    )
+    result = parse(tmp_path, text, "current-rulings")
+    assert result.document.part == "M-Z"
+    assert result.warnings[-1] == (
+        f"{tmp_path / 'doc.txt'}:7: the page lists its own letter ranges (A-L, M-Z); read as the part M-Z, "
+        "which rescinds no other part"
+    )
+    whole = parse(tmp_path, text.replace("INTRODUCTION | RULINGS A-L | RULINGS M-Z", "INTRODUCTION | RULINGS"))
+    assert whole.document.part == ""
