@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import tomllib
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from helpers import FIXTURES, SHARED
+from helpers import FIXTURES, ROOT, SHARED
+from kb.ingest.catalog import Catalog, import_lackey
+from rulings.manifest import load_titles
 from rulings.model import ParseResult
 from rulings.parse import coverage, parse_file
 
@@ -84,3 +87,33 @@ def test_unreadable_entries_are_reported_unparsed(name: str) -> None:
     result = parse(name)
     assert result.unparsed == [1] and [e for e in result.entries if e.kind not in APART] == []
     assert any("two columns interleaved on one line" in w for w in result.warnings)
+
+
+CARDS = SHARED / "cards" / "Physical.csv"
+MID_ENTRY_PAGE = """the crew may not attempt that mission again
+this turn.
+Cryosatellite – Place on a planet; its crew stays frozen
+until a MEDICAL arrives.
+Cures – One or more skills that end a dilemma's effect.
+"""
+
+
+@pytest.mark.skipif(
+    not CARDS.is_file(), reason="../shared/cards (Lackey card files) is absent (only beside the project)"
+)
+def test_the_catalogs_card_titles_weigh_in_the_sub_heading_rule(tmp_path: Path) -> None:
+    """A card title the catalog in use names (not in data/titles) is an entry at the top of a page begun
+    mid-entry; with only data/titles it is held as a sub-heading. Sub-headings are a page's leading
+    entries: once a real entry stands, the ones after it are entries."""
+    catalog = Catalog()
+    import_lackey(CARDS, catalog)
+    titles = frozenset(card.name for card in catalog.cards.values())
+    page = tmp_path / "page.txt"
+    page.write_text(MID_ENTRY_PAGE, encoding="utf-8")
+    bare = parse_file(page, "glossary", load_titles(ROOT / "data", "stccg"))
+    assert [(e.kind, e.headword) for e in bare.entries] == [("sub-heading", "Cryosatellite"), ("sub-heading", "Cures")]
+    read = parse_file(page, "glossary", titles)
+    assert [(e.kind, e.headword) for e in read.entries] == [
+        ("glossary entry", "Cryosatellite"),
+        ("glossary entry", "Cures"),
+    ]
