@@ -8,7 +8,9 @@ ruling it summarises. A damaged document is read as far as it can be: headings g
 their text are cut apart (`rulings.current_layout`), a document cut off before its rulings
 keeps its introduction and summaries, and one with no ``RULINGS`` heading has its rulings
 start at the first ``* topic - text`` (or ``topic - text``); each such doubt is warned. Only a file with none of
-a Current Rulings document's parts is refused.
+a Current Rulings document's parts is refused. Rulings with no dash, run together (the 2E PDF's text), are read
+by `rulings.dashless`, a first line from a page printed out of order included. Chrome is only what stands before
+the first ruling or after the last. A page listing its own letter ranges is a part of its edition.
 """
 
 from __future__ import annotations

@@ -14,6 +14,13 @@ field ``erratum``). A **Temporary Rulings** block at the top (from its heading t
 TEMPORARY RULINGS`` or the next ALL-CAPS heading; with neither, to its first unmarked entry
 after marked ones, the alphabet starting again, or the front matter, warned) holds ``temporary
 ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
+
+Pages joined with page numbers are read page by page where a number skips pages
+(`rulings.pages`): such a page's opening lines end an entry not in the file (unparsed, the gap
+named), and its leading entries that are no game term, card title or card's entry are that
+entry's ``sub-heading``s (warned). A first line that is the document's title (``Rulebook Glossary
+- D``) is its introduction; a copy's note in a headword (``missions (updated by Current
+Rulings)``) is the entry's ``note``. Entries cut off where the file or a page ends are partial.
 """
 
 from __future__ import annotations

@@ -6,8 +6,11 @@ letter's entries; an HTML copy's letter pairs ``ba - be - bi`` and ``back to top
 its page title ``Glossary - B`` with the ``Glossary`` line under it), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
-other text) cannot be placed: they are unparsed, never guessed into entries. The web
-archive's toolbar at the top of a capture is chrome too (`rulings.archive`).
+other text) cannot be placed: they are unparsed, never guessed into entries; so is a long line
+that reads two PDF columns across (icon legend items inside sentences, two headwords in a row).
+The web archive's toolbar at the top of a capture is chrome too (`rulings.archive`); a lone
+two-letter English word (``or``) is text, not an HTML anchor. Page-number gaps are kept with
+the text (`rulings.pages.PagedText`).
 """
 
 from __future__ import annotations

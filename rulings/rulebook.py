@@ -1,6 +1,7 @@
 """Rulebooks (quick-start, comprehensive, other games'): sections, sub-sections, lists.
 
-Steps: set a table of contents apart (chrome), read an HTML copy's ``back to top of page X``
+Steps: set a table of contents and print furniture apart (chrome: dot leaders, ``VERSION 4``, running
+headers), keep a first line naming the document as its title, read an HTML copy's ``back to top of page X``
 as the heading ``X``, classify each line (`rulings.rulebook_lines`), cut the document into top-level
 blocks at numbered and title headings, merge blocks that repeat a section number
 (`rulings.copies`), then turn each block into entries: the section, its all-caps
