@@ -27,9 +27,11 @@ _WRITTEN_BY = re.compile(
 )
 _MARK = r"(?:\u00a9|\(c\)|copyright\b)"
 _COPYRIGHT = re.compile(
-    rf"^(?:(?:TM|\u2122|\u00ae|\(R\)|\(TM\)|&|and|,)\s*)*{_MARK}\s*(?:{_MARK}\s*)?(?:\d{{4}}|by\b)", re.IGNORECASE
+    rf"^(?:(?:TM|\u2122|\u00ae|\(R\)|\(TM\)|&|and|,)\s*)*{_MARK}\s*(?:{_MARK}\s*)?(?:\d{{4}}|by\s+(?-i:[A-Z\d]))",
+    re.IGNORECASE,
 )
-"""A copyright notice starts with its mark and a year (or "by"): ``TM & © 1996-2000 Decipher Inc. ...``."""
+"""A copyright notice starts with its mark and a year (or "by" and a name): ``TM & © 1996-2000 Decipher Inc. ...``,
+``Copyright by Decipher``; never ``(c) by placing a personnel ...``, option (c) of a ruling."""
 _RESERVED = re.compile(r"^All rights reserved\.?$", re.IGNORECASE)
 _GROUPS_SKIP = re.compile(r"^Skip to first unread message$", re.IGNORECASE)
 _GROUPS_CHROME = re.compile(

@@ -8,7 +8,9 @@ ruling it summarises. A damaged document is read as far as it can be: headings g
 their text are cut apart (`rulings.current_layout`), a document cut off before its rulings
 keeps its introduction and summaries, and one with no ``RULINGS`` heading has its rulings
 start at the first ``* topic - text`` (or ``topic - text``); each such doubt is warned. Only a file with none of
-a Current Rulings document's parts is refused.
+a Current Rulings document's parts is refused. Rulings with no dash, run together (the 2E PDF's text), are read
+by `rulings.dashless`, a first line from a page printed out of order included. Chrome is only what stands before
+the first ruling or after the last. A page listing its own letter ranges is a part of its edition.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import re
 
 from rulings.amendments import effective_release, parse_amendment
-from rulings.chrome import groups_header, is_chrome, letter_ranges, post_title
+from rulings.chrome import groups_header, is_chrome, is_copyright, letter_ranges, post_title
 from rulings.current_layout import (
     RULINGS,
     SUMMARIES,
@@ -27,17 +29,22 @@ from rulings.current_layout import (
     join_bare_heads,
     segment,
 )
+from rulings.dashless import split_dashless
 from rulings.dates import US_DATE, parse_us_date
 from rulings.glossary import glued, topic_entries
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
+from rulings.partial import mark_cut
 from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import is_colon_topic, join_paragraphs, split_topic, unglue_lines
+from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
 
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
 _DASH = re.compile(r" [-\u2013\u2014] ")
+_RANGE = re.compile(r"\bRULINGS ([A-Z])\s?[-\u2013]\s?([A-Z])\b")
+_INTRODUCES = re.compile(r"^Current Rulings are (?:periodic|an official|the official)", re.IGNORECASE)
+"""How a Current Rulings document's introduction opens: a copy cut off before its rulings still is one."""
 
 Pieces = list[tuple[int, str]]
 
@@ -72,10 +79,14 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     """Parse a Current Rulings document (full or update)."""
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
     result = ParseResult(document, [], len(source.lines), [n for n, _ in numbered])
+    if not numbered:
+        return result  # every line was noise or unparsed (two columns read across), each reported by `clean`
     pieces, cuts = segment(numbered)
     for number, heading in cuts:
         _split(result, number)
         result.warnings.append(f"{document.path}:{number}: the heading {heading!r} is glued to other text; cut apart")
+    early = _out_of_order(result, pieces, titles)
+    pieces = pieces[len(early) :]
     rulings_at = _find(pieces, RULINGS)
     summaries_at = _find(pieces, SUMMARIES)
     if summaries_at is not None and rulings_at is not None and summaries_at > rulings_at:
@@ -89,7 +100,8 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     if rulings_at is None:
         after = summaries_at + 1 if summaries_at is not None else start
         body_at = _first_ruling(pieces, after, titles, summaries_at is not None, title_at is None)
-        if title_at is None and summaries_at is None and body_at is None:
+        introduced = any(_INTRODUCES.search(t) for _, t in pieces[:3])
+        if title_at is None and summaries_at is None and body_at is None and not introduced:
             raise ParseError(document.path, 1, "no RULINGS heading: is this a Current Rulings document?")
         where = pieces[body_at][0] if body_at is not None else (pieces[-1][0] if pieces else 1)
         found = "the rulings are taken to start here" if body_at is not None else "the document ends before its rulings"
@@ -104,12 +116,33 @@ def parse_current(document: Document, source: SourceText, titles: frozenset[str]
     if rulings_at is not None:
         result.entries.append(Entry(clean_line(pieces[rulings_at][1]), "heading", "", [pieces[rulings_at][0]]))
     rulings = _rulings(result, pieces[body_at:] if body_at is not None else [], titles)
+    rulings += dashless_rulings(result, early, titles, at_start=False)
     _tie(result, summaries, rulings)
     _amendments(result, rulings)
     result.entries += rulings
     for entry in result.entries:
         entry.lines = sorted(set(entry.lines))
+    _own_part(result, numbered, rulings)
+    mark_cut(result)
     return result
+
+
+def _own_part(result: ParseResult, numbered: Pieces, rulings: list[Entry]) -> None:
+    """A page that lists its own letter ranges (``RULINGS A-G | RULINGS H-Z``) is a part of its edition: the
+    range its first ruling falls in (warned), so that it rescinds nothing of the other parts."""
+    document = result.document
+    ranges = next((found for _, t in numbered if len(found := _RANGE.findall(t)) >= 2), [])
+    if document.part or not ranges or not rulings:
+        return
+    first = next((c.upper() for c in rulings[0].headword if c.isalnum()), "A")
+    first = "A" if first.isdigit() else first
+    part = next((f"{a}-{b}" for a, b in ranges if a <= first <= b), "")
+    if part:
+        document.part = part
+        result.warnings.append(
+            f"{document.path}:{rulings[0].lines[0]}: the page lists its own letter ranges "
+            f"({', '.join(f'{a}-{b}' for a, b in ranges)}); read as the part {part}, which rescinds no other part"
+        )
 
 
 def reflowed(pieces: Pieces) -> list[str]:
@@ -142,17 +175,32 @@ def _split(result: ParseResult, number: int) -> None:
 
 
 def _rulings(result: ParseResult, body: Pieces, titles: frozenset[str]) -> list[Entry]:
-    """The rulings of the body; chrome after them is apart, text after that unparsed."""
+    """The rulings of the body; chrome after the last ruling is apart, text after that unparsed.
+
+    Chrome is only what stands where chrome stands: before the first ruling, or after the last one.
+    Inside the rulings a line that looks like navigation (``Federation | Bajoran | Non-Aligned``, ``UP``)
+    or an option ``(c) by ...`` is ruling text; only a copyright notice or a post's title line there
+    is chrome, and each is warned."""
     path = result.document.path
-    end = next((k for k, (_, t) in enumerate(body) if is_chrome(t)), len(body))
-    after = {n for n, _ in body[:end]}
+    starts = [k for k, (_, t) in enumerate(body) if _topic(t, titles)]
+    first, last = (starts[0], starts[-1]) if starts else (len(body), -1)
+    end = next((k for k, (_, t) in enumerate(body) if k > last and is_chrome(t)), len(body))
     for number, text in body[end:]:
-        if number in after:
-            continue
         (result.chrome if is_chrome(text) else result.unparsed).append(number)
-    headings = [(n, t) for n, t in body[:end] if is_heading(t, RULINGS)]
+    inside: Pieces = []
+    for k, (number, text) in enumerate(body[:end]):
+        if k < first and is_chrome(text):
+            result.chrome.append(number)
+        elif k > first and (is_copyright(text) or post_title(text)):
+            result.chrome.append(number)
+            result.warnings.append(f"{path}:{number}: {clean_line(text)!r} inside the rulings is taken for chrome")
+        else:
+            inside.append((number, text))
+    headings = [(n, t) for n, t in inside if is_heading(t, RULINGS)]
     result.entries += [Entry(clean_line(t), "heading", "", [n]) for n, t in headings]
-    kept = [(n, t) for n, t in body[:end] if not is_heading(t, RULINGS)]
+    kept = [(n, t) for n, t in inside if not is_heading(t, RULINGS)]
+    if kept and not starts and split_dashless(kept[0][1], titles)[1]:
+        return dashless_rulings(result, kept, titles)
     pieces, splits = unglue_lines(join_bare_heads(kept), titles)
     glued(result, splits)
     rulings, before = topic_entries(pieces, "ruling", titles, result)
@@ -271,3 +319,36 @@ def _tie(result: ParseResult, summaries: list[Entry], rulings: list[Entry]) -> N
             continue
         summary.summary_of = ruling.headword
         ruling.summary = summary.text
+
+
+def _out_of_order(result: ParseResult, pieces: Pieces, titles: frozenset[str]) -> Pieces:
+    """Rulings before the introduction: a first line that starts mid-sentence and holds dashless topics is
+    the end of a page printed out of order (its first words end a ruling not in this file, warned)."""
+    if not pieces or not pieces[0][1][:1].islower():
+        return []
+    lead, topics = split_dashless(pieces[0][1], titles, at_start=False)
+    if len(topics) < 2:
+        return []
+    result.warnings.append(
+        f"{result.document.path}:{pieces[0][0]}: the text starts mid-sentence with rulings before the "
+        f"introduction (a page printed out of order); {lead[:40]!r}... ends a ruling not in this file"
+    )
+    return pieces[:1]
+
+
+def dashless_rulings(result: ParseResult, pieces: Pieces, titles: frozenset[str], at_start: bool = True) -> list[Entry]:
+    """Rulings written with no dash, several to a line (`rulings.dashless`); a line's text before its first
+    topic continues the ruling before it."""
+    rulings: list[Entry] = []
+    for number, text in pieces:
+        lead, topics = split_dashless(text, titles, at_start=at_start)
+        if lead and rulings:
+            rulings[-1].text = f"{rulings[-1].text} {lead}".strip()
+            rulings[-1].lines.append(number)
+        for marked, topic, body in topics:
+            rulings.append(Entry(topic, "ruling", body, [number], marked=marked))
+        if len(topics) + bool(lead and rulings) > 1:
+            _split(result, number)
+    for ruling in rulings:
+        ruling.text, ruling.references = take_references(ruling.text)
+    return rulings

@@ -17,9 +17,13 @@ from rulings.dates import US_DATE_TEXT, parse_us_date
 
 SUMMARIES = re.compile(r"SIGNIFICANT RUL(?:ING|E)S CHANGES(?: AND CLARIFICATIONS| TO NOTE)?:?")
 """The heading of the change summaries (``SIGNIFICANT RULES CHANGES TO NOTE`` in early documents)."""
-RULINGS = re.compile(r"(?<![A-Za-z])(?<![A-Z] )RULINGS:?(?:\s*[-\u2013\u2014:]\s*[A-Z][a-z]+)?(?=\s*\*|\s*$)")
-"""The heading of the rulings, alone or with a section name (``RULINGS – General``), never inside
-``CURRENT RULINGS``, ``TEMPORARY RULINGS`` or ``SIGNIFICANT RULINGS CHANGES``."""
+RULINGS = re.compile(
+    r"(?<![A-Za-z])(?<![A-Z] )RULINGS:?(?:\s*[-\u2013\u2014:]\s*[A-Z][a-z]+)?(?=\s*\*|\s*$)"
+    r"|(?<=[.!?] )RULINGS(?= [A-Za-z\"\u201c])"
+)
+"""The heading of the rulings, alone or with a section name (``RULINGS – General``), or run into the end of
+a paragraph (``... effective immediately. RULINGS A Klingon Matter ...``); never inside ``CURRENT RULINGS``,
+``TEMPORARY RULINGS`` or ``SIGNIFICANT RULINGS CHANGES``."""
 TITLE = re.compile(
     r"^STAR TREK(?:\u2122|\(TM\))?:? CUSTOMIZABLE CARD GAME(?:\u2122|\(TM\))?(?: CURRENT RULINGS(?: UPDATE)?)?$",
     re.IGNORECASE,

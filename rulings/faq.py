@@ -9,8 +9,12 @@ question is headed by the question itself, its text the answer. ``A:`` may stand
 its (numbered) answers on the lines after. A name in capitals with no question
 (``Q: HOLOGRAMS, EXOCOMPS, AND ANDROIDS``) followed by further questions heads a group
 (a ``section``), unless a question of the document bears that name: then it is a line of
-the page's index of questions, chrome. A short line standing just before a question
-(``General``, ``Federation``) heads a group too. Lines before the first question are the
+the page's index of questions, chrome; so is every run of such bare names (the index at a
+page's top, even when the questions it names are not in the file). A question may be named
+before its ``Q:`` (``DILEMMAS -- Q: When do they stop me?``). A list with no ``Q:`` at all, its
+questions lines that ask (``Can an outpost be "stopped"? ...``) with the answer after, is read
+the same. A short line standing just before a question (``General``, ``Federation``) heads a
+group too. Lines before the first question are the
 introduction (navigation bars apart, as chrome); a question with no answer is reported as
 unparsed, or kept with a warning when it has a name and text of its own.
 """
@@ -23,6 +27,7 @@ from dataclasses import dataclass, field
 from rulings.chrome import is_chrome
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import clean_line, headword_key
+from rulings.partial import mark_cut
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, take_references
 
@@ -64,9 +69,75 @@ def _name(text: str) -> tuple[str, str | None] | None:
     return match["name"].strip(), rest or None
 
 
+_NAME_FIRST = re.compile(
+    r"^(?P<new>\+)?\s*(?P<name>[A-Z0-9\"'][^a-z?]{1,79}?)\s*(?:--|:|[-\u2013\u2014])\s*Q[:.]\s*(?P<text>\S.*)$"
+)
+"""A question named before its ``Q:`` (``DILEMMAS -- Q: When do they stop me?``). A list with no ``Q:`` at all, its
+questions lines that ask (``Can an outpost be "stopped"? ...``) with the answer after, is read the same."""
+INDEX_RUN = 2
+"""Bare ``Q: NAME`` lines in a row that make a page's index of its questions."""
+
+
+def _name_first(numbered: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """``NAME -- Q: text`` read as ``Q: NAME -- text``, the shape a named question has after its ``Q:``."""
+    out = []
+    for number, text in numbered:
+        match = _NAME_FIRST.match(text)
+        out.append((number, f"{match['new'] or ''}Q: {match['name']} -- {match['text']}" if match else text))
+    return out
+
+
+def _index(numbered: list[tuple[int, str]]) -> set[int]:
+    """The lines of a page's index of questions: `INDEX_RUN` or more bare ``Q: NAME`` lines in a row (whether
+    or not the questions they name are in the file); the last of them is no index line when the text after it
+    is no question (``Q: DUPLICATE MISSIONS:`` then its numbered questions)."""
+    found: set[int] = set()
+    run: list[int] = []
+    for number, text in [*numbered, (0, "")]:
+        question = _QUESTION.match(text)
+        named = _name(question["text"]) if question else None
+        if named and named[1] is None:
+            run.append(number)
+            continue
+        if run and not question and number:
+            run.pop()  # the last name is followed by its own question's lines: it asks, it is no index
+        if len(run) >= INDEX_RUN:
+            found.update(run)
+        run = []
+    return found
+
+
+_ASKS = re.compile(
+    r"^(?:Can|Could|Does|Do|Did|Is|Are|Was|What|When|Where|Which|Who|Why|How|May|Must|Should|Will|Would|If)\b"
+    r"[^?]{3,200}\?"
+)
+"""A question written with no ``Q:``: an asking word, then the question mark within the line."""
+LEAST_ASKED = 2
+"""Unmarked questions a document with no ``Q:`` must hold before its lines are read so."""
+
+
+def _unmarked(numbered: list[tuple[int, str]]) -> list[tuple[int, str]]:
+    """A Q&A list with no ``Q:`` / ``A:`` (a question line, its answer on the lines after) read as marked."""
+    if any(_QUESTION.match(t) for _, t in numbered):
+        return numbered
+    asked = [k for k, (_, t) in enumerate(numbered) if _ASKS.match(t) and len(t) <= 300]
+    if len(asked) < LEAST_ASKED:
+        return numbered
+    out = list(numbered)
+    for k in asked:
+        out[k] = (out[k][0], f"Q: {out[k][1]}")
+        if k + 1 < len(out) and k + 1 not in asked:
+            out[k + 1] = (out[k + 1][0], f"A: {out[k + 1][1]}")
+    return out
+
+
 def parse_faq(document: Document, source: SourceText) -> ParseResult:
     """Parse a Q&A document into question entries (and the groups that head them)."""
     result, numbered = _start(document, source)
+    numbered = _name_first(_unmarked(numbered))
+    index = _index(numbered)
+    result.chrome += sorted(index)
+    numbered = [(n, t) for n, t in numbered if n not in index]
     asked = {
         headword_key(n[0])
         for k, (_, t) in enumerate(numbered)
@@ -94,7 +165,12 @@ def parse_faq(document: Document, source: SourceText) -> ParseResult:
                 current.question.append(named[1])
             pairs.append(current)
             result.entries.append(current.entry)
-        elif _GROUP.match(text) and _QUESTION.match(follows) and (current is None or current.answer):
+        elif (
+            _GROUP.match(text)
+            and not is_chrome(text)
+            and _QUESTION.match(follows)
+            and (current is None or current.answer)
+        ):
             current = None
             result.entries.append(Entry(text, "section", "", [number]))
         elif current is None:
@@ -113,6 +189,7 @@ def parse_faq(document: Document, source: SourceText) -> ParseResult:
             current.entry.lines.append(number)
     _finish(result, pairs)
     _introduction(result, numbered, before)
+    mark_cut(result)
     return result
 
 

@@ -14,6 +14,13 @@ field ``erratum``). A **Temporary Rulings** block at the top (from its heading t
 TEMPORARY RULINGS`` or the next ALL-CAPS heading; with neither, to its first unmarked entry
 after marked ones, the alphabet starting again, or the front matter, warned) holds ``temporary
 ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
+
+Pages joined with page numbers are read page by page where a number skips pages
+(`rulings.pages`): such a page's opening lines end an entry not in the file (unparsed, the gap
+named), and its leading entries that are no game term, card title or card's entry are that
+entry's ``sub-heading``s (warned). A first line that is the document's title (``Rulebook Glossary
+- D``) is its introduction; a copy's note in a headword (``missions (updated by Current
+Rulings)``) is the entry's ``note``. Entries cut off where the file or a page ends are partial.
 """
 
 from __future__ import annotations
@@ -25,11 +32,18 @@ from rulings.boundaries import Candidate, is_front_matter, letters
 from rulings.boundaries import starts as boundaries
 from rulings.html_layouts import html_starts
 from rulings.model import Document, Entry, ParseResult
+from rulings.normalize import fold_quotes, title_key
+from rulings.pages import Gap, PagedText
+from rulings.partial import mark_cut
 from rulings.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
 
 _ERRATUM = re.compile(r"^Errat(?:um|a):\s*", re.IGNORECASE)
+_COPY_NOTE = re.compile(
+    r"^(?P<head>.+?)\s*\((?P<note>(?:updated|revised|changed|amended|corrected|added|new)\b[^()]*)\)$", re.IGNORECASE
+)
+"""A copy's own note kept in a headword: ``missions (updated by Current Rulings)`` is the headword ``missions``."""
 _QUOTED = re.compile(r"[\"\u201c]([^\"\u201d]{3,})[\"\u201d]")
 
 
@@ -122,6 +136,15 @@ def read_topics(
         else:
             before.append((number, text))
     printed = {number: len(text.strip()) for number, text in numbered}
+    for entry in entries:
+        noted = _COPY_NOTE.match(entry.headword)
+        if noted:
+            entry.headword, entry.fields["note"] = noted["head"].strip(), noted["note"]
+            if result is not None:
+                result.warnings.append(
+                    f"{result.document.path}:{entry.lines[0]}: the copy's note ({noted['note']}) is kept apart "
+                    f"from the headword {entry.headword!r}"
+                )
     for entry, lines in zip(entries, texts, strict=True):
         entry.text, entry.references = take_references(join_paragraphs(paragraphs(lines, widths, printed)))
         corrected = _ERRATUM.match(entry.text)
@@ -192,31 +215,128 @@ def _temporary_block(
 
 
 _CONTINUED = re.compile(r"^[a-z\u2022\u25cf)(,;]")
+_FRONT = re.compile(r"\b(?:glossary|rulebook|rules|document|version|edition)\b|\u2122|\(TM\)", re.IGNORECASE)
+"""Words of a document's own front matter (its title, version, what it is)."""
+_TITLE = re.compile(
+    r"^(?:[\w\u2122' ]+ )?(?:Glossary|Rulebook|Current Rulings)\b(?: Version [\d.]+\b)?$", re.IGNORECASE
+)
+"""A title line read as ``headword - text``: ``Rulebook Glossary - D``, ``... Glossary Version 1.6 – October 1999``."""
+_CARD_ENTRY = re.compile(r"^(?:This|These|The two|You|Your|Each)\b")
+"""How a card's entry begins (``This personnel ...``, ``You choose ...``)."""
+
+
+def _is_continued(before: list[tuple[int, str]]) -> bool:
+    """Whether the text before the first entry is the end of an entry begun on an earlier page: it starts
+    mid-sentence, or it is prose with no title in capitals and no word of a document's front matter."""
+    first = before[0][1].strip()
+    if _CONTINUED.match(first):
+        return True
+    texts = [t.strip() for _, t in before]
+    titled = any(t == t.upper() and any(c.isalpha() for c in t) for t in texts)
+    return not titled and not any(_FRONT.search(t) for t in texts)
+
+
+def _sub_heading(entry: Entry, titles: frozenset[str]) -> bool:
+    """Whether an entry at the top of a page begun mid-entry is that entry's sub-heading: its headword is no
+    game term (lower case), no card title, and its text does not read like a card's entry or a reference."""
+    bare = fold_quotes(entry.headword).lstrip("\"' ")
+    if bare[:1].islower() or (entry.references and not entry.text):
+        return False
+    if titles and any(key in _keys(titles) for key in _title_forms(entry.headword)):
+        return False
+    return not _CARD_ENTRY.match(entry.text)
+
+
+def _title_forms(headword: str) -> list[str]:
+    """The card titles a headword may print (``Art of Diplomacy, The``, ``Deanna Troi (First Contact)``)."""
+    bare = re.sub(r"\s*\([^()]*\)$", "", headword).strip()
+    forms = [headword, bare]
+    if bare.endswith(", The"):
+        forms.append("The " + bare[: -len(", The")])
+    return [title_key(f) for f in forms]
+
+
+_KEYS: dict[frozenset[str], frozenset[str]] = {}
+
+
+def _keys(titles: frozenset[str]) -> frozenset[str]:
+    if titles not in _KEYS:
+        _KEYS.clear()
+        _KEYS[titles] = frozenset(title_key(t) for t in titles)
+    return _KEYS[titles]
+
+
+def _pages(pieces: list[tuple[int, str]], source: SourceText) -> list[tuple[Gap | None, list[tuple[int, str]]]]:
+    """``pieces`` cut where a page number skips pages (`rulings.pages`): each part with the gap before it."""
+    out: list[tuple[Gap | None, list[tuple[int, str]]]] = [(None, [])]
+    marks = list(source.gaps) if isinstance(source, PagedText) else []
+    for number, text in pieces:
+        while marks and number > marks[0].line:
+            out.append((marks.pop(0), []))
+        out[-1][1].append((number, text))
+    return [(gap, part) for gap, part in out if part or gap is None]
+
+
+def _read_page(
+    gap: Gap | None, pieces: list[tuple[int, str]], titles: frozenset[str], result: ParseResult
+) -> tuple[list[Entry], list[tuple[int, str]], bool]:
+    """One page run's entries, the text before them, and whether that text continues an entry not here."""
+    entries, before = read_topics(pieces, "glossary entry", titles, result)
+    path = result.document.path
+    continued = bool(before) and (gap is not None or _is_continued(before))
+    if continued:
+        result.unparsed += sorted({n for n, _ in before})
+        first, last = before[0][0], before[-1][0]
+        if gap is None:
+            why = "before the first entry, start mid-sentence"
+        else:
+            missing = gap.missing()
+            lost = f"page {missing} is" if missing.isdigit() else f"pages {missing} are"
+            why = f"open page {gap.page} after page {gap.before}" + (f" ({lost} not in this file)" if missing else "")
+        result.warnings.append(
+            f"{path}:{first}: lines {first}-{last}, {why}: the end of an entry not in this file; reported as unparsed"
+        )
+    if continued or (gap is not None and not before):
+        for entry in entries:
+            if not _sub_heading(entry, titles):
+                break
+            entry.kind = "sub-heading"
+            result.warnings.append(
+                f"{path}:{entry.lines[0]}: {entry.headword!r} is held as a sub-heading of the entry this page "
+                "begins inside (no game term, card title or card's entry)"
+            )
+    return entries, before, continued
 
 
 def parse_glossary(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Glossary into glossary entries."""
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
     result = ParseResult(document=document, entries=[], line_count=len(source.lines), nonblank=[n for n, _ in numbered])
-    pieces, splits = unglue_lines(numbered, titles)
+    title = [(n, t) for n, t in numbered[:1] if _is_title(t, titles)]
+    pieces, splits = unglue_lines(numbered[len(title) :], titles)
     pieces, run_on = split_run_on(pieces, titles)
     pieces, temporary = _temporary_block(pieces, titles, result)
-    entries, before = read_topics(pieces, "glossary entry", titles, result)
-    entries[:0] = temporary
-    if before and _CONTINUED.match(before[0][1].strip()):
-        result.unparsed += sorted({n for n, _ in before})
-        first, last = before[0][0], before[-1][0]
-        result.warnings.append(
-            f"{document.path}:{first}: lines {first}-{last}, before the first entry, start mid-sentence: the end "
-            "of an entry not in this file; reported as unparsed"
-        )
-    elif before:
-        texts = paragraphs(before, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
-        texts[0] = undrop_capital(texts[0])
-        entries.insert(0, Entry(document.title, "introduction", join_paragraphs(texts), sorted({n for n, _ in before})))
+    entries: list[Entry] = list(temporary)
+    for k, (gap, part) in enumerate(_pages(pieces, source)):
+        found, before, continued = _read_page(gap, part, titles, result)
+        if k == 0 and (before or title) and not continued:
+            front = title + before
+            texts = paragraphs(front, wrapped_runs(pieces), {n: len(t.strip()) for n, t in front})
+            texts[0] = undrop_capital(texts[0])
+            lines = sorted({n for n, _ in front})
+            entries.insert(0, Entry(document.title, "introduction", join_paragraphs(texts), lines))
+        entries += found
     result.entries = entries
     glued(result, splits + run_on)
+    pages = _pages(pieces, source)
+    mark_cut(result, [part[-1][0] for _, part in pages[:-1] if part] + result.nonblank[-1:])
     return result
+
+
+def _is_title(text: str, titles: frozenset[str]) -> bool:
+    """Whether a first line is the document's title though it reads ``headword - text``."""
+    parts = split_topic(text, titles)
+    return parts is not None and bool(_TITLE.match(parts[0].strip())) and len(parts[1]) <= 40
 
 
 def glued(result: ParseResult, splits: list[tuple[int, str]]) -> None:

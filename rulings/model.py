@@ -105,6 +105,8 @@ class Entry:
     """For a dated entry the document says ended (a rule superseded or rescinded): when it ended."""
     ended: str = ""
     """How it ended (``superseded``, ``rescinded``), with ``until``."""
+    partial: bool = False
+    """The text is cut off (mid-word or mid-sentence) where the file or a page of it ends (`rulings.partial`)."""
 
     @property
     def span(self) -> Span:

@@ -6,8 +6,11 @@ letter's entries; an HTML copy's letter pairs ``ba - be - bi`` and ``back to top
 its page title ``Glossary - B`` with the ``Glossary`` line under it), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
-other text) cannot be placed: they are unparsed, never guessed into entries. The web
-archive's toolbar at the top of a capture is chrome too (`rulings.archive`).
+other text) cannot be placed: they are unparsed, never guessed into entries; so is a long line
+that reads two PDF columns across (icon legend items inside sentences, two headwords in a row).
+The web archive's toolbar at the top of a capture is chrome too (`rulings.archive`); a lone
+two-letter English word (``or``) is text, not an HTML anchor. Page-number gaps are kept with
+the text (`rulings.pages.PagedText`).
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ import re
 from dataclasses import dataclass, field
 
 from rulings.archive import toolbar
+from rulings.pages import PagedText, gaps
 from rulings.source import SourceText
-from rulings.topics import split_topic
+from rulings.topics import RUN_ON, split_topic
 
 _MONTHS = "JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
 _NOISE = re.compile(
@@ -32,7 +36,8 @@ _NOISE = re.compile(
             rf"^(?:Go\s+)?(?:(?:{_MONTHS})\s+){{2}}(?:{_MONTHS})$",
             r"^Posted (?:by|on) .{1,100}$|^(?:Post subject|Joined|Posts|Location):\s*.{0,80}$",  # message boards
             r"^(?:Reply|Quote|Edit|Report|Back to top|Logged|Profile|PM)(?:\s*\|\s*[A-Za-z ]{1,20})*$",
-            r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?\s*\.{4,}\s*\d+$",  # a table of contents
+            r"(?i:^(?:TABLE OF )?CONTENTS$)|^.{1,100}?(?:\s*\.){4,}\s*\d+$",  # a table of contents
+            r"^VERSION \d+(?:\.\d+)*$|(?i:^.{0,80}\bpage \d+ of \d+$)",  # a print header, a running header
         )
     )
 )
@@ -94,14 +99,76 @@ def is_noise(text: str) -> bool:
     return _NOISE.search(line) is not None or _HTML_NOISE.match(line) is not None or is_letter_index(line)
 
 
+_WORDS = frozenset(
+    [
+        "am",
+        "an",
+        "as",
+        "at",
+        "be",
+        "by",
+        "do",
+        "go",
+        "he",
+        "if",
+        "in",
+        "is",
+        "it",
+        "me",
+        "my",
+        "no",
+        "of",
+        "oh",
+        "on",
+        "or",
+        "so",
+        "to",
+        "up",
+        "us",
+        "we",
+    ]
+)
+"""Two-letter English words: alone on a line they are text (``or`` between two options), not an anchor."""
+
+
+_LEGEND_ITEM = re.compile(r"(?<=[a-z,;] )\[[A-Z][A-Za-z]{0,4}\] [A-Z]")
+"""An icon legend item (``[AU] Alternate Universe``) inside a sentence: the legend's column read across the text's."""
+_TWO_HEADS = re.compile(r"\*[^.*\u2013\u2014]{1,40} [\u2013\u2014] \*[^.*\u2013\u2014]{1,40} [\u2013\u2014] ")
+"""Two marked headwords in a row with no text between (``*22nd century icon – *keywords – ``): two columns."""
+LEGEND_ITEMS = 3
+"""Legend items inside sentences that show a line is two columns interleaved."""
+
+
+def interleaved_at(text: str) -> int | None:
+    """Where a long line (a copy that lost its line breaks) starts to read two PDF columns across, else None."""
+    if len(text) <= RUN_ON:
+        return None
+    items = list(_LEGEND_ITEM.finditer(text))
+    if len(items) >= LEGEND_ITEMS:
+        return items[0].start()
+    heads = _TWO_HEADS.search(text)
+    return heads.start() if heads else None
+
+
+def _anchors(pair: str, after: list[str]) -> bool:
+    """Whether a lone letter pair is an HTML page's anchor: one that is no word (``qa``), or a word the next
+    text starts with, punctuation ignored as the Glossary sorts (``be`` before ``Be-ware``)."""
+    following = next((t for t in after if t.strip()), "")
+    return pair not in _WORDS or re.sub(r"[\W_]", "", following).lower().startswith(pair)
+
+
 def clean(source: SourceText) -> Cleaned:
     """Blank the noise and the two-column lines of ``source`` (reported, never parsed)."""
     lines = list(source.lines)
-    cleaned = Cleaned(SourceText(source.path, lines, source.encoding, source.warnings))
+    cleaned = Cleaned(PagedText(source.path, lines, source.encoding, source.warnings, gaps(source.lines)))
     bar = set(toolbar(source.lines))
+    side: list[int] = []
     page_title = False
     for index, text in enumerate(source.lines):
         if not text.strip():
+            continue
+        if _PAIR.match(text.strip()) and not _anchors(text.strip(), source.lines[index + 1 :]):
+            page_title = False
             continue
         if index in bar or is_noise(text) or (page_title and text.strip() == "Glossary"):
             page_title = page_title or text.strip().startswith("Glossary")
@@ -110,14 +177,24 @@ def clean(source: SourceText) -> Cleaned:
             continue
         page_title = False
         if _COLUMNS.search(text.strip()):
+            side.append(index + 1)
+            lines[index] = ""
+        elif (at := interleaved_at(text)) is not None:
             cleaned.unparsed.append(index + 1)
             lines[index] = ""
+            cleaned.warnings.append(
+                f"{source.path}:{index + 1}: two columns interleaved on one line (from {text[at : at + 40]!r}): "
+                "the entries cannot be told apart; the line is reported as unparsed"
+            )
+    before = len(cleaned.unparsed)
+    cleaned.unparsed += side
     _interleaved(lines, cleaned)
-    if cleaned.unparsed:
-        cleaned.unparsed.sort()
-        first, last = cleaned.unparsed[0], cleaned.unparsed[-1]
+    side = sorted(cleaned.unparsed[before:])
+    cleaned.unparsed.sort()
+    if side:
+        first, last = side[0], side[-1]
         cleaned.warnings.append(
-            f"{source.path}:{first}: {len(cleaned.unparsed)} lines of two columns side by side (lines {first}-{last}) "
+            f"{source.path}:{first}: {len(side)} lines of two columns side by side (lines {first}-{last}) "
             "cannot be placed; reported as unparsed"
         )
     return cleaned

@@ -1,6 +1,7 @@
 """Rulebooks (quick-start, comprehensive, other games'): sections, sub-sections, lists.
 
-Steps: set a table of contents apart (chrome), read an HTML copy's ``back to top of page X``
+Steps: set a table of contents and print furniture apart (chrome: dot leaders, ``VERSION 4``, running
+headers), keep a first line naming the document as its title, read an HTML copy's ``back to top of page X``
 as the heading ``X``, classify each line (`rulings.rulebook_lines`), cut the document into top-level
 blocks at numbered and title headings, merge blocks that repeat a section number
 (`rulings.copies`), then turn each block into entries: the section, its all-caps
@@ -16,7 +17,8 @@ from rulings import copies
 from rulings.cardlist import deck_name, parse_deck_line
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import clean_line, headword_key
-from rulings.rulebook_lines import Line, anchored_heading, classify, contents, label_of, numbered_parts
+from rulings.partial import mark_cut
+from rulings.rulebook_lines import Line, anchored_heading, classify, contents, furniture, label_of, numbered_parts
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs
 
@@ -153,6 +155,10 @@ def _absorb_heading(keep: Block, copy: Block) -> None:
     keep.heading.duplicates += [copy.heading.number, *copy.heading.duplicates]
 
 
+_TITLE = re.compile(r"\b(?:RULEBOOK|RULE BOOK|RULES|GLOSSARY|CURRENT RULINGS)\b")
+"""A first line in capitals naming the document (``SECOND EDITION RULEBOOK``): its title."""
+
+
 class _Assembler:
     """Turns blocks into entries, one container (section or sub-section) at a time."""
 
@@ -187,6 +193,8 @@ class _Assembler:
             if kind == "table row":
                 table_header = [clean_line(c) for c in piece.text.strip().split("\t") if c.strip()]
                 self._add(container, paragraphs, piece)
+            elif kind == "caps heading" and heading is None and piece is block.body[0] and _TITLE.search(piece.text):
+                self._add(container, paragraphs, piece)  # the document's own title, never an entry
             elif kind == "caps heading":
                 self._close(container, paragraphs)
                 container, paragraphs = self._entry(piece, clean_line(piece.text), "sub-section", section), []
@@ -248,7 +256,7 @@ def _item_parts(kind: str, text: str) -> tuple[str, str]:
 def parse_rulebook(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a rulebook into sections and their parts."""
     lines = _lines(source)
-    chrome = contents(lines)
+    chrome = sorted(set(contents(lines)) | set(furniture(lines)))
     lines, anchored = _anchors([line for line in lines if line.number not in chrome])
     warnings: list[str] = []
     blocks, merged = _merge_repeats(_blocks(lines, anchored), warnings)
@@ -259,7 +267,7 @@ def parse_rulebook(document: Document, source: SourceText, titles: frozenset[str
         if block.heading is None:
             assembler.sort_preamble(first)
     entries = [e for e in assembler.entries if e.lines]
-    return ParseResult(
+    result = ParseResult(
         document=document,
         entries=entries,
         line_count=len(source.lines),
@@ -268,6 +276,8 @@ def parse_rulebook(document: Document, source: SourceText, titles: frozenset[str
         duplicates_merged=merged,
         chrome=chrome,
     )
+    mark_cut(result)
+    return result
 
 
 def _anchors(lines: list[Line]) -> tuple[list[Line], set[int]]:

@@ -96,10 +96,17 @@ def labelled_item(line: Line) -> str | None:
     return "item" if _LABEL.match(line.text.strip()) else None
 
 
+def _title_case(text: str) -> bool:
+    """``Classification And Skills: Super Personnel``: two or more words, each capitalised but the short ones."""
+    words = [w for w in re.split(r"[\s:]+", text) if w]
+    return len(words) >= 2 and all(w[:1].isupper() or w.lower() in _OPEN_ENDED for w in words)
+
+
 def title_heading(line: Line) -> str | None:
-    """``Setup``, ``Ship Card Anatomy``, ``Federation:``: a short title between blanks."""
+    """``Setup``, ``Ship Card Anatomy``, ``Federation:``: a short title between blanks, or in title case
+    with its text on the very next line (``Classification And Skills: Super Personnel``)."""
     text = line.text.strip()
-    if not (line.blank_before and line.blank_after) or not text[0].isupper():
+    if not line.blank_before or not text[0].isupper() or not (line.blank_after or _title_case(text)):
         return None
     if len(text) > 60 or len(text.split()) > 8 or text[-1] in '.;,?!"':
         return None
@@ -152,6 +159,22 @@ def anchored_heading(text: str) -> str | None:
     """``back to top of page INTRODUCTION`` (an HTML copy's link before each section): the heading it carries."""
     match = _ANCHOR.match(text.strip())
     return match["heading"].strip() if match else None
+
+
+_FURNITURE = re.compile(
+    r"^.{1,100}?(?:\s*\.){4,}\s*\d+$"  # a contents line with dot leaders, spaced or not
+    r"|^VERSION \d+(?:\.\d+)*$"  # a print header
+    r"|(?i:^.{0,80}\bpage \d+ of \d+$)"  # an uploaded PDF's running header
+)
+
+
+def furniture(lines: list[Line]) -> list[int]:
+    """Lines of print furniture: contents lines with dot leaders (``INTRODUCTION . . . . 1``), a version
+    header in capitals (``VERSION 4``), a running header ending ``page 2 of 9``; and the contents heading over
+    dot-leader lines."""
+    found = [k for k, line in enumerate(lines) if _FURNITURE.match(line.text.strip())]
+    headed = [k - 1 for k in found if k and _CONTENTS.match(lines[k - 1].text.strip())]
+    return sorted(lines[k].number for k in {*found, *headed})
 
 
 def contents(lines: list[Line]) -> list[int]:

@@ -14,10 +14,11 @@ from rulings.normalize import clean_line, sort_key
 MAX_HEADWORD = 70
 """Longest headword accepted when a line has no ``*`` mark to say it starts a topic."""
 
-_DASH = re.compile(r" (?:[-\u2013\u2014] |[\u2013\u2014](?=See\b))")
+_DASH = re.compile(r" (?:[-\u2013\u2014] |[\u2013\u2014](?=[A-Z\"\u201c]))")
+"""A headword's dash: spaced, or an en or em dash with no space after (``Isabella \u2013This mission``)."""
 _STARTS_SENTENCE = re.compile(r"[A-Z0-9\"'\[(\u201c\u2018]")
 _SEE = re.compile(r"(?:^|(?<=[.!?]\s))See (?:also )?([^.()\n]+?)(?:\s*\(([^()\n]*)\))?(?:\.(?=\s|$)|$)", re.MULTILINE)
-_TARGET_DASH = re.compile(r"\s+[\u2013\u2014]\s+")
+_TARGET_DASH = re.compile(r"\s+[\u2013\u2014]\s*")
 _SEE_INLINE = re.compile(r"\((?:see|See) ([^()]+?)\)")
 
 
@@ -102,22 +103,30 @@ _RUN_ON_CUT = re.compile(
 )
 
 
+_LOST_DASH = re.compile(r"(?<=[.!?] )((?:[A-Z][\w'\u2019]*)(?: [\w'\u2019]+){0,5}) {2,}(?=[A-Z])")
+"""A heading of at most six words whose dash a copy lost, leaving two spaces (``How to use the Glossary  You``)."""
+_INITIAL = re.compile(r"(?:^|[\s.(\[])[A-Z]\.$")
+"""A period after an initial (``U.S.S.``) is no sentence end."""
+
+
 def split_run_on(
     numbered: list[tuple[int, str]], titles: Iterable[str] = ()
 ) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
     """Entries run together on one long line (`RUN_ON`): ``... on rulings. How to use the Glossary – You
     do not ...`` is two pieces, cut after a sentence's end where ``Headword – Text`` follows (a headword
-    of at most six words). The pieces, each with its line, and (line, new headword) per cut."""
+    of at most six words; a dash the copy lost, two spaces left, still counts; a period after an
+    initial, ``U.S.S.``, ends no sentence). The pieces, each with its line, and (line, new headword) per cut."""
     pieces: list[tuple[int, str]] = []
     splits: list[tuple[int, str]] = []
     for number, text in numbered:
         if len(text) <= RUN_ON:
             pieces.append((number, text))
             continue
+        text = _LOST_DASH.sub(lambda m: f"{m[1]} \u2013 ", text)
         start = 0
         for match in _RUN_ON_CUT.finditer(text):
             parts = split_topic(text[match.end() :], titles)
-            if parts is None or len(parts[0].split()) > 6:
+            if parts is None or len(parts[0].split()) > 6 or _INITIAL.search(text[: match.start()]):
                 continue
             pieces.append((number, text[start : match.start()]))
             splits.append((number, parts[0]))

@@ -142,9 +142,10 @@ def test_how_to_use_the_glossary_is_an_entry(name: str, date: str) -> None:
 def test_rulebook_contents_without_dot_leaders() -> None:
     result = parse("2e-rulebook-1.1.txt", "rulebook")
     assert [(e.kind, e.headword, str(e.span)) for e in result.entries] == [
-        ("sub-section", "SECOND EDITION RULEBOOK", "1-3"),
+        ("preamble", "2e-rulebook-1.1", "1-3"),  # the title line is the document's title, no sub-section
         ("section", "INTRODUCTION", "103-113"),
     ]
+    assert result.entries[0].text == "SECOND EDITION RULEBOOK\n\nVersion 1.1 from 08/19/2003"
     assert result.chrome == [5, *range(7, 102, 2)]
     introduction = result.entries[1].text.split("\n\n")
     assert len(introduction) == 5
@@ -181,6 +182,7 @@ def test_sub_headings_are_warned_and_counted(tmp_path: Path, capsys: pytest.Capt
         "with the entries around it)",
         f"{page}:21: '\u201cStopping\u201d' looks like an entry but is read as part of 'Dead End' (out of alphabetical "
         "order with the entries around it)",
+        f"{page}:39: 'Deanna Troi (First Contact)' is cut off where the file ends (...'See'); kept as a partial entry",
     ]
     assert report_for(result).line() == (
         "p22-with-sub-headings: 7 entries, 0 chrome lines, 0 unparsed lines, 0 duplicates merged "
