@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 
 from rulings.amendments import Amendment
 
-KINDS = ("rulebook", "glossary", "current-rulings", "current-rulings-update", "faq", "dated-rulings")
+KINDS = (
+    "rulebook", "glossary", "current-rulings", "current-rulings-update", "faq", "dated-rulings", "comprehensive-rules",
+)  # fmt: skip
 """The document kinds a manifest may name, each with its own parser."""
 
 

@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from rulings.comprehensive_rules import KIND as COMPREHENSIVE_RULES
+from rulings.comprehensive_rules import parse_comprehensive_rules
 from rulings.current import parse_current
 from rulings.faq import parse_dated, parse_faq
 from rulings.glossary import parse_glossary
@@ -93,6 +95,8 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
     document.encoding = source.encoding
     if document.kind == "rulebook":
         result = parse_rulebook(document, source, titles)
+    elif document.kind == COMPREHENSIVE_RULES:
+        result = parse_comprehensive_rules(document, source)
     else:
         cleaned = clean(source)
         if document.kind == "glossary":

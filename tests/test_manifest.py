@@ -49,7 +49,8 @@ def library(tmp_path: Path, manifest: str) -> Path:
         (
             GOOD.replace('"glossary"', '"errata"'),
             "[[document]] #1 (id 'a'): key 'kind': unknown kind 'errata' (expected "
-            "one of rulebook, glossary, current-rulings, current-rulings-update, faq, dated-rulings)",
+            "one of rulebook, glossary, current-rulings, current-rulings-update, faq, dated-rulings, "
+            "comprehensive-rules)",
         ),
         (
             GOOD.replace('"2000-08-01"', '"2000-13-45"'),

@@ -19,9 +19,12 @@ import heapq
 from collections.abc import Callable
 
 from kb.ingest import textops
+from kb.ingest.restatement import restate
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
 from rulings.amendments import Amendment, effective_release
+from rulings.comprehensive_rules import GLOSSARY_KINDS, RULE_KINDS
+from rulings.comprehensive_rules import KIND as COMPREHENSIVE_RULES
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
 
@@ -29,7 +32,7 @@ NOT_TOPICS = ("introduction", "heading", "change summary", "note")
 """Rulebook entry kinds that belong to their document, not to a topic."""
 TOPIC_KINDS = {
     "glossary": ("glossary entry",), "current-rulings": ("ruling",), "current-rulings-update": ("ruling",),
-    "faq": ("question",), "dated-rulings": ("ruling",),
+    "faq": ("question",), "dated-rulings": ("ruling",), COMPREHENSIVE_RULES: RULE_KINDS + GLOSSARY_KINDS,
 }  # fmt: skip
 """For the other document kinds, the only entry kinds that are topics."""
 
@@ -190,6 +193,10 @@ def apply_documents(
                 _omitted(ledger, result, "current-rulings", [], "consolidated", topics)
             for entry in [e for e in result.entries if e.kind == "temporary ruling"]:
                 ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), on)
+        elif document.kind == COMPREHENSIVE_RULES:  # the whole rules and Glossary, restated
+            series = f"rulebook:{lineage[document.id]}"
+            restate(ledger, result, series, [e for e in topics if e.kind in RULE_KINDS], _omitter(ledger))
+            restate(ledger, result, "glossary", [e for e in topics if e.kind in GLOSSARY_KINDS], _omitter(ledger))
         elif document.kind == "faq":
             for entry in topics:
                 ledger.start(ledger.new(entry, document.game, "faq", document.id), on)
@@ -208,7 +215,14 @@ def apply_documents(
 
 
 def _lineages(documents: list[Document]) -> dict[str, str]:
-    parent = {d.id: d.supersedes for d in documents}
+    """Each document's lineage: the first of its ``supersedes`` chain; every release of a game's
+    Comprehensive Rules is one lineage, the first release in the manifest, unless chained."""
+    first_rules: dict[str, str] = {}
+    for d in documents:
+        if d.kind == COMPREHENSIVE_RULES:
+            first_rules.setdefault(d.game, d.id)
+    parent = {d.id: d.supersedes or (first_rules[d.game] if d.kind == COMPREHENSIVE_RULES else None) for d in documents}
+    parent = {ident: (None if up == ident else up) for ident, up in parent.items()}
     roots: dict[str, str] = {}
     for ident in parent:
         root, seen = ident, {ident}
@@ -217,6 +231,11 @@ def _lineages(documents: list[Document]) -> dict[str, str]:
             seen.add(root)
         roots[ident] = root
     return roots
+
+
+def _omitter(ledger: Ledger) -> Callable[[ParseResult, str, list[Entry]], None]:
+    """`_omitted` for a full restatement: what the document leaves out of a series is rescinded."""
+    return lambda result, series, kept: _omitted(ledger, result, series, kept, "rescinded")
 
 
 def _omitted(
