@@ -5,35 +5,23 @@ where its text (or the references read from it) changed; one the release leaves 
 its date (``rescinded``). A text that stood at one number in the release before and stands,
 new or changed, at another in this one (and at no other number in either) moved: the new
 number's version says ``moved from <old>``, the old number's last version ``moved to <new>``
-(`MOVED_FROM`, `MOVED_TO`; `moved_from` reads them back). Each release costs time in
+(`kb.vocabulary.MOVED_FROM`, `MOVED_TO`; `kb.vocabulary.moved_from` reads them back). Each release costs time in
 proportion to its own entries and the versions in force, never to the history behind them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from collections import Counter
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kb.model import Version, lines
+from kb.vocabulary import MOVED_FROM, MOVED_TO
 from rulings.model import Entry, ParseResult
 
 if TYPE_CHECKING:
     from kb.ingest.ledger import Ledger
-
-MOVED_FROM = "moved from "
-"""How a version's note starts when its text stood at another number before (then that number)."""
-MOVED_TO = "moved to "
-"""How a version's note starts when its text moved on to another number (then that number)."""
-_MOVED_FROM = re.compile(r"(?:^|; )moved from (?P<number>[^;]+)")
-
-
-def moved_from(note: str) -> str | None:
-    """The number a version's text moved from, as its note says (None when it did not move)."""
-    match = _MOVED_FROM.search(note)
-    return match["number"] if match else None
 
 
 def restate(
