@@ -135,7 +135,9 @@ def _front(result: ParseResult, lines: list[str], intro: int | None, contents: i
             result.chrome.append(n + 1)
         else:
             result.unparsed.append(n + 1)
-            result.warnings.append(f"{result.document.path}:{n + 1}: text before the Introduction; not read")
+            result.warnings.append(
+                f"{result.document.path}:{n + 1}: text before the Introduction and the rules; not read"
+            )
     if intro is not None:
         result.chrome.append(intro + 1)
         prose = [n for n in range(intro + 1, stop) if lines[n].strip()]
