@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from kb.errors import UnknownFilter
 from rulings.normalize import headword_key
 
-SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
+SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq", "comprehensive-rules")
 """The kinds of series a search or diff can be limited to."""
 _KIND_ALIASES = {
     "current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings",

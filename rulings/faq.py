@@ -1,4 +1,4 @@
-"""Q&A documents (kind ``faq``) and dated lists of rulings (kind ``dated-rulings``).
+"""Q&A documents (kind ``faq``).
 
 A FAQ is ``Q:`` / ``A:`` pairs, a ``+`` before the ``Q:`` marking a new one; each pair is a
 ``question`` entry with the authority ``informal``. A question that starts with a name in
@@ -13,15 +13,10 @@ the page's index of questions, chrome. A short line standing just before a quest
 (``General``, ``Federation``) heads a group too. Lines before the first question are the
 introduction (navigation bars apart, as chrome); a question with no answer is reported as
 unparsed, or kept with a warning when it has a name and text of its own.
-
-A dated list gives rulings newest first: ``Headword YYYY-MM-DD``, then the ruling's text
-and ``Example:`` paragraphs. Each is a ``ruling`` entry carrying its own date.
 """
 
 from __future__ import annotations
 
-import datetime as dt
-import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -35,7 +30,6 @@ _QUESTION = re.compile(r"^(?P<new>\+)?\s*Q[:.]\s*(?P<text>\S.*)$")
 _ANSWER = re.compile(r"^A[:.](?:\s+(?P<text>\S.*)|\s*)$")
 _NAMED = re.compile(r"^(?P<name>[^a-z?:]{2,80}?)\s*(?:(?::|\s--|\s[-\u2013\u2014])\s*(?P<rest>.*))?$")
 _GROUP = re.compile(r"^[A-Z][^.?!:;,()]{0,58}[^.?!:;,()\s]$")
-_DATED = re.compile(r"^(?P<head>\S.{0,69}?)\s+(?P<date>\d{4}-\d{2}-\d{2})$")
 
 
 @dataclass
@@ -153,42 +147,3 @@ def _finish(result: ParseResult, pairs: list[_Pair]) -> None:
             paragraphs = asked + told
         entry.text, entry.references = take_references(join_paragraphs(paragraphs))
         entry.headword = clean_line(entry.headword)
-
-
-def parse_dated(document: Document, source: SourceText) -> ParseResult:
-    """Parse a dated list of rulings (newest first) into rulings each with its own date."""
-    result, numbered = _start(document, source)
-    before: list[int] = []
-    paragraphs: list[list[str]] = []
-    for number, text in numbered:
-        dated = _DATED.match(text)
-        day = _day(dated["date"]) if dated else None
-        if dated and day:
-            entry = Entry(dated["head"].strip(" -\u2013:"), "ruling", "", [number])
-            entry.date = day
-            result.entries.append(entry)
-            paragraphs.append([])
-        else:
-            if dated:
-                result.warnings.append(f"{document.path}:{number}: {dated['date']} is no date; kept as text")
-            if result.entries:
-                result.entries[-1].lines.append(number)
-                paragraphs[-1].append(text)
-            else:
-                before.append(number)
-    for entry, texts in zip(result.entries, paragraphs, strict=True):
-        entry.text, entry.references = take_references(join_paragraphs(texts))
-        if not entry.text:
-            result.warnings.append(f"{document.path}:{entry.lines[0]}: {entry.headword}: dated ruling with no text")
-    dates = [e.date for e in result.entries if e.date]
-    if any(later > earlier for earlier, later in itertools.pairwise(dates)):
-        result.warnings.append(f"{document.path}:1: the rulings are not newest first")
-    _introduction(result, numbered, before)
-    return result
-
-
-def _day(text: str) -> dt.date | None:
-    try:
-        return dt.date.fromisoformat(text)
-    except ValueError:
-        return None

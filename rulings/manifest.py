@@ -15,7 +15,8 @@ import datetime as dt
 import re
 from pathlib import Path
 
-from rulings.model import KINDS, Document
+from rulings.kinds import names as kind_names
+from rulings.model import Document
 from rulings.source import BOM, line_of, read_bounded
 
 MANIFEST = "library.toml"
@@ -65,8 +66,8 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
     for key, value in (("id", ident), ("game", game)):
         if not SLUG.match(value):
             raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
-    if kind not in KINDS:
-        raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
+    if kind not in kind_names():
+        raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(kind_names())})")
     approximate = table.get("date_approximate", False)
     if not isinstance(approximate, bool):
         raise ManifestError(f"{where}: key 'date_approximate' must be true or false")

@@ -11,12 +11,6 @@ from dataclasses import dataclass, field
 
 from rulings.amendments import Amendment
 
-KINDS = (
-    "rulebook", "glossary", "current-rulings", "current-rulings-update", "faq", "dated-rulings", "comprehensive-rules",
-)  # fmt: skip
-"""The document kinds a manifest may name, each with its own parser."""
-
-
 AUTHORITIES = ("official", "temporary", "informal")
 """How binding an entry is: published rules, temporary rulings awaiting a Glossary, or Q&A answers."""
 
@@ -125,7 +119,7 @@ class Document:
     game: str
     """Game slug, e.g. ``stccg``."""
     kind: str
-    """One of `KINDS`."""
+    """The name of its kind (`rulings.kinds.names`)."""
     title: str
     """Title from the manifest."""
     version: str = ""

@@ -1,6 +1,6 @@
 """Parse one document of any kind, and account for every one of its lines.
 
-`parse_document` picks the parser for the document's kind. `coverage` checks the
+`parse_document` picks the parser of the document's kind from the registry (`rulings.kinds`). `coverage` checks the
 promise that nothing is lost: each non-blank line is in exactly one entry (as its text
 or as a merged duplicate), in the chrome, or in the reported unparsed remainder.
 A line split into glued entries is in each of them and counted once. Entry-looking lines
@@ -14,14 +14,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from rulings.comprehensive_rules import KIND as COMPREHENSIVE_RULES
-from rulings.comprehensive_rules import parse_comprehensive_rules
-from rulings.current import parse_current
-from rulings.faq import parse_dated, parse_faq
-from rulings.glossary import parse_glossary
-from rulings.model import KINDS, Document, ParseError, ParseResult
+from rulings import kinds
+from rulings.model import Document, ParseError, ParseResult
 from rulings.noise import clean
-from rulings.rulebook import parse_rulebook
 from rulings.source import SourceText, read_source
 
 
@@ -85,28 +80,21 @@ def coverage(result: ParseResult) -> Coverage:
 
 def parse_document(document: Document, titles: frozenset[str] = frozenset()) -> ParseResult:
     """Read and parse ``document.path`` with the parser for ``document.kind``."""
-    if document.kind not in KINDS:
-        raise ParseError(document.path, 1, f"unknown kind {document.kind!r}; expected one of {', '.join(KINDS)}")
+    if document.kind not in kinds.names():
+        known = ", ".join(kinds.names())
+        raise ParseError(document.path, 1, f"unknown kind {document.kind!r}; expected one of {known}")
     return parse_source(document, read_source(document.path), titles)
 
 
 def parse_source(document: Document, source: SourceText, titles: frozenset[str] = frozenset()) -> ParseResult:
     """Parse already-decoded text with the parser for ``document.kind``."""
     document.encoding = source.encoding
-    if document.kind == "rulebook":
-        result = parse_rulebook(document, source, titles)
-    elif document.kind == COMPREHENSIVE_RULES:
-        result = parse_comprehensive_rules(document, source)
+    kind = kinds.kind(document.kind)
+    if not kind.cleaned:
+        result = kind.parse(document, source, titles)
     else:
         cleaned = clean(source)
-        if document.kind == "glossary":
-            result = parse_glossary(document, cleaned.source, titles)
-        elif document.kind == "faq":
-            result = parse_faq(document, cleaned.source)
-        elif document.kind == "dated-rulings":
-            result = parse_dated(document, cleaned.source)
-        else:
-            result = parse_current(document, cleaned.source, titles)
+        result = kind.parse(document, cleaned.source, titles)
         result.chrome = sorted(result.chrome + cleaned.chrome)
         result.unparsed = sorted(result.unparsed + cleaned.unparsed)
         result.nonblank = [i + 1 for i, t in enumerate(source.lines) if t.strip()]

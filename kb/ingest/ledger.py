@@ -10,6 +10,10 @@ to that entry's text, or, when that text is not in the library, is recorded with
 saying so; "upon release of X" waits for X's release date in the manifest, and stays
 pending while it has none; when it stands on a later paragraph of a ruling, the
 paragraphs before it are in force from the document's date.
+
+How a document's entries become versions is its kind's declared policy
+(`rulings.kinds.Versions`: a restatement, rulings that may amend, or dated rulings; its
+series; when it rescinds what it omits; what it consolidates): this module holds no list of kinds.
 """
 
 from __future__ import annotations
@@ -22,19 +26,11 @@ from kb.ingest import textops
 from kb.ingest.restatement import restate
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
+from rulings import kinds
 from rulings.amendments import Amendment, effective_release
-from rulings.comprehensive_rules import GLOSSARY_KINDS, RULE_KINDS
-from rulings.comprehensive_rules import KIND as COMPREHENSIVE_RULES
+from rulings.kinds import ALWAYS, DATED, RESTATEMENT, RULINGS, SUPERSEDING, Versions
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
-
-NOT_TOPICS = ("introduction", "heading", "change summary", "note")
-"""Rulebook entry kinds that belong to their document, not to a topic."""
-TOPIC_KINDS = {
-    "glossary": ("glossary entry",), "current-rulings": ("ruling",), "current-rulings-update": ("ruling",),
-    "faq": ("question",), "dated-rulings": ("ruling",), COMPREHENSIVE_RULES: RULE_KINDS + GLOSSARY_KINDS,
-}  # fmt: skip
-"""For the other document kinds, the only entry kinds that are topics."""
 
 
 def topic_id(game: str, entry: Entry) -> str:
@@ -177,52 +173,65 @@ def apply_documents(
         document = result.document
         on = document.date or dt.date.min
         ledger.catch_up(on)
-        kinds = TOPIC_KINDS.get(document.kind)
-        topics = [e for e in result.entries if (e.kind in kinds if kinds else e.kind not in NOT_TOPICS)]
-        if document.kind == "rulebook":
-            series = f"rulebook:{lineage[document.id]}"
-            for entry in topics:
-                ledger.start(ledger.new(entry, document.game, series, document.id), on)
-            if document.supersedes and not document.part:
-                _omitted(ledger, result, series, topics, "rescinded")
-        elif document.kind == "glossary":
-            for entry in topics:
-                ledger.start(ledger.new(entry, document.game, "glossary", document.id), on)
-            if not document.part:  # a part of an edition never ends what it does not hold
-                _omitted(ledger, result, "glossary", topics, "rescinded")
-                _omitted(ledger, result, "current-rulings", [], "consolidated", topics)
-            for entry in [e for e in result.entries if e.kind == "temporary ruling"]:
-                ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), on)
-        elif document.kind == COMPREHENSIVE_RULES:  # the whole rules and Glossary, restated
-            series = f"rulebook:{lineage[document.id]}"
-            restate(ledger, result, series, [e for e in topics if e.kind in RULE_KINDS], _omitter(ledger))
-            restate(ledger, result, "glossary", [e for e in topics if e.kind in GLOSSARY_KINDS], _omitter(ledger))
-        elif document.kind == "faq":
-            for entry in topics:
-                ledger.start(ledger.new(entry, document.game, "faq", document.id), on)
-            if not document.part:
-                _omitted(ledger, result, "faq", topics, "rescinded")
-        elif document.kind == "dated-rulings":
+        policy = kinds.kind(document.kind).versions
+        topics = [e for e in result.entries if _is_topic(policy, e)]
+        series = f"{policy.series}:{lineage[document.id]}" if policy.lineage else policy.series
+        if policy.how == DATED:
             for entry in sorted(topics, key=lambda e: e.date or on):
-                ledger.start(ledger.new(entry, document.game, "current-rulings", document.id), entry.date or on)
-        else:
+                ledger.start(ledger.new(entry, document.game, series, document.id), entry.date or on)
+        elif policy.how == RULINGS:
             for seq, entry in enumerate(topics):
-                _ruling(ledger, result, entry, order * 10_000 + seq)
-            if document.kind == "current-rulings" and not document.part:
-                _omitted(ledger, result, "current-rulings", topics, "rescinded")
+                _ruling(ledger, result, entry, order * 10_000 + seq, series)
+        whole = not document.part  # a part of an edition never ends what it does not hold
+        rescinding = whole and (
+            policy.rescinds == ALWAYS or (policy.rescinds == SUPERSEDING and bool(document.supersedes))
+        )
+        if policy.how == RESTATEMENT:
+            restated = [
+                (series, topics),
+                *((o, [e for e in result.entries if e.kind in k]) for k, o in policy.restates),
+            ]
+            for own, entries in restated:
+                _restated(ledger, result, own, entries, rescinding, policy.moves)
+        elif rescinding:
+            _omitted(ledger, result, series, topics, "rescinded")
+        if rescinding:
+            for other in policy.consolidates:
+                _omitted(ledger, result, other, [], "consolidated", topics)
+        for entry_kind, other in policy.also:
+            for entry in [e for e in result.entries if e.kind == entry_kind]:
+                ledger.start(ledger.new(entry, document.game, other, document.id), on)
     ledger.catch_up(None)
     return ledger
 
 
+def _restated(
+    ledger: Ledger, result: ParseResult, series: str, entries: list[Entry], rescinding: bool, moves: bool
+) -> None:
+    """Start a version of ``series`` for each of ``entries`` (a restatement), end what they omit
+    when ``rescinding``, and with ``moves`` record the texts that changed number (`kb.ingest.restatement`)."""
+
+    def omitted(result: ParseResult, series: str, kept: list[Entry]) -> None:
+        if rescinding:
+            _omitted(ledger, result, series, kept, "rescinded")
+
+    if moves:
+        restate(ledger, result, series, entries, omitted)
+        return
+    for entry in entries:
+        ledger.start(
+            ledger.new(entry, result.document.game, series, result.document.id), result.document.date or dt.date.min
+        )
+    omitted(result, series, entries)
+
+
+def _is_topic(policy: Versions, entry: Entry) -> bool:
+    """Whether ``entry`` is a topic under its kind's policy (not a part of its document)."""
+    return entry.kind in policy.topics if policy.topics is not None else entry.kind not in policy.not_topics
+
+
 def _lineages(documents: list[Document]) -> dict[str, str]:
-    """Each document's lineage: the first of its ``supersedes`` chain; every release of a game's
-    Comprehensive Rules is one lineage, the first release in the manifest, unless chained."""
-    first_rules: dict[str, str] = {}
-    for d in documents:
-        if d.kind == COMPREHENSIVE_RULES:
-            first_rules.setdefault(d.game, d.id)
-    parent = {d.id: d.supersedes or (first_rules[d.game] if d.kind == COMPREHENSIVE_RULES else None) for d in documents}
-    parent = {ident: (None if up == ident else up) for ident, up in parent.items()}
+    parent = {d.id: d.supersedes for d in documents}
     roots: dict[str, str] = {}
     for ident in parent:
         root, seen = ident, {ident}
@@ -231,11 +240,6 @@ def _lineages(documents: list[Document]) -> dict[str, str]:
             seen.add(root)
         roots[ident] = root
     return roots
-
-
-def _omitter(ledger: Ledger) -> Callable[[ParseResult, str, list[Entry]], None]:
-    """`_omitted` for a full restatement: what the document leaves out of a series is rescinded."""
-    return lambda result, series, kept: _omitted(ledger, result, series, kept, "rescinded")
 
 
 def _omitted(
@@ -255,8 +259,8 @@ def _omitted(
             ledger.stop(key, on, reason, {"document": result.document.id, "lines": cited})
 
 
-def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> None:
-    """Apply one ruling: to its own series, or as an amendment of another entry."""
+def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int, own: str) -> None:
+    """Apply one ruling: to its own series (``own``), or as an amendment of another entry."""
     document = result.document
     on = document.date or dt.date.min
     amendment = entry.amendment
@@ -267,21 +271,19 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int) -> No
             _amend(ledger, result, entry, amendment, date)
         else:
             operation = "errata" if amendment or entry.fields.get("erratum") else "original"
-            version = ledger.new(entry, document.game, "current-rulings", document.id, operation=operation)
+            version = ledger.new(entry, document.game, own, document.id, operation=operation)
             version.note = _aside(amendment)
             ledger.start(version, date)
 
     released = ledger.releases.get(_release_key(release)) if release else None
     held = _held_back(entry) if amendment is None and release and not (released and released <= on) else 0
     if held:
-        now = ledger.new(
-            entry, document.game, "current-rulings", document.id, text="\n\n".join(entry.text.split("\n\n")[:held])
-        )
+        now = ledger.new(entry, document.game, own, document.id, text="\n\n".join(entry.text.split("\n\n")[:held]))
         now.note = f"the rest of this ruling takes effect upon release of {release}"
         ledger.start(now, on)
     condition = ledger.when(release, on, order, run)
     if condition:
-        series = _series(amendment) if amendment else "current-rulings"
+        series = _series(amendment) if amendment else own
         operation = amendment.action if amendment else "original"
         text = amendment.text if amendment else entry.text
         ledger.pending(ledger.new(entry, document.game, series, document.id, operation=operation, text=text), condition)

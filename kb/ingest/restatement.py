@@ -14,14 +14,21 @@ from __future__ import annotations
 import datetime as dt
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from kb.model import Version, lines
 from kb.vocabulary import MOVED_FROM, MOVED_TO
 from rulings.model import Entry, ParseResult
 
-if TYPE_CHECKING:
-    from kb.ingest.ledger import Ledger
+
+class Ledger(Protocol):
+    """What a restatement needs of `kb.ingest.ledger.Ledger` (which imports this module)."""
+
+    in_force: dict[tuple[str, str], Version]
+
+    def new(self, entry: Entry, game: str, series: str, document_id: str, **fields: object) -> Version: ...
+
+    def start(self, version: Version, on: dt.date) -> None: ...
 
 
 def restate(

@@ -65,7 +65,8 @@ class Parts:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
             return f"Rulebook: {self.reader.documents()[series.split(':', 1)[1]]['title']}"
-        return {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}[series]
+        labels = {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}
+        return labels.get(series) or series.replace("-", " ").title()  # comprehensive-rules: Comprehensive Rules
 
     def part(self, version: Version, on: dt.date, cards: list[str] | None = None) -> Part:
         """One version as an answer part: text, status, operation, dates, note, citation, cards

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
 from kb.model import ID, NOTE, OPERATION, SUPERSEDES, Outline, Outlines, Version, outline_of
+from rulings import kinds
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
@@ -40,12 +41,11 @@ MAX_SECTIONS = 24
 SCANNED = 400
 """The entries after an empty heading read to find its sections (its own come first)."""
 
-TIERS = {"current-rulings": 4, "glossary": 3, "rulebook": 2, "faq": 1, "variant": 0}
-"""Which kind of text governs over which (higher over lower)."""
-NAMES = {
-    "current-rulings": "the Current Rulings", "glossary": "the Glossary", "rulebook": "the Rulebook",
-    "faq": "an FAQ", "variant": "the quick-start rules",
-}  # fmt: skip
+TIERS = {**kinds.ranks(), "variant": 0}
+"""Which kind of text governs over which (higher over lower): each series ranked as its document
+kinds declare (`rulings.kinds.Kind.rank`), and the quick-start rules (a rulebook) below all."""
+NAMES = {**kinds.called(), "variant": "the quick-start rules"}
+"""Each of `TIERS` as a sentence names it."""
 
 
 def partial(version: Version, history: Outlines) -> str | None:

@@ -20,8 +20,9 @@ from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
 from kb.paging import SIZE
 from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, current
 from rulings.dates import BadDate, parse_date
+from rulings.kinds import names as kind_names
 from rulings.manifest import ManifestError, load_titles
-from rulings.model import KINDS, ParseError, ParseResult
+from rulings.model import ParseError, ParseResult
 from web.cli.answers import (
     cmd_card,
     cmd_cards,
@@ -214,7 +215,7 @@ def parser() -> _Parser:
 
     parse = top.command("parse", "parse one document and show its entries and coverage")
     parse.add_argument("file", help="the document, a plain-text file")
-    parse.add_argument("--kind", required=True, choices=KINDS, help="the document's kind")
+    parse.add_argument("--kind", required=True, choices=kind_names(), help="the document's kind")
     parse.add_argument("--game", default="stccg", help="game whose card titles split deck lists (default stccg)")
     parse.add_argument("--library", default=str(DEFAULT_LIBRARY), help="library holding titles/<game>.txt")
     parse.add_argument("--json", action="store_true", help="print JSON")
@@ -309,7 +310,7 @@ def parser() -> _Parser:
 
     add = top.command("add", "add a newly published document to the library and rebuild")
     add.add_argument("file", help="the document, a plain-text file")
-    add.add_argument("--kind", required=True, choices=KINDS)
+    add.add_argument("--kind", required=True, choices=kind_names())
     add.add_argument("--date", required=True, help="the date it takes effect (YYYY-MM-DD)")
     add.add_argument("--title")
     add.add_argument("--version")

@@ -1,0 +1,179 @@
+"""The registry of document kinds: each kind is one module of this package that registers itself.
+
+A kind module ``rulings/kinds/<name>.py`` (the kind ``comprehensive-rules`` is the module
+``comprehensive_rules.py``) calls `register` once, at import, with a `Kind`::
+
+    from rulings.kinds import RESTATEMENT, Kind, Versions, register
+
+    register(Kind(
+        name="comprehensive-rules",          # the module's name, dashes for underscores
+        parse=parse,                          # (document, source, titles) -> ParseResult
+        detect=detect,                        # (source) -> confidence from 0.0 to 1.0
+        versions=Versions(RESTATEMENT, series="comprehensive-rules", rescinds=ALWAYS),
+        rank=2, called="the Comprehensive Rules",  # how its series ranks, and is named
+    ))
+
+Nothing else needs editing: `names` lists the modules of this package (without importing them,
+so a command that only reads loads no parser), `kind` imports the one asked for, `every`
+imports them all. The kinds that were here first keep their order (`FIRST`); the others follow
+in the order of their names. A kind module keeps its imports light (`rulings.model`,
+`rulings.source`, `rulings.normalize`, `rulings.topics`...) and imports a parser that lives
+elsewhere inside its ``parse`` function: `kb.read.standing` reads the ranks when a knowledge
+base answers.
+
+This side only declares: how a kind's entries become versions (`Versions`) is read by
+`kb.ingest.ledger`, how its series ranks by `kb.read.standing`; nothing here imports `kb`.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rulings.model import Document, ParseResult
+from rulings.source import SourceText
+
+RESTATEMENT = "restatement"
+"""Each entry a version of the kind's series from the document's date (a Glossary, a rulebook, an FAQ)."""
+RULINGS = "rulings"
+"""Each entry a ruling from the document's date that may instead amend another entry (replace a
+paragraph of a Glossary entry, cancel a ruling), or wait for a release ("upon release of X")."""
+DATED = "dated"
+"""Each entry a version from its own date (`rulings.model.Entry.date`), applied oldest first."""
+HOWS = (RESTATEMENT, RULINGS, DATED)
+
+ALWAYS = "always"
+"""A whole document (not a ``part``) rescinds the versions of its series that it omits."""
+SUPERSEDING = "superseding"
+"""Only a whole document that supersedes another (``supersedes`` in the manifest) rescinds what it omits."""
+NEVER = "never"
+"""The document adds to its series and never rescinds (an update, a dated list)."""
+RESCINDS = (ALWAYS, SUPERSEDING, NEVER)
+
+FIRST = ("rulebook", "glossary", "current-rulings", "current-rulings-update", "faq", "dated-rulings")
+"""The kinds that were here first, in the order the messages name them."""
+
+Parser = Callable[[Document, SourceText, frozenset[str]], ParseResult]
+"""A kind's parser: the document, its decoded text (cleaned of forum noise when the kind asks)
+and the game's card titles, to every entry and remainder of the text."""
+
+
+@dataclass(frozen=True)
+class Versions:
+    """How a kind's entries become versions: the policy `kb.ingest.ledger` applies."""
+
+    how: str
+    """One of `HOWS`."""
+    series: str
+    """The series its versions belong to (``glossary``, ``current-rulings``...)."""
+    rescinds: str = NEVER
+    """One of `RESCINDS`: when the document ends the versions of its series it omits."""
+    topics: tuple[str, ...] | None = None
+    """The entry kinds that are topics; None: every entry kind but `not_topics`."""
+    not_topics: tuple[str, ...] = ()
+    """With ``topics`` None: the entry kinds that belong to the document, not to a topic."""
+    lineage: bool = False
+    """Each lineage of documents (one superseding another) its own series, ``<series>:<first id>``."""
+    consolidates: tuple[str, ...] = ()
+    """Series whose versions a whole document ends as consolidated (a Glossary ends the rulings
+    before it: those it holds now stand in it)."""
+    also: tuple[tuple[str, str], ...] = ()
+    """(entry kind, series): entries of that kind that start versions of another series, after
+    the rest (a Glossary's temporary rulings are Current Rulings)."""
+    restates: tuple[tuple[tuple[str, ...], str], ...] = ()
+    """(entry kinds, series): for a restatement, further series it restates from its entries of
+    those kinds, under the same ``rescinds`` and ``moves`` (the Comprehensive Rules' Glossary is
+    the game's Glossary)."""
+    moves: bool = False
+    """For a restatement: a new or changed text that stood, once, at another topic of the series
+    before is recorded as moved from there (a rule renumbered; `kb.ingest.restatement`)."""
+
+    def __post_init__(self) -> None:
+        if self.how not in HOWS or self.rescinds not in RESCINDS:
+            raise ValueError(f"versions: how {self.how!r} of {HOWS}, rescinds {self.rescinds!r} of {RESCINDS}")
+
+
+def _no_detector(source: SourceText) -> float:
+    return 0.0
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One document kind: its name, parser, detector, versions policy and rank."""
+
+    name: str
+    """As a manifest and ``--kind`` name it; the module's name with dashes for underscores."""
+    parse: Parser
+    """Reads a document of this kind."""
+    versions: Versions
+    """How its entries become versions."""
+    rank: int
+    """How its series governs over the others' (higher over lower; an FAQ is 1, the Current Rulings 4)."""
+    called: str
+    """Its series as a sentence names it: "the Glossary" (in "the Current Rulings govern over the Glossary")."""
+    detect: Callable[[SourceText], float] = _no_detector
+    """How sure, from 0.0 to 1.0, that a text is of this kind (0.0: never guessed)."""
+    cleaned: bool = True
+    """Whether the text is cleaned of forum and web-archive noise (`rulings.noise`) before parsing."""
+
+
+_REGISTRY: dict[str, Kind] = {}
+
+
+def register(kind: Kind) -> Kind:
+    """Add ``kind`` to the registry (a kind module calls it once, at import); returns it."""
+    module = kind.name.replace("-", "_")
+    if kind.name in _REGISTRY and _REGISTRY[kind.name] != kind:
+        raise ValueError(f"kind {kind.name!r} registered twice")
+    if f"{__name__}.{module}" not in _modules():
+        raise ValueError(f"kind {kind.name!r} must be registered by the module {__name__}.{module}")
+    _REGISTRY[kind.name] = kind
+    return kind
+
+
+def _modules() -> list[str]:
+    found = sorted(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
+    first = [f"{__name__}.{k.replace('-', '_')}" for k in FIRST]
+    return [m for m in first if m in found] + [m for m in found if m not in first]
+
+
+def names() -> tuple[str, ...]:
+    """Every kind's name (the first kinds first, then the others by name), without importing them."""
+    return tuple(m.rsplit(".", 1)[1].replace("_", "-") for m in _modules())
+
+
+def kind(name: str) -> Kind:
+    """The kind named ``name`` (`KeyError` when there is none)."""
+    if name not in names():
+        raise KeyError(name)
+    if name not in _REGISTRY:
+        importlib.import_module(f"{__name__}.{name.replace('-', '_')}")
+        if name not in _REGISTRY:
+            raise ValueError(f"the module of kind {name!r} registers no kind of that name")
+    return _REGISTRY[name]
+
+
+def every() -> list[Kind]:
+    """Every kind, in the order of `names`."""
+    return [kind(name) for name in names()]
+
+
+def ranks() -> dict[str, int]:
+    """Series -> rank, from every kind (kinds sharing a series must agree)."""
+    return {series: rank for series, (rank, _) in _series().items()}
+
+
+def called() -> dict[str, str]:
+    """Series -> how a sentence names it."""
+    return {series: name for series, (_, name) in _series().items()}
+
+
+def _series() -> dict[str, tuple[int, str]]:
+    found: dict[str, tuple[int, str]] = {}
+    for each in every():
+        declared = (each.rank, each.called)
+        if found.setdefault(each.versions.series, declared) != declared:
+            raise ValueError(f"kind {each.name!r}: series {each.versions.series!r} ranked or named differently")
+    return found

@@ -1,0 +1,54 @@
+"""The kind ``comprehensive-rules``: a release of Magic: The Gathering's Comprehensive Rules
+(`rulings.comprehensive_rules`), game ``mtg``.
+
+Each release restates the whole rules and the whole Glossary: what it omits is rescinded, a
+text that changed number is recorded as moved, and its Glossary terms are the game's Glossary.
+Its text is read as printed (no forum-noise cleaning: the file is the publisher's own).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulings.comprehensive_rules import GLOSSARY_KINDS, RULE_KINDS
+from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
+from rulings.model import Document, ParseResult
+from rulings.source import SourceText
+
+_TITLE = re.compile(r"^\ufeff?Magic: The Gathering Comprehensive Rules\s*$")
+_EFFECTIVE = re.compile(r"These rules are effective as of ")
+
+
+def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
+    """Parse a release (`rulings.comprehensive_rules.parse_comprehensive_rules`)."""
+    from rulings.comprehensive_rules import parse_comprehensive_rules
+
+    return parse_comprehensive_rules(document, source)
+
+
+def detect(source: SourceText) -> float:
+    """Sure when the text opens with the title and states its effective date near the top."""
+    head = source.lines[:8]
+    titled = any(_TITLE.match(line) for line in head[:2])
+    dated = any(_EFFECTIVE.search(line) for line in head)
+    return 1.0 if titled and dated else 0.5 if titled or dated else 0.0
+
+
+KIND = register(
+    Kind(
+        name="comprehensive-rules",
+        parse=parse,
+        detect=detect,
+        versions=Versions(
+            RESTATEMENT,
+            series="comprehensive-rules",
+            rescinds=ALWAYS,
+            topics=RULE_KINDS,
+            restates=((GLOSSARY_KINDS, "glossary"),),
+            moves=True,
+        ),
+        rank=2,
+        called="the Comprehensive Rules",
+        cleaned=False,
+    )
+)

@@ -1,0 +1,37 @@
+"""The kind ``rulebook``: numbered sections, phases, items and deck lists (`rulings.rulebook`).
+
+Its text is read as printed (no forum-noise cleaning: the rulebook parser merges repeated
+copies itself). Each lineage of rulebooks (one superseding another) is its own series; a
+rulebook that supersedes another rescinds the sections it omits.
+"""
+
+from __future__ import annotations
+
+from rulings.kinds import RESTATEMENT, SUPERSEDING, Kind, Versions, register
+from rulings.model import Document, ParseResult
+from rulings.source import SourceText
+
+
+def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
+    """Parse a rulebook (`rulings.rulebook.parse_rulebook`)."""
+    from rulings.rulebook import parse_rulebook
+
+    return parse_rulebook(document, source, titles)
+
+
+KIND = register(
+    Kind(
+        name="rulebook",
+        parse=parse,
+        versions=Versions(
+            RESTATEMENT,
+            series="rulebook",
+            rescinds=SUPERSEDING,
+            not_topics=("introduction", "heading", "change summary", "note"),
+            lineage=True,
+        ),
+        rank=2,
+        called="the Rulebook",
+        cleaned=False,
+    )
+)
