@@ -9,7 +9,8 @@ paragraphs after it. A chapter's or section's text is its title; so is a rule's 
 titles its subrules (``702.9. Flying``). Every Glossary term (on its own line, its definition on
 the next lines, a blank line between terms) is a ``glossary entry``; a definition that only
 refers (``See Damage.``) is a ``glossary reference`` to that term. Rule numbers cited in a
-text (``See rule 702.19b``, ``see section 8``, ``rules 509 and 702.17``) are its references.
+text (``See rule 702.19b``, ``see section 8``, ``rules 509 and 702.17``) are its references. A
+rule's ``fields`` (searched, not shown) name the section and titling rule it stands under.
 
 The title, effective date lines, Contents and Credits are chrome; the Introduction is an
 ``introduction`` entry (it belongs to the document, not to a topic). A line the layout does
@@ -35,6 +36,8 @@ RULE_KINDS = ("chapter", "section", "rule", "subrule")
 GLOSSARY_KINDS = ("glossary entry", "glossary reference")
 """Entry kinds of the Glossary's terms."""
 
+MAX_TITLE = 60
+"""Longest text of a rule read as only a title of its subrules (``702.9. Flying``)."""
 _NUMBERED = (
     ("chapter", re.compile(r"^(?P<number>[1-9])\.\s+(?P<text>\S.*)$")),
     ("section", re.compile(r"^(?P<number>[1-9]\d\d)\.\s+(?P<text>\S.*)$")),
@@ -175,6 +178,7 @@ def _rules(result: ParseResult, lines: list[str], start: int, end: int) -> None:
         else:
             current.text = f"{current.text}\n\n{text}" if current.text else text
             current.lines.append(index + 1)
+    _titles(result.entries)
     seen: dict[str, int] = {}
     for entry in [e for e in result.entries if e.kind in RULE_KINDS]:
         entry.references = [n for n in cited_rules(entry.text) if n != entry.headword]
@@ -183,6 +187,20 @@ def _rules(result: ParseResult, lines: list[str], start: int, end: int) -> None:
                 f"{path}:{entry.span.start}: rule {entry.headword} is numbered twice (also line {seen[entry.headword]})"
             )
         seen.setdefault(entry.headword, entry.span.start)
+
+
+def _titles(entries: list[Entry]) -> None:
+    """Give each rule and subrule the titles it stands under, as searchable fields: its section's
+    (``Keyword Abilities``) and, for a subrule, its rule's when that only titles it (``Deathtouch``)."""
+    section = rule = ""
+    for entry in entries:
+        if entry.kind == "section":
+            section = entry.text
+        elif entry.kind == "rule":
+            rule = entry.text if len(entry.text) <= MAX_TITLE and "\n" not in entry.text else ""
+            entry.fields = {"section": section} if section else {}
+        elif entry.kind == "subrule":
+            entry.fields = {k: v for k, v in (("section", section), ("rule", rule)) if v}
 
 
 def _glossary(result: ParseResult, lines: list[str], start: int, end: int) -> None:

@@ -141,3 +141,37 @@ def _key(headword: str) -> str:
 
 def _headword(release: Release, folded: str) -> str:
     return next(term for term in release.terms if term.casefold() == folded)
+
+
+QUESTIONS = [
+    ("can a creature with flying be blocked by a creature with reach", "702.9b"),
+    ("minimum deck size in constructed play", "100.2a"),
+    ("player with 0 or less life loses the game", "704.5a"),
+    ("player attempted to draw a card from a library with no cards", "704.5b"),
+    ("two legendary permanents with the same name", "704.5j"),
+    ("starting life total in a commander game", "119.1c"),
+    ("trample assigns excess damage to the player", "702.19b"),
+    ("damage dealt by a source with lifelink", "702.15b"),
+    ("hexproof can't be the target of spells your opponents control", "702.11b"),
+    ("first strike combat damage step", "702.7b"),
+]
+"""Ten questions written from the rules' text of 2021-04-22, each with the rule that answers it."""
+
+
+@pytest.mark.parametrize(("question", "rule"), QUESTIONS)
+def test_a_question_finds_its_rule_in_the_top_three(mtg: KnowledgeBase, question: str, rule: str) -> None:
+    found = [r["headword"] for r in mtg.search(question, game="mtg", limit=3)["results"]]
+    assert rule in found, found
+
+
+def test_the_deathtouch_question_through_the_command_line(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    question = "what happens to a creature dealt damage by deathtouch"
+    main(["search", question, "--game", "mtg", "--kb", str(mtg_root), "--json", "--limit", "3"])
+    found = [r["headword"] for r in json.loads(capsys.readouterr().out)["results"]]
+    assert "702.2b" in found, found
+
+
+@pytest.mark.parametrize(("typed", "rule"), [("702.9a", "702.9a"), ("rule 702.9", "702.9"), ("Section 8", "8")])
+def test_a_rule_number_typed_alone_goes_straight_to_it(mtg: KnowledgeBase, typed: str, rule: str) -> None:
+    results = mtg.search(typed, dt.date(2019, 7, 12), game="mtg")["results"]
+    assert (results[0]["headword"], results[0]["full"], results[0]["valid_from"]) == (rule, True, "2017-08-25")

@@ -3,7 +3,9 @@
 
 Each release restates the whole rules and the whole Glossary: what it omits is rescinded, a
 text that changed number is recorded as moved, and its Glossary terms are the game's Glossary.
-Its text is read as printed (no forum-noise cleaning: the file is the publisher's own).
+The rules govern over the Glossary (they are "the ultimate authority", the Glossary points into
+them), so the series ranks above every other. Its text is read as printed (no forum-noise
+cleaning: the file is the publisher's own).
 """
 
 from __future__ import annotations
@@ -47,7 +49,7 @@ KIND = register(
             restates=((GLOSSARY_KINDS, "glossary"),),
             moves=True,
         ),
-        rank=2,
+        rank=5,
         called="the Comprehensive Rules",
         cleaned=False,
     )
