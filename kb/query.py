@@ -48,7 +48,7 @@ from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
-from kb.read import changes, documents, standing
+from kb.read import changes, documents, rules, standing
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
@@ -233,6 +233,14 @@ class KnowledgeBase(Reader):
             diff = word_diff(previous.text if previous else "", version.text)
             versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
         return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
+
+    def subrules(self, topic: str, on: dt.date) -> list[TopicRef]:
+        """The numbered rules directly under the rule ``topic`` (an id) in force on ``on`` (`kb.read.rules`)."""
+        return rules.subrules(self.parts, topic, on)
+
+    def cited(self, topic: str, on: dt.date) -> list[TopicRef]:
+        """The topics the texts of ``topic`` (an id) in force on ``on`` cite (`kb.read.rules`)."""
+        return rules.cited(self.parts, topic, on)
 
     def _followed(self, topic: str, depth: int = 0) -> list[Version]:
         """The versions of ``topic``, after those of the number its text moved from

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -20,6 +21,7 @@ from kb.ingest.pipeline import build
 from kb.paging import Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
+from web.app import create_app
 from web.cli.main import main
 
 RELEASES = SHARED / "mtg-cr"
@@ -175,3 +177,21 @@ def test_the_deathtouch_question_through_the_command_line(mtg_root: Path, capsys
 def test_a_rule_number_typed_alone_goes_straight_to_it(mtg: KnowledgeBase, typed: str, rule: str) -> None:
     results = mtg.search(typed, dt.date(2019, 7, 12), game="mtg")["results"]
     assert (results[0]["headword"], results[0]["full"], results[0]["valid_from"]) == (rule, True, "2017-08-25")
+
+
+def test_a_rule_page_shows_its_subrules_citations_and_moves(mtg_root: Path) -> None:
+    client = create_app({"KB": str(mtg_root), "TESTING": True}).test_client()
+    section = client.get("/entry/702.9?as_of=2020-06-01").get_data(as_text=True)
+    assert re.findall(r'<ul class="subrules">(.*?)</ul>', section) == [
+        "".join(f'<li><a href="/entry/mtg:702-9{x}?as_of=2020-06-01">702.9{x}</a></li>' for x in "abc")
+    ]
+    rule = client.get("/entry/702.9b?as_of=2020-06-01").get_data(as_text=True)
+    assert re.findall(r"<p>Cites: (.*?)</p>", rule) == [
+        '<a href="/entry/mtg:509?as_of=2020-06-01">509</a>, <a href="/entry/mtg:702-17?as_of=2020-06-01">702.17</a>'
+    ]
+    moved = client.get("/entry/206.3a").get_data(as_text=True)
+    assert re.findall(r"\(as (\d+\.\d+a)\); (moved [^<]*?); <span", moved) == [
+        ("700.6a", "moved to 700.7a"),
+        ("700.7a", "moved from 700.6a; moved to 700.8a"),
+        ("700.8a", "moved from 700.7a; moved to 206.3a"),
+    ]
