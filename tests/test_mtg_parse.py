@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from helpers import SHARED
-from rulings.comprehensive_rules import cited_rules, effective_date, numbered, parse_comprehensive_rules
+from rulings import kinds
+from rulings.comprehensive_rules import (
+    GLOSSARY_KINDS,
+    RULE_KINDS,
+    cited_rules,
+    effective_date,
+    numbered,
+    parse_comprehensive_rules,
+)
 from rulings.model import Document
 from rulings.parse import coverage, parse_document, parse_source
 from rulings.source import decode
@@ -155,3 +163,8 @@ def test_the_parser_alone_keeps_the_document_date() -> None:
         ["100.1"],
         [],
     )
+
+
+def test_the_kind_declares_the_parsers_entry_kinds() -> None:
+    policy = kinds.kind("comprehensive-rules").versions
+    assert (policy.topics, policy.restates, policy.moves) == (RULE_KINDS, ((GLOSSARY_KINDS, "glossary"),), True)

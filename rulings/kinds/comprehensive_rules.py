@@ -12,13 +12,19 @@ from __future__ import annotations
 
 import re
 
-from rulings.comprehensive_rules import GLOSSARY_KINDS, RULE_KINDS
 from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
 from rulings.model import Document, ParseResult
 from rulings.source import SourceText
 
 _TITLE = re.compile(r"^\ufeff?Magic: The Gathering Comprehensive Rules\s*$")
 _EFFECTIVE = re.compile(r"These rules are effective as of ")
+
+
+RULE_KINDS = ("chapter", "section", "rule", "subrule")
+"""The parser's entry kinds of numbered rules (`rulings.comprehensive_rules.RULE_KINDS`, not
+imported: reading a knowledge base loads this module, never the parser)."""
+GLOSSARY_KINDS = ("glossary entry", "glossary reference")
+"""The parser's entry kinds of Glossary terms (`rulings.comprehensive_rules.GLOSSARY_KINDS`)."""
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
