@@ -26,7 +26,7 @@ MAX_MANIFEST = 10_000_000
 """Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
-OPTIONAL = ("date_approximate", "supersedes", "note", "part")
+OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread")
 DATED_BY_TEXT = ("comprehensive-rules",)
 """Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
@@ -68,9 +68,10 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
             raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
     if kind not in kind_names():
         raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(kind_names())})")
-    approximate = table.get("date_approximate", False)
-    if not isinstance(approximate, bool):
-        raise ManifestError(f"{where}: key 'date_approximate' must be true or false")
+    approximate, unread = table.get("date_approximate", False), table.get("accept_unread", False)
+    for key, flag in (("date_approximate", approximate), ("accept_unread", unread)):
+        if not isinstance(flag, bool):
+            raise ManifestError(f"{where}: key '{key}' must be true or false")
     name = str(table["file"])
     if "\x00" in name:
         raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
@@ -94,10 +95,11 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         title=str(table["title"]),
         version=str(table["version"]),
         date=_date(table["date"], where) if "date" in table else None,
-        date_approximate=approximate,
+        date_approximate=bool(approximate),
         supersedes=str(table["supersedes"]) if "supersedes" in table else None,
         note=str(table.get("note", "")),
         part=str(table.get("part", "")).strip(),
+        accept_unread=bool(unread),
     )
 
 

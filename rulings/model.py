@@ -101,6 +101,10 @@ class Entry:
     """One of `AUTHORITIES`."""
     date: dt.date | None = None
     """For a ruling of a dated list: its own date (it takes effect then, not on the document's date)."""
+    until: dt.date | None = None
+    """For a dated entry the document says ended (a rule superseded or rescinded): when it ended."""
+    ended: str = ""
+    """How it ended (``superseded``, ``rescinded``), with ``until``."""
 
     @property
     def span(self) -> Span:
@@ -144,6 +148,11 @@ class Document:
     """The documents the text says form a complete set of rules."""
     encoding: str = "utf-8"
     """How the file was decoded."""
+    accept_unread: bool = False
+    """Keep the document even when little of it reads as its kind expects (``accept_unread`` in
+    the manifest, ``--accept-unread``); see `rulings.reading`."""
+    unread: str = ""
+    """For a document kept so: the line that would have refused it (every version of it says so)."""
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,14 @@ REPORT = [
     "stccg-cr-update-2000-11-27: 66 entries, 5 chrome lines, 0 unparsed lines, 0 duplicates merged "
     "(97 non-blank lines, 100.0% accounted for); 1 entry-looking lines not made entries (see warnings)",
 ]
+READ = [
+    "  read as rulebook: 168 of 168 lines as rulebook sections (100.0%)",
+    "  read as rulebook: 22 of 29 lines as rulebook sections (75.9%)",
+    "  read as rulebook: 137 of 137 lines as rulebook sections (100.0%)",
+    "  read as current-rulings-update: 92 of 92 lines as Current Rulings topics (100.0%)",
+]
+"""How much of each was read as its kind expects: the excerpt's 7 lines not read are its preamble,
+the text before any heading (the document's, like an introduction)."""
 """The update's line 147 (``Mirror versions - A personnel ...``, an item of the list ``persona`` introduces
 with a colon) is read into ``persona`` as before, now warned and counted like a Glossary's."""
 
@@ -104,7 +112,7 @@ def test_cli_build_and_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert main(["build", "--library", str(SEEDS), "--kb", str(tmp_path / "kb")]) == 0
     out = capsys.readouterr().out.splitlines()
     assert [line for line in out if not line.startswith(("  warning", "built "))] == [
-        *REPORT,
+        *(line for pair in zip(REPORT, READ, strict=True) for line in pair),
         "cards: 118 in the catalog (0 rows imported), 134 links",
         "references: 2 to topics not in this knowledge base",
         f"  {update}:79: Conundrum: 'See actions - required' names no entry in this knowledge base",
@@ -112,12 +120,13 @@ def test_cli_build_and_parse(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     ]
     assert main(["parse", update, "--kind", "current-rulings-update"]) == 0
     out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "read as current-rulings-update: 92 of 92 lines as Current Rulings topics (100.0%)"
     assert (
-        out[-1] == "coverage: 97 non-blank lines: 92 in entries, 0 duplicates merged, 5 chrome, 0 unparsed; "
+        out[-2] == "coverage: 97 non-blank lines: 92 in entries, 0 duplicates merged, 5 chrome, 0 unparsed; "
         "100.0% accounted for; 1 entry-looking lines not made entries (see warnings)"
     )
     assert (
-        out[-2] == '  179-181  ruling          tribble - When you "breed" a large tribble card, the tribbles '
+        out[-3] == '  179-181  ruling          tribble - When you "breed" a large tribble card, the tribbles '
         "required to breed "
     )
     assert main(["parse", update, "--kind", "current-rulings-update", "--json"]) == 0

@@ -21,7 +21,8 @@ from rulings.comprehensive_rules import (
 )
 from rulings.model import Document
 from rulings.parse import coverage, parse_document, parse_source
-from rulings.source import decode
+from rulings.reading import detect, reading, refusal
+from rulings.source import decode, read_source
 
 RELEASES = SHARED / "mtg-cr"
 needs_releases = pytest.mark.skipif(not RELEASES.is_dir(), reason="../shared/mtg-cr (the real releases) is absent")
@@ -168,3 +169,14 @@ def test_the_parser_alone_keeps_the_document_date() -> None:
 def test_the_kind_declares_the_parsers_entry_kinds() -> None:
     policy = kinds.kind("comprehensive-rules").versions
     assert (policy.topics, policy.restates, policy.moves) == (RULE_KINDS, ((GLOSSARY_KINDS, "glossary"),), True)
+
+
+@needs_releases
+def test_each_release_is_read_whole_and_detected_as_its_kind() -> None:
+    for name in sorted(COUNTS):
+        result = parse_document(_document(RELEASES / name))
+        read = reading(result)
+        assert (read.read, refusal(result)) == (read.text, None), name
+    path = RELEASES / "MagicCompRules-20200601.txt"
+    unnamed = Document(id="x", path=str(path), game="mtg", kind="", title="x")
+    assert detect(unnamed, read_source(path)).kind == "comprehensive-rules"

@@ -31,6 +31,7 @@ from rulings.amendments import Amendment, effective_release
 from rulings.kinds import ALWAYS, DATED, RESTATEMENT, RULINGS, SUPERSEDING, Versions
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
+from rulings.reading import note as reading_note
 
 
 def topic_id(game: str, entry: Entry) -> str:
@@ -178,7 +179,11 @@ def apply_documents(
         series = f"{policy.series}:{lineage[document.id]}" if policy.lineage else policy.series
         if policy.how == DATED:
             for entry in sorted(topics, key=lambda e: e.date or on):
-                ledger.start(ledger.new(entry, document.game, series, document.id), entry.date or on)
+                version = _dated(ledger, policy, document, entry, series)
+                ledger.start(version, entry.date or on)
+                if entry.until:  # the document says when it ended
+                    by = {"document": document.id, "lines": lines(entry.span.start, entry.span.end)}
+                    ledger.stop((version.topic, series), entry.until, entry.ended or "superseded", by)
         elif policy.how == RULINGS:
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq, series)
@@ -202,6 +207,7 @@ def apply_documents(
             for entry in [e for e in result.entries if e.kind == entry_kind]:
                 ledger.start(ledger.new(entry, document.game, other, document.id), on)
     ledger.catch_up(None)
+    _note_unread(ledger, results)
     return ledger
 
 
@@ -223,6 +229,27 @@ def _restated(
             ledger.new(entry, result.document.game, series, result.document.id), result.document.date or dt.date.min
         )
     omitted(result, series, entries)
+
+
+def _note_unread(ledger: Ledger, results: list[ParseResult]) -> None:
+    """Every version of a document kept unread (`rulings.model.Document.unread`) says so in its note."""
+    unread = {r.document.id: reading_note(r.document.kind) for r in results if r.document.unread}
+    for version in ledger.versions:
+        said = unread.get(version.document_id)
+        if said and said not in version.note:
+            version.note = "; ".join(n for n in (said, version.note) if n)
+
+
+def _dated(ledger: Ledger, policy: Versions, document: Document, entry: Entry, series: str) -> Version:
+    """The version of a dated entry: with the text of its topic's earlier entries of the document
+    before it when they add up (`Versions.accumulates`), its note from `Versions.note_field`."""
+    version = ledger.new(entry, document.game, series, document.id)
+    previous = ledger.in_force.get((version.topic, series))
+    if policy.accumulates and previous and previous.document_id == document.id:
+        version.text = f"{previous.text}\n\n{version.text}"
+        version.line_start = min(version.line_start, previous.line_start)
+    version.note = entry.fields.get(policy.note_field, "") if policy.note_field else ""
+    return version
 
 
 def _is_topic(policy: Versions, entry: Entry) -> bool:

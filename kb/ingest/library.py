@@ -26,6 +26,8 @@ from kb.paths import WAIT
 from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
 from rulings.model import Document
 from rulings.parse import parse_document
+from rulings.reading import detect, refusal
+from rulings.source import read_source
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
 
@@ -74,8 +76,11 @@ def add_document(
     version: str | None = None,
     wait: float = WAIT,
     notify: Callable[[str], None] | None = None,
+    accept_unread: bool = False,
 ) -> BuildReport:
-    """Add ``source`` to ``library`` as a document of ``kind`` dated ``date``, and rebuild."""
+    """Add ``source`` to ``library`` as a document of ``kind`` (`detected_kind` names one) dated
+    ``date``, and rebuild. A document little of which reads as its kind expects is refused, unless
+    ``accept_unread`` (the manifest then says so)."""
     if not SLUG.match(game):
         raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
     titles = load_titles(library, game)
@@ -87,8 +92,13 @@ def add_document(
         title=title or source.stem,
         version=version or date.isoformat(),
         date=date,
+        accept_unread=accept_unread,
     )
-    report = report_for(parse_document(document, titles))
+    parsed = parse_document(document, titles)
+    unread = refusal(parsed)
+    if unread and not accept_unread:
+        raise BuildError(f"{unread} (--accept-unread keeps it)")
+    report = report_for(parsed)
     if not report.coverage.complete or report.unparsed:
         raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
     with transaction(library, kb, wait, notify):
@@ -120,7 +130,7 @@ def add_document(
                 "date": date.isoformat(),
             },
             str(source),
-        )
+        ) + (b"accept_unread = true\n" if unread else b"")
         made_directory = not target.parent.exists()
         try:
             target.parent.mkdir(exist_ok=True)
@@ -141,6 +151,15 @@ def add_document(
                 with contextlib.suppress(OSError):
                     target.parent.rmdir()
             raise
+
+
+def detected_kind(path: Path, titles: frozenset[str]) -> str:
+    """The kind the detectors name for the text of ``path``, or a `BuildError` line when none is confident."""
+    document = Document(id=_slug(path.stem), path=str(path), game="", kind="", title=path.stem)
+    found = detect(document, read_source(path), titles)
+    if found.kind is None:
+        raise BuildError(found.refusal(document.path))
+    return found.kind
 
 
 def _write(path: Path, write: Callable[[], None]) -> None:

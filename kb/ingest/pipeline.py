@@ -40,6 +40,7 @@ from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, W
 from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
 from rulings.model import Document, ParseResult
 from rulings.parse import Coverage, coverage, parse_document
+from rulings.reading import Reading, reading, refusal
 
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
@@ -56,6 +57,12 @@ class DocumentReport:
     duplicates_merged: int
     coverage: Coverage
     warnings: list[str] = field(default_factory=list)
+    reading: Reading | None = None
+    """How much of it was read as its kind expects (`rulings.reading`)."""
+
+    def read_line(self) -> str:
+        """``read as glossary: 37 of 39 lines as Glossary entries (94.9%)``, or "" when not measured."""
+        return self.reading.line() if self.reading else ""
 
     def line(self) -> str:
         """The one-line summary printed by ``rulings build``."""
@@ -107,6 +114,7 @@ def report_for(result: ParseResult) -> DocumentReport:
         duplicates_merged=result.duplicates_merged,
         coverage=coverage(result),
         warnings=list(result.warnings),
+        reading=reading(result),
     )
 
 
@@ -135,8 +143,11 @@ def build(
     cards: list[Path] | Path | None = None,
     wait: float = WAIT,
     notify: Callable[[str], None] | None = None,
+    accept_unread: bool = False,
 ) -> BuildReport:
     """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
+    A document little of which reads as its kind expects is refused (`rulings.reading`), unless
+    ``accept_unread`` (or its manifest's ``accept_unread``): then it is kept, warned and noted.
 
     Holds the library's and the knowledge base's locks throughout (see `transaction`). A
     malformed manifest or titles file is refused before anything (the knowledge-base directory included) is made."""
@@ -146,7 +157,7 @@ def build(
         changed = library_changed(library, kb)
         if changed and notify:
             notify(f"note: {changed}; rebuilding")
-        return build_locked(library, kb, cards)
+        return build_locked(library, kb, cards, accept_unread)
 
 
 @contextlib.contextmanager
@@ -166,7 +177,9 @@ def transaction(
         raise BuildError(str(err)) from None
 
 
-def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None) -> BuildReport:
+def build_locked(
+    library: Path, kb: Path, cards: list[Path] | Path | None = None, accept_unread: bool = False
+) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
     service saved (`kb.ingest.incremental`): its parse results, and when the library only gained
     newer documents, everything else too."""
@@ -183,7 +196,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     full = incremental.newer_only(state, keys, documents, releases, bool(card_files))
     if previous and state and full is None:
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
-        _check_coverage(added)
+        _check_coverage(added, accept_unread)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
         if not isinstance(extension, str):
             return _extend(library, kb, manifest, previous, state, keys, extension, started, moved)
@@ -191,7 +204,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     reused = [incremental.reuse_parse(previous, k, d) for k, d in zip(keys, documents, strict=True)]
     parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
     results = [r if r is not None else next(parsed) for r in reused]
-    reports = _check_coverage(results)
+    reports = _check_coverage(results, accept_unread)
     ledger = apply_documents(results, releases)
     catalog = bundled_catalog(results)
     saved = incremental.State(
@@ -315,7 +328,16 @@ def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
             )
 
 
-def _check_coverage(results: list[ParseResult]) -> list[DocumentReport]:
+def _check_coverage(results: list[ParseResult], accept_unread: bool = False) -> list[DocumentReport]:
+    """Every line accounted for, and enough of each document read as its kind expects: else a
+    `BuildError` line; a document kept unread (``accept_unread``) is marked (`Document.unread`)."""
+    for result in results:
+        unread = refusal(result)
+        result.document.unread = unread or ""
+        if unread and not (accept_unread or result.document.accept_unread):
+            raise BuildError(f"{unread} (--accept-unread keeps it)")
+        if unread:
+            result.warnings.append(f"{unread} Kept (--accept-unread): every version of it says so")
     reports = [report_for(r) for r in results]
     for report in reports:
         if not report.coverage.complete:

@@ -13,6 +13,7 @@ from kb.model import ID, KEY, Version, history_order, lines, status
 from kb.read import standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
+from rulings import kinds
 from rulings.normalize import headword_key
 
 
@@ -65,8 +66,7 @@ class Parts:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
             return f"Rulebook: {self.reader.documents()[series.split(':', 1)[1]]['title']}"
-        labels = {"glossary": "Glossary", "current-rulings": "Current Rulings", "faq": "FAQ"}
-        return labels.get(series) or series.replace("-", " ").title()  # comprehensive-rules: Comprehensive Rules
+        return kinds.labels().get(series, series)
 
     def part(self, version: Version, on: dt.date, cards: list[str] | None = None) -> Part:
         """One version as an answer part: text, status, operation, dates, note, citation, cards

@@ -29,10 +29,11 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rulings.model import Document, ParseResult
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 RESTATEMENT = "restatement"
@@ -79,6 +80,11 @@ class Versions:
     consolidates: tuple[str, ...] = ()
     """Series whose versions a whole document ends as consolidated (a Glossary ends the rulings
     before it: those it holds now stand in it)."""
+    accumulates: bool = False
+    """With `DATED`: the entries of a topic add up, each version holding the topic's entries of the
+    document up to its date (a list of rulings that all stand), not replacing the one before."""
+    note_field: str = ""
+    """The entry field (`rulings.model.Entry.fields`) whose text becomes the version's note (the ruler)."""
     also: tuple[tuple[str, str], ...] = ()
     """(entry kind, series): entries of that kind that start versions of another series, after
     the rest (a Glossary's temporary rulings are Current Rulings)."""
@@ -95,8 +101,28 @@ class Versions:
             raise ValueError(f"versions: how {self.how!r} of {HOWS}, rescinds {self.rescinds!r} of {RESCINDS}")
 
 
-def _no_detector(source: SourceText) -> float:
-    return 0.0
+_SENTENCE = re.compile(r"[a-z]{2}[.?]\s+[A-Z]|[a-z]{2}[.;]$")
+
+
+def term(headword: str, words: int = 8) -> bool:
+    """Whether ``headword`` reads as a heading or a term (at most ``words`` words, not a
+    sentence: no word ending a sentence inside it or at its end; ``SHIP VS. SHIP`` is a term),
+    as a kind's entries' headwords must."""
+    return 0 < len(headword.split()) <= words and not _SENTENCE.search(headword.strip())
+
+
+def _term_headed(entry: Entry) -> bool:
+    return term(entry.headword)
+
+
+def share(pattern: re.Pattern[str], source: SourceText, per: int = 1) -> float:
+    """How many of ``source``'s non-blank lines match ``pattern`` (``per`` matches counting as
+    a line, for a text whose line breaks were lost), as a share from 0.0 to 1.0."""
+    text = [line for line in source.lines if line.strip()]
+    if not text:
+        return 0.0
+    found = sum(len(pattern.findall(line)) for line in text)
+    return min(1.0, found / per / len(text))
 
 
 @dataclass(frozen=True)
@@ -113,10 +139,24 @@ class Kind:
     """How its series governs over the others' (higher over lower; an FAQ is 1, the Current Rulings 4)."""
     called: str
     """Its series as a sentence names it: "the Glossary" (in "the Current Rulings govern over the Glossary")."""
-    detect: Callable[[SourceText], float] = _no_detector
-    """How sure, from 0.0 to 1.0, that a text is of this kind (0.0: never guessed)."""
+    detect: Callable[[SourceText], float] | None = None
+    """How sure, from 0.0 to 1.0, that a text is of this kind; None: as sure as the share of it
+    the kind's parser reads as the kind expects, and more when the text names itself so
+    (`rulings.reading.detect`)."""
     cleaned: bool = True
     """Whether the text is cleaned of forum and web-archive noise (`rulings.noise`) before parsing."""
+    shaped: Callable[[Entry], bool] = _term_headed
+    """Whether an entry has the shape the kind expects (default: its headword is a term, not a
+    sentence); the lines of the others are accounted for but not read (`rulings.reading`)."""
+    itself: str = ""
+    """A pattern (case-insensitive) by which a text names itself of this kind: an introduction
+    that matches is read as the kind expects (front matter), any other is not."""
+    starts: str = ""
+    """A pattern matching where an entry of this kind starts (``Q: ``, ``Headword – ``), searched
+    in every line (a line whose breaks were lost holds several): its share of the lines is one of
+    the detector's signals."""
+    entries: str = ""
+    """What its entries are called in a sentence ("Glossary entries"); default: "<name> entries"."""
 
 
 _REGISTRY: dict[str, Kind] = {}
@@ -168,6 +208,17 @@ def ranks() -> dict[str, int]:
 def called() -> dict[str, str]:
     """Series -> how a sentence names it."""
     return {series: name for series, (_, name) in _series().items()}
+
+
+def labels() -> dict[str, str]:
+    """Series -> its label on a page ("Current Rulings", "Glossary", "FAQ"): how a sentence names it,
+    without its article, capitalised."""
+    return {series: _label(name) for series, name in called().items()}
+
+
+def _label(name: str) -> str:
+    bare = re.sub(r"^(?:the|an|a)\s+", "", name)
+    return bare[:1].upper() + bare[1:]
 
 
 def _series() -> dict[str, tuple[int, str]]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
-from rulings.model import Document, ParseResult
+from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 _TITLE = re.compile(r"^\ufeff?Magic: The Gathering Comprehensive Rules\s*$")
@@ -42,6 +42,11 @@ def detect(source: SourceText) -> float:
     return 1.0 if titled and dated else 0.5 if titled or dated else 0.0
 
 
+def shaped(entry: Entry) -> bool:
+    """A rule is headed by its number; a Glossary term is a term (``Team vs. Team Variant`` too)."""
+    return entry.kind in RULE_KINDS or term(entry.headword.replace("vs.", "vs"))
+
+
 KIND = register(
     Kind(
         name="comprehensive-rules",
@@ -58,5 +63,9 @@ KIND = register(
         rank=5,
         called="the Comprehensive Rules",
         cleaned=False,
+        shaped=shaped,
+        itself=r"Magic: The Gathering",
+        starts=r"^\s*\d{3}\.\d+[a-z]?\.?\s",
+        entries="rules and Glossary terms",
     )
 )

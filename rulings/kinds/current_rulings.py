@@ -6,8 +6,8 @@ Each ruling replaces the one before on its topic, or amends another entry; a who
 
 from __future__ import annotations
 
-from rulings.kinds import ALWAYS, RULINGS, Kind, Versions, register
-from rulings.model import Document, ParseResult
+from rulings.kinds import ALWAYS, RULINGS, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 
@@ -18,6 +18,11 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
     return parse_current(document, source, titles)
 
 
+def shaped(entry: Entry) -> bool:
+    """A ruling (or heading, change summary) headed by a topic of ten words at most."""
+    return term(entry.headword, 10)
+
+
 KIND = register(
     Kind(
         name="current-rulings",
@@ -25,5 +30,9 @@ KIND = register(
         versions=Versions(RULINGS, series="current-rulings", rescinds=ALWAYS, topics=("ruling",)),
         rank=4,
         called="the Current Rulings",
+        shaped=shaped,
+        itself=r"current\s+rulings(?!\s+update)",
+        starts=r"^\*?\s*[A-Z][^-\u2013.]{1,50}\s-\s\S",
+        entries="Current Rulings topics",
     )
 )

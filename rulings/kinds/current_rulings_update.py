@@ -5,8 +5,8 @@ Read as a Current Rulings document; it adds to the Current Rulings and rescinds 
 
 from __future__ import annotations
 
-from rulings.kinds import NEVER, RULINGS, Kind, Versions, register
-from rulings.model import Document, ParseResult
+from rulings.kinds import NEVER, RULINGS, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 
@@ -17,6 +17,11 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
     return parse_current(document, source, titles)
 
 
+def shaped(entry: Entry) -> bool:
+    """A ruling (or heading, change summary) headed by a topic of ten words at most."""
+    return term(entry.headword, 10)
+
+
 KIND = register(
     Kind(
         name="current-rulings-update",
@@ -24,5 +29,9 @@ KIND = register(
         versions=Versions(RULINGS, series="current-rulings", rescinds=NEVER, topics=("ruling",)),
         rank=4,
         called="the Current Rulings",
+        shaped=shaped,
+        itself=r"current\s+rulings\s+update|\bupdate\b",
+        starts=r"^\*?\s*[A-Z][^-\u2013.]{1,50}\s-\s\S",
+        entries="Current Rulings topics",
     )
 )

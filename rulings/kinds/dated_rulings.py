@@ -12,7 +12,7 @@ import datetime as dt
 import itertools
 import re
 
-from rulings.kinds import DATED, Kind, Versions, register
+from rulings.kinds import DATED, Kind, Versions, register, term
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs, take_references
@@ -63,6 +63,11 @@ def _day(text: str) -> dt.date | None:
         return None
 
 
+def shaped(entry: Entry) -> bool:
+    """A ruling with its own date and text, headed by a topic."""
+    return entry.kind == "ruling" and entry.date is not None and bool(entry.text) and term(entry.headword)
+
+
 KIND = register(
     Kind(
         name="dated-rulings",
@@ -70,5 +75,9 @@ KIND = register(
         versions=Versions(DATED, series="current-rulings", topics=("ruling",)),
         rank=4,
         called="the Current Rulings",
+        shaped=shaped,
+        itself=r"\bofficial rulings\b",
+        starts=r"\s\d{4}-\d{2}-\d{2}$",
+        entries="dated rulings",
     )
 )

@@ -5,8 +5,8 @@ A whole FAQ restates its series: the questions it omits are rescinded.
 
 from __future__ import annotations
 
-from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
-from rulings.model import Document, ParseResult
+from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 
@@ -17,6 +17,11 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
     return parse_faq(document, source)
 
 
+def shaped(entry: Entry) -> bool:
+    """A question with its answer (headed by its name or by the question itself), or a group's heading."""
+    return (entry.kind == "question" and bool(entry.text)) or (entry.kind == "section" and term(entry.headword))
+
+
 KIND = register(
     Kind(
         name="faq",
@@ -24,5 +29,9 @@ KIND = register(
         versions=Versions(RESTATEMENT, series="faq", rescinds=ALWAYS, topics=("question",)),
         rank=1,
         called="an FAQ",
+        shaped=shaped,
+        itself=r"\bFAQ\b|frequently asked",
+        starts=r"(?:^|\s)\+?Q[:.]\s",
+        entries="FAQ questions and answers",
     )
 )

@@ -6,8 +6,8 @@ before it are consolidated into it; its temporary rulings are Current Rulings.
 
 from __future__ import annotations
 
-from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
-from rulings.model import Document, ParseResult
+from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 
@@ -16,6 +16,11 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
     from rulings.glossary import parse_glossary
 
     return parse_glossary(document, source, titles)
+
+
+def shaped(entry: Entry) -> bool:
+    """An entry (or temporary ruling, or section) headed by a term, not a sentence."""
+    return entry.kind in ("glossary entry", "temporary ruling", "section") and term(entry.headword)
 
 
 KIND = register(
@@ -32,5 +37,9 @@ KIND = register(
         ),
         rank=3,
         called="the Glossary",
+        shaped=shaped,
+        itself=r"\bglossary\b",
+        starts=r"^[^-\u2013\u2014.]{1,50}\s[-\u2013\u2014]\s?\S",
+        entries="Glossary entries",
     )
 )

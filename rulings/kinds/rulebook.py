@@ -7,8 +7,8 @@ rulebook that supersedes another rescinds the sections it omits.
 
 from __future__ import annotations
 
-from rulings.kinds import RESTATEMENT, SUPERSEDING, Kind, Versions, register
-from rulings.model import Document, ParseResult
+from rulings.kinds import RESTATEMENT, SUPERSEDING, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
 
@@ -17,6 +17,12 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
     from rulings.rulebook import parse_rulebook
 
     return parse_rulebook(document, source, titles)
+
+
+def shaped(entry: Entry) -> bool:
+    """A section, item or table row headed by a heading of a dozen words at most (a preamble, the
+    text before any heading, is the document's, like an introduction: not read as a section)."""
+    return entry.kind in ("table row", "card list") or (entry.kind != "preamble" and term(entry.headword, 12))
 
 
 KIND = register(
@@ -33,5 +39,9 @@ KIND = register(
         rank=2,
         called="the Rulebook",
         cleaned=False,
+        shaped=shaped,
+        itself=r"\brulebook\b(?!\s+glossary)|\btable of contents\b|\bquick-start rules\b",
+        starts=r"^(?:\d{1,2}[.)]\s+\S|phase (?:one|two|three)\b)",
+        entries="rulebook sections",
     )
 )

@@ -55,12 +55,34 @@ def _coverage_line(result: ParseResult) -> str:
 # only answer (show, search, card...) start without loading it.
 
 
+def _kind_of(args: argparse.Namespace, titles: frozenset[str]) -> str:
+    """``--kind``, or the kind the detectors name (said on standard error), or a `BuildError` line."""
+    from kb.ingest.library import detected_kind
+
+    if args.kind:
+        return str(args.kind)
+    kind = detected_kind(Path(args.file), titles)
+    print(f"rulings: {args.file}: read as {kind} (detected)", file=sys.stderr)
+    return kind
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from kb.ingest.pipeline import report_for
     from rulings.parse import parse_file
+    from rulings.reading import refusal
 
     titles = load_titles(args.library, args.game)
-    result = parse_file(args.file, args.kind, titles)
+    detected = not args.kind
+    result = parse_file(args.file, _kind_of(args, titles), titles)
+    unread = refusal(result, detected)
+    if unread and not args.accept_unread:
+        raise BuildError(unread)
+    if unread:
+        result.warnings.append(f"{unread} Kept (--accept-unread): every version of it would say so")
+    report = report_for(result)
+    reading = dataclasses.replace(report.reading, detected=detected) if report.reading else None
     if args.json:
         print_json(
             {
@@ -70,7 +92,8 @@ def cmd_parse(args: argparse.Namespace) -> int:
                 "unparsed": result.unparsed,
                 "warnings": result.warnings,
                 "not_entries": result.not_entries,
-                "coverage": report_for(result).coverage,
+                "coverage": report.coverage,
+                "reading": {**vars(reading), "percent": round(reading.percent, 1)} if reading else None,
             }
         )
         return 0
@@ -83,6 +106,7 @@ def cmd_parse(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     print(_coverage_line(result))
+    print(reading.line() if reading else "")
     return 0
 
 
@@ -101,8 +125,9 @@ def cmd_build(args: argparse.Namespace) -> int:
             return 1
         print("the knowledge base in service matches the library")
         return 0
+    cards = [Path(c) for c in args.cards or []]
     report = build(
-        Path(args.library), Path(args.kb), [Path(c) for c in args.cards or []], wait=args.wait, notify=_notify
+        Path(args.library), Path(args.kb), cards, wait=args.wait, notify=_notify, accept_unread=args.accept_unread
     )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
@@ -123,6 +148,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 0
     for document in report.documents:
         print(document.line())
+        print(f"  {document.read_line()}")
         for warning in document.warnings:
             print(f"  warning: {warning}")
     print(f"cards: {report.cards} in the catalog ({report.imported} rows imported), {report.links} links")
@@ -140,9 +166,10 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     from kb.ingest.library import add_document
 
+    titles = load_titles(args.library, args.game)
     report = add_document(
         Path(args.file),
-        args.kind,
+        _kind_of(args, titles),
         parse_date(args.date),
         Path(args.library),
         Path(args.kb),
@@ -151,10 +178,12 @@ def cmd_add(args: argparse.Namespace) -> int:
         args.version,
         wait=args.wait,
         notify=_notify,
+        accept_unread=args.accept_unread,
     )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
     print(report.documents[-1].line() if report.documents else "")
+    print(f"  {report.documents[-1].read_line()}" if report.documents else "")
     how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
     how += f" (a full build: {report.full})" if report.full else ""
     print(f"built {report.directory} in {report.seconds:.2f} s{how}")
@@ -215,7 +244,12 @@ def parser() -> _Parser:
 
     parse = top.command("parse", "parse one document and show its entries and coverage")
     parse.add_argument("file", help="the document, a plain-text file")
-    parse.add_argument("--kind", required=True, choices=kind_names(), help="the document's kind")
+    parse.add_argument(
+        "--kind", choices=kind_names(), help="the document's kind (default: the one its text looks like)"
+    )
+    parse.add_argument(
+        "--accept-unread", action="store_true", help="keep a document little of which reads as its kind (warned)"
+    )
     parse.add_argument("--game", default="stccg", help="game whose card titles split deck lists (default stccg)")
     parse.add_argument("--library", default=str(DEFAULT_LIBRARY), help="library holding titles/<game>.txt")
     parse.add_argument("--json", action="store_true", help="print JSON")
@@ -230,6 +264,9 @@ def parser() -> _Parser:
         "--cards", action="append", help="a Lackey CSV card file to import into the catalog (repeatable)"
     )
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
+    build_cmd.add_argument(
+        "--accept-unread", action="store_true", help="keep a document little of which reads as its kind (warned)"
+    )
     _wait_option(build_cmd)
     build_cmd.add_argument(
         "--check",
@@ -310,7 +347,10 @@ def parser() -> _Parser:
 
     add = top.command("add", "add a newly published document to the library and rebuild")
     add.add_argument("file", help="the document, a plain-text file")
-    add.add_argument("--kind", required=True, choices=kind_names())
+    add.add_argument("--kind", choices=kind_names(), help="the document's kind (default: the one its text looks like)")
+    add.add_argument(
+        "--accept-unread", action="store_true", help="keep a document little of which reads as its kind (warned)"
+    )
     add.add_argument("--date", required=True, help="the date it takes effect (YYYY-MM-DD)")
     add.add_argument("--title")
     add.add_argument("--version")
