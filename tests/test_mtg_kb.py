@@ -195,3 +195,13 @@ def test_a_rule_page_shows_its_subrules_citations_and_moves(mtg_root: Path) -> N
         ("700.7a", "moved from 700.6a; moved to 700.8a"),
         ("700.8a", "moved from 700.7a; moved to 206.3a"),
     ]
+
+
+def test_a_diff_lists_rules_in_number_order_then_terms(mtg: KnowledgeBase) -> None:
+    answer = mtg.diff(dt.date(2020, 6, 1), dt.date(2021, 4, 22), "mtg", paging=Paging(0, None))
+    added = [i["headword"] for i in answer["added"]]
+    assert added[:4] == ["101.4e", "103.2d", "107.3n", "109.4f"]
+    rules = [h for h in added if h[:1].isdigit()]
+    assert added[: len(rules)] == rules  # the rules first, then the terms
+    pieces = [tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", h)) for h in rules]
+    assert pieces == sorted(pieces, key=lambda p: [(x, "") if isinstance(x, int) else (0, x) for x in p])

@@ -12,9 +12,9 @@ from kb.answers import Added, Changed, DiffAnswer, Ending, Pending, Rescinded
 from kb.model import Version, status
 from kb.paging import FIRST, Paging, page_of
 from kb.read.documents import document_day
+from kb.read.rules import listing_order
 from kb.read.worddiff import word_diff
 from kb.vocabulary import kind_filter, moved_from, series_of_kind
-from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
@@ -85,7 +85,8 @@ def diff(
     keys) limits it to versions naming one of those cards. An unknown kind or game is an
     `UnknownFilter` (a reversed range is refused before). Every change is found, but only
     those of the page ``paging`` asks are made (text, parts, word diff; `kb.paging`): the
-    kinds in the order added, changed, rescinded, pending, each by headword; ``counts`` has
+    kinds in the order added, changed, rescinded, pending, each by headword (rule numbers first,
+    in number order: `kb.read.rules.listing_order`); ``counts`` has
     each kind's number in all."""
     wanted = {kind_filter(k) for k in kinds} if kinds else None
     game = parts.game_filter(game)
@@ -99,7 +100,7 @@ def diff(
     documents = parts.reader.documents()
     touched = parts.reader.topics_changed(start, end)
     deciding = parts.reader.versions_deciding(touched, start, end)
-    for topic in sorted(parts.reader.topics(), key=lambda t: headword_key(t["headword"])):
+    for topic in sorted(parts.reader.topics(), key=lambda t: listing_order(t["headword"])):
         ident = topic["id"]
         if game not in (None, topic["game"]) or ident not in touched:
             continue

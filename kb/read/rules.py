@@ -1,9 +1,10 @@
 """Numbered rules (Magic's Comprehensive Rules): a rule's subrules and the rules it cites, as of a date.
 
 A chapter's subrules are its sections (``7``: ``700`` ... ``799``), a section's its rules
-(``702``: ``702.1``, ``702.2``...), a rule's its lettered subrules (``702.9``: ``702.9a``...), each
-in number order and only those in force on the date. The rules a text cites (``See rule
-702.19b``: its references) are resolved to topics of the same game, shown as of the same date.
+(``702``: ``702.1``, ``702.2``...), a rule's its lettered subrules (``702.9``: ``702.9a``...),
+each in number order (`listing_order`: a diff lists rules so too) and only those in force on
+the date. The rules a text cites (``See rule 702.19b``: its references) are resolved to topics
+of the same game, shown as of the same date.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from kb.answers import TopicRef
 from kb.errors import UnknownTopic
+from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
@@ -22,11 +24,19 @@ _CHAPTER = re.compile(r"^\d$")
 _SECTION = re.compile(r"^\d{3}$")
 _RULE = re.compile(r"^\d{3}\.\d+$")
 _PIECE = re.compile(r"\d+|[a-z]+")
+_NUMBERED = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
 
 
 def number_order(number: str) -> tuple[tuple[int, str], ...]:
     """How rule numbers sort: ``702.9b`` before ``702.10``."""
     return tuple((int(p), "") if p.isdigit() else (0, p) for p in _PIECE.findall(number))
+
+
+def listing_order(headword: str) -> tuple[int, tuple[tuple[int, str], ...], str]:
+    """How a list of topics is ordered: rule numbers first in number order, then by headword key."""
+    if _NUMBERED.match(headword):
+        return 0, number_order(headword), ""
+    return 1, (), headword_key(headword)
 
 
 def _children(number: str) -> re.Pattern[str] | None:
