@@ -150,3 +150,22 @@ def test_every_real_page_read_today_is_accepted_and_mostly_detected() -> None:
         named[name] = detect(document, read_source(REAL / name)).kind
     assert {name for name, kind in named.items() if kind is None} == set(UNDETECTED)
     assert {name: kind for name, kind in named.items() if kind and kind != SOURCES_KINDS[name]} == {}
+
+
+def test_add_names_the_kind_it_detects_and_refuses_a_letter(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    library = tmp_path / "library"
+    shutil.copytree(FIXTURES / "layouts", library)
+    where = ["--library", str(library), "--kb", str(tmp_path / "kb"), "--date", "2001-05-01", "--game", "stccg"]
+    before = (library / "library.toml").read_bytes()
+    assert main(["add", str(LETTER), "--kind", "glossary", *where]) == 1
+    assert capsys.readouterr().err == (
+        f"rulings: error: {LETTER}: read as glossary, only 0 of 14 lines look like Glossary entries; is it another "
+        "kind? (--accept-unread keeps it)\n"
+    )
+    assert (library / "library.toml").read_bytes() == before
+    tracker = FIXTURES / "kinds" / "rule-changes.txt"
+    assert main(["add", str(tracker), *where]) == 0
+    out = capsys.readouterr()
+    assert out.err.splitlines()[0] == f"rulings: {tracker}: read as rule-changes (detected)"
+    assert out.out.splitlines()[1] == "  read as rule-changes: 23 of 23 lines as tracked rules (100.0%)"
+    assert 'kind = "rule-changes"' in (library / "library.toml").read_text(encoding="utf-8")

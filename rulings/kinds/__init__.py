@@ -1,16 +1,19 @@
-"""The registry of document kinds: each kind is one module of this package that registers itself.
+r"""The registry of document kinds: each kind is one module of this package that registers itself.
 
 A kind module ``rulings/kinds/<name>.py`` (the kind ``comprehensive-rules`` is the module
 ``comprehensive_rules.py``) calls `register` once, at import, with a `Kind`::
 
-    from rulings.kinds import RESTATEMENT, Kind, Versions, register
+    from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
 
     register(Kind(
         name="comprehensive-rules",          # the module's name, dashes for underscores
         parse=parse,                          # (document, source, titles) -> ParseResult
-        detect=detect,                        # (source) -> confidence from 0.0 to 1.0
         versions=Versions(RESTATEMENT, series="comprehensive-rules", rescinds=ALWAYS),
         rank=2, called="the Comprehensive Rules",  # how its series ranks, and is named
+        shaped=shaped,                        # (entry) -> whether it has the shape expected
+        itself=r"\bcomprehensive rules\b",   # how its text names itself (detection, front matter)
+        starts=r"^\d{3}\.\d+[a-z]?\s",         # where one of its entries starts (detection)
+        entries="Comprehensive Rules rules",  # in "only 2 of 61 lines look like ..."
     ))
 
 Nothing else needs editing: `names` lists the modules of this package (without importing them,
