@@ -292,10 +292,12 @@ class DiffItem(TypedDict):
 
 
 class Added(DiffItem):
-    """A topic with nothing in force at the start and something at the end."""
+    """A topic with nothing in force at the start and something at the end; ``moved_from``: the
+    number its text stood at before it moved (a rule renumbered), else None."""
 
     text: str
     parts: list[Part]
+    moved_from: str | None
 
 
 class Changed(DiffItem):
@@ -305,6 +307,8 @@ class Changed(DiffItem):
     diff: list[tuple[str, str]]
     parts: list[Part]
     ended_by: list[Ending | None]
+    moved_from: str | None
+    """The number its text stood at before it moved (a rule renumbered), else None."""
 
 
 class Rescinded(DiffItem):

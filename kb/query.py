@@ -44,15 +44,16 @@ from kb.answers import (
     ShowAnswer,
     TopicRef,
 )
-from kb.errors import BuildError, Damaged, ReversedRange
+from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
-from kb.read import changes, documents, standing
+from kb.read import changes, documents, rules, standing
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
 from kb.read.worddiff import word_diff
+from kb.vocabulary import moved_from
 from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
@@ -61,6 +62,9 @@ if TYPE_CHECKING:
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
     from kb.search.searchers import Searchers
+
+MAX_MOVES = 50
+"""How many moves a history follows back (a text that moved back and forth stops there)."""
 
 # Whoosh, the search and the spelling side (and the card answers) are imported by the methods that
 # need them, so that an answer read from the store alone (`show`, `history`...) starts without them.
@@ -221,7 +225,7 @@ class KnowledgeBase(Reader):
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
         topic = self.find(query, game)
         today = dt.date.today()
-        history = self.versions_of(topic)
+        history = self._followed(topic)
         by_id = {v.id: v for v in history}
         versions: list[HistoryVersion] = []
         for version in sorted(history, key=history_order):
@@ -229,6 +233,30 @@ class KnowledgeBase(Reader):
             diff = word_diff(previous.text if previous else "", version.text)
             versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
         return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
+
+    def subrules(self, topic: str, on: dt.date) -> list[TopicRef]:
+        """The numbered rules directly under the rule ``topic`` (an id) in force on ``on`` (`kb.read.rules`)."""
+        return rules.subrules(self.parts, topic, on)
+
+    def cited(self, topic: str, on: dt.date) -> list[TopicRef]:
+        """The topics the texts of ``topic`` (an id) in force on ``on`` cite (`kb.read.rules`)."""
+        return rules.cited(self.parts, topic, on)
+
+    def _followed(self, topic: str, depth: int = 0) -> list[Version]:
+        """The versions of ``topic``, after those of the number its text moved from
+        (`kb.ingest.restatement`: "moved from 702.137"), back to where that text began."""
+        own = self.versions_of(topic)
+        dated = [v for v in own if v.valid_from is not None]
+        first = min(dated, key=history_order) if dated else None
+        origin = moved_from(first.note) if first else None
+        if first is None or origin is None or depth >= MAX_MOVES:
+            return own
+        try:
+            earlier = self._followed(self.find(origin, topic.split(":")[0]), depth + 1)
+        except UnknownTopic:
+            return own
+        start = first.valid_from or dt.date.max
+        return [v for v in earlier if v.valid_from is not None and v.valid_from < start] + own
 
     def as_of(self, on: dt.date, game: str | None = None, paging: Paging = FIRST) -> AsOfAnswer:
         """The whole knowledge base in force on a date: the topics of the page ``paging`` asks

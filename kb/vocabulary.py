@@ -1,5 +1,6 @@
 """The words a knowledge base and its questions share: the kinds of series and how a person
-names them, and the topic keys a "See X" reference may mean. Used both where versions are
+names them, the topic keys a "See X" reference may mean, and the notes that record a rule's
+text moving to another number (`moved_from`). Used both where versions are
 made (`kb.ingest.ledger`, `kb.index.writer`) and where they are answered (`kb.query`, `kb.search.in_force`, the web);
 and the close matches of a word mistyped among many names.
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 import sys
 from collections import Counter
 from collections.abc import Iterable
@@ -15,12 +17,25 @@ from collections.abc import Iterable
 from kb.errors import UnknownFilter
 from rulings.normalize import headword_key
 
-SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq")
+SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq", "comprehensive-rules")
 """The kinds of series a search or diff can be limited to."""
 _KIND_ALIASES = {
     "current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings",
     "dated-rulings": "current-rulings", "question": "faq",
 }  # fmt: skip
+
+
+MOVED_FROM = "moved from "
+"""How a version's note starts when its text stood at another number before (then that number)."""
+MOVED_TO = "moved to "
+"""How a version's note starts when its text moved on to another number (then that number)."""
+_MOVED_FROM = re.compile(r"(?:^|; )moved from (?P<number>[^;]+)")
+
+
+def moved_from(note: str) -> str | None:
+    """The number a version's text moved from, as its note says (None when it did not move)."""
+    match = _MOVED_FROM.search(note)
+    return match["number"] if match else None
 
 
 def series_kind(kind: str) -> str:

@@ -2,7 +2,8 @@
 
 `load_manifest` refuses a malformed manifest with one `ManifestError` line that names
 the table and the key: a missing key, an unknown kind, a bad date, a missing file, two
-documents with one id, a ``supersedes`` naming no document. ``part = "M-O"`` says a
+documents with one id, a ``supersedes`` naming no document (a ``date`` may be left out
+only for a kind whose text states its date, `DATED_BY_TEXT`). ``part = "M-O"`` says a
 document is one part of an edition (a page per letter range or subject). A manifest that is not a
 regular file, is over `MAX_MANIFEST` bytes, is not UTF-8 (a BOM is accepted), holds a
 NUL byte or nests too deeply is refused in one line too, naming the line where it can.
@@ -26,6 +27,8 @@ MAX_MANIFEST = 10_000_000
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
 OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread")
+DATED_BY_TEXT = ("comprehensive-rules",)
+"""Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -49,6 +52,8 @@ def _date(value: object, where: str) -> dt.date:
 
 def _document(table: dict[str, object], where: str, library: Path) -> Document:
     for key in REQUIRED:
+        if key == "date" and table.get("kind") in DATED_BY_TEXT:
+            continue
         if key not in table:
             raise ManifestError(f"{where}: missing key '{key}'")
     for key in table:
@@ -89,7 +94,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         kind=kind,
         title=str(table["title"]),
         version=str(table["version"]),
-        date=_date(table["date"], where),
+        date=_date(table["date"], where) if "date" in table else None,
         date_approximate=bool(approximate),
         supersedes=str(table["supersedes"]) if "supersedes" in table else None,
         note=str(table.get("note", "")),

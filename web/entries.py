@@ -26,7 +26,14 @@ def entry(topic: str, json_wanted: bool) -> Any:
         found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
         return error_page(404, err.bare, found)
     history: HistoryAnswer = g.kb.history(shown["topic"])
-    data = {**shown, "versions": history["versions"], "compare": _compare(history["versions"])}
+    on = dt.date.fromisoformat(shown["as_of"])
+    data = {
+        **shown,
+        "versions": history["versions"],
+        "compare": _compare(history["versions"]),
+        "subrules": g.kb.subrules(shown["topic"], on),
+        "cited": g.kb.cited(shown["topic"], on),
+    }
     return page("entries/entry.html", data, json_wanted)
 
 

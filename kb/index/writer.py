@@ -267,7 +267,8 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
     found: dict[int, str] = {}
     for version in versions:
         game = topics[version.topic].game
-        texts = [latest[(game, k)] for r in version.references for k in reference_keys(r)[:1] if (game, k) in latest]
+        cited = [r for r in version.references if not r[:1].isdigit()]  # a rule number cited is a rule of its own
+        texts = [latest[(game, k)] for r in cited for k in reference_keys(r)[:1] if (game, k) in latest]
         if texts:
             found[version.id] = "\n".join(dict.fromkeys(texts))
     return found

@@ -23,11 +23,12 @@ import heapq
 from collections.abc import Callable
 
 from kb.ingest import textops
+from kb.ingest.restatement import restate
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
 from rulings import kinds
 from rulings.amendments import Amendment, effective_release
-from rulings.kinds import ALWAYS, DATED, RULINGS, SUPERSEDING, Versions
+from rulings.kinds import ALWAYS, DATED, RESTATEMENT, RULINGS, SUPERSEDING, Versions
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
 from rulings.reading import note as reading_note
@@ -186,12 +187,20 @@ def apply_documents(
         elif policy.how == RULINGS:
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq, series)
-        else:
-            for entry in topics:
-                ledger.start(ledger.new(entry, document.game, series, document.id), on)
         whole = not document.part  # a part of an edition never ends what it does not hold
-        if whole and (policy.rescinds == ALWAYS or (policy.rescinds == SUPERSEDING and document.supersedes)):
+        rescinding = whole and (
+            policy.rescinds == ALWAYS or (policy.rescinds == SUPERSEDING and bool(document.supersedes))
+        )
+        if policy.how == RESTATEMENT:
+            restated = [
+                (series, topics),
+                *((o, [e for e in result.entries if e.kind in k]) for k, o in policy.restates),
+            ]
+            for own, entries in restated:
+                _restated(ledger, result, own, entries, rescinding, policy.moves)
+        elif rescinding:
             _omitted(ledger, result, series, topics, "rescinded")
+        if rescinding:
             for other in policy.consolidates:
                 _omitted(ledger, result, other, [], "consolidated", topics)
         for entry_kind, other in policy.also:
@@ -200,6 +209,26 @@ def apply_documents(
     ledger.catch_up(None)
     _note_unread(ledger, results)
     return ledger
+
+
+def _restated(
+    ledger: Ledger, result: ParseResult, series: str, entries: list[Entry], rescinding: bool, moves: bool
+) -> None:
+    """Start a version of ``series`` for each of ``entries`` (a restatement), end what they omit
+    when ``rescinding``, and with ``moves`` record the texts that changed number (`kb.ingest.restatement`)."""
+
+    def omitted(result: ParseResult, series: str, kept: list[Entry]) -> None:
+        if rescinding:
+            _omitted(ledger, result, series, kept, "rescinded")
+
+    if moves:
+        restate(ledger, result, series, entries, omitted)
+        return
+    for entry in entries:
+        ledger.start(
+            ledger.new(entry, result.document.game, series, result.document.id), result.document.date or dt.date.min
+        )
+    omitted(result, series, entries)
 
 
 def _note_unread(ledger: Ledger, results: list[ParseResult]) -> None:

@@ -12,14 +12,16 @@ from kb.answers import Added, Changed, DiffAnswer, Ending, Pending, Rescinded
 from kb.model import Version, status
 from kb.paging import FIRST, Paging, page_of
 from kb.read.documents import document_day
+from kb.read.rules import listing_order
 from kb.read.worddiff import word_diff
-from kb.vocabulary import kind_filter, series_of_kind
-from rulings.normalize import headword_key
+from kb.vocabulary import kind_filter, moved_from, series_of_kind
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
     from kb.read.reader import Reader
 
+MAX_STEPS = 50
+"""How many superseded versions a diff reads back to find where a text moved from."""
 CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
 """The kinds of change, in the order a reader sees them."""
 
@@ -83,7 +85,8 @@ def diff(
     keys) limits it to versions naming one of those cards. An unknown kind or game is an
     `UnknownFilter` (a reversed range is refused before). Every change is found, but only
     those of the page ``paging`` asks are made (text, parts, word diff; `kb.paging`): the
-    kinds in the order added, changed, rescinded, pending, each by headword; ``counts`` has
+    kinds in the order added, changed, rescinded, pending, each by headword (rule numbers first,
+    in number order: `kb.read.rules.listing_order`); ``counts`` has
     each kind's number in all."""
     wanted = {kind_filter(k) for k in kinds} if kinds else None
     game = parts.game_filter(game)
@@ -97,7 +100,7 @@ def diff(
     documents = parts.reader.documents()
     touched = parts.reader.topics_changed(start, end)
     deciding = parts.reader.versions_deciding(touched, start, end)
-    for topic in sorted(parts.reader.topics(), key=lambda t: headword_key(t["headword"])):
+    for topic in sorted(parts.reader.topics(), key=lambda t: listing_order(t["headword"])):
         ident = topic["id"]
         if game not in (None, topic["game"]) or ident not in touched:
             continue
@@ -115,7 +118,7 @@ def diff(
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
                 found["pending"].append(_Change("pending", topic, [], [version]))
     every = [change for kind in CHANGE_KINDS for change in found[kind]]
-    made, page = page_of(every, paging, lambda change: change.made(parts, end))
+    made, page = page_of(every, paging, lambda change: change.made(parts, end, start))
     answer: DiffAnswer = {
         "from": start.isoformat(),
         "to": end.isoformat(),
@@ -153,14 +156,20 @@ class _Change:
     before: list[Version]
     after: list[Version]
 
-    def made(self, parts: Parts, end: dt.date) -> Any:
+    def made(self, parts: Parts, end: dt.date, start: dt.date) -> Any:
         ident, headword = self.topic["id"], self.topic["headword"]
         if self.kind == "pending":  # the topic's headword keeps its place, the version's replaces it
             pending: Pending = {"topic": ident, "headword": headword, **parts.part(self.after[0], end)}
             return pending
         if self.kind == "added":
             shown = [parts.part(v, end) for v in self.after]
-            added: Added = {"topic": ident, "headword": headword, "text": _joined(self.after), "parts": shown}
+            added: Added = {
+                "topic": ident,
+                "headword": headword,
+                "text": _joined(self.after),
+                "parts": shown,
+                "moved_from": self.moved_from(parts, start),
+            }
             return added
         if self.kind == "rescinded":
             gone: Rescinded = {
@@ -175,8 +184,29 @@ class _Change:
         diff = word_diff(_joined(self.before), _joined(self.after))
         kept = {v.id for v in self.after} | {v.supersedes for v in self.after}  # a successor cites itself
         ends = [parts.ending(v) for v in self.before if v.id not in kept]
-        changed: Changed = {"topic": ident, "headword": headword, "diff": diff, "parts": shown, "ended_by": ends}
+        changed: Changed = {
+            "topic": ident,
+            "headword": headword,
+            "diff": diff,
+            "parts": shown,
+            "ended_by": ends,
+            "moved_from": self.moved_from(parts, start),
+        }
         return changed
+
+    def moved_from(self, parts: Parts, start: dt.date) -> str | None:
+        """The number the text in force at the end stood at before it moved within the range
+        (`kb.vocabulary.moved_from`): read back along what each version superseded since ``start``."""
+        for version in self.after:
+            current: Version | None = version
+            for _ in range(MAX_STEPS):
+                if current is None or current.valid_from is None or current.valid_from <= start:
+                    break
+                origin = moved_from(current.note)
+                if origin:
+                    return origin
+                current = parts.reader.version(current.supersedes) if current.supersedes else None
+        return None
 
 
 def _endings(parts: Parts, topic: str, before: list[Version], on: dt.date) -> list[Ending | None]:

@@ -23,12 +23,12 @@ from whoosh import query
 from whoosh.searching import Hit, Searcher
 
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
-from kb.errors import BuildError
+from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import budget, bulk
 from kb.search import history as history_search
 from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
-from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query
+from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.vocabulary import close_matches
@@ -162,6 +162,9 @@ def search(
     work = budget.Work()
     find = _Finder(searchers, history, on, game, kind, wanted, work)
     hits = find(fixed or typed)
+    numbered = _numbered(parts, text, on, game)
+    if numbered:  # a rule number typed alone goes straight to that rule
+        hits = [(v, "") for v in numbered] + [h for h in hits if h[0] not in numbered]
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
         last = typed.words[-1]
         growing = dataclasses.replace(typed, words=typed.words[:-1], prefixes=[*typed.prefixes, last])
@@ -183,7 +186,7 @@ def search(
         results.append({**part, "topic": version.topic, "snippet": marked or fallback, "full": False})
     if history is not None:
         _grouped(results, find)
-    if results and not start and names_entry(fixed or typed, results[0]["headword"]):
+    if results and not start and (numbered or names_entry(fixed or typed, results[0]["headword"])):
         results[0]["full"] = True
     meant = meanings(fixed) if fixed else []
     corrected = " ".join(fixed.words) if fixed and not meant else None
@@ -199,6 +202,18 @@ def search(
         "partial": work.stopped or work.capped,
         "left_out": list(dict.fromkeys(typed.left_out + work.left_out)),
     }
+
+
+def _numbered(parts: Parts, text: str, on: dt.date | None, game: str | None) -> list[int]:
+    """The versions in force on ``on`` (today when None) of the rule whose number is all of ``text``."""
+    number = rule_number(text)
+    if number is None:
+        return []
+    try:
+        topic = parts.find(number, game)
+    except UnknownTopic:
+        return []
+    return [v.id for v in parts.in_force(topic, on or dt.date.today())]
 
 
 def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:

@@ -11,6 +11,7 @@ is, ``cloked``: cloaked); a word that fits the rest of the query first (the entr
 with another of its words), then the nearest, headword and card-name words, the commonest;
 two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
 gives the name words a word's inflections match as if typed (``commandeered``: commandeering).
+`rule_number` reads a rule number typed alone (``702.9a``, ``rule 702.9``, ``section 8``).
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ from kb.analysis import inflection_stem as stem
 from kb.search import budget
 
 MAX_QUERY = 500
+_RULE_NUMBER = re.compile(r"^\s*(?:(?:rule|section|cr)\s+)?(?P<number>\d{3}(?:\.\d+[a-z]?)?|\d)\.?\s*$", re.IGNORECASE)
+
+
+def rule_number(text: str) -> str | None:
+    """The rule or section number of a query that is only one (``rule 702.9`` is ``702.9``), else None."""
+    match = _RULE_NUMBER.match(text)
+    return match["number"].lower() if match else None
+
+
 """Characters of a query read; the rest is ignored."""
 FIELDS = {"card": "cards", "cards": "cards", "kind": "kind", "doc": "doc", "game": "game", "headword": "headword"}
 FILLER = frozenset(

@@ -91,6 +91,13 @@ class Versions:
     also: tuple[tuple[str, str], ...] = ()
     """(entry kind, series): entries of that kind that start versions of another series, after
     the rest (a Glossary's temporary rulings are Current Rulings)."""
+    restates: tuple[tuple[tuple[str, ...], str], ...] = ()
+    """(entry kinds, series): for a restatement, further series it restates from its entries of
+    those kinds, under the same ``rescinds`` and ``moves`` (the Comprehensive Rules' Glossary is
+    the game's Glossary)."""
+    moves: bool = False
+    """For a restatement: a new or changed text that stood, once, at another topic of the series
+    before is recorded as moved from there (a rule renumbered; `kb.ingest.restatement`)."""
 
     def __post_init__(self) -> None:
         if self.how not in HOWS or self.rescinds not in RESCINDS:

@@ -140,6 +140,7 @@ def cmd_history(args: argparse.Namespace) -> int:
             f"{number}. {part['valid_from'] or part['condition']} -> {until}  "
             f"[{part['label']}, version {part['number']} of {part['of']}] {part['operation']}, "
             f"{part['status']}{_authority(part)}"
+            + (f", as {part['headword']}" if part["topic"] != answer["topic"] else "")
         )
         print(f"    Source: {_cite(part)}")
         ended = ending_line(part["ended_by"])

@@ -1,0 +1,74 @@
+"""Apply a document that restates a whole series (a release of Magic's Comprehensive Rules).
+
+Each release holds every rule and Glossary term in force. A topic gets a new version only
+where its text (or the references read from it) changed; one the release leaves out ends on
+its date (``rescinded``). A text that stood at one number in the release before and stands,
+new or changed, at another in this one (and at no other number in either) moved: the new
+number's version says ``moved from <old>``, the old number's last version ``moved to <new>``
+(`kb.vocabulary.MOVED_FROM`, `MOVED_TO`; `kb.vocabulary.moved_from` reads them back). Each release costs time in
+proportion to its own entries and the versions in force, never to the history behind them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import Counter
+from collections.abc import Callable
+from typing import Protocol
+
+from kb.model import Version, lines
+from kb.vocabulary import MOVED_FROM, MOVED_TO
+from rulings.model import Entry, ParseResult
+
+
+class Ledger(Protocol):
+    """What a restatement needs of `kb.ingest.ledger.Ledger` (which imports this module)."""
+
+    in_force: dict[tuple[str, str], Version]
+
+    def new(self, entry: Entry, game: str, series: str, document_id: str, **fields: object) -> Version: ...
+
+    def start(self, version: Version, on: dt.date) -> None: ...
+
+
+def restate(
+    ledger: Ledger,
+    result: ParseResult,
+    series: str,
+    entries: list[Entry],
+    omitted: Callable[[ParseResult, str, list[Entry]], None],
+) -> int:
+    """Put ``entries`` (the whole of ``series`` in ``result``) in force on the document's date, end
+    what they leave out (``omitted``), and record moves; returns how many versions it made."""
+    document = result.document
+    game, on = document.game, document.date or dt.date.min
+    prefix = f"{game}:"
+    before = {key[0]: v for key, v in ledger.in_force.items() if key[1] == series and key[0].startswith(prefix)}
+    texts_before = Counter(v.text for v in before.values())
+    where_before = {v.text: topic for topic, v in before.items() if texts_before[v.text] == 1}
+    made: list[Version] = []
+    for entry in entries:
+        version = ledger.new(entry, game, series, document.id)
+        previous = ledger.in_force.get((version.topic, series))
+        if previous and (previous.text, previous.references) == (version.text, version.references):
+            continue  # restated unchanged: not a new version
+        ledger.start(version, on)
+        made.append(version)
+    omitted(result, series, entries)
+    texts_now = Counter(e.text for e in entries)
+    for version in made:
+        origin = where_before.get(version.text)
+        if origin is None or origin == version.topic or texts_now[version.text] != 1:
+            continue
+        old = before[origin]
+        if ledger.in_force.get((origin, series)) is old:
+            continue  # the text is still at its old number too
+        version.note = _joined(version.note, f"{MOVED_FROM}{old.headword}")
+        old.note = _joined(old.note, f"{MOVED_TO}{version.headword}")
+        if old.ended_by is not None and old.end == "rescinded":
+            old.ended_by = {"document": document.id, "lines": lines(version.line_start, version.line_end)}
+    return len(made)
+
+
+def _joined(note: str, more: str) -> str:
+    return f"{note}; {more}" if note else more

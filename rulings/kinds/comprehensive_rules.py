@@ -1,0 +1,71 @@
+"""The kind ``comprehensive-rules``: a release of Magic: The Gathering's Comprehensive Rules
+(`rulings.comprehensive_rules`), game ``mtg``.
+
+Each release restates the whole rules and the whole Glossary: what it omits is rescinded, a
+text that changed number is recorded as moved, and its Glossary terms are the game's Glossary.
+The rules govern over the Glossary (they are "the ultimate authority", the Glossary points into
+them), so the series ranks above every other. Its text is read as printed (no forum-noise
+cleaning: the file is the publisher's own).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
+from rulings.source import SourceText
+
+_TITLE = re.compile(r"^\ufeff?Magic: The Gathering Comprehensive Rules\s*$")
+_EFFECTIVE = re.compile(r"These rules are effective as of ")
+
+
+RULE_KINDS = ("chapter", "section", "rule", "subrule")
+"""The parser's entry kinds of numbered rules (`rulings.comprehensive_rules.RULE_KINDS`, not
+imported: reading a knowledge base loads this module, never the parser)."""
+GLOSSARY_KINDS = ("glossary entry", "glossary reference")
+"""The parser's entry kinds of Glossary terms (`rulings.comprehensive_rules.GLOSSARY_KINDS`)."""
+
+
+def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
+    """Parse a release (`rulings.comprehensive_rules.parse_comprehensive_rules`)."""
+    from rulings.comprehensive_rules import parse_comprehensive_rules
+
+    return parse_comprehensive_rules(document, source)
+
+
+def detect(source: SourceText) -> float:
+    """Sure when the text opens with the title and states its effective date near the top."""
+    head = source.lines[:8]
+    titled = any(_TITLE.match(line) for line in head[:2])
+    dated = any(_EFFECTIVE.search(line) for line in head)
+    return 1.0 if titled and dated else 0.5 if titled or dated else 0.0
+
+
+def shaped(entry: Entry) -> bool:
+    """A rule is headed by its number; a Glossary term is a term (``Team vs. Team Variant`` too)."""
+    return entry.kind in RULE_KINDS or term(entry.headword.replace("vs.", "vs"))
+
+
+KIND = register(
+    Kind(
+        name="comprehensive-rules",
+        parse=parse,
+        detect=detect,
+        versions=Versions(
+            RESTATEMENT,
+            series="comprehensive-rules",
+            rescinds=ALWAYS,
+            topics=RULE_KINDS,
+            restates=((GLOSSARY_KINDS, "glossary"),),
+            moves=True,
+        ),
+        rank=5,
+        called="the Comprehensive Rules",
+        cleaned=False,
+        shaped=shaped,
+        itself=r"Magic: The Gathering",
+        starts=r"^\s*\d{3}\.\d+[a-z]?\.?\s",
+        entries="rules and Glossary terms",
+    )
+)

@@ -1,0 +1,207 @@
+"""The five shared releases of Magic's Comprehensive Rules built into one knowledge base (from
+``../shared/mtg-cr``, skipped without it): every rule and term of every release shown as of its
+date as the independent reader (`mtg_reader`) reads it, each diff between neighbours the reader's
+changes exactly, moves found and followed back."""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from mtg_reader import Release, changes, moves, read_release
+
+from helpers import SHARED
+from kb.ingest.pipeline import build
+from kb.paging import Paging
+from kb.paths import current
+from kb.query import KnowledgeBase
+from web.app import create_app
+from web.cli.main import main
+
+RELEASES = SHARED / "mtg-cr"
+pytestmark = pytest.mark.skipif(not RELEASES.is_dir(), reason="../shared/mtg-cr (the real releases) is absent")
+NAMES = sorted(p.name for p in RELEASES.glob("MagicCompRules-*.txt")) if RELEASES.is_dir() else []
+
+
+@pytest.fixture(scope="session")
+def mtg_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A knowledge base of the five releases; the manifest gives no dates (each is read from its text)."""
+    work = tmp_path_factory.mktemp("mtg-kb")
+    (work / "library" / "mtg").mkdir(parents=True)
+    tables = []
+    for name in NAMES:
+        shutil.copy(RELEASES / name, work / "library" / "mtg" / name)
+        stamp = name.removeprefix("MagicCompRules-").removesuffix(".txt")
+        tables.append(
+            f'[[document]]\nid = "cr-{stamp}"\nfile = "mtg/{name}"\ngame = "mtg"\nkind = "comprehensive-rules"\n'
+            f'title = "Comprehensive Rules"\nversion = "{stamp}"\n'
+        )
+    (work / "library" / "library.toml").write_text("\n".join(tables), encoding="utf-8")
+    started = time.perf_counter()
+    build(work / "library", work / "kb")
+    print(f"built the five releases in {time.perf_counter() - started:.1f} s")
+    return work / "kb"
+
+
+@pytest.fixture(scope="module")
+def mtg(mtg_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(mtg_root))
+
+
+@pytest.fixture(scope="module")
+def releases() -> list[Release]:
+    return [read_release(RELEASES / name) for name in NAMES]
+
+
+def test_every_rule_and_term_of_every_release_as_of_its_date(mtg: KnowledgeBase, releases: list[Release]) -> None:
+    assert [r.date for r in releases] == [dt.date(2017, 8, 25), dt.date(2018, 7, 13), dt.date(2019, 7, 12),
+                                          dt.date(2020, 6, 1), dt.date(2021, 4, 22)]  # fmt: skip
+    compared = 0
+    for release in releases:
+        wrong = []
+        for key, text in {**release.rules, **release.terms}.items():
+            shown = mtg.show(key, release.date, "mtg")
+            if shown["text"] != text or len(shown["parts"]) != 1:
+                wrong.append((key, shown["text"][:60], text[:60]))
+            compared += 1
+        assert wrong == [], release.date
+    assert compared == 2368 + 533 + 2439 + 544 + 2485 + 559 + 2577 + 570 + 2663 + 589
+
+
+def test_show_through_the_command_line(
+    mtg_root: Path, releases: list[Release], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for release in (releases[0], releases[-1]):
+        for key in ("702.2b", "702.9", "Range of Influence", "8"):
+            main(["show", key, "--game", "mtg", "--as-of", release.date.isoformat(), "--kb", str(mtg_root), "--json"])
+            answer = json.loads(capsys.readouterr().out)
+            expected = release.rules.get(key) or release.terms[key]
+            assert (answer["headword"], answer["text"]) == (key, expected)
+    main(["show", "702.9b", "--game", "mtg", "--as-of", "2020-06-01", "--kb", str(mtg_root)])
+    out = capsys.readouterr().out
+    assert "    See: 509, 702.17\n" in out and "active since 2017-08-25; original" in out
+
+
+def test_a_rule_absent_from_a_release_ends_on_its_date(mtg: KnowledgeBase, releases: list[Release]) -> None:
+    gone = sorted(set(releases[0].rules) - set(releases[1].rules))
+    assert (len(gone), len(set(releases[0].terms) - set(releases[1].terms))) == (81, 2)
+    for key in gone:
+        shown = mtg.show(key, releases[1].date, "mtg")
+        ends = {(v.valid_to, v.end) for v in mtg.versions_of(shown["topic"])}
+        assert (shown["parts"], (dt.date(2018, 7, 13), "rescinded") in ends) == ([], True), key
+
+
+def test_each_diff_between_neighbours_is_the_readers(mtg: KnowledgeBase, releases: list[Release]) -> None:
+    for before, after in itertools.pairwise(releases):
+        answer = mtg.diff(before.date, after.date, "mtg", paging=Paging(0, None))
+        found = {kind: {_key(i["headword"]) for i in answer[kind]} for kind in ("added", "changed", "rescinded")}
+        assert found == changes(before, after), (before.date, after.date)
+        moved = {(i["moved_from"], i["headword"]) for kind in ("added", "changed") for i in answer[kind]}
+        expected = moves(before, after)
+        assert {m for m in moved if m[0]} == {
+            (o if o in before.rules else _headword(before, o), n if n in after.rules else _headword(after, n))
+            for o, n in expected
+        }
+    counts = [{k: len(v) for k, v in changes(a, b).items()} for a, b in itertools.pairwise(releases)]
+    assert counts == [
+        {"added": 165, "changed": 602, "rescinded": 83},
+        {"added": 198, "changed": 270, "rescinded": 137},
+        {"added": 161, "changed": 171, "rescinded": 58},
+        {"added": 250, "changed": 795, "rescinded": 145},
+    ]
+    assert [len(moves(a, b)) for a, b in itertools.pairwise(releases)] == [192, 216, 110, 577]
+
+
+def test_diff_through_the_command_line_carries_moved_from(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["diff", "2020-06-01", "2021-04-22", "--game", "mtg", "--kb", str(mtg_root), "--json", "--size", "1000"])
+    answer = json.loads(capsys.readouterr().out)
+    assert answer["counts"] == {"added": 250, "changed": 795, "rescinded": 145, "pending": 0}
+    added = {i["headword"]: i["moved_from"] for i in answer["added"]}
+    assert (added["206.3a"], added["103.2d"]) == ("700.8a", "103.1d")
+
+
+def test_history_follows_a_text_back_across_moves(mtg: KnowledgeBase) -> None:
+    history = mtg.history("206.3a", "mtg")
+    assert [(v["headword"], v["valid_from"], v["note"]) for v in history["versions"]] == [
+        ("700.6a", "2017-08-25", "moved to 700.7a"),
+        ("700.7a", "2018-07-13", "moved from 700.6a; moved to 700.8a"),
+        ("700.8a", "2019-07-12", "moved from 700.7a; moved to 206.3a"),
+        ("206.3a", "2021-04-22", "moved from 700.8a"),
+    ]
+
+
+def _key(headword: str) -> str:
+    """How the reader keys a headword: rules as printed, terms folded."""
+    return headword if headword[:1].isdigit() else headword.casefold()
+
+
+def _headword(release: Release, folded: str) -> str:
+    return next(term for term in release.terms if term.casefold() == folded)
+
+
+QUESTIONS = [
+    ("can a creature with flying be blocked by a creature with reach", "702.9b"),
+    ("minimum deck size in constructed play", "100.2a"),
+    ("player with 0 or less life loses the game", "704.5a"),
+    ("player attempted to draw a card from a library with no cards", "704.5b"),
+    ("two legendary permanents with the same name", "704.5j"),
+    ("starting life total in a commander game", "119.1c"),
+    ("trample assigns excess damage to the player", "702.19b"),
+    ("damage dealt by a source with lifelink", "702.15b"),
+    ("hexproof can't be the target of spells your opponents control", "702.11b"),
+    ("first strike combat damage step", "702.7b"),
+]
+"""Ten questions written from the rules' text of 2021-04-22, each with the rule that answers it."""
+
+
+@pytest.mark.parametrize(("question", "rule"), QUESTIONS)
+def test_a_question_finds_its_rule_in_the_top_three(mtg: KnowledgeBase, question: str, rule: str) -> None:
+    found = [r["headword"] for r in mtg.search(question, game="mtg", limit=3)["results"]]
+    assert rule in found, found
+
+
+def test_the_deathtouch_question_through_the_command_line(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    question = "what happens to a creature dealt damage by deathtouch"
+    main(["search", question, "--game", "mtg", "--kb", str(mtg_root), "--json", "--limit", "3"])
+    found = [r["headword"] for r in json.loads(capsys.readouterr().out)["results"]]
+    assert "702.2b" in found, found
+
+
+@pytest.mark.parametrize(("typed", "rule"), [("702.9a", "702.9a"), ("rule 702.9", "702.9"), ("Section 8", "8")])
+def test_a_rule_number_typed_alone_goes_straight_to_it(mtg: KnowledgeBase, typed: str, rule: str) -> None:
+    results = mtg.search(typed, dt.date(2019, 7, 12), game="mtg")["results"]
+    assert (results[0]["headword"], results[0]["full"], results[0]["valid_from"]) == (rule, True, "2017-08-25")
+
+
+def test_a_rule_page_shows_its_subrules_citations_and_moves(mtg_root: Path) -> None:
+    client = create_app({"KB": str(mtg_root), "TESTING": True}).test_client()
+    section = client.get("/entry/702.9?as_of=2020-06-01").get_data(as_text=True)
+    assert re.findall(r'<ul class="subrules">(.*?)</ul>', section) == [
+        "".join(f'<li><a href="/entry/mtg:702-9{x}?as_of=2020-06-01">702.9{x}</a></li>' for x in "abc")
+    ]
+    rule = client.get("/entry/702.9b?as_of=2020-06-01").get_data(as_text=True)
+    assert re.findall(r"<p>Cites: (.*?)</p>", rule) == [
+        '<a href="/entry/mtg:509?as_of=2020-06-01">509</a>, <a href="/entry/mtg:702-17?as_of=2020-06-01">702.17</a>'
+    ]
+    moved = client.get("/entry/206.3a").get_data(as_text=True)
+    assert re.findall(r"\(as (\d+\.\d+a)\); (moved [^<]*?); <span", moved) == [
+        ("700.6a", "moved to 700.7a"),
+        ("700.7a", "moved from 700.6a; moved to 700.8a"),
+        ("700.8a", "moved from 700.7a; moved to 206.3a"),
+    ]
+
+
+def test_a_diff_lists_rules_in_number_order_then_terms(mtg: KnowledgeBase) -> None:
+    answer = mtg.diff(dt.date(2020, 6, 1), dt.date(2021, 4, 22), "mtg", paging=Paging(0, None))
+    added = [i["headword"] for i in answer["added"]]
+    assert added[:4] == ["101.4e", "103.2d", "107.3n", "109.4f"]
+    rules = [h for h in added if h[:1].isdigit()]
+    assert added[: len(rules)] == rules  # the rules first, then the terms
+    pieces = [tuple(int(p) if p.isdigit() else p for p in re.findall(r"\d+|[a-z]+", h)) for h in rules]
+    assert pieces == sorted(pieces, key=lambda p: [(x, "") if isinstance(x, int) else (0, x) for x in p])
