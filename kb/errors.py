@@ -31,6 +31,11 @@ class Damaged(BuildError):
         super().__init__(f"{path}: damaged, cannot be read ({str(detail).splitlines()[0][:200]}); run 'rulings build'")
 
 
+class EngineMismatch(BuildError):
+    """The installed Whoosh lacks a name the engine reads (`kb.engine.privates`): refused as the
+    engine is imported, in one line naming the release, before any search runs."""
+
+
 class UnknownFilter(ValueError):
     """A filter value (kind, game) that names nothing; the message lists the valid ones."""
 
