@@ -14,6 +14,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
+from rulings.errors import ManifestError as ManifestError
 from rulings.model import KINDS, Document
 from rulings.source import BOM, line_of, read_bounded
 
@@ -27,10 +28,6 @@ REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
 OPTIONAL = ("date_approximate", "supersedes", "note", "part")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-class ManifestError(Exception):
-    """A manifest that cannot be used; the message is one line naming table and key."""
 
 
 def _date(value: object, where: str) -> dt.date:

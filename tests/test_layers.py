@@ -187,3 +187,25 @@ def test_the_export_does_not_import_the_index_writer() -> None:
             todo += graph[module]
     assert {"web.export.search_index", "kb.index.texts"} <= reached
     assert {m for m in reached if m in {"kb.index.writer", "kb.index.history", "kb.engine.writing"}} == set()
+
+
+def test_every_error_class_is_in_its_sides_home() -> None:
+    """An exception class is defined in `rulings.errors`, `kb.errors` or `web.errors` only (a module
+    that raised one before may still name it, imported from there); no class is both an
+    exception and another type (an answer's) under one name."""
+    defined: list[tuple[str, str, list[str]]] = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    bases = [ast.unparse(b).split(".")[-1] for b in node.bases]
+                    defined.append((node.name, str(path.relative_to(ROOT)), bases))
+    errors = {"Exception", "ValueError", "LookupError"}
+    while grown := {n for n, _, bases in defined if n not in errors and errors & set(bases)}:
+        errors |= grown
+    homes = {where for name, where, _ in defined if name in errors}
+    assert homes == {"rulings/errors.py", "kb/errors.py", "web/errors.py"}
+    assert len({name for name, _, _ in defined} & errors) == 17
+    assert sorted(name for name, _, _ in defined if name in errors) == sorted(
+        errors - {"Exception", "ValueError", "LookupError"}
+    )

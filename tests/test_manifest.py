@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from helpers import SEEDS
-from rulings.manifest import MAX_MANIFEST, ManifestError, load_manifest, load_titles
+from rulings.errors import ManifestError
+from rulings.manifest import MAX_MANIFEST, load_manifest, load_titles
 from web.cli.main import main
 
 GOOD = """

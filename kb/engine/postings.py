@@ -25,14 +25,12 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 from whoosh.system import _INT_SIZE
 
+from kb.errors import Unsupported
+
 Ids = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]
 NONE = np.zeros(0, dtype=np.int64)
 ZERO = np.zeros(0, dtype=np.float64)
-
-
-class Unsupported(Exception):
-    """A query (or a segment) of a shape `evaluate` leaves to Whoosh's matchers."""
 
 
 @dataclass

@@ -26,7 +26,6 @@ from kb.engine.postings import (
     Ids,
     Read,
     Scores,
-    Unsupported,
     held_in,
     phrase_starts,
     positions_in,
@@ -35,6 +34,7 @@ from kb.engine.postings import (
 )
 from kb.engine.searching import Results, Searcher, WeightScorer, query
 from kb.engine.weighting import LengthScorer
+from kb.errors import Unsupported
 from kb.search import budget, memo
 from kb.search.positions import Positions
 from kb.search.steady import ordered

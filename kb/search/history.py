@@ -15,8 +15,8 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from kb.engine.postings import Unsupported
 from kb.engine.searching import Searcher, query
+from kb.errors import Unsupported
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk, memo, version_keys

@@ -27,8 +27,9 @@ from typing import Any
 
 import numpy as np
 
-from kb.engine.postings import NONE, Ids, Kept, Read, Unsupported, held_in, phrase_starts, positions_in, segment_of
+from kb.engine.postings import NONE, Ids, Kept, Read, held_in, phrase_starts, positions_in, segment_of
 from kb.engine.searching import Searcher, query
+from kb.errors import Unsupported
 from kb.layout import STRIDE
 
 VERSIONS = 1 << 24
