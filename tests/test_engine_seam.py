@@ -40,8 +40,8 @@ def test_a_name_gone_is_named_with_the_release(monkeypatch: pytest.MonkeyPatch) 
 
 def test_a_release_without_a_name_stops_the_command_in_one_line(bundled_root: object) -> None:
     """As if a release of Whoosh had dropped ``whoosh.codec.whoosh3._lenfield``: ``rulings search`` fails
-    as the engine is imported, before it searches, with the one line (and ``show``, which
-    loads no engine, answers)."""
+    as the engine is imported, before it searches, with the one line, and so does ``rulings
+    serve`` before it serves (``show``, which loads no engine, answers)."""
     code = (
         "import sys, whoosh.codec.whoosh3 as codec; del codec._lenfield\n"
         "from web.cli.main import main\n"
@@ -49,7 +49,9 @@ def test_a_release_without_a_name_stops_the_command_in_one_line(bundled_root: ob
     )
 
     def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True)
+        return subprocess.run(
+            [sys.executable, "-c", code, *args], cwd=ROOT, capture_output=True, text=True, timeout=120
+        )
 
     search = run("search", "conundrum")
     assert (search.returncode, search.stdout, search.stderr) == (
@@ -58,6 +60,8 @@ def test_a_release_without_a_name_stops_the_command_in_one_line(bundled_root: ob
         "rulings: error: Whoosh 2.7.4 lacks whoosh.codec.whoosh3._lenfield, which kb.engine reads"
         " (written for Whoosh 2.7.4)\n",
     )
+    serve = run("serve", "--workers", "1", "--port", "0")  # the app loads the engine before it serves
+    assert (serve.returncode, serve.stderr) == (1, search.stderr)
     show = run("show", "Conundrum")
     first = show.stdout.splitlines()[0]
     assert (show.returncode, show.stderr, first.rsplit(" ", 1)[0]) == (
