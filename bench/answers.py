@@ -7,7 +7,7 @@ of a few dates of the library), it runs `kb.search.search` with Whoosh's matcher
 with the bulk evaluation, and prints each answer that differs (results, their order,
 `matching` versions, snippets, corrections, `partial`); the matcher path excludes and ranks
 as Whoosh means to (`mended`, `exhaustive`). ``--record`` saves the answers
-(of the code as it is) to compare later code with (``--compare``). `tests/test_bulk.py` runs
+(of the code as it is) to compare later code with (``--compare``). `tests/test_engine_bulk.py` runs
 the same comparison on the test libraries.
 """
 

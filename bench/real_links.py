@@ -34,7 +34,8 @@ from common import LinkQuality  # noqa: E402
 
 from kb.ingest.pipeline import build  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from rulings.model import Document, ParseError  # noqa: E402
+from rulings.errors import ParseError  # noqa: E402
+from rulings.model import Document  # noqa: E402
 from rulings.normalize import fold_quotes, headword_key  # noqa: E402
 from rulings.parse import coverage, parse_document  # noqa: E402
 

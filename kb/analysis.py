@@ -15,8 +15,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
-
+from kb.engine.text import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 from rulings.normalize import fold_quotes
 
 WORD = r"\[\w+\]|\w+(?:['\u2019.\-]\w+)*\.?"

@@ -247,7 +247,7 @@ class DeckCard(TypedDict):
     entries: list[Entry]
 
 
-class UnknownName(TypedDict):
+class UnknownDeckName(TypedDict):
     """A name of a deck list that is no card's, with close names."""
 
     name: str
@@ -276,7 +276,7 @@ class DeckAnswer(TypedDict):
 
     as_of: str
     cards: list[DeckCard]
-    unknown: list[UnknownName]
+    unknown: list[UnknownDeckName]
     skipped: int
     headers: list[str]
     total: int

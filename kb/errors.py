@@ -1,7 +1,12 @@
 """Every error the knowledge base raises, for both sides: no knowledge base to answer from
 (`BuildError`; `Damaged` when a file of it cannot be read), names it does not know, each with
 the closest names (`UnknownTopic`, `UnknownCard`), a filter value that names nothing
-(`UnknownFilter`) and a diff asked backwards (`ReversedRange`).
+(`UnknownFilter`), a diff asked backwards (`ReversedRange`), two cards that are not a pair
+(`NotAPair`), a Whoosh the engine cannot read with (`EngineMismatch`); and those the build
+and the engine raise and catch themselves: a lock held too long (`Busy`), an amendment naming a
+part its entry lacks (`MissingPart`), a query shape the bulk evaluation leaves to Whoosh's
+matchers (`Unsupported`). The parsers' errors are in `rulings.errors`, the presentation's in
+`web.errors`. (An unknown name of a deck list, an answer and no error, is `kb.answers.UnknownDeckName`.)
 
 The command line prints such an error in one line (exit status 1; an unknown name with its
 suggestions), the pages answer with a 404 (suggestions as links), a 400 or a 503.
@@ -9,7 +14,7 @@ suggestions), the pages answer with a 404 (suggestions as links), a 400 or a 503
 
 from __future__ import annotations
 
-from rulings.dates import BadDate
+from rulings.errors import BadDate
 
 
 class BuildError(Exception):
@@ -29,6 +34,11 @@ class Damaged(BuildError):
             else type(error).__name__
         )
         super().__init__(f"{path}: damaged, cannot be read ({str(detail).splitlines()[0][:200]}); run 'rulings build'")
+
+
+class EngineMismatch(BuildError):
+    """The installed Whoosh lacks a name the engine reads (`kb.engine.privates`): refused as the
+    engine is imported, in one line naming the release, before any search runs."""
 
 
 class UnknownFilter(ValueError):
@@ -67,3 +77,15 @@ class UnknownCard(UnknownName):
 
 class NotAPair(ValueError):
     """A question about two cards together naming other than two different cards."""
+
+
+class Unsupported(Exception):
+    """A query (or a segment) of a shape `evaluate` leaves to Whoosh's matchers."""
+
+
+class Busy(Exception):
+    """Another process held a lock for longer than we were willing to wait."""
+
+
+class MissingPart(Exception):
+    """The text has no such part (e.g. a third paragraph in a two-paragraph entry)."""

@@ -28,15 +28,13 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
+from kb.errors import Busy as Busy
+
 STAGING = ".rulings-staging"
 """The folder, in a directory this program writes files into, of its temporary files."""
 CHUNK = 1 << 20
 """Bytes copied per write by `copy_atomic`."""
 _PID = re.compile(r"\.(\d+)\.tmp$")
-
-
-class Busy(Exception):
-    """Another process held a lock for longer than we were willing to wait."""
 
 
 def fault(step: str) -> None:

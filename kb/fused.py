@@ -6,9 +6,9 @@ of a build's time, as the history index restates each topic's text once per vers
 `FusedAnalyzer` tokenizes with the same expression, then looks each distinct raw word up in
 its own table of the terms the chain makes of it (with their position offsets), so it yields
 exactly the tokens (text, position, characters, boost) the chain yields, at a fraction of the
-cost. `tests/test_fused.py` holds it to that, token by token.
+cost. `tests/test_engine_fused.py` holds it to that, token by token.
 
-The index writers use it (`kb.index.writing.fused_writing`), and so do the history search's
+The index writers use it (`kb.engine.writing.fused_writing`), and so do the history search's
 snippets (`kb.search.history.MARKING`); the schema stored in an index keeps the chains, so
 readers, Whoosh's own highlighting and incremental adds see the index exactly as before.
 `positions` repeats the walk of `__call__` on purpose: it is the build's innermost loop, and
@@ -21,10 +21,9 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from whoosh.analysis import Token
-
 from kb.analysis import WORD, fold_word
 from kb.analysis import inflection_stem as stem
+from kb.engine.text import Token
 from rulings.normalize import fold_quotes
 
 Terms = tuple[tuple[tuple[str, int], ...], int]

@@ -57,8 +57,7 @@ from kb.vocabulary import moved_from
 from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
-    from whoosh.searching import Searcher
-
+    from kb.engine.searching import Searcher
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
     from kb.search.searchers import Searchers

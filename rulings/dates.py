@@ -10,15 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from rulings.errors import BadDate as BadDate
+
 US_DATE_TEXT = r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})"
 """An M/D/YY or M/D/YYYY date as a regular expression's text (month, day and year groups)."""
 US_DATE = re.compile(rf"\b{US_DATE_TEXT}\b")
 """``M/D/YY`` or ``M/D/YYYY``."""
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-
-
-class BadDate(ValueError):
-    """A date that is not YYYY-MM-DD (or M/D/YY)."""
 
 
 def parse_us_date(text: str) -> dt.date | None:

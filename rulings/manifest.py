@@ -15,6 +15,7 @@ import datetime as dt
 import re
 from pathlib import Path
 
+from rulings.errors import ManifestError as ManifestError
 from rulings.kinds import names as kind_names
 from rulings.model import Document
 from rulings.source import BOM, line_of, read_bounded
@@ -31,10 +32,6 @@ DATED_BY_TEXT = ("comprehensive-rules",)
 """Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-
-
-class ManifestError(Exception):
-    """A manifest that cannot be used; the message is one line naming table and key."""
 
 
 def _date(value: object, where: str) -> dt.date:

@@ -10,29 +10,10 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from rulings.amendments import Amendment
+from rulings.errors import ParseError as ParseError
 
 AUTHORITIES = ("official", "temporary", "informal")
 """How binding an entry is: published rules, temporary rulings awaiting a Glossary, or Q&A answers."""
-
-
-class ParseError(Exception):
-    """A document that cannot be read or parsed; names the file and line."""
-
-    def __init__(self, path: str, line: int, message: str) -> None:
-        super().__init__(f"{path}:{line}: {message}")
-        self.path = path
-        """The file the problem is in."""
-        self.line = line
-        """The 1-based line the problem is on (1 when it concerns the whole file)."""
-        self.message = message
-        """What is wrong, in one line."""
-
-    def __reduce__(self) -> tuple[type[ParseError], tuple[str, int, str]]:
-        return ParseError, (
-            self.path,
-            self.line,
-            self.message,
-        )  # pickled whole, as a parse in another process raises it
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, parse_text, render
-from rulings.model import ParseError
+from rulings.errors import ParseError
 from rulings.parse import coverage, parse_file
 from rulings.source import MAX_BYTES, MAX_LINE
 from web.cli.main import main

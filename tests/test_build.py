@@ -14,8 +14,7 @@ from kb import schema
 from kb.errors import BuildError
 from kb.ingest.pipeline import build, parse_library
 from kb.paths import current
-from rulings.manifest import ManifestError
-from rulings.model import ParseError
+from rulings.errors import ManifestError, ParseError
 from web.cli.main import main
 
 REPORT = [

@@ -88,7 +88,7 @@ import sys
 from pathlib import Path
 from kb.ingest.pipeline import parse_documents
 from rulings.manifest import load_manifest, load_titles
-from rulings.model import ParseError
+from rulings.errors import ParseError
 from rulings.parse import parse_document
 
 library = Path(sys.argv[1])

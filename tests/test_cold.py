@@ -2,7 +2,7 @@
 need it and makes its spelling tables only for a word it does not know; a server's app has the
 search side loaded before it forks; autocomplete and SQLite keep little per process and
 thread. (Which modules `show` and `search` load: tests/test_layers.py; field lengths read once
-and shared by the threads' searchers: tests/test_weighting.py.) A command that only reads ends
+and shared by the threads' searchers: tests/test_engine_weighting.py.) A command that only reads ends
 its process without the interpreter's teardown, having said all it had to."""
 
 from __future__ import annotations

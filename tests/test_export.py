@@ -22,7 +22,8 @@ import pytest
 
 from kb.paths import current
 from web.app import create_app
-from web.export.pages import ExportError, export
+from web.errors import ExportError
+from web.export.pages import export
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 LINK = re.compile(r'\s(?:href|src|action|data-sw)="([^"]*)"')

@@ -15,8 +15,8 @@ from kb.ingest.library import add_document
 from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
+from rulings.errors import ParseError
 from rulings.extract import html_lines
-from rulings.model import ParseError
 from rulings.parse import coverage, parse_file
 
 

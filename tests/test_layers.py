@@ -68,6 +68,7 @@ def test_the_read_and_search_wings_import_nothing_of_building() -> None:
     assert crossing == set()
     wings_and_door = {"kb.query", "kb.ingest", "kb.index", "kb.search", "kb.read"}
     floor = {m for m in graph if m.startswith("kb.") and m.count(".") == 1 and m not in wings_and_door}
+    floor |= {m for m in graph if m.startswith("kb.engine.")}  # the search engine's seam stands on the floor too
     assert {i for m in floor for i in graph[m] if i.startswith("kb.") and i not in floor} == set()
 
 
@@ -130,3 +131,81 @@ def test_the_layout_of_a_knowledge_base(bundled_root: Path) -> None:
     build = current(bundled_root)
     assert [(build / name).is_file() for name in (DB_NAME, BUILT_ON, BUILT_FROM, VOCABULARY)] == [True] * 4
     assert [(build / name).is_dir() for name in (INDEX_DIR, CURRENT_DIR)] == [True, True]
+
+
+ENGINE = "kb.engine"
+"""The package that holds the search engine, Whoosh, behind one seam."""
+
+
+def _engine_free(name: str) -> bool:
+    return name != ENGINE and not name.startswith(ENGINE + ".")
+
+
+def test_only_the_engine_imports_whoosh() -> None:
+    """No module of the three packages outside `kb.engine` imports Whoosh, not even inside a
+    function or for the type checker, nor names it (every Whoosh class it uses comes through
+    the engine, so a release of Whoosh is checked in one place: `kb.engine.privates`)."""
+    importing, naming = [], []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            if not _engine_free(name):
+                continue
+            text = path.read_text(encoding="utf-8")
+            for node in ast.walk(ast.parse(text)):
+                modules = (
+                    [node.module or ""]
+                    if isinstance(node, ast.ImportFrom)
+                    else [a.name for a in node.names]
+                    if isinstance(node, ast.Import)
+                    else []
+                )
+                importing += [name for m in modules if m.split(".")[0] == "whoosh"]
+            if "whoosh" in text:
+                naming.append(name)
+    assert (importing, naming) == ([], [])
+
+
+def test_the_engine_stands_on_the_floor_of_kb_only() -> None:
+    """The engine imports nothing of the search side, the indexes' writers or the web: they stand on it."""
+    graph = _imports(inside_functions=True, for_types=False)
+    above = {m: sorted(n for n in found if n.startswith(("kb.search", "kb.index", "kb.ingest", "kb.read", "web")))
+             for m, found in graph.items() if not _engine_free(m)}  # fmt: skip
+    assert {m: n for m, n in above.items() if n} == {}
+    assert {"kb.engine", "kb.engine.privates", "kb.engine.postings", "kb.engine.weighting"} <= set(above)
+
+
+def test_the_export_does_not_import_the_index_writer() -> None:
+    """Nor any module that does, even inside a function: the export reads a knowledge base built."""
+    graph = _imports(inside_functions=True, for_types=True)
+    reached: set[str] = set()
+    todo = [m for m in graph if m.startswith("web.export")]
+    while todo:
+        module = todo.pop()
+        if module not in reached:
+            reached.add(module)
+            todo += graph[module]
+    assert {"web.export.search_index", "kb.index.texts"} <= reached
+    assert {m for m in reached if m in {"kb.index.writer", "kb.index.history", "kb.engine.writing"}} == set()
+
+
+def test_every_error_class_is_in_its_sides_home() -> None:
+    """An exception class is defined in `rulings.errors`, `kb.errors` or `web.errors` only (a module
+    that raised one before may still name it, imported from there); no class is both an
+    exception and another type (an answer's) under one name."""
+    defined: list[tuple[str, str, list[str]]] = []
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ClassDef):
+                    bases = [ast.unparse(b).split(".")[-1] for b in node.bases]
+                    defined.append((node.name, str(path.relative_to(ROOT)), bases))
+    errors = {"Exception", "ValueError", "LookupError"}
+    while grown := {n for n, _, bases in defined if n not in errors and errors & set(bases)}:
+        errors |= grown
+    homes = {where for name, where, _ in defined if name in errors}
+    assert homes == {"rulings/errors.py", "kb/errors.py", "web/errors.py"}
+    assert len({name for name, _, _ in defined} & errors) == 17
+    assert sorted(name for name, _, _ in defined if name in errors) == sorted(
+        errors - {"Exception", "ValueError", "LookupError"}
+    )

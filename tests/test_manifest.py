@@ -9,7 +9,8 @@ import pytest
 
 from helpers import SEEDS
 from rulings import kinds
-from rulings.manifest import MAX_MANIFEST, ManifestError, load_manifest, load_titles
+from rulings.errors import ManifestError
+from rulings.manifest import MAX_MANIFEST, load_manifest, load_titles
 from web.cli.main import main
 
 GOOD = """

@@ -12,7 +12,8 @@ import pytest
 from helpers import ROOT
 from kb.errors import UnknownCard, UnknownName, UnknownTopic
 from rulings import copies
-from rulings.dates import BadDate, parse_date, parse_us_date
+from rulings.dates import parse_date, parse_us_date
+from rulings.errors import BadDate
 from rulings.normalize import headword_key, without_universal
 from rulings.rulebook_lines import DECK_GROUP_TYPES, DECK_GROUPS
 

@@ -12,7 +12,8 @@ from kb.answers import AsOfAnswer, DiffAnswer
 from kb.errors import ReversedRange
 from kb.read.changes import CHANGE_KINDS
 from kb.vocabulary import SERIES_KINDS, kind_filter
-from rulings.dates import BadDate, parse_date
+from rulings.dates import parse_date
+from rulings.errors import BadDate
 from web.gate import costly
 from web.views import date_arg, page, paging, route
 

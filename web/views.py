@@ -20,7 +20,8 @@ from markdown_it import MarkdownIt
 from markupsafe import Markup
 
 from kb.paging import EVERYTHING, MAX_SIZE, SIZE, Paging
-from rulings.dates import BadDate, parse_date
+from rulings.dates import parse_date
+from rulings.errors import BadDate
 
 _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(["image", "link", "autolink"])
 _ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")

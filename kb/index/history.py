@@ -22,13 +22,12 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from whoosh import fields, index
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
-
 from kb import files
 from kb.analysis import WORD, FoldFilter, inflection_stem
+from kb.engine.storage import fields, index
+from kb.engine.text import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
+from kb.engine.writing import POOL_MB, committed, fused_writing
 from kb.fused import FusedAnalyzer
-from kb.index.writing import POOL_MB, committed, fused_writing
 from kb.layout import MARK, STRIDE
 
 TEXT_FIELDS = ("headword", "headstem", "cards", "cardstem", "text", "extra")

@@ -20,19 +20,18 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from whoosh import fields, index
-
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
 from kb.analysis import inflection_stem as stem
+from kb.engine.storage import fields, index
+from kb.engine.writing import POOL_MB, committed, fused_writing
 from kb.fused import FusedAnalyzer
 from kb.index.aside import aside
 from kb.index.history import fused_analysers, topic_document, write_history
-from kb.index.writing import POOL_MB, committed, fused_writing
+from kb.index.texts import extra_text, see_texts
 from kb.layout import days
 from kb.model import Topic, Version
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
-from kb.vocabulary import reference_keys, series_of_kind
-from rulings.normalize import headword_key
+from kb.vocabulary import series_of_kind
 
 
 def schema() -> fields.Schema:
@@ -249,26 +248,3 @@ def _patch(
         with fused_writing(writer, fused):
             for document in added:
                 writer.add_document(**document)
-
-
-def extra_text(version: Version, targets: str) -> str:
-    """What a judge may search for beside the text: the publisher's change summary, the
-    version's note, a table row's cells with their column names, the text "See X" points to."""
-    cells = [f"{name}: {value}" for name, value in version.fields.items()]
-    return "\n".join(part for part in [version.summary or "", version.note, *cells, targets] if part)
-
-
-def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
-    """Version id -> the latest text of the topics its "See X" references name (same game)."""
-    latest: dict[tuple[str, str], str] = {}
-    for version in versions:
-        if version.text and version.valid_from is not None:
-            latest[(topics[version.topic].game, headword_key(version.headword))] = version.text
-    found: dict[int, str] = {}
-    for version in versions:
-        game = topics[version.topic].game
-        cited = [r for r in version.references if not r[:1].isdigit()]  # a rule number cited is a rule of its own
-        texts = [latest[(game, k)] for r in cited for k in reference_keys(r)[:1] if (game, k) in latest]
-        if texts:
-            found[version.id] = "\n".join(dict.fromkeys(texts))
-    return found

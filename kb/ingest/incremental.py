@@ -38,7 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from kb.index.writer import see_texts
+from kb.index.texts import see_texts
 from kb.ingest import store
 from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
 from kb.ingest.ledger import Ledger, apply_documents
@@ -150,7 +150,7 @@ class State:
     ordinary: set[str]
     links: list[tuple[int, str, str]]
     seen: dict[int, str]
-    """`kb.index.writer.see_texts` of every version."""
+    """`kb.index.texts.see_texts` of every version."""
     report_lines: list[str]
     """Each document's report line, then each document's warnings."""
     written: dict[str, str] = field(default_factory=dict)

@@ -31,7 +31,8 @@ from pathlib import Path
 
 from kb import files
 from kb.errors import BuildError
-from kb.index.writer import extend_indexes, indexes_written, see_texts
+from kb.index.texts import see_texts
+from kb.index.writer import extend_indexes, indexes_written
 from kb.ingest import incremental, store
 from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.ingest.ledger import apply_documents, dangling_references

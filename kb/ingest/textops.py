@@ -9,12 +9,10 @@ from __future__ import annotations
 
 import re
 
+from kb.errors import MissingPart as MissingPart
+
 _SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]\u201d]*\s+(?=[A-Z\"'(\[\u201c])")
 _BULLET = re.compile(r"^\s*[\u2022*-]\s")
-
-
-class MissingPart(Exception):
-    """The text has no such part (e.g. a third paragraph in a two-paragraph entry)."""
 
 
 def _index(count: int, ordinal: int, unit: str) -> int:

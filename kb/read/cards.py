@@ -24,7 +24,7 @@ from kb.answers import (
     DeckAnswer,
     DeckCard,
     Entry,
-    UnknownName,
+    UnknownDeckName,
     iso,
 )
 from kb.errors import UnknownCard
@@ -222,7 +222,7 @@ def _read_deck(text: str, titles: list[str]) -> tuple[list[tuple[str, int]], int
 
 def resolve_deck(
     parts: Parts, text: str, game: str | None = None
-) -> tuple[dict[str, int], list[UnknownName], int, list[str]]:
+) -> tuple[dict[str, int], list[UnknownDeckName], int, list[str]]:
     """A deck list's known cards (catalog key -> count, in order), its unknown names (each
     once, with suggestions for the first `SUGGESTED`), the number of lines skipped and the
     section headers read."""
@@ -230,7 +230,7 @@ def resolve_deck(
     titles = [c["name"] for c in parts.reader.cards() if game in (None, c["game"])]
     cards, skipped, headers = _read_deck(text, titles)
     known: dict[str, int] = {}
-    unknown: dict[str, UnknownName] = {}
+    unknown: dict[str, UnknownDeckName] = {}
     names: dict[str, str] | None = None
     for name, count in cards:
         key = _known_card(parts, name, game)

@@ -26,10 +26,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from whoosh import collectors, query
-
+from kb.engine.searching import collectors, query
+from kb.engine.weighting import live_frequency
 from kb.search.steady import SteadyTop
-from kb.search.weighting import live_frequency
 
 RESULTS = 200
 """Results a search reaches at most, over all its pages."""

@@ -3,8 +3,8 @@
 Whoosh evaluates a query one document at a time, a matcher step (and several Python calls)
 per posting. For the shapes a search runs (`kb.search.plans`: terms in fields, all of them (And),
 any of them (Or), less an exclusion (AndNot), phrases), `evaluate` reads each term's
-postings whole (`kb.search.postings`) into arrays of document numbers and weights, scores them
-with the formula of `kb.search.weighting.LengthScorer` (Whoosh's BM25F, from the lengths in
+postings whole (`kb.engine.postings`) into arrays of document numbers and weights, scores them
+with the formula of `kb.engine.weighting.LengthScorer` (Whoosh's BM25F, from the lengths in
 memory) and combines them with array operations: the very documents Whoosh matches, with
 its scores (a sum of the same terms, possibly added in another order: equal to within 1e-9).
 A query of any other shape (a boost, a term type Whoosh expands itself) gives None, and the
@@ -19,27 +19,25 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from whoosh import query
-from whoosh.scoring import WeightScorer
-from whoosh.searching import Results, Searcher
 
-from kb.search import budget, memo
-from kb.search.postings import (
+from kb.engine.postings import (
     NONE,
     ZERO,
     Ids,
-    Positions,
     Read,
     Scores,
-    Unsupported,
     held_in,
     phrase_starts,
     positions_in,
     postings,
     segment_of,
 )
+from kb.engine.searching import Results, Searcher, WeightScorer, query
+from kb.engine.weighting import LengthScorer
+from kb.errors import Unsupported
+from kb.search import budget, memo
+from kb.search.positions import Positions
 from kb.search.steady import ordered
-from kb.search.weighting import LengthScorer
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "evaluate", "hits", "ranked"]
 
@@ -171,7 +169,7 @@ def scored(searcher: Searcher, offset: int, sub: Searcher, fieldname: str, raw: 
     """The postings of the term ``raw`` in ``fieldname`` of the segment ``sub`` (at ``offset`` in
     ``searcher``) read whole and scored: kept for the searcher (`kb.search.memo`), since its
     scores depend only on the index the searcher reads. The postings themselves are shared
-    between searchers of one segment (`kb.search.postings.KEPT`); the scores are each searcher's."""
+    between searchers of one segment (`kb.engine.postings.KEPT`); the scores are each searcher's."""
     kept = memo.of(searcher).scored
     key = (offset, fieldname, raw)
     found: Read | None = kept.get(key)

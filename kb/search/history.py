@@ -15,16 +15,14 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from whoosh import query
-from whoosh.searching import Searcher
-
+from kb.engine.searching import Searcher, query
+from kb.errors import Unsupported
 from kb.fused import FusedAnalyzer
 from kb.layout import Span
 from kb.search import budget, bulk, memo, version_keys
 from kb.search.matching import Positions, Words, loosened, matcher, rarity
 from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, prepared, whole_query
-from kb.search.postings import Unsupported
 from kb.search.questions import Typed
 from kb.search.steady import SteadyAll, SteadyTop, steady
 from kb.search.version_keys import TopicVersions, VersionKeys, topics_of

@@ -19,10 +19,8 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from whoosh import query
-from whoosh.searching import Hit, Searcher
-
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
+from kb.engine.searching import Hit, Searcher, query
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import budget, bulk

@@ -8,10 +8,7 @@ from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from whoosh import query
-from whoosh.reading import TermNotFound
-from whoosh.searching import Searcher
-
+from kb.engine.searching import Searcher, TermNotFound, query
 from kb.layout import STRIDE, Span
 from kb.search import memo
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
-from whoosh.searching import Searcher
+from kb.engine.searching import Searcher
 
 Key = TypeVar("Key")
 Value = TypeVar("Value")
@@ -43,7 +43,7 @@ class Table(Generic[Key, Value]):
 
 
 def _bytes(read: Any) -> int:
-    """What a term's scored postings (`kb.search.postings.Read`) weigh: its arrays' bytes."""
+    """What a term's scored postings (`kb.engine.postings.Read`) weigh: its arrays' bytes."""
     return int(read.ids.nbytes + read.scores.nbytes)
 
 

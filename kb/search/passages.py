@@ -11,7 +11,7 @@ passage (`kb.search.snippet.EarlierOnTies`), in text order, formatted as ``HtmlF
 formats them (``<mark class="match termN">``, at most five term classes, " … " between).
 That is four generators and a copied ``Token`` for each word of the text; `marked` walks the
 text's words once, as plain values, and gives the same string, character for character
-(`tests/test_passages.py` compares it with Whoosh's on every text of the test libraries).
+(`tests/test_engine_passages.py` compares it with Whoosh's on every text of the test libraries).
 """
 
 from __future__ import annotations

@@ -10,10 +10,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from whoosh import query
-from whoosh.searching import Searcher
-
 from kb.analysis import name_analyzer, text_analyzer
+from kb.engine.searching import Searcher, query
 from kb.search import budget
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind

@@ -1,7 +1,7 @@
 """Each thread's searchers over one knowledge base's indexes, and what searches read once and
 share: the document numbers in force on a date (the date filters), the words for spelling
 correction (`kb.search.questions.Vocabulary`), the names for autocomplete and the indexes'
-field lengths (`kb.search.weighting`). Whoosh searchers are not thread-safe: each thread opens
+field lengths (`kb.engine.weighting`). Whoosh searchers are not thread-safe: each thread opens
 its own on first use, owned through the knowledge base's `Reader.own` and closed with it."""
 
 from __future__ import annotations
@@ -14,16 +14,14 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from whoosh import query
-
+from kb.engine.searching import query
 from kb.errors import BuildError, Damaged
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read.reader import Reader
 
 if TYPE_CHECKING:
-    from whoosh.searching import Searcher
-
+    from kb.engine.searching import Searcher
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
 
@@ -49,9 +47,9 @@ class Searchers:
         self._vocabulary: Vocabulary | None = None
         self._completion: Completions | None = None
         self._lengths: dict[tuple[str, str], bytes] = {}
-        """The indexes' field lengths (`kb.search.weighting`), read once, shared by every thread's searchers."""
+        """The indexes' field lengths (`kb.engine.weighting`), read once, shared by every thread's searchers."""
         self._totals: dict[tuple[str, str], int] = {}
-        """The indexes' field lengths summed over the live documents of each segment (`kb.search.weighting`)."""
+        """The indexes' field lengths summed over the live documents of each segment (`kb.engine.weighting`)."""
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),
@@ -126,11 +124,10 @@ class Searchers:
 def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes], totals: dict[tuple[str, str], int]) -> Searcher:
     """A searcher reading its index's files, not mapping them: a thread's searcher then costs
     well under a megabyte instead of the index's size in resident memory. It scores from the
-    field lengths in ``lengths`` and their sums in ``totals`` (`kb.search.weighting`), which
+    field lengths in ``lengths`` and their sums in ``totals`` (`kb.engine.weighting`), which
     every thread's searchers share."""
-    from whoosh.filedb.filestore import FileStorage
-
-    from kb.search import weighting
+    from kb.engine import weighting
+    from kb.engine.storage import FileStorage
 
     storage = FileStorage(str(directory), supports_mmap=False)
     try:
@@ -158,9 +155,7 @@ def _forget(error: BaseException | None) -> None:
 def damaged_file(directory: Path) -> Path:
     """The file of the Whoosh index in ``directory`` that cannot be read: its table of contents,
     else the first segment that does not open, else the folder itself."""
-    from whoosh.filedb.filestore import FileStorage
-    from whoosh.index import TOC
-    from whoosh.reading import SegmentReader
+    from kb.engine.storage import TOC, FileStorage, SegmentReader
 
     storage = FileStorage(str(directory), supports_mmap=False)
     tocs = sorted(

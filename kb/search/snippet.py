@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from whoosh import highlight
-from whoosh.searching import Hit
-
 from kb.analysis import text_analyzer
+from kb.engine.searching import Hit, highlight
 from kb.fused import FusedAnalyzer
 from kb.search.passages import PASSAGES, marked
 

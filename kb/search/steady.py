@@ -2,7 +2,7 @@
 
 A full build writes each index as one segment; an incremental add (`kb.index.writer`) leaves
 the previous segments, their rewritten documents deleted, and adds a segment of its own. The
-statistics scores are made of come from the live documents (`kb.search.weighting`); this
+statistics scores are made of come from the live documents (`kb.engine.weighting`); this
 module makes the rest independent of the segments too:
 
 - `steady`: Whoosh shapes the matcher of an ``Or`` or ``And`` by each segment's word counts
@@ -37,8 +37,7 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
-from whoosh import collectors, matching, query
-from whoosh.matching import wrappers
+from kb.engine.searching import collectors, matching, query, wrappers
 
 MARGIN = 1e-9
 """How far below the last place's score (relatively) a document may be skipped: far above the

@@ -5,7 +5,7 @@ position ``k * STRIDE`` on. `kb.search.matching` checks one topic at a time, dec
 word's positions there, and a search (as of a past date above all) checks hundreds of
 topics to find the few it shows. Here each word's positions in all the topics are decoded
 at once, from the postings a search read whole (`kb.search.bulk`), and kept for the searches
-that follow (`DECODED`, shared by the threads, as `kb.search.postings.KEPT` is); the query is
+that follow (`DECODED`, shared by the threads, as `kb.engine.postings.KEPT` is); the query is
 evaluated on sorted arrays of keys, ``topic document * VERSIONS + version``: a word's keys,
 a phrase's (its words at consecutive positions), And as intersection, Or as union, AndNot as
 difference. The answer is `kb.search.matching`'s, topic by topic (`tests/test_history_search.py`
@@ -26,11 +26,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
-from whoosh import query
-from whoosh.searching import Searcher
 
+from kb.engine.postings import NONE, Ids, Kept, Read, held_in, phrase_starts, positions_in, segment_of
+from kb.engine.searching import Searcher, query
+from kb.errors import Unsupported
 from kb.layout import STRIDE
-from kb.search.postings import NONE, Ids, Kept, Read, Unsupported, held_in, phrase_starts, positions_in, segment_of
 
 VERSIONS = 1 << 24
 """Versions a topic may have: key = topic document * VERSIONS + version."""

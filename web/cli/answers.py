@@ -22,8 +22,8 @@ from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read.worddiff import render_diff
 from kb.vocabulary import kind_filter
-from rulings.dates import BadDate, parse_date
-from rulings.model import ParseError
+from rulings.dates import parse_date
+from rulings.errors import BadDate, ParseError
 from rulings.source import read_stream
 
 

@@ -19,10 +19,11 @@ from typing import Any, NoReturn
 from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
 from kb.paging import SIZE
 from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, current
-from rulings.dates import BadDate, parse_date
+from rulings.dates import parse_date
+from rulings.errors import BadDate, ManifestError, ParseError
 from rulings.kinds import names as kind_names
-from rulings.manifest import ManifestError, load_titles
-from rulings.model import ParseError, ParseResult
+from rulings.manifest import load_titles
+from rulings.model import ParseResult
 from web.cli.answers import (
     cmd_card,
     cmd_cards,
@@ -35,6 +36,7 @@ from web.cli.answers import (
     print_json,
 )
 from web.cli.serving import CONNECTIONS, TIMEOUT, cores, serve
+from web.errors import BadArguments, ExportError
 
 
 def _coverage_line(result: ParseResult) -> str:
@@ -193,7 +195,6 @@ def cmd_add(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """``rulings export DIR``: print what was written, or one error line."""
     from web.export.pages import export  # Flask and the app's views: only this command needs them
-    from web.export.site import ExportError
 
     try:
         report = export(Path(args.kb), Path(args.directory), args.base_url or "")
@@ -390,10 +391,6 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         command = self.prog.removeprefix("rulings").strip()
         raise BadArguments(f"{command}: {message}" if command else message)
-
-
-class BadArguments(ValueError):
-    """The command line's arguments could not be read."""
 
 
 def main(argv: Sequence[str] | None = None) -> int:

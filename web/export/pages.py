@@ -30,7 +30,8 @@ from urllib.parse import quote
 
 from kb.paths import current
 from web.app import SECURITY_HEADERS
-from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, ExportError, Site, change_dates, page_file, rewrite, urls
+from web.errors import ExportError
+from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, Site, change_dates, page_file, rewrite, urls
 from web.views import json_path
 
 STATIC = Path(__file__).resolve().parent.parent / "static"

@@ -7,10 +7,10 @@ looks words up and scores as the server does (``static/offline_search.js``). It 
   of the server's index of the versions in force), what a result shows (id, topic, headword,
   label, status, text, citation, key, card names, document), what the filters and phrases test
   (game, kind, document; the headword, card names, text and any extra text) and ``lengths``:
-  the words of its headword, card names, text and extra text (`kb.index.extra_text`) as the
+  the words of its headword, card names, text and extra text (`kb.index.texts.extra_text`) as the
   server's index stores a field's length (`FIELDS`; one byte, an approximation);
 - ``averages``: each field's average length over the documents, of the lengths as coded (as the
-  server's, `kb.search.weighting`);
+  server's, `kb.engine.weighting`);
 - ``postings``: each folded word -> its postings, ordered by document then field, each as
   two numbers: the document's number less the previous posting's (the first: the number),
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
@@ -39,10 +39,9 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from whoosh.util.numeric import byte_to_length, length_to_byte
-
 from kb.analysis import folded_words, text_analyzer
-from kb.index.writer import extra_text, see_texts
+from kb.engine.lengths import stored_length
+from kb.index.texts import extra_text, see_texts
 from kb.model import Topic
 from kb.read import standing
 from kb.search.questions import FILLER
@@ -116,7 +115,7 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
         ]
         for field, text in enumerate(sources):
             words = folded_words(text)
-            lengths.append(byte_to_length(length_to_byte(len(words))))
+            lengths.append(stored_length(len(words)))
             totals[field] += lengths[-1]  # the server averages the lengths as its index codes them
             counts = Counter(words)
             for word in sorted(counts):

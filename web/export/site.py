@@ -39,10 +39,6 @@ _MADE = re.compile(r"~[0-9a-f]{16}$")
 _DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 
 
-class ExportError(Exception):
-    """The export could not be written (one line, naming the folder or the page)."""
-
-
 def page_file(path: str, query: str = "") -> str | None:
     """The export's file (without ``.html``/``.json``) for the app's URL ``path?query``, or
     None when the export has no such page. The inverse of the URLs `urls` lists: a page of an

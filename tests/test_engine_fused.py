@@ -19,10 +19,10 @@ import pytest
 from whoosh import highlight, index
 
 from kb import layout
+from kb.engine.writing import fused_writing
 from kb.fused import FusedAnalyzer
 from kb.index import history
 from kb.index import writer as kb_index
-from kb.index.writing import fused_writing
 from kb.ingest import incremental
 from kb.ingest.pipeline import build as build_kb
 from kb.ingest.pipeline import card_names_of

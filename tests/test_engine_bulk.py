@@ -4,7 +4,7 @@ For every query of the relevance sets and of the benchmark (`bench/answers.py`),
 bundled library, the history fixture library and five months of the stress benchmark
 library (the relevance sets on the bundled one only: they are of it): every document
 Whoosh's matchers match in either index (in force, every version) is matched in bulk, with
-the same score to within 1e-9 (Whoosh's BM25F over the live documents, `test_weighting.LiveWhoosh`),
+the same score to within 1e-9 (Whoosh's BM25F over the live documents, `test_engine_weighting.LiveWhoosh`),
 and nothing else; and every answer of `search` (results,
 their order, `matching` versions, snippets, corrections) in each scope (in force, every
 version, as of three dates) is the one the matchers give. The matchers compared with
@@ -18,8 +18,8 @@ import math
 from pathlib import Path
 
 import pytest
+from test_engine_weighting import LiveWhoosh
 from test_history_search import bench_module
-from test_weighting import LiveWhoosh
 from whoosh import index
 
 from kb.ingest.pipeline import build

@@ -2,7 +2,7 @@
 lengths held in memory.
 
 Each index a knowledge base searches (the in-force index and the history index) is searched
-twice for the benchmark queries: through the knowledge base's own searcher (`kb.search.weighting`)
+twice for the benchmark queries: through the knowledge base's own searcher (`kb.engine.weighting`)
 and through a searcher of Whoosh's BM25F over the same files, given the average length of the
 live documents' coded lengths (a full build deletes nothing, so Whoosh's other statistics are
 those of the live documents). Every matching document must get the same score, to the last
@@ -20,10 +20,12 @@ import pytest
 from test_history_search import QUERIES
 from whoosh import index, scoring
 from whoosh.searching import Searcher
+from whoosh.util.numeric import byte_to_length
 
+from kb.engine import weighting
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import budget, weighting
+from kb.search import budget
 from kb.search.plans import built_query
 from kb.search.questions import read_query
 
@@ -81,7 +83,7 @@ def test_a_text_words_scorer_reads_its_lengths_from_memory(bundled_root: Path) -
         reader = searcher.reader()
         assert len(scorer.codes) == reader.doc_count_all()
         lengths = [reader.doc_field_length(d, "text", 0) for d in range(reader.doc_count_all())]
-        assert [weighting.byte_to_length(c) if c else None for c in scorer.codes] == lengths  # Whoosh: None for none
+        assert [byte_to_length(c) if c else None for c in scorer.codes] == lengths  # Whoosh: None for none
     finally:
         kb.close()
 

@@ -1,4 +1,4 @@
-"""Postings kept between searches (`kb.search.postings.KEPT`): what is kept is what the
+"""Postings kept between searches (`kb.engine.postings.KEPT`): what is kept is what the
 segment's files hold, never changed, named by the segment (each build's are its own), and
 bounded in bytes, the least recently asked dropped first."""
 
@@ -15,10 +15,11 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.lang.porter import stem
 from whoosh.query import Term
 
+from kb.engine import postings
+from kb.engine.postings import Postings
 from kb.paths import INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk, memo, postings
-from kb.search.postings import Postings
+from kb.search import bulk, memo
 
 
 def _read(root: Path, words: list[bytes] | None = None) -> dict[bytes, Postings]:

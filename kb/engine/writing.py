@@ -8,12 +8,13 @@ from __future__ import annotations
 import contextlib
 import functools
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from whoosh.codec.whoosh3 import _lenfield
 from whoosh.writing import SegmentWriter
 
-from kb.fused import FusedAnalyzer
+if TYPE_CHECKING:
+    from kb.fused import FusedAnalyzer
 
 POOL_MB = 1024
 """Megabytes of postings (as Whoosh estimates them) a writer of a whole index keeps in memory

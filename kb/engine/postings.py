@@ -1,8 +1,9 @@
 """Postings read whole: a term's document numbers, weights and encoded positions in arrays
-(`postings`), and the positions of words in topic documents read from them (`Positions`),
-for the bulk evaluation of queries (`kb.search.bulk`). Whoosh's own readers decode a block
-of postings at a time; here every block of a term is decoded at once, and positions are
-decoded (as Whoosh's ``Positions`` format does) only for the documents asked about.
+(`postings`), kept for the searches that follow (`KEPT`), and the positions they hold
+(`positions_in`, `decoded`, `phrase_starts`), for the bulk evaluation of queries
+(`kb.search.bulk`) and the positions of words in topic documents (`kb.search.positions`).
+Whoosh's own readers decode a block of postings at a time; here every block of a term is
+decoded at once, and positions are decoded (as Whoosh's ``Positions`` format does) only for the documents asked about.
 """
 
 from __future__ import annotations
@@ -22,20 +23,14 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.matching import ListMatcher
 from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
-from whoosh.searching import Searcher
 from whoosh.system import _INT_SIZE
 
-from kb.layout import STRIDE
-from kb.search import matching
+from kb.errors import Unsupported
 
 Ids = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]
 NONE = np.zeros(0, dtype=np.int64)
 ZERO = np.zeros(0, dtype=np.float64)
-
-
-class Unsupported(Exception):
-    """A query (or a segment) of a shape `evaluate` leaves to Whoosh's matchers."""
 
 
 @dataclass
@@ -52,7 +47,7 @@ def postings(
     matcher: Any, positions: bool = False, key: Hashable | None = None
 ) -> tuple[Ids, Scores, Sequence[Any] | None]:
     """The document numbers and weights of one term's postings, read whole; with ``positions``,
-    their values too (encoded positions, decoded when asked for: `Positions`). ``key``: the
+    their values too (encoded positions, decoded when asked for: `kb.search.positions.Positions`). ``key``: the
     term in its segment (`segment_of`): postings read from the segment's files are kept
     (`KEPT`) for the searches that follow, and read from there."""
     deleted: frozenset[int] = frozenset()
@@ -172,73 +167,6 @@ VALUE_BYTES = 41
 """What a posting's value (a bytes object) costs beyond its length, and its place in the tuple."""
 KEPT = Kept(64 << 20)
 """The postings a process keeps: 64 MiB (a few dozen common words of a 90,000-version library)."""
-
-
-class Positions(matching.Positions):
-    """`kb.search.matching.Positions` for the topic documents ``docnums``, reading a word's
-    positions from its postings as a search read them whole (`evaluate`, in ``read``) when it
-    did: where each of those documents stands in them is looked up for all at once."""
-
-    def __init__(self, searcher: Searcher, read: dict[Any, Read], docnums: list[int]) -> None:
-        super().__init__(searcher)
-        self.read = read if searcher.is_atomic() else {}
-        self.key = id(searcher)
-        self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
-        self.places: dict[tuple[str, Any], tuple[dict[int, int], Sequence[Any], Any] | None] = {}
-        self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
-
-    def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
-        found = self._place(fieldname, word)
-        if found is None:
-            return super().of(fieldname, word, docnum)
-        where, values, field_format = found
-        at = where.get(docnum)
-        return [] if at is None else decoded(field_format, values[at])
-
-    def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
-        found = self.places.get((fieldname, word), MISSING)
-        if found is MISSING:
-            found = self._place(fieldname, word)
-        if found is None:
-            return super().versions(fieldname, word, docnum)
-        where, values, field_format = found
-        at = where.get(docnum)
-        if at is None:
-            return NO_VERSIONS
-        key = (fieldname, word, docnum)
-        held = self.held.get(key)
-        if held is None:  # asked for the query, then for each of its words
-            held = self.held[key] = frozenset({p // STRIDE for p in decoded(field_format, values[at])})
-        return held
-
-    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
-        key = (fieldname, word)
-        if key not in self.places:
-            self.places[key] = self._places(fieldname, word)
-        return self.places[key]
-
-    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
-        """Where each of the documents stands in the postings of ``word`` (those holding it), the
-        postings' values and format; None when they were not read whole."""
-        if fieldname not in self.reader.schema:
-            return None
-        field = self.reader.schema[fieldname]
-        try:
-            entry = self.read.get((self.key, 0, fieldname, field.to_bytes(word)))
-        except ValueError:
-            return None
-        if entry is None or entry.values is None:
-            return None
-        at = np.searchsorted(entry.ids, self.docnums)
-        inside = at < len(entry.ids)
-        held = np.zeros(len(at), dtype=bool)
-        held[inside] = entry.ids[at[inside]] == self.docnums[inside]
-        where = dict(zip(self.docnums[held].tolist(), at[held].tolist(), strict=True))
-        return where, entry.values, field.format
-
-
-NO_VERSIONS: frozenset[int] = frozenset()
-MISSING: Any = object()
 
 
 def positions_in(field_format: Any, values: Sequence[bytes]) -> tuple[Ids, Ids]:

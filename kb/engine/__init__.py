@@ -1,0 +1,54 @@
+"""The search engine behind one seam: every import of Whoosh in `kb` and `web` is in this
+package, and so is every name of Whoosh's own it reads that Whoosh does not publish.
+
+What the rest of the knowledge base asks of it, module by module:
+
+- write documents: the index's schema, files and writers (`storage`), written fast and whole
+  (`writing`: the fused analysers in place, field lengths read once, a commit or nothing);
+- analyse text: the tokenizer and filters the analysers are made of (`text`);
+- evaluate a plan: the query nodes, matchers, collectors and searchers a plan is made of and
+  run on (`searching`), a term's postings read whole into document numbers, weights and
+  positions (`postings`), and the score of each document (`weighting`, BM25F over the live
+  documents, from field lengths read once: `lengths`);
+- stored fields and highlights: through the searchers and hits of `searching`.
+
+The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
+policy. The private names read are listed in `privates` and checked as this package is
+imported: a release of Whoosh that moved one fails here, in one line naming the release
+(`kb.errors.EngineMismatch`), never later in a search.
+"""
+
+import sys
+import types
+
+
+def _whoosh_without_urllib() -> None:
+    """Import ``whoosh.compat`` without ``urllib.request``, which it imports for a function
+    no part of Whoosh calls (``urlretrieve``), and with it ``http.client`` and ``email``:
+    a fifth of a cold search's imports (done here, as the engine is first imported,
+    so that an answer read from the store alone loads no Whoosh). While it imports, ``urllib.request`` is a stand-in
+    whose ``urlretrieve`` imports the real module when called; then the stand-in is gone,
+    and whoever imports ``urllib.request`` gets the real one."""
+    if "whoosh.compat" in sys.modules or "urllib.request" in sys.modules:
+        return
+    stand_in = types.ModuleType("urllib.request")
+
+    def urlretrieve(*args: object, **kwargs: object) -> object:
+        import importlib
+
+        return importlib.import_module("urllib.request").urlretrieve(*args, **kwargs)
+
+    stand_in.urlretrieve = urlretrieve  # type: ignore[attr-defined]
+    sys.modules["urllib.request"] = stand_in
+    try:
+        import whoosh.compat  # noqa: F401
+    finally:
+        if sys.modules.get("urllib.request") is stand_in:
+            del sys.modules["urllib.request"]
+
+
+_whoosh_without_urllib()
+
+from kb.engine import privates  # noqa: E402  (after Whoosh's first import, above)
+
+privates.check()
