@@ -47,7 +47,7 @@ from kb.answers import (
 from kb.errors import BuildError, Damaged, ReversedRange
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
-from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
+from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
 from kb.read import changes, documents, standing
 from kb.read.names import Names
 from kb.read.parts import Parts
@@ -158,6 +158,19 @@ class KnowledgeBase(Reader):
     def games(self) -> list[str]:
         """The games this knowledge base has topics or cards of."""
         return self.parts.games()
+
+    def default_game(self) -> str:
+        """The game this knowledge base answers within unless asked otherwise: the one its
+        manifest names (``game = "stccg"``, `kb.paths.DEFAULT_GAME`), else the game with the most
+        documents (the first by name among equals)."""
+        named = self.directory / DEFAULT_GAME
+        game = named.read_text(encoding="utf-8").strip() if named.is_file() else ""
+        if game in self.games():
+            return game
+        counts: dict[str, int] = {}
+        for document in self.documents().values():
+            counts[document["game"]] = counts.get(document["game"], 0) + 1
+        return min(counts, key=lambda g: (-counts[g], g)) if counts else (self.games() or [""])[0]
 
     def game_filter(self, value: str | None) -> str | None:
         """``value`` if it names a game of this knowledge base (None: any game); else an `UnknownFilter`."""

@@ -49,6 +49,14 @@ def _open(args: argparse.Namespace) -> KnowledgeBase:
     return KnowledgeBase(current(Path(args.kb)))
 
 
+def _game(kb: KnowledgeBase, args: argparse.Namespace) -> str | None:
+    """The game a search or diff answers within: ``--game`` (``any``: every game), else the
+    library's default (`KnowledgeBase.default_game`)."""
+    if args.game == "any":
+        return None
+    return kb.game_filter(args.game or kb.default_game())
+
+
 def _wrap(text: str, indent: str = "    ") -> str:
     paragraphs = text.split("\n\n")
     return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
@@ -156,14 +164,15 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     kb = _open(args)
-    cards = kb.deck_keys(_deck_text(args.deck), args.game) if args.deck else None
+    game = _game(kb, args)
+    cards = kb.deck_keys(_deck_text(args.deck), game) if args.deck else None
     if args.start is None:  # what the latest document changed
-        low, high, latest = kb.latest_range(args.game)
+        low, high, latest = kb.latest_range(game)
     elif args.end is None:
         raise BadDate(f"give TO as well as FROM {args.start!r} (or neither: the latest document's changes)")
     else:
         low, high, latest = parse_date(args.start), parse_date(args.end), None
-    answer = kb.diff(low, high, args.game, args.kind, cards, _paging(args))
+    answer = kb.diff(low, high, game, args.kind, cards, _paging(args))
     if args.json:
         print_json(answer)
         return 0
@@ -336,7 +345,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     answer = kb.search(
         args.query,
         parse_date(args.as_of) if args.as_of else None,
-        kb.game_filter(args.game),
+        _game(kb, args),
         kind,
         args.limit,
         args.all,
@@ -363,7 +372,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         + (f"; more with --page {args.page + 1}" if answer["more"] else "")
     )
     for number, hit in enumerate(answer["results"], start=first):
-        other = f" (other game: {hit['game']})" if hit["game"] != (args.game or answer["results"][0]["game"]) else ""
+        other = f" (other game: {hit['game']})" if hit["game"] != kb.default_game() else ""
         print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}{other}")
         _print_standing(hit)
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them

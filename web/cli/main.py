@@ -242,7 +242,11 @@ def parser() -> _Parser:
             raise ValueError(f"{name}: a command that reads, not in READING")
         command = top.command(name, help_text)
         command.add_argument("--kb", default=str(DEFAULT_KB), help="knowledge-base directory")
-        command.add_argument("--game", default=None, help="only this game (e.g. stccg)")
+        command.add_argument(
+            "--game",
+            default=None,
+            help="only this game (e.g. stccg; 'any': every game); a search or diff: default the library's",
+        )
         command.add_argument("--json", action="store_true", help="print JSON")
         command.set_defaults(run=run)
         return command
