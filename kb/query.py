@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.answers import (
     AsOfAnswer,
+    BlameAnswer,
     CardAnswer,
     Citation,
     DeckAnswer,
@@ -48,7 +49,7 @@ from kb.errors import BuildError, Damaged, ReversedRange
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
-from kb.read import changes, documents, standing
+from kb.read import changes, documents, sources, standing
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
@@ -229,6 +230,12 @@ class KnowledgeBase(Reader):
             "backrefs": self.backrefs(topic),
             "cards": self.cards_of(self.in_force(topic, on)),
         }
+
+    def blame(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> BlameAnswer:
+        """Each sentence of a topic's texts in force on a date beside the document that wrote it
+        (`kb.read.sources.blame`)."""
+        topic, on = self.find(query, game), as_of or dt.date.today()
+        return sources.blame(self, topic, on, [(v, self.part(v, on)) for v in self.in_force(topic, on)])
 
     def history(self, query: str, game: str | None = None) -> HistoryAnswer:
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""

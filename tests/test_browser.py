@@ -130,7 +130,7 @@ def test_a_superseded_or_rescinded_version_by_permalink_shows_the_banner(
     page.goto(history_site + "/version/" + old.key)  # type: ignore[attr-defined]
     assert page.inner_text("p.banner") == (  # type: ignore[attr-defined]
         "Not in force since 2000-11-27; the text in force is the Glossary version of 2000-12-18 "
-        "(Current Rulings Update (12/18/00), lines 21)."
+        "(Current Rulings Update (12/18/00), line 21)."
     )
     shot(page, "version-banner")
     page.click("p.banner a")  # type: ignore[attr-defined]

@@ -79,7 +79,7 @@ def test_a_citation_never_carries_precedence(client: FlaskClient) -> None:
     copied = [markup.unescape(c) for c in re.findall(r'data-citation="([^"]*)"', entry)]
     assert copied[1] == (
         "Cha'Joh (Glossary, version 1 of 1):  [No text of its own: it deletes the first sentence of the Glossary"
-        " entry, which is not in this library.]\n— Current Rulings Update (11/27/00), 2000-11-27, lines 69"
+        " entry, which is not in this library.]\n— Current Rulings Update (11/27/00), 2000-11-27, line 69"
     )
     assert '<p class="gives-way"><strong>Gives way:</strong> the Current Rulings govern over the Glossary.' in entry
 

@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, cast
 
-from kb.answers import Ending, Entry, Part
+from kb.answers import Ending, Entry, Part, Source
 from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -62,16 +62,48 @@ def _wrap(text: str, indent: str = "    ") -> str:
     return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
 
 
+def _lines(lines: str) -> str:
+    """``line 84`` or ``lines 84-86``."""
+    return f"{'lines' if '-' in lines or ',' in lines else 'line'} {lines}"
+
+
 def _cite(part: Part) -> str:
+    """A part's citation: its document, or every document that wrote its text, with their paragraphs."""
     c = part["citation"]
-    return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
+    if c["sources"]:
+        return "; ".join(
+            f"{s['title']} ({s['version']}), {s['date']}, {_lines(s['lines'])} {s['paragraphs']}" for s in c["sources"]
+        )
+    return f"{c['title']} ({c['version']}), {c['date']}, {_lines(c['lines'])}"
+
+
+def _written_by(source: Source) -> str:
+    """A sentence's source as ``rulings blame`` prints it beside the sentence."""
+    return f"{source['title']} {source['version']} ({source['date']}) {_lines(source['lines'])}"
+
+
+def cmd_blame(args: argparse.Namespace) -> int:
+    answer = _open(args).blame(args.topic, parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}: each sentence and its source")
+    for part in answer["parts"]:
+        print(f"\n[{part['label']}, version {part['number']} of {part['of']}] since {part['valid_from']}")
+        beside = [(s["paragraph"], _written_by(s["source"]), s["text"]) for s in part["sentences"]]
+        width = max((len(where) for _, where, _ in beside), default=0)
+        for paragraph, where, text in beside:
+            print(f"  ¶{paragraph}  {where:<{width}}  {text}")
+    if not answer["parts"]:
+        print("  nothing in force")
+    return 0
 
 
 def ending_line(end: Ending | None) -> str | None:
     """When, by what and why a version stopped, with the document and lines that did it."""
     if not end:
         return None
-    lines = f", lines {end['lines']}" if end["lines"] else ""
+    lines = f", {_lines(end['lines'])}" if end["lines"] else ""
     return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
 
 

@@ -23,6 +23,7 @@ from rulings.dates import BadDate, parse_date
 from rulings.manifest import ManifestError, load_titles
 from rulings.model import KINDS, ParseError, ParseResult
 from web.cli.answers import (
+    cmd_blame,
     cmd_card,
     cmd_cards,
     cmd_deck,
@@ -254,6 +255,9 @@ def parser() -> _Parser:
     show = query("show", "the text in force for a topic, with citations", cmd_show)
     show.add_argument("topic", help="a headword, e.g. Conundrum")
     show.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    blame = query("blame", "each sentence of a topic's text in force beside the document that wrote it", cmd_blame)
+    blame.add_argument("topic", help="a headword, e.g. commandeering")
+    blame.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     history = query("history", "every version of a topic, with word diffs", cmd_history)
     history.add_argument("topic", help="a headword")
     diff = query("diff", "what changed between two dates", cmd_diff)
@@ -386,7 +390,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-READING = frozenset({"show", "history", "diff", "card", "cards", "deck", "search", "docs"})
+READING = frozenset({"show", "blame", "history", "diff", "card", "cards", "deck", "search", "docs"})
 """The commands that only read a knowledge base (those `parser` adds with ``query``)."""
 
 
