@@ -158,3 +158,23 @@ def test_a_text_one_document_wrote_cites_it_alone(client: FlaskClient) -> None:
     assert [(p["paragraph"], p["source"]["document"], p["source"]["lines"]) for p in shown["paragraphs"]] == [
         (1, "stccg-cr-update-2000-11-27", "75-77")
     ]
+
+
+# -- issue 36 items 8 and 5: what the pages say of a change and of a later version ------------------
+
+
+def test_a_word_diff_sets_a_removed_word_apart_from_the_added_one(history: FlaskClient) -> None:
+    versions = history.get("/entry/stccg:commandeering.json").get_json()["versions"]
+    first, second = versions[0]["version"], versions[1]["version"]
+    page = history.get(f"/entry/stccg:commandeering?a={first}&b={second}").get_data(as_text=True)
+    assert "<del>Your</del> <ins>When</ins>" in page  # was "<del>Your</del><ins>When</ins>": "YourWhen"
+    assert "<del>keeps</del> <ins>or" in page
+
+
+def test_a_later_version_says_it_is_not_yet_in_force_on_the_date_shown(history: FlaskClient) -> None:
+    page = history.get("/entry/stccg:commandeering?as_of=2000-11-01").get_data(as_text=True)
+    assert re.findall(r'<p class="note later">([^<]*)</p>', page) == [
+        "Later version, not yet in force on 2000-11-01: in force from 2000-11-27.",
+        "Later version, not yet in force on 2000-11-01: in force from 2000-12-18.",
+    ]
+    assert "Not in force: ended" not in page  # a later version's own end is not the news on 2000-11-01

@@ -68,10 +68,13 @@ GAME_KEPT = 365 * 24 * 3600
 def chosen_game() -> str | None:
     """The game a page answers within (None: every game): ``?game=`` (``any`` or empty: every
     game), else the one chosen before (a cookie), else the library's default game
-    (`kb.query.KnowledgeBase.default_game`)."""
+    (`kb.query.KnowledgeBase.default_game`); in the static export every game, as its own
+    search answers."""
     if "game" in request.args:
         value = request.args["game"]
         return None if value in ("", ANY_GAME) else value
+    if current_app.config.get("EXPORT"):
+        return None  # the export's own search and diff answer every game
     remembered = request.cookies.get(GAME_COOKIE, "")
     if remembered == ANY_GAME:
         return None
