@@ -26,6 +26,8 @@ MAX_MANIFEST = 10_000_000
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
 OPTIONAL = ("date_approximate", "supersedes", "note", "part")
+TOP_LEVEL_KEYS = ("game",)
+"""Keys of the manifest outside any table: ``game``, the library's default game (`load_default_game`)."""
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -158,7 +160,7 @@ def load_default_game(library: str | Path) -> str | None:
     """The library's default game: the manifest's top-level ``game = "stccg"`` (None when absent),
     refused when it is not a game of the library's documents."""
     path = Path(library) / MANIFEST
-    value = _read(path).get("game")
+    value = _read(path).get(TOP_LEVEL_KEYS[0])
     if value is None:
         return None
     games = sorted({d.game for d in load_manifest(library)})

@@ -289,7 +289,7 @@ def test_apply_without_javascript_sends_the_query_as_typed(browser: object, site
     plain.select_option("select[name=kind]", "rulebook")
     plain.click("#filters button")
     plain.wait_for_selector("ol.results li")
-    assert plain.url == site + "/?q=damaged+ship&as_of=&game=&kind=rulebook"
+    assert plain.url == site + "/?q=damaged+ship&as_of=&game=stccg&kind=rulebook"  # the default game, chosen
     assert plain.input_value("#q") == "damaged ship"
     context.close()
 
