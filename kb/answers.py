@@ -19,14 +19,48 @@ def iso(value: dt.date | None) -> str | None:
     return value.isoformat() if value else None
 
 
-class Citation(TypedDict):
-    """Where a version's text comes from: the document, its title, version and date, the lines."""
+class Source(TypedDict):
+    """A document and the lines of it that wrote a text: its id, title, version and date."""
 
     document: str
     title: str
     version: str
     date: str | None
     lines: str
+
+
+class CitedSource(Source):
+    """One of several documents that wrote a version's text, and the paragraphs of that text it
+    wrote (``¶1–2``; a paragraph of sentences from two documents is of both)."""
+
+    paragraphs: str
+
+
+class Citation(Source):
+    """Where a version's text comes from: the document, its title, version and date, the lines;
+    ``sources``: when more than one document wrote it (an amended text), each of them, first
+    written first (`kb.read.sources`); empty when the cited document wrote all of it."""
+
+    sources: list[CitedSource]
+
+
+class SentenceSource(TypedDict):
+    """One sentence of a version's text (numbered from 1 in its paragraph) and its source."""
+
+    paragraph: int
+    sentence: int
+    text: str
+    source: Source
+
+
+class ParagraphSource(TypedDict):
+    """One paragraph of a version's text (numbered from 1) and its source; None when its
+    sentences come from different documents, then each sentence with its own (``sentences``,
+    else empty)."""
+
+    paragraph: int
+    source: Source | None
+    sentences: list[SentenceSource]
 
 
 class Ending(TypedDict):
@@ -65,7 +99,8 @@ class Part(TypedDict):
     """One version as an answer part (`KnowledgeBase.part`). ``number`` of ``of``: its place in
     its topic's series, oldest first; ``partial``: what its text lacks (None: whole);
     ``sections``: the sections under an empty heading; ``gives_way``: what governs over it
-    among the texts shown with it, ``governs``: what it governs over (`kb.read.standing`)."""
+    among the texts shown with it, ``governs``: what it governs over (`kb.read.standing`);
+    ``paragraphs``: the source of each paragraph (and sentence, where they differ)."""
 
     version: int
     key: str
@@ -94,6 +129,8 @@ class Part(TypedDict):
     sections: list[TopicRef]
     gives_way: GivesWay | None
     governs: str | None
+    paragraphs: list[ParagraphSource]
+    """Each paragraph of the text with the document that wrote it (`kb.read.sources`)."""
 
 
 class Entry(TypedDict):
@@ -117,6 +154,29 @@ class ShowAnswer(TypedDict):
     pending: list[Part]
     backrefs: list[TopicRef]
     cards: list[str]
+
+
+class BlamePart(TypedDict):
+    """One text in force of a topic, sentence by sentence, each beside its source."""
+
+    key: str
+    label: str
+    number: int
+    of: int
+    status: str
+    valid_from: str | None
+    citation: Citation
+    sentences: list[SentenceSource]
+
+
+class BlameAnswer(TypedDict):
+    """Each sentence of a topic's texts in force on a date with the document that wrote it
+    (`KnowledgeBase.blame`, ``rulings blame``)."""
+
+    topic: str
+    headword: str
+    as_of: str
+    parts: list[BlamePart]
 
 
 class HistoryVersion(Part):

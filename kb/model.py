@@ -46,6 +46,10 @@ class Version:
     """official, temporary (a Glossary's Temporary Rulings) or informal (a FAQ's answers)."""
     key: str = ""
     """Its permalink (`kb.ingest.store.version_keys`), given by the store; empty while building."""
+    sources: list[list[list[str]]] = field(default_factory=list)
+    """Per paragraph, per sentence, ``[document id, lines]`` that wrote it, when some sentence was
+    written by another document than its own (an amendment's base, `kb.ingest.sources`); empty:
+    every sentence is its own document's."""
 
 
 def status(version: Version, on: dt.date) -> str:

@@ -13,6 +13,7 @@ command line, the web app) share, so that reading needs nothing of building.
         vocabulary.json           VOCABULARY, the words for spelling correction
         built_on.txt              BUILT_ON, the build date (its presence marks a finished build)
         built_from.json           BUILT_FROM, the library and manifest it was built from
+        default_game.txt          DEFAULT_GAME, the game the manifest names the default (may be empty)
 """
 
 from __future__ import annotations
@@ -47,6 +48,9 @@ VOCABULARY = "vocabulary.json"
 """The folded words of every version with their counts, and the words of names, for spelling correction."""
 BUILT_FROM = "built_from.json"
 """In each build: the library it was built from and its manifest's SHA-256."""
+DEFAULT_GAME = "default_game.txt"
+"""In each build: the game its manifest names the default (``game = "stccg"``); empty or absent:
+the game with the most documents (`kb.query.KnowledgeBase.default_game`)."""
 
 
 def current(kb: Path = DEFAULT_KB) -> Path:

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.answers import (
     AsOfAnswer,
+    BlameAnswer,
     CardAnswer,
     Citation,
     DeckAnswer,
@@ -47,8 +48,8 @@ from kb.answers import (
 from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
-from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR
-from kb.read import changes, documents, rules, standing
+from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
+from kb.read import changes, documents, rules, sources, standing
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
@@ -162,6 +163,19 @@ class KnowledgeBase(Reader):
         """The games this knowledge base has topics or cards of."""
         return self.parts.games()
 
+    def default_game(self) -> str:
+        """The game this knowledge base answers within unless asked otherwise: the one its
+        manifest names (``game = "stccg"``, `kb.paths.DEFAULT_GAME`), else the game with the most
+        documents (the first by name among equals)."""
+        named = self.directory / DEFAULT_GAME
+        game = named.read_text(encoding="utf-8").strip() if named.is_file() else ""
+        if game in self.games():
+            return game
+        counts: dict[str, int] = {}
+        for document in self.documents().values():
+            counts[document["game"]] = counts.get(document["game"], 0) + 1
+        return min(counts, key=lambda g: (-counts[g], g)) if counts else (self.games() or [""])[0]
+
     def game_filter(self, value: str | None) -> str | None:
         """``value`` if it names a game of this knowledge base (None: any game); else an `UnknownFilter`."""
         return self.parts.game_filter(value)
@@ -219,6 +233,12 @@ class KnowledgeBase(Reader):
             "backrefs": self.backrefs(topic),
             "cards": self.cards_of(self.in_force(topic, on)),
         }
+
+    def blame(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> BlameAnswer:
+        """Each sentence of a topic's texts in force on a date beside the document that wrote it
+        (`kb.read.sources.blame`)."""
+        topic, on = self.find(query, game), as_of or dt.date.today()
+        return sources.blame(self, topic, on, [(v, self.part(v, on)) for v in self.in_force(topic, on)])
 
     def history(self, query: str, game: str | None = None) -> HistoryAnswer:
         """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""

@@ -12,9 +12,10 @@ from pathlib import Path
 from kb.model import Version
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (schema.DB_NAME)
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The build's layout (``PRAGMA user_version``): the store's tables, and how its indexes hold
-words (5: the text stemmed by inflection only, `kb.analysis.inflection_stem`); a build of
+words (5: the text stemmed by inflection only, `kb.analysis.inflection_stem`; 6: each version's
+sentence sources, `kb.ingest.sources`); a build of
 another layout must be rebuilt (its index would not find the words a query now makes)."""
 
 VERSION_COLUMNS = {
@@ -23,7 +24,7 @@ VERSION_COLUMNS = {
     "document_id": "TEXT NOT NULL REFERENCES documents(id)", "line_start": "INTEGER NOT NULL",
     "line_end": "INTEGER NOT NULL", "operation": "TEXT NOT NULL", "supersedes": "INTEGER", "note": "TEXT NOT NULL",
     "condition": "TEXT", "refs": "TEXT NOT NULL", "summary": "TEXT", "authority": "TEXT NOT NULL",
-    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE",
+    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE", "sources": "TEXT NOT NULL",
 }  # fmt: skip
 """The versions table's columns and their declarations: the one list its CREATE, INSERT and
 SELECT are made from (`version_row` writes a row by these names, `version_of` reads one)."""
@@ -83,7 +84,7 @@ def version_of(row: sqlite3.Row) -> Version:
     """A version from a row whose first columns are `VERSION_SELECT`'s (read by place, not by
     name: a search reads twenty a page)."""
     (ident, topic, series, headword, text, start, end, ended, document, line_start, line_end, operation,
-     supersedes, note, condition, refs, summary, authority, ended_by, key) = tuple(row)[:_COLUMNS]  # fmt: skip
+     supersedes, note, condition, refs, summary, authority, ended_by, key, sources) = tuple(row)[:_COLUMNS]  # fmt: skip
     return Version(
         id=ident,
         topic=topic,
@@ -105,6 +106,7 @@ def version_of(row: sqlite3.Row) -> Version:
         authority=authority,
         ended_by=json.loads(ended_by) if ended_by else None,
         key=key,
+        sources=[] if sources == "[]" else json.loads(sources),
     )
 
 

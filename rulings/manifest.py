@@ -2,7 +2,8 @@
 
 `load_manifest` refuses a malformed manifest with one `ManifestError` line that names
 the table and the key: a missing key, an unknown kind, a bad date, a missing file, two
-documents with one id, a ``supersedes`` naming no document (a ``date`` may be left out
+documents with one id, a ``supersedes`` naming no document, a top-level ``game`` (the
+library's default game, `load_default_game`) naming no game of it (a ``date`` may be left out
 only for a kind whose text states its date, `DATED_BY_TEXT`). ``part = "M-O"`` says a
 document is one part of an edition (a page per letter range or subject). A manifest that is not a
 regular file, is over `MAX_MANIFEST` bytes, is not UTF-8 (a BOM is accepted), holds a
@@ -30,6 +31,8 @@ REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
 OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread")
 DATED_BY_TEXT = ("comprehensive-rules",)
 """Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
+TOP_LEVEL_KEYS = ("game",)
+"""Keys of the manifest outside any table: ``game``, the library's default game (`load_default_game`)."""
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -156,6 +159,19 @@ def load_releases(library: str | Path) -> dict[str, dt.date]:
             raise ManifestError(f"{where}: missing key 'date'")
         releases[table["name"]] = _date(table["date"], where)
     return releases
+
+
+def load_default_game(library: str | Path) -> str | None:
+    """The library's default game: the manifest's top-level ``game = "stccg"`` (None when absent),
+    refused when it is not a game of the library's documents."""
+    path = Path(library) / MANIFEST
+    value = _read(path).get(TOP_LEVEL_KEYS[0])
+    if value is None:
+        return None
+    games = sorted({d.game for d in load_manifest(library)})
+    if not isinstance(value, str) or value not in games:
+        raise ManifestError(f"{path}: key 'game': {value!r} is not a game of the documents ({', '.join(games)})")
+    return value
 
 
 def load_manifest(library: str | Path) -> list[Document]:

@@ -98,9 +98,11 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
     commands = [
         (answers.ShowAnswer, ["show", "Conundrum", *bundled]),
         (answers.ShowAnswer, ["show", "persona", *bundled]),
+        (answers.ShowAnswer, ["show", "Cha'Joh", *bundled]),  # one text governing over another (GivesWay)
         (answers.ShowAnswer, ["show", "tribble", "--as-of", "2001-02-01", *library]),
         (answers.ShowAnswer, ["show", "Admiral Riker", "--as-of", "2001-02-01", *library]),
         (answers.HistoryAnswer, ["history", "Conundrum", *bundled]),
+        (answers.BlameAnswer, ["blame", "Q-Flash", *library]),
         (answers.HistoryAnswer, ["history", "Q-Flash", *library]),
         (answers.SearchAnswer, ["search", "conondrum target", *bundled]),
         (answers.SearchAnswer, ["search", "chajoh", "--all", *bundled]),
@@ -138,7 +140,7 @@ def test_the_answers_checked_hold_every_contract(asked: list[tuple[str, Any, Any
 
 
 def test_the_checker_finds_a_key_added_or_dropped() -> None:
-    citation = {"document": "d", "title": "t", "version": "1", "date": None, "lines": "3"}
+    citation = {"document": "d", "title": "t", "version": "1", "date": None, "lines": "3", "sources": []}
     assert list(mismatches(citation, answers.Citation)) == []
     assert list(mismatches({**citation, "page": 4}, answers.Citation)) == ["answer: extra ['page'], missing []"]
     cut = {k: v for k, v in citation.items() if k != "lines"}
@@ -149,7 +151,7 @@ def test_the_checker_finds_a_key_added_or_dropped() -> None:
         "status": "active", "authority": "official", "operation": "original", "valid_from": None, "valid_to": None,
         "ended": None, "note": "", "condition": None, "references": [], "summary": None, "citation": citation,
         "ended_by": None, "cards": [], "topic": "t", "snippet": "s", "full": False, "game": "g", "number": 1, "of": 1,
-        "partial": None, "sections": [], "gives_way": None, "governs": None,
+        "partial": None, "sections": [], "gives_way": None, "governs": None, "paragraphs": [],
     }  # fmt: skip
     assert list(mismatches(hit, answers.SearchResult)) == []
     assert list(mismatches({**hit, "matching": [1]}, answers.SearchResult)) == [
@@ -172,7 +174,7 @@ class Grouped(answers.SearchResult):
 ANSWER_METHODS = {
     "show": answers.ShowAnswer, "history": answers.HistoryAnswer, "as_of": answers.AsOfAnswer,
     "diff": answers.DiffAnswer, "card": answers.CardAnswer, "deck": answers.DeckAnswer,
-    "search": answers.SearchAnswer, "documents_in_force": answers.DocumentsAnswer,
+    "search": answers.SearchAnswer, "documents_in_force": answers.DocumentsAnswer, "blame": answers.BlameAnswer,
 }  # fmt: skip
 
 

@@ -130,7 +130,7 @@ def test_a_superseded_or_rescinded_version_by_permalink_shows_the_banner(
     page.goto(history_site + "/version/" + old.key)  # type: ignore[attr-defined]
     assert page.inner_text("p.banner") == (  # type: ignore[attr-defined]
         "Not in force since 2000-11-27; the text in force is the Glossary version of 2000-12-18 "
-        "(Current Rulings Update (12/18/00), lines 21)."
+        "(Current Rulings Update (12/18/00), line 21)."
     )
     shot(page, "version-banner")
     page.click("p.banner a")  # type: ignore[attr-defined]
@@ -289,7 +289,7 @@ def test_apply_without_javascript_sends_the_query_as_typed(browser: object, site
     plain.select_option("select[name=kind]", "rulebook")
     plain.click("#filters button")
     plain.wait_for_selector("ol.results li")
-    assert plain.url == site + "/?q=damaged+ship&as_of=&game=&kind=rulebook"
+    assert plain.url == site + "/?q=damaged+ship&as_of=&game=stccg&kind=rulebook"  # the default game, chosen
     assert plain.input_value("#q") == "damaged ship"
     context.close()
 

@@ -37,7 +37,8 @@ def test_show_json_contract(bundled: str, capsys: pytest.CaptureFixture[str]) ->
         "2000-11-27",
     )
     assert part["citation"] == {"document": "stccg-cr-update-2000-11-27", "title": "Current Rulings Update",
-                                "version": "11/27/00", "date": "2000-11-27", "lines": "79-83"}  # fmt: skip
+                                "version": "11/27/00", "date": "2000-11-27", "lines": "79-83",
+                                "sources": []}  # fmt: skip
 
 
 def test_show_text_for_a_judge(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
@@ -93,10 +94,10 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     assert lines[1:6] == [
         "+ A Fast Ship Would Be Nice",
         "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
-        "lines 55",
+        "line 55",
         "+ Admiral Riker",
         "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
-        "lines 57",
+        "line 57",
         "    Publisher's summary: The preview version has the correct game text.",
     ]
     _, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled, "--json", "--kind", "glossary")

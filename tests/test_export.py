@@ -41,7 +41,7 @@ def site(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def client(bundled_root: Path) -> Any:
     """The app as the export asks it: long answers whole, not a page at a time."""
-    return create_app({"KB": str(bundled_root), "PAGED": False}).test_client()
+    return create_app({"KB": str(bundled_root), "PAGED": False, "EXPORT": True}).test_client()
 
 
 def app_json(client: Any, url: str) -> Any:

@@ -215,8 +215,8 @@ PATHS = ["/entry/", "/version/", "/card/", "/asof/", "/docs/", "/", "/static/"]
 PLAIN_HEADERS = {"Content-Type", "Content-Length", "Allow", "Last-Modified", "ETag", "Cache-Control", "Expires",
                  "Date", "Accept-Ranges", "Vary", *SECURITY_HEADERS}  # fmt: skip
 SAFE_URL = re.compile(r"[A-Za-z0-9%/._~:@?&=+\-]*")
-CHOSEN_GAME = re.compile(r"game=(?:stccg|neutral-zone)?; Expires=[^;]+; Max-Age=\d+; HttpOnly; Path=/; SameSite=Lax")
-"""The one cookie: the game a search was asked for, a game of the knowledge base or none (any)."""
+CHOSEN_GAME = re.compile(r"game=(?:stccg|neutral-zone|any); Expires=[^;]+; Max-Age=\d+; HttpOnly; Path=/; SameSite=Lax")
+"""The one cookie: the game a search was asked for, a game of the knowledge base or ``any``."""
 
 
 def _check(response: TestResponse, url: str) -> list[str]:

@@ -28,6 +28,7 @@ PAGES = {
     "documents.document": "/docs/stccg-cr-update-2000-11-27?lines=79-83",
     "entries.entry": "/entry/stccg:conundrum",
     "entries.version": "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary",
+    "entries.sources": "/sources/stccg:conundrum",
     "cards.card_page": "/card/Conundrum",
     "cards.pair_page": "/cards?names=Stop+First+Contact%2CHero+of+the+Empire",
 }

@@ -15,7 +15,7 @@ from kb.vocabulary import SERIES_KINDS, kind_filter
 from rulings.dates import parse_date
 from rulings.errors import BadDate
 from web.gate import costly
-from web.views import date_arg, page, paging, route
+from web.views import chosen_game, date_arg, keep_game, page, paging, route
 
 bp = Blueprint("changes", __name__)
 FEED_DOCUMENTS = 20
@@ -28,7 +28,7 @@ FEED_ITEMS = 50
 @costly
 def diff(json_wanted: bool) -> Any:
     dates = sorted(d["date"] for d in g.kb.documents().values() if d["date"])
-    game = g.kb.game_filter(request.args.get("game") or None)
+    game = g.kb.game_filter(chosen_game())
     start, end = date_arg("from"), date_arg("to")
     latest = None
     if start is None and end is None:  # what the latest document changed
@@ -44,17 +44,22 @@ def diff(json_wanted: bool) -> Any:
         abort(400, str(err))
     dates_known = sorted(set(dates))
     chosen = [kind_filter(k) for k in kinds or []]
-    return page(
-        "changes/diff.html",
-        {
-            **answer,
-            "dates": dates_known,
-            "deck": deck_text,
-            "kinds": chosen,
-            "all_kinds": SERIES_KINDS,
-            "latest": latest,
-        },
-        json_wanted,
+    return keep_game(
+        page(
+            "changes/diff.html",
+            {
+                **answer,
+                "game": game,
+                "games": g.kb.games(),
+                "dates": dates_known,
+                "deck": deck_text,
+                "kinds": chosen,
+                "all_kinds": SERIES_KINDS,
+                "latest": latest,
+            },
+            json_wanted,
+        ),
+        game,
     )
 
 
@@ -71,8 +76,9 @@ def as_of_page(when: str, json_wanted: bool) -> Any:
         on = parse_date(when)
     except BadDate as err:
         abort(400, str(err))
-    answer: AsOfAnswer = g.kb.as_of(on, request.args.get("game") or None, paging())
-    return page("changes/asof.html", answer, json_wanted)
+    game = g.kb.game_filter(chosen_game())
+    answer: AsOfAnswer = g.kb.as_of(on, game, paging())
+    return keep_game(page("changes/asof.html", answer, json_wanted), game)
 
 
 @bp.route("/changes.atom")

@@ -1,4 +1,5 @@
-"""Entry pages: the text in force per series, the timeline, a diff between any two versions."""
+"""Entry pages: the text in force per series, the timeline, a diff between any two versions, and
+the sources of each sentence (``/sources/<topic>``)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 
 from flask import Blueprint, abort, g, request, url_for
 
-from kb.answers import HistoryAnswer, HistoryVersion, Part, ShowAnswer
+from kb.answers import BlameAnswer, HistoryAnswer, HistoryVersion, Part, ShowAnswer
 from kb.errors import UnknownTopic
 from kb.model import Version, status
 from kb.read.worddiff import word_diff
@@ -35,6 +36,17 @@ def entry(topic: str, json_wanted: bool) -> Any:
         "cited": g.kb.cited(shown["topic"], on),
     }
     return page("entries/entry.html", data, json_wanted)
+
+
+@route(bp, "/sources/<path:topic>")
+def sources(topic: str, json_wanted: bool) -> Any:
+    """Each sentence of a topic's texts in force (``?as_of=``) beside the document that wrote it."""
+    try:
+        answer: BlameAnswer = g.kb.blame(topic, as_of())
+    except UnknownTopic as err:
+        found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
+        return error_page(404, err.bare, found)
+    return page("entries/sources.html", answer, json_wanted)
 
 
 def _compare(versions: list[HistoryVersion]) -> dict[str, Any] | None:

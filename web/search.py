@@ -11,19 +11,17 @@ from flask import Blueprint, g, request, url_for
 from kb.answers import SearchAnswer
 from kb.search.budget import RESULTS
 from kb.vocabulary import SERIES_KINDS, kind_filter
-from web.views import as_of, int_arg, page, route
+from web.views import as_of, chosen_game, int_arg, keep_game, page, route
 
 bp = Blueprint("search", __name__)
-GAME_COOKIE = "game"
-"""The cookie keeping the game a judge chose to search."""
-GAME_KEPT = 365 * 24 * 3600
-"""How long (seconds) the choice is kept."""
+ELSEWHERE = 5
+"""Hits of other games shown below the divider of a search within one game."""
 
 
 @route(bp, "/")
 def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
-    game = g.kb.game_filter(_chosen_game())
+    game = g.kb.game_filter(chosen_game())
     kind = kind_filter(request.args["kind"]) if request.args.get("kind") else None
     on = as_of()  # a bad date is a 400 with or without a query
     answer: SearchAnswer | Mapping[str, Any] = {
@@ -48,24 +46,31 @@ def index(json_wanted: bool) -> Any:
             live=request.args.get("live") == "1",
             start=(number - 1) * limit,
         )
+    elsewhere = _elsewhere(text, on, game, kind) if text.strip() and game and number == 1 else []
     games = g.kb.games()
     response = page(
         "search/index.html",
-        {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS, "page": number},
+        {
+            **answer,
+            "game": game,
+            "default_game": g.kb.default_game(),
+            "elsewhere": elsewhere,
+            "kind": kind,
+            "games": games,
+            "kinds": SERIES_KINDS,
+            "page": number,
+        },
         json_wanted,
     )
-    if "game" in request.args:  # the judge's choice, remembered for the next searches
-        response.set_cookie(GAME_COOKIE, game or "", max_age=GAME_KEPT, samesite="Lax", httponly=True)
-    return response
+    return keep_game(response, game)
 
 
-def _chosen_game() -> str | None:
-    """The game searched: ``?game=`` (empty: any), else the one chosen before (a cookie), if this
-    knowledge base has it."""
-    if "game" in request.args:
-        return request.args["game"] or None
-    remembered = request.cookies.get(GAME_COOKIE, "")
-    return remembered if remembered in g.kb.games() else None
+def _elsewhere(text: str, on: Any, game: str, kind: str | None) -> list[dict[str, Any]]:
+    """The best hits of other games than ``game`` for ``text``, shown below a divider (headword,
+    game, label, topic), at most `ELSEWHERE`."""
+    found = g.kb.search(text, on, None, kind, limit=ELSEWHERE * 4)["results"]
+    other = [r for r in found if r["game"] != game][:ELSEWHERE]
+    return [{"topic": r["topic"], "headword": r["headword"], "game": r["game"], "label": r["label"]} for r in other]
 
 
 @bp.route("/complete.json")

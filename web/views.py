@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-from flask import Blueprint, abort, current_app, jsonify, make_response, render_template, request
+from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 
@@ -56,6 +56,37 @@ def int_arg(name: str, default: int, low: int, high: int) -> int:
     if not _WHOLE.fullmatch(value) or not low <= int(value) <= high:
         abort(400, f"{name}: expected a whole number from {low} to {high}, got {value[:40]!r}")
     return int(value)
+
+
+ANY_GAME = "any"
+"""``?game=any`` (or empty): every game, not the library's default alone."""
+GAME_COOKIE = "game"
+"""The cookie keeping the game a judge chose (``any`` for every game)."""
+GAME_KEPT = 365 * 24 * 3600
+"""How long (seconds) the choice is kept."""
+
+
+def chosen_game() -> str | None:
+    """The game a page answers within (None: every game): ``?game=`` (``any`` or empty: every
+    game), else the one chosen before (a cookie), else the library's default game
+    (`kb.query.KnowledgeBase.default_game`); in the static export every game, as its own
+    search answers."""
+    if "game" in request.args:
+        value = request.args["game"]
+        return None if value in ("", ANY_GAME) else value
+    if current_app.config.get("EXPORT"):
+        return None  # the export's own search and diff answer every game
+    remembered = request.cookies.get(GAME_COOKIE, "")
+    if remembered == ANY_GAME:
+        return None
+    return remembered if remembered in g.kb.games() else g.kb.default_game()
+
+
+def keep_game(response: Any, game: str | None) -> Any:
+    """``response``, remembering the game this request chose (when it chose one) for the next pages."""
+    if "game" in request.args:
+        response.set_cookie(GAME_COOKIE, game or ANY_GAME, max_age=GAME_KEPT, samesite="Lax", httponly=True)
+    return response
 
 
 def paging() -> Paging:

@@ -22,7 +22,7 @@ import datetime as dt
 import heapq
 from collections.abc import Callable
 
-from kb.ingest import textops
+from kb.ingest import sources, textops
 from kb.ingest.restatement import restate
 from kb.model import Topic, Version, lines
 from kb.vocabulary import reference_keys
@@ -350,6 +350,7 @@ def _amend(ledger: Ledger, result: ParseResult, entry: Entry, amendment: Amendme
             text = "\n\n".join(t for t in (text, amendment.text) if t)
         note = "; ".join(n for n in (note, _aside(amendment)) if n)
         version = make(entry, document.game, series, document.id, operation=operation, text=text, note=note)
+        version.sources = sources.carried(base, version)
         inherited = base.references if base else []
         own = entry.references if amendment.action != "delete" or rest_here else []
         version.references = list(dict.fromkeys(inherited + own))

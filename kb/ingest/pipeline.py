@@ -37,8 +37,8 @@ from kb.ingest import incremental, store
 from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.ingest.ledger import apply_documents, dangling_references
 from kb.ingest.linking import link_versions, ordinary_words
-from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
-from rulings.manifest import MANIFEST, load_manifest, load_releases, load_titles
+from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_GAME, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
+from rulings.manifest import MANIFEST, load_default_game, load_manifest, load_releases, load_titles
 from rulings.model import Document, ParseResult
 from rulings.parse import Coverage, coverage, parse_document
 from rulings.reading import Reading, reading, refusal
@@ -154,6 +154,7 @@ def build(
     malformed manifest or titles file is refused before anything (the knowledge-base directory included) is made."""
     for game in {d.game for d in load_manifest(library)}:
         load_titles(library, game)
+    load_default_game(library)
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
         if changed and notify:
@@ -356,6 +357,7 @@ def card_names_of(links: list[tuple[int, str, str]], catalog: Catalog) -> dict[i
 def _write_reports(staging: Path, library: Path, manifest: bytes, lines: list[str]) -> None:
     (staging / "report.json").write_text(json.dumps(lines, indent=1))
     (staging / BUILT_FROM).write_text(json.dumps(_fingerprint(library, manifest), indent=1))
+    (staging / DEFAULT_GAME).write_text(load_default_game(library) or "", encoding="utf-8")
 
 
 def _publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]:

@@ -221,6 +221,7 @@ def version_row(version: Version, key: str) -> tuple[object, ...]:
         "authority": v.authority,
         "ended_by": json.dumps(v.ended_by) if v.ended_by else None,
         "key": key,
+        "sources": json.dumps(v.sources),
     }
     return tuple(fields[column] for column in VERSION_COLUMNS)
 

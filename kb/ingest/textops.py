@@ -1,8 +1,8 @@
 """Edit an entry's text by part: the nth paragraph, sentence or bullet.
 
-Paragraphs are separated by blank lines; sentences end with ``.``, ``!`` or ``?`` (a
-closing quote or bracket may follow); bullets are paragraphs or lines starting with
-``•``. `MissingPart` says the part named is not there.
+Paragraphs and sentences are `kb.sentences`' (one split for editing a text and for citing
+each sentence's source); bullets are paragraphs or lines starting with ``•``. `MissingPart`
+says the part named is not there.
 """
 
 from __future__ import annotations
@@ -10,8 +10,10 @@ from __future__ import annotations
 import re
 
 from kb.errors import MissingPart as MissingPart
+from kb.sentences import paragraphs, sentences
 
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"')\]\u201d]*\s+(?=[A-Z\"'(\[\u201c])")
+__all__ = ["MissingPart", "edit", "paragraphs", "sentences"]
+
 _BULLET = re.compile(r"^\s*[\u2022*-]\s")
 
 
@@ -20,16 +22,6 @@ def _index(count: int, ordinal: int, unit: str) -> int:
     if not 0 <= index < count:
         raise MissingPart(f"the text has {count} {unit}(s), no {unit} number {ordinal}")
     return index
-
-
-def paragraphs(text: str) -> list[str]:
-    """The paragraphs of ``text``."""
-    return [p for p in text.split("\n\n") if p.strip()]
-
-
-def sentences(paragraph: str) -> list[str]:
-    """The sentences of one paragraph."""
-    return [s for s in _SENTENCE_END.split(paragraph.strip()) if s]
 
 
 def _with_sentences(text: str, ordinal: int, replacement: str | None) -> str:

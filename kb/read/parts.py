@@ -10,7 +10,7 @@ import datetime as dt
 from kb.answers import Citation, Ending, Part, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
 from kb.model import ID, KEY, Version, history_order, lines, status
-from kb.read import standing
+from kb.read import sources, standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
 from rulings import kinds
@@ -60,6 +60,7 @@ class Parts:
             "version": document["version"],
             "date": document["date"],
             "lines": lines(version.line_start, version.line_end),
+            "sources": sources.cited(self.reader, version),
         }
 
     def series_label(self, series: str) -> str:
@@ -101,6 +102,7 @@ class Parts:
             "sections": sections,
             "gives_way": None,
             "governs": None,
+            "paragraphs": sources.paragraphs(self.reader, version),
         }
 
     def parts(self, versions: list[Version], on: dt.date) -> list[Part]:

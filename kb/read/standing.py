@@ -12,10 +12,12 @@ several texts in force governs.
 - `precedence` / `govern`: the documents state their order: the Current Rulings govern over the
   Glossary, the Glossary over the Rulebook, a later document over an earlier one; the quick-start
   rules are a variant of the introductory game and FAQ answers are informal, so both give way.
-  Among texts of one game in force together (a topic's series, or the first hits of a search),
-  the governing one comes first and each other says what it gives way to and why. In a search,
-  a first hit the query names, or one of the quick-start rules (a question about the
-  introductory game), keeps its place, labelled.
+  Precedence holds only among texts that address the same rule (`related`): a topic's series
+  (its Glossary entry and its Current Rulings, an amendment and its base) and a text and the
+  texts it names or that name it ("See X"); among those in force together the governing one
+  comes first and each other says what it gives way to and why. Two search hits that merely rank
+  together never govern over each other. In a search, a first hit the query names, or one of the
+  quick-start rules (a question about the introductory game), keeps its place, labelled.
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
 from kb.model import ID, NOTE, OPERATION, SUPERSEDES, Outline, Outlines, Version, outline_of
+from kb.vocabulary import reference_keys
 from rulings import kinds
+from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
@@ -35,7 +39,7 @@ ABSENT = "that text is not in this knowledge base"
 WHOLE = ("original", "replace", "errata")
 """Operations whose text stands alone: a version made by one is whole."""
 ZONE = 3
-"""The first hits of a search, read as answers to one question: the governing one goes first."""
+"""The first hits of a search among which related texts are ordered: the governing one first."""
 MAX_SECTIONS = 24
 """Sections listed under an empty heading."""
 SCANNED = 400
@@ -154,29 +158,64 @@ def _gives_way(best: Part, part: Part, reader: Reader) -> GivesWay:
     }
 
 
+def related(one: Part, other: Part) -> bool:
+    """Whether two texts address the same rule, so that one can govern over the other: they are
+    of one game and of one topic (its series, an amendment and its base), or one names the other
+    ("See X"). Two search hits that merely rank together are not."""
+    if one["game"] != other["game"]:
+        return False
+    return one["topic"] == other["topic"] or _names(one, other) or _names(other, one)
+
+
+def _names(one: Part, other: Part) -> bool:
+    """Whether ``one`` refers to ``other`` ("See X", X being ``other``'s headword)."""
+    return headword_key(other["headword"]) in {key for target in one["references"] for key in reference_keys(target)}
+
+
+def groups(parts: list[Part]) -> list[list[int]]:
+    """The positions of ``parts`` gathered into groups of related texts (`related`, followed
+    through: a text related to one of a group is of it), each in order, groups by first position."""
+    found: list[list[int]] = []
+    for position, part in enumerate(parts):
+        joined = [g for g in found if any(related(part, parts[other]) for other in g)]
+        merged = sorted({p for g in joined for p in g} | {position})
+        found = [g for g in found if g not in joined] + [merged]
+    return sorted(found)
+
+
 def arranged(reader: Reader, answer: SearchAnswer, lead: bool = True) -> SearchAnswer:
     """A search's hits as a judge reads them: every hit with text before the empty headings
-    (which list their sections), and among the first `ZONE` hits the governing text first (unless
-    the first hit is named by the query or is of the quick-start rules; never when not ``lead``: a
-    page after the first), each hit it governs over saying why it gives way."""
+    (which list their sections), and among the first `ZONE` hits, within each group of texts
+    that address the same rule (`related`), the governing text first, in the group's first
+    place (unless the first hit is named by the query or is of the quick-start rules; never when
+    not ``lead``: a page after the first), each hit it governs over saying why it gives way.
+    Unrelated hits never govern over each other, however close they rank."""
     results = answer["results"]
     empty = [r for r in results if r["sections"] or (r["series"].startswith("rulebook:") and not r["text"])]
     ordered = [r for r in results if r not in empty] + empty
     # The governing text leads unless the query names the first hit's entry, or that hit is of the
     # quick-start rules (a question about the introductory game): those keep their place, labelled.
     lead = lead and bool(ordered) and not ordered[0]["full"] and tier(ordered[0], reader) != "variant"
-    zone = cast("list[SearchResult | HistoryResult]", govern(list(ordered[:ZONE]), reader, lead))
+    zone = list(ordered[:ZONE])
+    for group in groups(cast("list[Part]", zone)):
+        if len(group) > 1:
+            governed = govern(cast("list[Part]", [zone[p] for p in group]), reader, lead)
+            for place, part in zip(group, governed, strict=True):
+                zone[place] = cast("SearchResult | HistoryResult", part)
     answer["results"] = [*zone, *ordered[ZONE:]]
     return answer
 
 
 def offline_facts(reader: Reader, part: Part) -> dict[str, Any]:
     """What the export's search needs to arrange its hits as `arranged` does: the part's tier and
-    date (``tier``, ``since``), whether it is an empty heading and whether it takes part in
-    deciding which text governs (``candidate``)."""
+    date (``tier``, ``since``), whether it is an empty heading, whether it takes part in
+    deciding which text governs (``candidate``), and what relates it to other hits (`related`):
+    its headword's key (``name``) and the keys its "See X" references name (``refers``)."""
     amends = bool(part["partial"]) and not part["series"].startswith("rulebook:")
     empty = bool(part["sections"]) or (part["series"].startswith("rulebook:") and not part["text"])
     return {
+        "name": headword_key(part["headword"]),
+        "refers": sorted({key for target in part["references"] for key in reference_keys(target)}),
         "tier": TIERS[tier(part, reader)],
         "since": part["valid_from"] or "",
         "heading": empty,

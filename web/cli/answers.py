@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, cast
 
-from kb.answers import Ending, Entry, Part
+from kb.answers import Ending, Entry, Part, Source
 from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -49,21 +49,61 @@ def _open(args: argparse.Namespace) -> KnowledgeBase:
     return KnowledgeBase(current(Path(args.kb)))
 
 
+def _game(kb: KnowledgeBase, args: argparse.Namespace) -> str | None:
+    """The game a search or diff answers within: ``--game`` (``any``: every game), else the
+    library's default (`KnowledgeBase.default_game`)."""
+    if args.game == "any":
+        return None
+    return kb.game_filter(args.game or kb.default_game())
+
+
 def _wrap(text: str, indent: str = "    ") -> str:
     paragraphs = text.split("\n\n")
     return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
 
 
+def _lines(lines: str) -> str:
+    """``line 84`` or ``lines 84-86``."""
+    return f"{'lines' if '-' in lines or ',' in lines else 'line'} {lines}"
+
+
 def _cite(part: Part) -> str:
+    """A part's citation: its document, or every document that wrote its text, with their paragraphs."""
     c = part["citation"]
-    return f"{c['title']} ({c['version']}), {c['date']}, lines {c['lines']}"
+    if c["sources"]:
+        return "; ".join(
+            f"{s['title']} ({s['version']}), {s['date']}, {_lines(s['lines'])} {s['paragraphs']}" for s in c["sources"]
+        )
+    return f"{c['title']} ({c['version']}), {c['date']}, {_lines(c['lines'])}"
+
+
+def _written_by(source: Source) -> str:
+    """A sentence's source as ``rulings blame`` prints it beside the sentence."""
+    return f"{source['title']} {source['version']} ({source['date']}) {_lines(source['lines'])}"
+
+
+def cmd_blame(args: argparse.Namespace) -> int:
+    answer = _open(args).blame(args.topic, parse_date(args.as_of), args.game)
+    if args.json:
+        print_json(answer)
+        return 0
+    print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}: each sentence and its source")
+    for part in answer["parts"]:
+        print(f"\n[{part['label']}, version {part['number']} of {part['of']}] since {part['valid_from']}")
+        beside = [(s["paragraph"], _written_by(s["source"]), s["text"]) for s in part["sentences"]]
+        width = max((len(where) for _, where, _ in beside), default=0)
+        for paragraph, where, text in beside:
+            print(f"  ¶{paragraph}  {where:<{width}}  {text}")
+    if not answer["parts"]:
+        print("  nothing in force")
+    return 0
 
 
 def ending_line(end: Ending | None) -> str | None:
     """When, by what and why a version stopped, with the document and lines that did it."""
     if not end:
         return None
-    lines = f", lines {end['lines']}" if end["lines"] else ""
+    lines = f", {_lines(end['lines'])}" if end["lines"] else ""
     return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
 
 
@@ -157,14 +197,15 @@ def cmd_history(args: argparse.Namespace) -> int:
 
 def cmd_diff(args: argparse.Namespace) -> int:
     kb = _open(args)
-    cards = kb.deck_keys(_deck_text(args.deck), args.game) if args.deck else None
+    game = _game(kb, args)
+    cards = kb.deck_keys(_deck_text(args.deck), game) if args.deck else None
     if args.start is None:  # what the latest document changed
-        low, high, latest = kb.latest_range(args.game)
+        low, high, latest = kb.latest_range(game)
     elif args.end is None:
         raise BadDate(f"give TO as well as FROM {args.start!r} (or neither: the latest document's changes)")
     else:
         low, high, latest = parse_date(args.start), parse_date(args.end), None
-    answer = kb.diff(low, high, args.game, args.kind, cards, _paging(args))
+    answer = kb.diff(low, high, game, args.kind, cards, _paging(args))
     if args.json:
         print_json(answer)
         return 0
@@ -337,7 +378,7 @@ def cmd_search(args: argparse.Namespace) -> int:
     answer = kb.search(
         args.query,
         parse_date(args.as_of) if args.as_of else None,
-        kb.game_filter(args.game),
+        _game(kb, args),
         kind,
         args.limit,
         args.all,
@@ -364,7 +405,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         + (f"; more with --page {args.page + 1}" if answer["more"] else "")
     )
     for number, hit in enumerate(answer["results"], start=first):
-        other = f" (other game: {hit['game']})" if hit["game"] != (args.game or answer["results"][0]["game"]) else ""
+        other = f" (other game: {hit['game']})" if hit["game"] != kb.default_game() else ""
         print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}{other}")
         _print_standing(hit)
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them

@@ -25,6 +25,7 @@ from rulings.kinds import names as kind_names
 from rulings.manifest import load_titles
 from rulings.model import ParseResult
 from web.cli.answers import (
+    cmd_blame,
     cmd_card,
     cmd_cards,
     cmd_deck,
@@ -281,7 +282,11 @@ def parser() -> _Parser:
             raise ValueError(f"{name}: a command that reads, not in READING")
         command = top.command(name, help_text)
         command.add_argument("--kb", default=str(DEFAULT_KB), help="knowledge-base directory")
-        command.add_argument("--game", default=None, help="only this game (e.g. stccg)")
+        command.add_argument(
+            "--game",
+            default=None,
+            help="only this game (e.g. stccg; 'any': every game); a search or diff: default the library's",
+        )
         command.add_argument("--json", action="store_true", help="print JSON")
         command.set_defaults(run=run)
         return command
@@ -289,6 +294,9 @@ def parser() -> _Parser:
     show = query("show", "the text in force for a topic, with citations", cmd_show)
     show.add_argument("topic", help="a headword, e.g. Conundrum")
     show.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    blame = query("blame", "each sentence of a topic's text in force beside the document that wrote it", cmd_blame)
+    blame.add_argument("topic", help="a headword, e.g. commandeering")
+    blame.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
     history = query("history", "every version of a topic, with word diffs", cmd_history)
     history.add_argument("topic", help="a headword")
     diff = query("diff", "what changed between two dates", cmd_diff)
@@ -420,7 +428,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return status
 
 
-READING = frozenset({"show", "history", "diff", "card", "cards", "deck", "search", "docs"})
+READING = frozenset({"show", "blame", "history", "diff", "card", "cards", "deck", "search", "docs"})
 """The commands that only read a knowledge base (those `parser` adds with ``query``)."""
 
 

@@ -141,10 +141,31 @@
     return aliases[value] || value;
   }
 
+  function related(a, b) {
+    // The server's kb.read.standing.related: texts of one game and one topic, or one naming the other.
+    if (a.game !== b.game) { return false; }
+    return a.topic === b.topic || a.refers.indexOf(b.name) >= 0 || b.refers.indexOf(a.name) >= 0;
+  }
+
+  function groups(docs) {
+    // The server's kb.read.standing.groups: the positions of related texts, gathered.
+    var found = [];
+    docs.forEach(function (d, position) {
+      var joined = found.filter(function (g) { return g.some(function (o) { return related(d, docs[o]); }); });
+      var merged = [position];
+      joined.forEach(function (g) { merged = merged.concat(g); });
+      merged.sort(function (x, y) { return x - y; });
+      found = found.filter(function (g) { return joined.indexOf(g) < 0; }).concat([merged]);
+    });
+    return found.sort(function (x, y) { return x[0] - y[0]; });
+  }
+
   function arrange(index, found, reading) {
     // The server's kb.read.standing.arranged: empty headings after every hit with text; among
-    // the first three hits the governing text first (Current Rulings over Glossary over Rulebook,
-    // later over earlier), unless the query names the first hit or it is a quick-start rule.
+    // the first three hits, within each group of texts addressing the same rule (one topic, or
+    // one naming the other), the governing text first in the group's first place (Current
+    // Rulings over Glossary over Rulebook, later over earlier), unless the query names the
+    // first hit or it is a quick-start rule. Unrelated hits never govern over each other.
     var docs = index.docs;
     var ordered = found.filter(function (h) { return !docs[h.number].heading; })
       .concat(found.filter(function (h) { return docs[h.number].heading; }));
@@ -156,20 +177,27 @@
     var top = docs[ordered[0].number];
     var lead = !(ordered[0] === found[0] && full) && top.tier !== 0;
     function stronger(a, b) { return a.tier !== b.tier ? a.tier > b.tier : a.since > b.since; }
-    var zone = ordered.slice(0, 3), games = [], byGame = {}, first = [];
-    zone.forEach(function (h) {
-      var d = docs[h.number];
-      if (!d.candidate) { return; }
-      if (!byGame[d.game]) { byGame[d.game] = []; games.push(d.game); }
-      byGame[d.game].push(h);
+    var zone = ordered.slice(0, 3);
+    groups(zone.map(function (h) { return docs[h.number]; })).forEach(function (group) {
+      if (group.length < 2 || !lead) { return; }
+      var members = group.map(function (p) { return zone[p]; });
+      var byGame = {}, games = [], first = [];
+      members.forEach(function (h) {
+        var d = docs[h.number];
+        if (!d.candidate) { return; }
+        if (!byGame[d.game]) { byGame[d.game] = []; games.push(d.game); }
+        byGame[d.game].push(h);
+      });
+      games.forEach(function (g) {
+        var best = byGame[g][0];
+        byGame[g].forEach(function (h) { if (stronger(docs[h.number], docs[best.number])) { best = h; } });
+        var weaker = byGame[g].some(function (h) { return stronger(docs[best.number], docs[h.number]); });
+        if (weaker) { first.push(best); }
+      });
+      var governed = first.concat(members.filter(function (h) { return first.indexOf(h) < 0; }));
+      group.forEach(function (p, i) { zone[p] = governed[i]; });
     });
-    games.forEach(function (g) {
-      var best = byGame[g][0];
-      byGame[g].forEach(function (h) { if (stronger(docs[h.number], docs[best.number])) { best = h; } });
-      var weaker = byGame[g].some(function (h) { return stronger(docs[best.number], docs[h.number]); });
-      if (weaker && lead) { first.push(best); }
-    });
-    return first.concat(zone.filter(function (h) { return first.indexOf(h) < 0; }), ordered.slice(3));
+    return zone.concat(ordered.slice(3));
   }
 
   function ask(index, text, options) {
