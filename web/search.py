@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, g, request, url_for
 
 from kb.answers import SearchAnswer
-from kb.search.budget import RESULTS
-from kb.vocabulary import SERIES_KINDS, kind_filter
+from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages
+from kb.vocabulary import kind_filter
 from web.views import as_of, int_arg, page, route
 
 bp = Blueprint("search", __name__)
@@ -35,8 +35,8 @@ def index(json_wanted: bool) -> Any:
         "start": 0,
         "more": False,
     }
-    limit = int_arg("limit", 20, 1, 100)
-    number = int_arg("page", 1, 1, RESULTS // limit)
+    limit = int_arg("limit", LIMIT, 1, MAX_LIMIT)
+    number = int_arg("page", 1, 1, pages(limit))
     if text.strip():
         answer = g.kb.search(
             text,
@@ -51,7 +51,7 @@ def index(json_wanted: bool) -> Any:
     games = g.kb.games()
     response = page(
         "search/index.html",
-        {**answer, "game": game, "kind": kind, "games": games, "kinds": SERIES_KINDS, "page": number},
+        {**answer, "game": game, "kind": kind, "games": games, "kinds": KINDS, "page": number, "examples": EXAMPLES},
         json_wanted,
     )
     if "game" in request.args:  # the judge's choice, remembered for the next searches
