@@ -49,7 +49,7 @@ def test_one_list_of_kinds_in_help_errors_and_the_search_page(
     status, _, err = run(capsys, "search", "ship", "--kb", str(bundled_root), "--kind", "bogus")
     assert (status, err) == (2, f"rulings: error: unknown kind 'bogus'; the kinds are {KINDS_SAID}\n")
     page = create_app({"KB": str(bundled_root), "TESTING": True}).test_client().get("/?q=ship&kind=bogus")
-    assert page.status_code == 400 and f"unknown kind &#39;bogus&#39;; the kinds are" in page.text
+    assert page.status_code == 400 and "unknown kind &#39;bogus&#39;; the kinds are" in page.text
     # the other words are kinds too, as documented: dated-rulings finds what current-rulings finds
     assert run(capsys, "search", "ship", "--kb", str(bundled_root), "--kind", "dated-rulings") == run(
         capsys, "search", "ship", "--kb", str(bundled_root), "--kind", "current-rulings"
@@ -61,10 +61,14 @@ def test_one_list_of_kinds_in_help_errors_and_the_search_page(
     [
         (["--page", "11"], f"--page 11: the pages of 20 results are 1 to 10 ({RESULTS} results at most), not 11"),
         (["--page", "0"], f"--page 0: the pages of 20 results are 1 to 10 ({RESULTS} results at most), not 0"),
-        (["--page", "999999999"], "--page 999999999: the pages of 20 results are 1 to 10 (200 results at most), "
-         "not 999999999"),  # fmt: skip
-        (["--limit", "100", "--page", "3"], "--page 3: the pages of 100 results are 1 to 2 (200 results at most), "
-         "not 3"),  # fmt: skip
+        (
+            ["--page", "999999999"],
+            "--page 999999999: the pages of 20 results are 1 to 10 (200 results at most), not 999999999",
+        ),
+        (
+            ["--limit", "100", "--page", "3"],
+            "--page 3: the pages of 100 results are 1 to 2 (200 results at most), not 3",
+        ),
         (["--limit", "0"], f"--limit 0: results a page are 1 to {MAX_LIMIT}, not 0"),
         (["--limit", "101"], f"--limit 101: results a page are 1 to {MAX_LIMIT}, not 101"),
     ],
@@ -91,7 +95,9 @@ def test_an_empty_search_says_what_to_search(bundled_root: Path, capsys: pytest.
             "(e.g. rulings search 'conundrum target'; 'rulings search -h' for the syntax)\n",
         )  # fmt: skip
     page = create_app({"KB": str(bundled_root), "TESTING": True}).test_client().get("/")
-    assert all(f">{example.replace(chr(34), '&#34;').replace(chr(39), '&#39;')}</a>" in page.text for example in EXAMPLES)
+    assert all(
+        f">{example.replace(chr(34), '&#34;').replace(chr(39), '&#39;')}</a>" in page.text for example in EXAMPLES
+    )
 
 
 def test_every_option_of_every_command_has_help() -> None:
@@ -107,7 +113,9 @@ def test_every_option_of_every_command_has_help() -> None:
 def test_one_line_is_a_line(bundled_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "search", "tholian ship", "--kb", str(bundled_root), "--limit", "1")
     assert status == 0
-    assert out.splitlines()[-1] == "    Source: Star Trek: Conflict in the Neutral Zone Rulebook (1), 2023-01-01, line 217"
+    assert (
+        out.splitlines()[-1] == "    Source: Star Trek: Conflict in the Neutral Zone Rulebook (1), 2023-01-01, line 217"
+    )
     status, out, _ = run(capsys, "show", "Conundrum", "--kb", str(bundled_root), "--as-of", "2001-01-01")
     assert "    Source: Current Rulings Update (11/27/00), 2000-11-27, lines 79-83\n" in out
 
