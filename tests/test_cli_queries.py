@@ -93,10 +93,10 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     assert lines[1:6] == [
         "+ A Fast Ship Would Be Nice",
         "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
-        "lines 55",
+        "line 55",
         "+ Admiral Riker",
         "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
-        "lines 57",
+        "line 57",
         "    Publisher's summary: The preview version has the correct game text.",
     ]
     _, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled, "--json", "--kind", "glossary")

@@ -87,7 +87,7 @@ def test_superseded_cancelled_and_consolidated_say_why(history_root: Path, capsy
     _, out, _ = run(capsys, "history", "holodeck", "--kb", str(history_root))
     assert (
         "    Ended 2000-12-25: cancelled upon release of Fixture Expansion A"
-        " (Current Rulings Update (12/18/00), lines 23)"
+        " (Current Rulings Update (12/18/00), line 23)"
     ) in out.splitlines()
 
 
@@ -141,7 +141,7 @@ def test_diff_shows_summaries_and_why_rescinded(history: FlaskClient, history_ro
     lines = out.splitlines()
     assert lines[lines.index("- holodeck") + 1] == (
         "    Ended 2000-12-25: cancelled upon release of Fixture Expansion A"
-        " (Current Rulings Update (12/18/00), lines 23)"
+        " (Current Rulings Update (12/18/00), line 23)"
     )
 
 

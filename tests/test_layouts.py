@@ -53,7 +53,7 @@ def test_glued_ruling_is_its_own_topic(layouts_kb: Path, capsys: pytest.CaptureF
         "    This personnel may not report aboard a docked ship.",
         "    Publisher's summary: New ruling.",
         "    See: docking",
-        "    Source: Current Rulings Update (4/10/00), 2000-04-10, lines 11",
+        "    Source: Current Rulings Update (4/10/00), 2000-04-10, line 11",
     ]
     assert run(capsys, "show", "--kb", kb, "--as-of", "2000-05-01", "docking").splitlines()[1:3] == [
         "  [Glossary, version 2 of 2] active since 2000-04-10; delete-part",
@@ -147,7 +147,7 @@ def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFi
         "    A small ship that may carry two personnel.{+",
         "",
         "    A Runabout may carry four personnel.+}",
-        "    [Current Rulings, version 3 of 3] since 2000-09-01: Glossary (1.6), 2000-09-01, lines 4",
+        "    [Current Rulings, version 3 of 3] since 2000-09-01: Glossary (1.6), 2000-09-01, line 4",
         "- Kle'eg",
         "    Ended 2000-09-01: consolidated into Glossary 1.6 (Glossary (1.6), lines 14-20)",
     ]
@@ -155,7 +155,7 @@ def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFi
         "  [Current Rulings, version 3 of 3] active (temporary) since 2000-09-01; original",
         "    GOVERNS over the Glossary text of 2000-03-01.",
         "    A Runabout may carry four personnel.",
-        "    Source: Glossary (1.6), 2000-09-01, lines 4",
+        "    Source: Glossary (1.6), 2000-09-01, line 4",
     ]
     history = run(capsys, "history", "--kb", kb, "Runabout").splitlines()
     assert [line for line in history if line[:2] in ("3.", "4.")] == [
