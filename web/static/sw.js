@@ -107,6 +107,13 @@ self.addEventListener("activate", function (event) {
 });
 
 self.addEventListener("message", function (event) {
+  if (event.data && event.data.type === "settled" && event.ports[0]) {
+    // Told once every keeping and page put asked before this message is done (the caches then
+    // stand as they will until the next check): a reader, or a test, need not guess by waiting.
+    var port = event.ports[0];
+    event.waitUntil(running.then(function () { port.postMessage({ type: "settled" }); }));
+    return;
+  }
   if (!event.data || event.data.type !== "check") { return; }
   event.waitUntil(check().then(function (build) {
     if (!build) { return; }
