@@ -1,26 +1,31 @@
 # Two commands for a fresh machine: `make run` and `make test`.
+# In a checkout the knowledge base is the checkout's instance/kb, built from its data/ (passed
+# here; the installed program's own defaults are the user's data directory and the bundled library).
 PYTHON ?= python3
+PORT ?= 5000
+HOST ?= 127.0.0.1
+KB := --library data --kb instance/kb
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
 .PHONY: run test lint build clean bench
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
 build: $(STAMP)
-	$(BIN)/rulings build
+	$(BIN)/rulings build $(KB)
 
 run: build
-	$(BIN)/rulings serve --host 127.0.0.1 --port 5000 $(if $(WORKERS),--workers $(WORKERS))
+	$(BIN)/rulings serve --kb instance/kb --host $(HOST) --port $(PORT) $(if $(WORKERS),--workers $(WORKERS))
 
 lint: $(STAMP)
-	$(BIN)/ruff check rulings kb web tests bench docs
-	$(BIN)/ruff format --check rulings kb web tests bench docs
+	$(BIN)/ruff check setup.py rulings kb web tests bench docs
+	$(BIN)/ruff format --check setup.py rulings kb web tests bench docs
 	$(BIN)/mypy
 
 test: lint

@@ -119,14 +119,15 @@ def answer(kb: KnowledgeBase, text: str, on: dt.date | None, every: bool, fast: 
 
 
 def differences(
-    kb: KnowledgeBase, recorded: dict[str, Any] | None = None, relevance: bool = True
+    kb: KnowledgeBase, recorded: dict[str, Any] | None = None, relevance: bool = True, only: list[str] | None = None
 ) -> tuple[int, list[str]]:
     """How many answers were compared, and a line for each that differs (the bulk answer against
     the matcher path's, or against ``recorded``); answers cut short (``partial``) either way
-    are counted apart, not compared (but for a prefix with more expansions than searched)."""
+    are counted apart, not compared (but for a prefix with more expansions than searched).
+    ``only``: these of the queries (`texts`), not all."""
     compared, lines = 0, []
     for label, on, every in scopes(kb):
-        for text in texts(relevance):
+        for text in texts(relevance) if only is None else only:
             key = f"{label}|{text}"
             fast = answer(kb, text, on, every, True)
             slow = recorded[key] if recorded is not None else answer(kb, text, on, every, False)

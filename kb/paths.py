@@ -4,7 +4,7 @@ command line, the web app) share, so that reading needs nothing of building.
 
 ::
 
-    <kb>/                      DEFAULT_KB (``instance/kb``, or ``RULINGS_KB``), or --kb
+    <kb>/                      DEFAULT_KB (``RULINGS_KB``, or the user's data directory), or --kb
       current -> builds/<stamp>   the knowledge base in service (`current`), switched atomically
       builds/<stamp>/             one build:
         kb.sqlite                 DB_NAME, the store of record (`kb.ingest.store`)
@@ -19,18 +19,46 @@ command line, the web app) share, so that reading needs nothing of building.
 from __future__ import annotations
 
 import os
+import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from kb.errors import BuildError
 
-DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY", "data")).absolute()
-"""The document library: ``data/`` in the working directory (not beside the installed package);
-``RULINGS_LIBRARY`` overrides it."""
+BUNDLED_LIBRARY = Path(__file__).resolve().parents[1] / "data"
+"""The library that comes with the program: ``data/`` of the checkout, which the wheel carries as
+package data beside `kb` (``<site-packages>/rulings_app/data``, `setup.py`)."""
+LIBRARY_HINT = "pass --library DIR or set RULINGS_LIBRARY to a folder holding library.toml"
+"""What a "not found" about the library tells the user to do."""
+KB_HINT = "pass --kb DIR or set RULINGS_KB to where 'rulings build' wrote one"
+"""What a "not found" about the knowledge base tells the user to do."""
+
+
+def user_data_dir(environ: Mapping[str, str] = os.environ, platform: str = sys.platform) -> Path:
+    """The folder of this program's files in the user's data directory, by the platform's
+    convention: ``$XDG_DATA_HOME/rulings`` (``~/.local/share/rulings``) on Linux and other POSIX
+    systems, ``~/Library/Application Support/rulings`` on macOS, ``%LOCALAPPDATA%\\rulings`` on Windows."""
+    home = Path(environ.get("HOME") or Path.home())
+    if platform == "win32":
+        local = environ.get("LOCALAPPDATA") or environ.get("APPDATA")
+        return (Path(local) if local else home / "AppData" / "Local") / "rulings"
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / "rulings"
+    xdg = environ.get("XDG_DATA_HOME", "")
+    return (
+        Path(xdg) if os.path.isabs(xdg) else home / ".local" / "share"
+    ) / "rulings"  # relative: ignored, as XDG says
+
+
+DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY") or BUNDLED_LIBRARY).absolute()
+"""The document library: ``RULINGS_LIBRARY``, else the bundled one (`BUNDLED_LIBRARY`); never the
+working directory's. ``--library`` overrides both."""
 WAIT = 600.0
 """Seconds a ``build`` or ``add`` waits for another one on the same library or KB before refusing."""
-DEFAULT_KB = Path(os.environ.get("RULINGS_KB", "instance/kb")).absolute()
-"""Where knowledge bases are built: ``instance/kb`` in the working directory (git-ignored);
-``RULINGS_KB`` overrides it."""
+DEFAULT_KB = Path(os.environ.get("RULINGS_KB") or user_data_dir() / "kb").absolute()
+"""Where knowledge bases are built: ``RULINGS_KB``, else ``kb`` in the user's data directory
+(`user_data_dir`); never the working directory's. ``--kb`` overrides both; ``make run`` in a
+checkout passes ``--kb instance/kb``."""
 CURRENT = "current"
 """The link, inside a knowledge-base directory, to the build in service."""
 BUILDS = "builds"
@@ -57,5 +85,5 @@ def current(kb: Path = DEFAULT_KB) -> Path:
     """The directory of the knowledge base in service."""
     link = kb / CURRENT
     if not link.exists():
-        raise BuildError(f"{kb}: no knowledge base built yet (run 'rulings build')")
+        raise BuildError(f"{kb}: no knowledge base built yet (run 'rulings build', or {KB_HINT})")
     return link.resolve()

@@ -19,10 +19,11 @@ from rulings.normalize import headword_key
 
 SERIES_KINDS = ("rulebook", "glossary", "current-rulings", "faq", "comprehensive-rules")
 """The kinds of series a search or diff can be limited to."""
-_KIND_ALIASES = {
+KIND_ALIASES = {
     "current-rulings-update": "current-rulings", "ruling": "current-rulings", "rulings": "current-rulings",
     "dated-rulings": "current-rulings", "question": "faq",
 }  # fmt: skip
+"""Other words a person may give for a series kind (`kind_filter`), listed in help and errors (`kb.asking`)."""
 
 
 MOVED_FROM = "moved from "
@@ -41,7 +42,18 @@ def moved_from(note: str) -> str | None:
 def series_kind(kind: str) -> str:
     """The series kind a document kind (or a word a person types) belongs to:
     ``current-rulings-update`` and ``ruling`` are ``current-rulings``."""
-    return _KIND_ALIASES.get(kind, kind)
+    return KIND_ALIASES.get(kind, kind)
+
+
+def kinds_text() -> str:
+    """The kinds a search or diff may be limited to, and the other words taken for them, for help
+    and errors: ``rulebook, glossary, current-rulings, faq (current-rulings-update, ... mean
+    current-rulings; question means faq)``."""
+    words: dict[str, list[str]] = {}
+    for word, kind in KIND_ALIASES.items():
+        words.setdefault(kind, []).append(word)
+    others = "; ".join(f"{', '.join(w)} {'means' if len(w) == 1 else 'mean'} {k}" for k, w in words.items())
+    return f"{', '.join(SERIES_KINDS)} ({others})"
 
 
 def kind_filter(value: str) -> str:
@@ -49,10 +61,7 @@ def kind_filter(value: str) -> str:
     ``current-rulings``); anything else is an `UnknownFilter` listing the valid kinds."""
     kind = series_kind(value.strip().lower())
     if kind not in SERIES_KINDS:
-        raise UnknownFilter(
-            f"unknown kind {value[:40]!r}; the kinds are {', '.join(SERIES_KINDS)}"
-            " (current-rulings-update means current-rulings)"
-        )
+        raise UnknownFilter(f"unknown kind {value[:40]!r}; the kinds are {kinds_text()}")
     return kind
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -14,6 +15,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from helpers import FIXTURES, SEEDS
 from kb.ingest.pipeline import build
 from web.app import create_app
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Cases marked ``slow`` run when CI=true (CI runs ``make test`` so); skipped, saying so, elsewhere."""
+    if os.environ.get("CI") == "true":
+        return
+    later = pytest.mark.skip(reason="slow: runs when CI=true (CI=true make test)")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(later)
 
 
 @pytest.fixture(scope="session")

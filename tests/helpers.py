@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
+
+import pytest
 
 from rulings.model import Document, ParseResult
 from rulings.parse import coverage, parse_source
 from rulings.source import decode
 
+T = TypeVar("T")
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED = ROOT.parent / "shared"
@@ -89,3 +94,18 @@ def render(result: ParseResult) -> str:
     )
     out += [f"warning: {w}" for w in result.warnings]
     return "\n".join(out)
+
+
+SAMPLE_SEED = 38
+"""The seed of the cases an equivalence test checks on every run (`part_of`)."""
+
+
+def part_of(cases: list[T], part: str, share: float) -> list[T]:
+    """The cases of ``part``: ``"sample"``, a seeded ``share`` of them (every run), or ``"rest"``,
+    the others (marked ``slow``: runs when CI=true). Together they are every case, each once."""
+    chosen = set(random.Random(SAMPLE_SEED).sample(range(len(cases)), max(1, round(len(cases) * share))))
+    return [case for index, case in enumerate(cases) if (index in chosen) == (part == "sample")]
+
+
+PARTS = [pytest.param("sample", id="sample"), pytest.param("rest", id="rest", marks=pytest.mark.slow)]
+"""Parametrize an equivalence test over its seeded sample and, marked ``slow``, the rest of its cases."""

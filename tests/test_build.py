@@ -139,7 +139,8 @@ def test_cli_bad_library(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert main(["build", "--library", str(tmp_path), "--kb", str(tmp_path / "kb")]) == 1
     assert (
         capsys.readouterr().err == f"rulings: error: {tmp_path / 'library.toml'}: no manifest "
-        "(expected library.toml in the library)\n"
+        "(expected library.toml in the library); pass --library DIR or set RULINGS_LIBRARY to a folder holding "
+        "library.toml\n"
     )
 
 

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from helpers import PARTS, part_of
 from kb.errors import Damaged
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -23,14 +24,22 @@ TYPED = ["conundrum", "conondrum", "chajoh", "uss enterprise", "can conundrum ta
          "zzzz", "commandering", "away tem", "reshuffle", "mr quark", "ee", "borgship", "klingon gun"]  # fmt: skip
 
 
+SHARE = 0.2
+"""The share of the words compared on every run (a seeded sample, `helpers.part_of`); the rest
+are compared when CI=true (marked ``slow``)."""
+
+
+@pytest.mark.parametrize("part", PARTS)
 @pytest.mark.parametrize(("n", "cutoff"), [(1, 0.7), (5, 0.6), (3, 0.0), (2, 1.0)])
-def test_the_answer_is_difflibs_for_the_knowledge_bases_names(bundled_root: Path, n: int, cutoff: float) -> None:
+def test_the_answer_is_difflibs_for_the_knowledge_bases_names(
+    bundled_root: Path, n: int, cutoff: float, part: str
+) -> None:
     with KnowledgeBase(current(bundled_root)) as kb:
         names = list(kb.names())
     assert len(names) > 100
     typos = [name[:i] + name[i + 1 :] for name in names[::7] for i in (0, len(name) // 2)]
     table = NameTable(names)
-    for word in TYPED + typos + names[::11]:
+    for word in TYPED + part_of(typos + names[::11], part, SHARE):
         want = difflib.get_close_matches(word, names, n, cutoff)
         assert close_matches(word, names, n, cutoff) == want, word
         assert close_matches(word, table.reachable(word, cutoff), n, cutoff) == want, word
@@ -80,13 +89,14 @@ def test_a_kept_table_that_does_not_fit_together_is_a_damaged_store(bundled_root
         kb.search("qwertzuiop")  # known nowhere: a "did you mean" compares it with the names
 
 
-def test_the_answer_is_difflibs_for_random_words_and_names() -> None:
+@pytest.mark.parametrize("part", PARTS)
+def test_the_answer_is_difflibs_for_random_words_and_names(part: str) -> None:
     draw = random.Random(13)
     letters = "aabcdeeilnorstu -'"
     names = ["".join(draw.choice(letters) for _ in range(draw.randint(1, 24))) for _ in range(3000)]
     table = NameTable(names)  # a word's characters it has not seen count for nothing
-    for _ in range(300):
-        word = "".join(draw.choice(letters) for _ in range(draw.randint(0, 20)))
+    words = ["".join(draw.choice(letters) for _ in range(draw.randint(0, 20))) for _ in range(300)]
+    for word in part_of(words, part, SHARE):
         for n, cutoff in ((1, 0.7), (5, 0.6), (4, 0.3)):
             want = difflib.get_close_matches(word, names, n, cutoff)
             assert close_matches(word, names, n, cutoff) == want, word

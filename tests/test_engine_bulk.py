@@ -2,7 +2,8 @@
 
 For every query of the relevance sets and of the benchmark (`bench/answers.py`), on the
 bundled library, the history fixture library and five months of the stress benchmark
-library (the relevance sets on the bundled one only: they are of it): every document
+library (the relevance sets on the bundled one only: they are of it) — a seeded quarter of the
+queries on every run, the rest when CI=true (``slow``) —: every document
 Whoosh's matchers match in either index (in force, every version) is matched in bulk, with
 the same score to within 1e-9 (Whoosh's BM25F over the live documents, `test_engine_weighting.LiveWhoosh`),
 and nothing else; and every answer of `search` (results,
@@ -22,6 +23,7 @@ from test_engine_weighting import LiveWhoosh
 from test_history_search import bench_module
 from whoosh import index
 
+from helpers import PARTS, part_of
 from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
@@ -31,6 +33,9 @@ from kb.search.questions import read_query
 
 ANSWERS = bench_module("answers")
 TEXTS: list[str] = ANSWERS.texts()  # type: ignore[attr-defined]
+SHARE = 0.25
+"""The share of the queries compared on every run (a seeded sample, `helpers.part_of`); the rest
+are compared when CI=true (marked ``slow``)."""
 
 
 @pytest.fixture(scope="module")
@@ -45,15 +50,16 @@ def stress_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 LIBRARIES = ["bundled_root", "history_root", "stress_root"]
 
 
+@pytest.mark.parametrize("part", PARTS)
 @pytest.mark.parametrize("library", LIBRARIES)
 @pytest.mark.parametrize("name", [CURRENT_DIR, INDEX_DIR])
-def test_every_match_and_score_is_whooshs(request: pytest.FixtureRequest, library: str, name: str) -> None:
+def test_every_match_and_score_is_whooshs(request: pytest.FixtureRequest, library: str, name: str, part: str) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(library)))
     try:
         whooshs = index.open_dir(str(kb.directory / name)).searcher(weighting=LiveWhoosh())
         ours = kb.searchers.index_searcher(name)
         matched = 0
-        for text in TEXTS:
+        for text in part_of(TEXTS, part, SHARE):
             typed = read_query(text)
             built = built_query(ours, typed, budget.Work())
             ready = prepared(typed, None, None, 20, budget.Work())
@@ -69,20 +75,21 @@ def test_every_match_and_score_is_whooshs(request: pytest.FixtureRequest, librar
                 assert got.keys() == want.keys(), text
                 assert all(math.isclose(got[d], want[d], rel_tol=0, abs_tol=1e-9) for d in want), text
                 matched += len(want)
-        assert matched > 500  # the queries do match: the comparison is not of empty sets
+        assert matched > 500 * SHARE  # the queries do match: the comparison is not of empty sets
         whooshs.close()
     finally:
         kb.close()
 
 
+@pytest.mark.parametrize("part", PARTS)
 @pytest.mark.parametrize("library", LIBRARIES)
-def test_every_answer_is_the_matchers(request: pytest.FixtureRequest, library: str) -> None:
+def test_every_answer_is_the_matchers(request: pytest.FixtureRequest, library: str, part: str) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(library)))
     try:
         relevance = library == "bundled_root"  # the relevance sets are of the bundled library
-        compared, lines = ANSWERS.differences(kb, relevance=relevance)  # type: ignore[attr-defined]
+        texts = part_of(ANSWERS.texts(relevance), part, SHARE)  # type: ignore[attr-defined]
+        compared, lines = ANSWERS.differences(kb, relevance=relevance, only=texts)  # type: ignore[attr-defined]
         assert [line for line in lines if line.startswith("DIFFERS")] == []
-        texts = ANSWERS.texts(relevance)  # type: ignore[attr-defined]
         assert compared >= len(texts) * 4  # five scopes, a few cut short (a prefix over its expansions)
     finally:
         kb.close()
@@ -111,8 +118,9 @@ def test_best_breaks_ties_by_document() -> None:
     assert bulk.best(found, 2, np.array([1, 5, 9], dtype=np.int64)) == [(1, 2.0), (5, 2.0)]
 
 
+@pytest.mark.parametrize("part", PARTS)
 @pytest.mark.parametrize("library", ["bundled_root", "stress_root"])
-def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library: str) -> None:
+def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library: str, part: str) -> None:
     from whoosh import highlight
 
     from kb.search.snippet import PASSAGES, EarlierOnTies, snippet
@@ -121,7 +129,7 @@ def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library:
     try:
         searcher = kb.searchers.index_searcher(CURRENT_DIR)
         compared = 0
-        for text in TEXTS:
+        for text in part_of(TEXTS, part, SHARE):
             built = built_query(searcher, read_query(text), budget.Work())
             if built is None:
                 continue
@@ -134,6 +142,6 @@ def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library:
                 )
                 assert marked == hit.results.highlighter.highlight_hit(hit, "text", top=PASSAGES), text
                 compared += bool(marked)
-        assert compared > 100
+        assert compared > 100 * SHARE
     finally:
         kb.close()

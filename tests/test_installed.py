@@ -1,11 +1,20 @@
-"""Installed like a library: ``pip install .`` (not editable), then ``rulings build`` and
-``rulings serve`` in a directory that has a ``data/``, or with ``RULINGS_LIBRARY``."""
+"""Installed as a user installs it: ``pip install <clone>`` (a wheel, not a link to this checkout)
+into a fresh venv, run from a folder outside any checkout with a home of its own. With no
+argument, ``rulings build`` builds the bundled library into the user's data directory, and
+``rulings search`` and ``rulings serve`` answer from it; another distribution's ``web`` or ``kb``
+beside it neither breaks it nor is broken by it.
+
+One venv serves the whole test session. It is made without pip and with the dependencies of
+the interpreter running the tests (a ``.pth`` line naming its site-packages: the folder only, not
+its ``.pth`` files, so not this checkout's editable install), so that nothing but the package
+itself is installed; the wheel is built by pip as for any user."""
 
 from __future__ import annotations
 
 import http.client
 import os
 import shutil
+import site
 import socket
 import subprocess
 import sys
@@ -15,6 +24,9 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, SEEDS
+from kb.paths import user_data_dir
+
+Installed = dict[str, Path]
 
 
 def free_port() -> int:
@@ -23,68 +35,157 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The package installed (a wheel, not a link to this checkout) in a directory of its own."""
-    target = tmp_path_factory.mktemp("site")
-    source = tmp_path_factory.mktemp("source") / "rulings"
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".venv", ".git", "instance", "build", "*.egg-info"))
+@pytest.fixture(scope="session")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
+    """The venv (``venv``), its site-packages (``site``), the user's home (``home``) and an empty
+    working folder (``work``)."""
+    top = tmp_path_factory.mktemp("installed")
+    clone = top / "clone"
+    shutil.copytree(ROOT, clone, ignore=shutil.ignore_patterns(".venv", ".git", "instance", "build", "*.egg-info"))
+    venv = top / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    lib = next((venv / "lib").glob("python3.*/site-packages"))
+    (lib / "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n", encoding="utf-8")
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target",
-         str(target), str(source)],
-        check=True, capture_output=True, timeout=300,
+        [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--quiet", "--no-deps",
+         "--ignore-installed", str(clone)],
+        check=True, capture_output=True, timeout=600,
     )  # fmt: skip
-    shutil.rmtree(source)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("RULINGS_")}
-    return {**env, "PYTHONPATH": str(target), "PYTHONSAFEPATH": "1"}
+    shutil.rmtree(clone)
+    (top / "home").mkdir()
+    (top / "work").mkdir()
+    return {"venv": venv, "site": lib, "home": top / "home", "work": top / "work"}
 
 
-def rulings(env: dict[str, str], cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    code = "import sys, web.cli.main as cli; assert 'site' in cli.__file__, cli.__file__; sys.exit(cli.main())"
-    return subprocess.run([sys.executable, "-c", code, *args], cwd=cwd, env=env, capture_output=True, text=True,
-                          timeout=300)  # fmt: skip
+def environment(installed: Installed, **more: str) -> dict[str, str]:
+    """A user's environment: the venv's programs first, a home of its own, no RULINGS_ or XDG_ variables."""
+    kept = {k: v for k, v in os.environ.items() if not k.startswith(("RULINGS_", "XDG_", "PYTHON"))}
+    path = f"{installed['venv'] / 'bin'}{os.pathsep}{kept.get('PATH', '')}"
+    return {**kept, "HOME": str(installed["home"]), "PATH": path, **more}
 
 
-def test_build_and_serve_in_a_directory_with_data(installed: dict[str, str], tmp_path: Path) -> None:
-    work = tmp_path / "judge"
-    shutil.copytree(SEEDS, work / "data")
-    built = rulings(installed, work, "build")
+def rulings(installed: Installed, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
+    program = str(installed["venv"] / "bin" / "rulings")
+    return subprocess.run([program, *args], cwd=installed["work"], env=environment(installed, **env),
+                          capture_output=True, text=True, timeout=300)  # fmt: skip
+
+
+def first_page(port: int, path: str) -> tuple[int, str]:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        connection.request("GET", path)
+        response = connection.getresponse()
+        return response.status, response.read().decode()
+    finally:
+        connection.close()
+
+
+def test_build_search_and_serve_with_no_argument(installed: Installed) -> None:
+    built = rulings(installed, "build")
     assert built.returncode == 0, built.stderr
     assert built.stdout.splitlines()[0].startswith("stccg-quick-start: 40 entries")
-    assert (work / "instance" / "kb" / "current" / "kb.sqlite").is_file()
-    shown = rulings(installed, work, "show", "Conundrum", "--as-of", "2001-01-01")
-    assert shown.returncode == 0 and shown.stdout.startswith("Conundrum  (stccg:conundrum)"), shown.stderr
-    port = free_port()
-    code = "import sys, web.cli.main; sys.exit(web.cli.main.main())"
-    server = subprocess.Popen([sys.executable, "-c", code, "serve", "--port", str(port)], cwd=work, env=installed,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)  # fmt: skip
-    try:
-        status = 0
-        for _ in range(300):
-            try:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                connection.request("GET", "/entry/stccg:conundrum")
-                response = connection.getresponse()
-                status, body = response.status, response.read().decode()
-                connection.close()
-                break
-            except OSError:
-                assert server.poll() is None
-                time.sleep(0.1)
-        assert status == 200 and "Conundrum" in body
-    finally:
-        server.terminate()
-        server.wait(timeout=30)
+    kb = installed["home"] / ".local" / "share" / "rulings" / "kb"
+    assert (kb / "current" / "kb.sqlite").is_file() and list(installed["work"].iterdir()) == []
+    found = rulings(installed, "search", "ship")
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.splitlines()[0].startswith("20 result(s) for 'ship' as of ")
+    assert (
+        found.stdout.splitlines()[1]
+        == "1. Tholian Ship  [Rulebook: Star Trek: Conflict in the Neutral Zone Rulebook] active"
+    )
+    options: list[str] = []  # none, unless another program holds the default port
+    for _ in range(2):
+        log = installed["work"].parent / "serve.log"
+        with log.open("wb") as out:
+            server = subprocess.Popen([str(installed["venv"] / "bin" / "rulings"), "serve", *options],
+                                      cwd=installed["work"], env=environment(installed), stdout=out,
+                                      stderr=subprocess.STDOUT)  # fmt: skip
+        try:
+            for _ in range(600):
+                if log.read_text().endswith("\n") or server.poll() is not None:
+                    break
+                time.sleep(0.05)
+            said = log.read_text()
+            if server.poll() == 1 and "is in use by another program" in said:
+                options = ["--port", str(free_port())]
+                continue
+            assert said.startswith(f"serving {kb} on http://127.0.0.1:{options[1] if options else 5000}/ with "), said
+            status, body = first_page(int(options[1]) if options else 5000, "/entry/stccg:conundrum")
+            assert status == 200 and "Conundrum" in body
+            break
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        log.unlink()
+    else:
+        raise AssertionError("no port to serve on")
 
 
-def test_library_from_the_environment(installed: dict[str, str], tmp_path: Path) -> None:
+def test_parse_finds_the_bundled_titles(installed: Installed) -> None:
+    update = installed["site"] / "rulings_app" / "data" / "stccg" / "current-rulings-update-2000-11-27.txt"
+    parsed = rulings(installed, "parse", str(update), "--kind", "current-rulings-update")
+    assert parsed.returncode == 0 and parsed.stdout.splitlines()[-1].startswith("coverage: ")
+    assert "no known title" not in parsed.stderr  # 27 of them without titles/stccg.txt
+    assert parsed.stderr == (
+        f"warning: {update}:147: 'Mirror versions' looks like an entry but is read as part of 'persona' (after a line "
+        "ending with ':', an item of the list it introduces)\n"
+    )
+
+
+def test_every_not_found_says_what_to_pass(installed: Installed, tmp_path: Path) -> None:
+    nowhere = tmp_path / "nowhere"
+    missing = rulings(installed, "search", "ship", RULINGS_KB=str(nowhere))
+    assert (missing.returncode, missing.stderr) == (1, (
+        f"rulings: error: {nowhere}: no knowledge base built yet (run 'rulings build', or pass --kb DIR or set "
+        "RULINGS_KB to where 'rulings build' wrote one)\n"))  # fmt: skip
+    empty = rulings(installed, "build", "--library", str(tmp_path), "--kb", str(nowhere))
+    assert (empty.returncode, empty.stderr) == (1, (
+        f"rulings: error: {tmp_path / 'library.toml'}: no manifest (expected library.toml in the library); pass "
+        "--library DIR or set RULINGS_LIBRARY to a folder holding library.toml\n"))  # fmt: skip
+    helped = rulings(installed, "build", "-h").stdout
+    assert str(installed["site"] / "rulings_app" / "data") in "".join(helped.split())  # the default named in -h
+    assert str(installed["work"]) not in helped
+
+
+def test_the_library_and_kb_from_the_environment(installed: Installed, tmp_path: Path) -> None:
     shutil.copytree(SEEDS, tmp_path / "library")
-    env = {**installed, "RULINGS_LIBRARY": str(tmp_path / "library"), "RULINGS_KB": str(tmp_path / "kb")}
-    empty = tmp_path / "elsewhere"
-    empty.mkdir()
-    built = rulings(env, empty, "build")
+    env = {"RULINGS_LIBRARY": str(tmp_path / "library"), "RULINGS_KB": str(tmp_path / "kb")}
+    built = rulings(installed, "build", "--json", **env)
     assert built.returncode == 0, built.stderr
-    assert (tmp_path / "kb" / "current").is_dir() and not (empty / "instance").exists()
-    missing = rulings(installed, empty, "build")
-    assert missing.returncode == 1
-    assert missing.stderr.startswith("rulings: error: ") and str(empty / "data") in missing.stderr
+    assert (tmp_path / "kb" / "current").is_dir()
+    assert rulings(installed, "build", "--check", **env).stdout == "the knowledge base in service matches the library\n"
+    xdg = rulings(installed, "build", "--check", XDG_DATA_HOME=str(tmp_path / "xdg"))
+    assert xdg.stderr.startswith(f"rulings: error: {tmp_path / 'xdg' / 'rulings' / 'kb'}: no knowledge base built")
+
+
+def test_another_web_or_kb_beside_it(installed: Installed) -> None:
+    """What web.py (a ``web``) or any other distribution of a ``kb`` would install: each stays
+    its own, and the program stays the program's."""
+    wheel = [line.split(",")[0] for line in next(installed["site"].glob("rulings-*.dist-info")).joinpath(
+        "RECORD").read_text().splitlines()]  # fmt: skip
+    tops = {path.split("/")[0] for path in wheel}
+    assert "rulings_app" in tops and tops <= {"rulings_app", "rulings-0.1.0.dist-info", "..", "__pycache__"}, tops
+    for name in ("web", "kb"):
+        (installed["site"] / name).mkdir()
+        (installed["site"] / name / "__init__.py").write_text(f"WHOSE = 'another {name}'\n", encoding="utf-8")
+    try:
+        found = rulings(installed, "search", "conundrum", "--limit", "1")
+        assert found.returncode == 0 and found.stdout.startswith("1 result(s) for 'conundrum'"), found.stderr
+        python = str(installed["venv"] / "bin" / "python")
+        theirs = subprocess.run([python, "-c", "import web, kb; print(web.WHOSE, kb.WHOSE)"], cwd=installed["work"],
+                                env=environment(installed), capture_output=True, text=True, check=True)  # fmt: skip
+        assert theirs.stdout == "another web another kb\n"
+    finally:
+        for name in ("web", "kb"):
+            shutil.rmtree(installed["site"] / name)
+
+
+def test_the_user_data_directory_by_platform() -> None:
+    home = {"HOME": "/home/judge"}
+    assert user_data_dir(home, "linux") == Path("/home/judge/.local/share/rulings")
+    assert user_data_dir({**home, "XDG_DATA_HOME": "/data"}, "linux") == Path("/data/rulings")
+    assert user_data_dir({**home, "XDG_DATA_HOME": "relative"}, "linux") == Path("/home/judge/.local/share/rulings")
+    assert user_data_dir(home, "darwin") == Path("/home/judge/Library/Application Support/rulings")
+    assert user_data_dir({**home, "LOCALAPPDATA": "C:/Users/j/AppData/Local"}, "win32") == Path(
+        "C:/Users/j/AppData/Local/rulings"
+    )

@@ -235,7 +235,7 @@ def test_how_to_use_the_glossary_is_versioned(tmp_path: Path, capsys: pytest.Cap
     assert lines[:4] == [
         "How to use the Glossary  (stccg:how-to-use-the-glossary): 2 version(s)",
         "1. 1999-10-01 -> 2002-08-01  [Glossary, version 1 of 2] original, superseded",
-        "    Source: Glossary (1.6), 1999-10-01, lines 1",
-        "    Ended 2002-08-01: superseded by version 2 (Glossary (1.8), lines 1)",
+        "    Source: Glossary (1.6), 1999-10-01, line 1",
+        "    Ended 2002-08-01: superseded by version 2 (Glossary (1.8), line 1)",
     ]
     assert "2. 2002-08-01 -> in force  [Glossary, version 2 of 2] replace, active" in lines

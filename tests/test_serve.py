@@ -189,3 +189,57 @@ def stored_documents(root: Path) -> list[str]:
     """The ids of the documents in force today in the knowledge base under ``root``, as /docs.json lists them."""
     answer = KnowledgeBase(current(root)).documents_in_force(dt.date.today())
     return sorted(d["id"] for d in answer["documents"])
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_busy_port_is_one_line_naming_it_and_how_to_pick_another(bundled_root: Path, workers: str) -> None:
+    """With waitress and with gunicorn: no retries, no traceback, no blame on the knowledge base."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        started = time.monotonic()
+        done = subprocess.run(
+            [sys.executable, "-m", "web.cli", "serve", "--kb", str(bundled_root), "--port", str(port),
+             "--workers", workers],
+            cwd=ROOT, capture_output=True, text=True, timeout=120,
+        )  # fmt: skip
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (
+        f"rulings: error: port {port} on 127.0.0.1 is in use by another program; pick another with --port N "
+        "(make run PORT=N)\n"
+    )
+    assert time.monotonic() - started < 60  # gunicorn alone would have tried for five seconds more
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_the_address_is_said_once_the_port_is_open(bundled_root: Path, tmp_path: Path, workers: str) -> None:
+    """``--port 0``: the system picks a port, and the one line names it, when a client can connect."""
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "web.cli", "serve", "--kb", str(bundled_root), "--port", "0", "--workers", workers],
+            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+    try:
+        for _ in range(600):
+            if log.read_text().endswith("\n"):
+                break
+            assert process.poll() is None, log.read_text()
+            time.sleep(0.05)
+        line = log.read_text()
+        how = "one process (waitress)" if workers == "1" else "2 processes (gunicorn)"
+        port = port_of_line(line)
+        assert line == (
+            f"serving {bundled_root} on http://127.0.0.1:{port}/ with {how} of 8 threads, up to 1000 connections "
+            "each, idle ones closed after 30 s (Ctrl-C stops)\n"
+        )
+        assert get(port, "/entry/stccg:conundrum.json")[0] == 200  # listening as soon as it said so
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def port_of_line(line: str) -> int:
+    """The port a ``serving ... on http://127.0.0.1:PORT/ ...`` line names."""
+    return int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])

@@ -125,7 +125,7 @@ class KnowledgeBases:
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """The application, serving the knowledge base under ``config["KB"]`` (default: instance/kb); the
+    """The application, serving the knowledge base under ``config["KB"]`` (default: `kb.paths.DEFAULT_KB`); the
     feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative);
     ``config["COSTLY_WAITING"]``: costly requests that may wait for their turn (`web.gate`);
     ``config["PAGED"]`` false answers long lists whole (the static export; `web.views.paging`)."""

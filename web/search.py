@@ -9,8 +9,8 @@ from typing import Any
 from flask import Blueprint, g, request, url_for
 
 from kb.answers import SearchAnswer
-from kb.search.budget import RESULTS
-from kb.vocabulary import SERIES_KINDS, kind_filter
+from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages
+from kb.vocabulary import kind_filter
 from web.views import as_of, chosen_game, int_arg, keep_game, page, route
 
 bp = Blueprint("search", __name__)
@@ -33,8 +33,8 @@ def index(json_wanted: bool) -> Any:
         "start": 0,
         "more": False,
     }
-    limit = int_arg("limit", 20, 1, 100)
-    number = int_arg("page", 1, 1, RESULTS // limit)
+    limit = int_arg("limit", LIMIT, 1, MAX_LIMIT)
+    number = int_arg("page", 1, 1, pages(limit))
     if text.strip():
         answer = g.kb.search(
             text,
@@ -57,8 +57,9 @@ def index(json_wanted: bool) -> Any:
             "elsewhere": elsewhere,
             "kind": kind,
             "games": games,
-            "kinds": SERIES_KINDS,
+            "kinds": KINDS,
             "page": number,
+            "examples": EXAMPLES,
         },
         json_wanted,
     )

@@ -17,6 +17,8 @@ from pathlib import Path
 from typing import Any, cast
 
 from kb.answers import Ending, Entry, Part, Source
+from kb.asking import EXAMPLES, limit_problem, page_problem
+from kb.errors import UnknownFilter
 from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -368,11 +370,29 @@ def cmd_deck(args: argparse.Namespace) -> int:
     return 0
 
 
+def _quoted(text: str) -> str:
+    """``text`` as a shell would take it as one argument."""
+    import shlex
+
+    return shlex.quote(text)
+
+
 def _marks(snippet: str) -> str:
     return html.unescape(re.sub(r"</?mark[^>]*>", "*", snippet))
 
 
 def cmd_search(args: argparse.Namespace) -> int:
+    problem = limit_problem(args.limit)
+    if problem:
+        raise UnknownFilter(f"--limit {args.limit}: {problem}")
+    problem = page_problem(args.page, args.limit)
+    if problem:
+        raise UnknownFilter(f"--page {args.page}: {problem}")
+    if not args.query.strip():
+        raise UnknownFilter(
+            f"nothing to search for; try {' | '.join(EXAMPLES)} (e.g. rulings search {_quoted(EXAMPLES[0])};"
+            " 'rulings search -h' for the syntax)"
+        )
     kb = _open(args)
     kind = kind_filter(args.kind) if args.kind else None
     answer = kb.search(

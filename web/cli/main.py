@@ -16,13 +16,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from kb.asking import LIMIT, MAX_LIMIT, RESULTS, kinds_text
 from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
 from kb.paging import SIZE
-from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, WAIT, current
+from kb.paths import DEFAULT_KB, DEFAULT_LIBRARY, LIBRARY_HINT, WAIT, current
 from rulings.dates import parse_date
 from rulings.errors import BadDate, ManifestError, ParseError
 from rulings.kinds import names as kind_names
-from rulings.manifest import load_titles
+from rulings.manifest import MANIFEST, load_titles
 from rulings.model import ParseResult
 from web.cli.answers import (
     cmd_blame,
@@ -36,7 +37,7 @@ from web.cli.answers import (
     cmd_show,
     print_json,
 )
-from web.cli.serving import CONNECTIONS, TIMEOUT, cores, serve
+from web.cli.serving import CONNECTIONS, PORT, TIMEOUT, PortInUse, cores, serve
 from web.errors import BadArguments, ExportError
 
 
@@ -69,6 +70,23 @@ def _kind_of(args: argparse.Namespace, titles: frozenset[str]) -> str:
     return kind
 
 
+def _library(args: argparse.Namespace, needs: str = MANIFEST) -> Path:
+    """The library ``--library`` names: a folder that does not exist is a `BadArguments` (exit
+    status 2), one without ``needs`` a `BuildError`; each says what to pass."""
+    library = Path(args.library)
+    if not library.is_dir():
+        raise BadArguments(f"--library {library}: no such folder; {LIBRARY_HINT}")
+    if not (library / needs).exists():
+        raise BuildError(f"{library / needs}: no manifest (expected {needs} in the library); {LIBRARY_HINT}")
+    return library
+
+
+def _games(library: Path) -> str:
+    """The games whose card titles ``library`` holds (``titles/<game>.txt``), for an error."""
+    games = sorted(p.stem for p in (library / "titles").glob("*.txt"))
+    return ", ".join(games) if games else "none (it has no titles/<game>.txt)"
+
+
 def cmd_parse(args: argparse.Namespace) -> int:
     import dataclasses
 
@@ -76,7 +94,15 @@ def cmd_parse(args: argparse.Namespace) -> int:
     from rulings.parse import parse_file
     from rulings.reading import refusal
 
-    titles = load_titles(args.library, args.game)
+    library = Path(args.library)
+    if not library.is_dir():
+        raise BadArguments(f"--library {library}: no such folder; {LIBRARY_HINT}")
+    if not (library / "titles" / f"{args.game}.txt").is_file():
+        raise BadArguments(
+            f"--game {args.game}: {library} has no titles/{args.game}.txt; its games: {_games(library)} "
+            f"(or {LIBRARY_HINT})"
+        )
+    titles = load_titles(library, args.game)
     detected = not args.kind
     result = parse_file(args.file, _kind_of(args, titles), titles)
     unread = refusal(result, detected)
@@ -120,6 +146,7 @@ def _notify(line: str) -> None:
 def cmd_build(args: argparse.Namespace) -> int:
     from kb.ingest.pipeline import build, library_changed
 
+    _library(args)
     if args.check:
         current(Path(args.kb))
         changed = library_changed(Path(args.library), Path(args.kb), strict=True)
@@ -169,7 +196,7 @@ def cmd_build(args: argparse.Namespace) -> int:
 def cmd_add(args: argparse.Namespace) -> int:
     from kb.ingest.library import add_document
 
-    titles = load_titles(args.library, args.game)
+    titles = load_titles(_library(args), args.game)
     report = add_document(
         Path(args.file),
         _kind_of(args, titles),
@@ -233,6 +260,13 @@ def _page_options(command: argparse.ArgumentParser, noun: str) -> None:
     command.add_argument("--size", type=_positive, default=SIZE, help=f"{noun} per page (default {SIZE})")
 
 
+def _port(text: str) -> int:
+    """A port number, 1 to 65535 (0: any free port, which the server then names)."""
+    if not text.isdigit() or int(text) > 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number from 0 to 65535")
+    return int(text)
+
+
 def _whole(text: str) -> int:
     """An argument that must be a whole number (zero or more)."""
     if not text.isdigit() or len(text) > 9:
@@ -253,7 +287,9 @@ def parser() -> _Parser:
         "--accept-unread", action="store_true", help="keep a document little of which reads as its kind (warned)"
     )
     parse.add_argument("--game", default="stccg", help="game whose card titles split deck lists (default stccg)")
-    parse.add_argument("--library", default=str(DEFAULT_LIBRARY), help="library holding titles/<game>.txt")
+    parse.add_argument(
+        "--library", default=str(DEFAULT_LIBRARY), help=f"library holding titles/<game>.txt (default {DEFAULT_LIBRARY})"
+    )
     parse.add_argument("--json", action="store_true", help="print JSON")
     parse.set_defaults(run=cmd_parse)
 
@@ -304,7 +340,7 @@ def parser() -> _Parser:
         "start", metavar="FROM", nargs="?", help="date (YYYY-MM-DD); with TO, or neither: the latest document's changes"
     )
     diff.add_argument("end", metavar="TO", nargs="?", help="date (YYYY-MM-DD)")
-    diff.add_argument("--kind", action="append", help="rulebook, glossary or current-rulings (repeatable)")
+    diff.add_argument("--kind", action="append", help=f"only this kind (repeatable): {kinds_text()}")
     diff.add_argument("--deck", help="limit to the cards of this deck list (a file, or - for standard input)")
     _page_options(diff, "changes")
     card_cmd = query("card", "a card: its rulings, the entries naming it, its history", cmd_card)
@@ -320,10 +356,12 @@ def parser() -> _Parser:
     search_cmd = query("search", "full-text search of the rulings in force", cmd_search)
     search_cmd.add_argument("query", help='words, "a phrase", card:NAME, kind:K, doc:ID, -word, prefix*')
     search_cmd.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
-    search_cmd.add_argument("--kind", help="rulebook, glossary or current-rulings")
-    search_cmd.add_argument("--limit", type=int, default=20, help="results a page (default 20)")
+    search_cmd.add_argument("--kind", help=f"only this kind: {kinds_text()}")
     search_cmd.add_argument(
-        "--page", type=_positive, default=1, help="which page of results (default 1; 200 results at most)"
+        "--limit", type=_whole, default=LIMIT, help=f"results a page, 1 to {MAX_LIMIT} (default {LIMIT})"
+    )
+    search_cmd.add_argument(
+        "--page", type=_whole, default=1, help=f"which page of results (default 1; {RESULTS} results at most)"
     )
     search_cmd.add_argument("--all", action="store_true", help="search every version, not only those in force")
     search_cmd.add_argument("--exact", action="store_true", help="search the words as typed, without correcting them")
@@ -331,9 +369,9 @@ def parser() -> _Parser:
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 
     serve_cmd = top.command("serve", "serve the web app (read-only) on every core")
-    serve_cmd.add_argument("--kb", default=str(DEFAULT_KB))
-    serve_cmd.add_argument("--host", default="127.0.0.1")
-    serve_cmd.add_argument("--port", type=int, default=5000)
+    serve_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
+    serve_cmd.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1)")
+    serve_cmd.add_argument("--port", type=_port, default=PORT, help=f"the port to listen on (default {PORT})")
     serve_cmd.add_argument(
         "--workers", type=_positive, default=cores(), help=f"processes (default {cores()}, the cores; 1: waitress)"
     )
@@ -361,11 +399,13 @@ def parser() -> _Parser:
         "--accept-unread", action="store_true", help="keep a document little of which reads as its kind (warned)"
     )
     add.add_argument("--date", required=True, help="the date it takes effect (YYYY-MM-DD)")
-    add.add_argument("--title")
-    add.add_argument("--version")
-    add.add_argument("--game", default="stccg")
-    add.add_argument("--library", default=str(DEFAULT_LIBRARY))
-    add.add_argument("--kb", default=str(DEFAULT_KB))
+    add.add_argument("--title", help="its title as published (default: from the file's name)")
+    add.add_argument("--version", help="its version or edition, as the publisher names it (default: the date)")
+    add.add_argument("--game", default="stccg", help="the game it is of (default stccg)")
+    add.add_argument(
+        "--library", default=str(DEFAULT_LIBRARY), help=f"library to add it to (default {DEFAULT_LIBRARY})"
+    )
+    add.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
     _wait_option(add)
     add.set_defaults(run=cmd_add)
 
@@ -417,7 +457,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _failed(2, f"error: {err}", as_json)
     except UnknownName as err:
         return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
-    except (ParseError, ManifestError, BuildError) as err:
+    except (ParseError, ManifestError, BuildError, PortInUse) as err:
         return _failed(1, f"error: {err}", as_json)
     except BrokenPipeError:
         return 0

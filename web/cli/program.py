@@ -1,14 +1,22 @@
 """The installed ``rulings`` program: the command line (`web.cli.main`), ended at once after a
-command that only reads."""
+command that only reads.
+
+Installed from a wheel, this module is ``rulings_app.web.cli.program`` (`setup.py`): it first
+puts ``rulings_app/`` at the head of ``sys.path``, so that ``rulings``, ``kb`` and ``web`` are
+the program's own even where another distribution installed a package of the same name."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import sys
+from pathlib import Path
 from typing import NoReturn
 
-from web.cli.main import READING, main
+if __package__ and __package__ != "web.cli":  # rulings_app.web.cli: the wheel's layout
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from web.cli.main import READING, main  # after the line above, which may make it importable
 
 
 def program() -> NoReturn:

@@ -7,6 +7,10 @@ request and follows ``<kb>/current`` when a rebuild switches it. gunicorn is run
 with waitress (`waitress_worker`); ``--workers 1``, and systems without gunicorn
 (Windows), get waitress alone.
 
+The line naming the address (``serving ... on http://host:port/``) is printed once the port is
+open; a port in use is one error line naming it and how to pick another (`PortInUse`), never
+gunicorn's retries.
+
 Both keep idle or slow clients from locking others out: ``--connections`` open at once
 (per process), ``--threads`` requests answered at once (per process), and a connection
 silent for ``--timeout`` seconds is closed, whether it sent nothing, half a request, or
@@ -16,17 +20,47 @@ is between requests.
 from __future__ import annotations
 
 import argparse
+import errno
 import os
 import signal
+import socket
 import sys
 import threading
 import time
 from typing import Any
 
+PORT = 5000
+"""The port served unless ``--port`` says another (``make run PORT=...``)."""
 CONNECTIONS = 1000
 """Connections kept open at once by each process (waitress's default, 100, let idle sockets lock everyone out)."""
 TIMEOUT = 30
 """Seconds an idle connection (no request running) is kept open."""
+
+
+class PortInUse(OSError):
+    """The address to serve cannot be listened on; the message says which, and what to pass instead."""
+
+
+def refusal(host: str, port: int, err: OSError) -> PortInUse:
+    """The one line saying why ``host:port`` cannot be served."""
+    if err.errno == errno.EADDRINUSE:
+        return PortInUse(
+            f"port {port} on {host} is in use by another program; pick another with --port N (make run PORT=N)"
+        )
+    why = err.strerror or str(err)
+    return PortInUse(f"cannot listen on {host} port {port}: {why}; pick another with --host or --port N")
+
+
+def check_port(host: str, port: int) -> None:
+    """Refuse (`PortInUse`) an address that cannot be listened on, before gunicorn tries (it would
+    try five times over five seconds, logging each)."""
+    try:
+        family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn and waitress bind
+            probe.bind(address)
+    except OSError as err:
+        raise refusal(host, port, err) from None
 
 
 def cores() -> int:
@@ -106,7 +140,23 @@ def gunicorn_settings(args: argparse.Namespace) -> dict[str, Any]:
         "loglevel": "warning",
         "accesslog": None,
         "preload_app": True,
+        "when_ready": lambda arbiter: _listening(args, [each.sock.getsockname() for each in arbiter.LISTENERS]),
     }
+
+
+def _how(args: argparse.Namespace) -> str:
+    several = args.workers > 1 and gunicorn_available()
+    return f"{args.workers} processes (gunicorn)" if several else "one process (waitress)"
+
+
+def _listening(args: argparse.Namespace, addresses: list[Any]) -> None:
+    """Say where the server listens, now that it does (the port the system chose for ``--port 0``)."""
+    where = ", ".join(f"http://{host if ':' not in host else f'[{host}]'}:{port}/" for host, port, *_ in addresses)
+    print(
+        f"serving {args.kb} on {where} with {_how(args)} of {args.threads} threads, up to "
+        f"{args.connections} connections each, idle ones closed after {args.timeout} s (Ctrl-C stops)",
+        flush=True,
+    )
 
 
 def waitress_worker(args: argparse.Namespace) -> type:
@@ -156,22 +206,23 @@ def serve(args: argparse.Namespace) -> None:
     from web.app import create_app
 
     several = args.workers > 1 and gunicorn_available()
-    how = f"{args.workers} processes (gunicorn)" if several else "one process (waitress)"
     if args.workers > 1 and not several:
-        print(f"rulings: note: gunicorn is not available here; serving with {how}", file=sys.stderr, flush=True)
-    print(
-        f"serving {args.kb} on http://{args.host}:{args.port}/ with {how} of {args.threads} threads, up to "
-        f"{args.connections} connections each, idle ones closed after {args.timeout} s (Ctrl-C stops)",
-        flush=True,
-    )
+        print(f"rulings: note: gunicorn is not available here; serving with {_how(args)}", file=sys.stderr, flush=True)
     if not several:
         import logging
 
         from waitress.server import create_server
 
         logging.basicConfig()  # waitress's warnings on standard error, as waitress.serve does
-        strict(create_server(create_app(app_settings(args)), **waitress_settings(args))).run()
+        app = create_app(app_settings(args))
+        try:
+            server = strict(create_server(app, **waitress_settings(args)))
+        except OSError as err:
+            raise refusal(args.host, args.port, err) from None
+        _listening(args, [(server.effective_host, server.effective_port)])
+        server.run()
         return
+    check_port(args.host, args.port)
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):  # type: ignore[misc]

@@ -22,10 +22,14 @@ function keyOf(href) {
   return url.href;
 }
 
-function cacheName() {
+function keptName() {
+  // The newest cache whose keeping finished (its mark is there), or null: a page opened is put
+  // only there, never into a cache being kept (a failed keeping deletes it) nor made anew.
   return caches.keys().then(function (names) {
-    var ours = names.filter(function (n) { return n.indexOf(PREFIX) === 0; }).sort();
-    return ours.length ? ours[ours.length - 1] : PREFIX + "app";
+    var ours = names.filter(function (n) { return n.indexOf(PREFIX) === 0; }).sort().reverse();
+    return ours.reduce(function (found, name) {
+      return found.then(function (already) { return already || kept(name).then(function (done) { return done ? name : null; }); });
+    }, Promise.resolve(null));
   });
 }
 
@@ -57,13 +61,22 @@ function keep(name, files) {
 var running = Promise.resolve();
 var waiting = null;
 
+function serially(task) {
+  // Every change to the caches, one at a time and in the order asked: the keepings of a build
+  // and the pages put as they are opened. A page put while a keeping ran could land in the
+  // cache that keeping then deleted on failing, or re-create it after (caches.open makes a cache
+  // that is not there): a half-kept cache left behind.
+  var done = running.then(task);
+  running = done.catch(function () {});
+  return done;
+}
+
 function check() {
   // One check at a time. Each page asks for one, and two keepings of a build at once would race:
   // the one that failed midway (the network gone while the reader is offline) dropped the cache
   // the other had just finished. A check asked while another waits to start is that one.
   if (!waiting) {
-    waiting = running.then(function () { waiting = null; return checkNow(); });
-    running = waiting.catch(function () {});
+    waiting = serially(function () { waiting = null; return checkNow(); });
   }
   return waiting;
 }
@@ -94,6 +107,13 @@ self.addEventListener("activate", function (event) {
 });
 
 self.addEventListener("message", function (event) {
+  if (event.data && event.data.type === "settled" && event.ports[0]) {
+    // Told once every keeping and page put asked before this message is done (the caches then
+    // stand as they will until the next check): a reader, or a test, need not guess by waiting.
+    var port = event.ports[0];
+    event.waitUntil(running.then(function () { port.postMessage({ type: "settled" }); }));
+    return;
+  }
   if (!event.data || event.data.type !== "check") { return; }
   event.waitUntil(check().then(function (build) {
     if (!build) { return; }
@@ -126,7 +146,11 @@ self.addEventListener("fetch", function (event) {
     // would pile up one per question; a page asked with a query is found without it offline.
     if (response.ok && response.type === "basic" && !url.search) {
       var copy = response.clone();
-      event.waitUntil(cacheName().then(function (name) { return caches.open(name); }).then(function (cache) { return cache.put(keyOf(request.url), copy); }));
+      event.waitUntil(serially(function () {
+        return keptName().then(function (name) {
+          return name && caches.open(name).then(function (cache) { return cache.put(keyOf(request.url), copy); });
+        });
+      }).catch(function () {}));
     }
     return response.status === 404 ? missing(function () { return response; }) : response;
   }, function (error) {

@@ -1,0 +1,38 @@
+"""What a search may ask, in one place for the command line, the web app and the docs: the kinds
+a search or diff may be limited to and the other words accepted for them (`kb.vocabulary`), the
+results a page and the pages (`kb.search.budget.RESULTS` results at most), and the searches
+offered to a person who typed none."""
+
+from __future__ import annotations
+
+from kb.search.budget import RESULTS
+from kb.vocabulary import SERIES_KINDS, kinds_text
+
+KINDS = SERIES_KINDS
+"""The kinds a search or a diff may be limited to (``--kind``, ``?kind=``, ``kind:``); `kinds_text`
+says them with the other words taken for them."""
+__all__ = ["EXAMPLES", "KINDS", "LIMIT", "MAX_LIMIT", "RESULTS", "kinds_text", "limit_problem", "page_problem", "pages"]
+LIMIT = 20
+"""Results a page unless another number is asked."""
+MAX_LIMIT = 100
+"""The most results a page may hold."""
+EXAMPLES = ("conundrum target", "damaged ship", 'card:"Cha\'Joh"')
+"""Searches offered when none was typed (the search page, ``rulings search ""``)."""
+
+
+def pages(limit: int) -> int:
+    """The last page of results of ``limit`` a page."""
+    return max(1, RESULTS // limit)
+
+
+def limit_problem(limit: int) -> str | None:
+    """Why ``limit`` results a page cannot be asked, or None."""
+    return None if 1 <= limit <= MAX_LIMIT else f"results a page are 1 to {MAX_LIMIT}, not {limit}"
+
+
+def page_problem(page: int, limit: int) -> str | None:
+    """Why page ``page`` of ``limit`` results cannot be asked, or None."""
+    last = pages(limit)
+    if 1 <= page <= last:
+        return None
+    return f"the pages of {limit} results are 1 to {last} ({RESULTS} results at most), not {page}"
