@@ -251,7 +251,7 @@ def test_reversed_range_is_an_error(history: FlaskClient, history_root: Path, ca
 
 KINDS_ERROR = (
     "unknown kind 'bogus'; the kinds are rulebook, glossary, current-rulings, faq, comprehensive-rules"
-    " (current-rulings-update means current-rulings)"
+    " (current-rulings-update, ruling, rulings, dated-rulings mean current-rulings; question means faq)"
 )
 
 
