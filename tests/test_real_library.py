@@ -5,7 +5,8 @@ reads it, its date from SOURCES.md (the file's name, or its source's version). W
 no date the document is ``date_approximate``: the yumpu pages and the HTML copy of the Glossary are
 dated as Glossary 1.8 (August 2002, SOURCES.md: "1.8 probable"), the two FAQ pages of Klauser's
 archive, which carry no date, on 1 January 1997 (an assumption, before the dated Q&A of 9/25/97).
-The three pages holding no entry of their kind (two one-line copies of interleaved PDF columns, the
+The build imports the card files of ../shared/cards when present (the catalog in use, whose titles the
+parse weighs too). The three pages holding no entry of their kind (two one-line copies of interleaved PDF columns, the
 yumpu page of sub-headings) are kept with ``accept_unread = true``.
 
 Several documents of one kind share a day (the Glossary 1.8's introduction and its yumpu pages,
@@ -95,7 +96,8 @@ def kb(tmp_path_factory: pytest.TempPathFactory) -> Path:
         game = "stccg-2e" if path.name.startswith("2e-") else "stccg"
         (library / game / path.name).write_bytes(path.read_bytes())
     (library / "library.toml").write_text(manifest(), encoding="utf-8")
-    assert main(["build", "--library", str(library), "--kb", str(root / "kb")]) == 0
+    cards = [arg for path in sorted((SHARED / "cards").glob("*.csv")) for arg in ("--cards", str(path))]
+    assert main(["build", "--library", str(library), "--kb", str(root / "kb"), *cards]) == 0
     return root / "kb"
 
 
