@@ -14,8 +14,8 @@ from web.app import create_app
 from web.cli.main import main, parser
 
 KINDS_SAID = (
-    "rulebook, glossary, current-rulings, faq, comprehensive-rules (current-rulings-update, ruling, rulings, dated-rulings mean "
-    "current-rulings; question means faq)"
+    "rulebook, glossary, current-rulings, faq, comprehensive-rules (current-rulings-update, ruling, rulings, "
+    "dated-rulings mean current-rulings; question means faq)"
 )
 
 

@@ -170,6 +170,7 @@ def apply_documents(
     ledger = Ledger(releases) if ledger is None else ledger
     ordered = sorted(enumerate(results, len(earlier)), key=lambda pair: (pair[1].document.date or dt.date.min, pair[0]))
     lineage = _lineages([*earlier, *(r.document for r in results)])
+    applied = list(earlier)
     for order, result in ordered:
         document = result.document
         on = document.date or dt.date.min
@@ -187,7 +188,9 @@ def apply_documents(
         elif policy.how == RULINGS:
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq, series)
-        whole = not document.part  # a part of an edition never ends what it does not hold
+        # a part of an edition never ends what it does not hold, nor a document read as one (`_whole`)
+        whole = not document.part and _whole(ledger, document, series, topics, applied)
+        applied.append(document)
         rescinding = whole and (
             policy.rescinds == ALWAYS or (policy.rescinds == SUPERSEDING and bool(document.supersedes))
         )
@@ -208,6 +211,7 @@ def apply_documents(
                 ledger.start(ledger.new(entry, document.game, other, document.id), on)
     ledger.catch_up(None)
     _note_unread(ledger, results)
+    _note_cut(ledger, results)
     return ledger
 
 
@@ -231,6 +235,33 @@ def _restated(
     omitted(result, series, entries)
 
 
+def _whole(ledger: Ledger, document: Document, series: str, topics: list[Entry], applied: list[Document]) -> bool:
+    """Whether ``document`` (no declared `part`) is the whole of its edition, so that it rescinds what it omits.
+
+    It is not, warned naming both, when it holds no topic (an introduction alone restates nothing), or when a
+    document of the same game, kind and day applied before it (``applied``) shares no topic with it: the two are
+    parts of one edition (a site's rulings split A-G and H-Z, a FAQ split by subject), and rescinding what this
+    one omits would rescind every topic of the other."""
+    if not topics:
+        ledger.warnings.append(
+            f"{document.path}: {document.id} holds no topic: read as a part of its edition, it rescinds nothing"
+        )
+        return False
+    present = {topic_id(document.game, e) for e in topics}
+    for other in applied:
+        if (other.game, other.kind, other.date) != (document.game, document.kind, document.date):
+            continue
+        theirs = {v.topic for v in ledger.versions if v.document_id == other.id and v.series == series}
+        if theirs and not theirs & present:
+            ledger.warnings.append(
+                f"{document.path}: {document.id} is declared whole but shares no topic with {other.id} "
+                f"({other.path}), of the same kind and day: read as parts of one edition, {document.id} "
+                f"rescinds nothing (not the {len(theirs)} topic(s) of {other.id})"
+            )
+            return False
+    return True
+
+
 def _note_unread(ledger: Ledger, results: list[ParseResult]) -> None:
     """Every version of a document kept unread (`rulings.model.Document.unread`) says so in its note."""
     unread = {r.document.id: reading_note(r.document.kind) for r in results if r.document.unread}
@@ -238,6 +269,19 @@ def _note_unread(ledger: Ledger, results: list[ParseResult]) -> None:
         said = unread.get(version.document_id)
         if said and said not in version.note:
             version.note = "; ".join(n for n in (said, version.note) if n)
+
+
+CUT = "cut off where its source ends: the rest of this text is not in the document"
+"""The note of a version made from an entry cut off mid-text (`rulings.model.Entry.partial`; `kb.read.standing`
+reads it)."""
+
+
+def _note_cut(ledger: Ledger, results: list[ParseResult]) -> None:
+    """Every version made from an entry cut off where its file or page ends (`rulings.partial`) says so in its note."""
+    cut = {(r.document.id, topic_id(r.document.game, e)): e.span.end for r in results for e in r.entries if e.partial}
+    for version in ledger.versions if cut else []:
+        if cut.get((version.document_id, version.topic)) == version.line_end and CUT not in version.note:
+            version.note = "; ".join(n for n in (version.note, CUT) if n)
 
 
 def _dated(ledger: Ledger, policy: Versions, document: Document, entry: Entry, series: str) -> Version:

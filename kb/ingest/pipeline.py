@@ -189,7 +189,8 @@ def build_locked(
     card_files = [cards] if isinstance(cards, Path) else list(cards or [])
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
     documents = load_manifest(library)
-    titles = {game: load_titles(library, game) for game in {d.game for d in documents}}
+    carded = card_titles(card_files)
+    titles = {game: load_titles(library, game) | carded.get(game, frozenset()) for game in {d.game for d in documents}}
     keys = [incremental.document_key(d, titles[d.game]) for d in documents]
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
@@ -257,6 +258,19 @@ def build_locked(
         full=full,
         unsettled=unsettled,
     )
+
+
+def card_titles(card_files: list[Path]) -> dict[str, frozenset[str]]:
+    """The card titles (names and aliases) of ``card_files``, by game: with ``titles/<game>.txt``, the titles the
+    parse weighs (a Glossary page's sub-headings, `rulings.glossary`) are the catalog in use. The files'
+    problems are reported by the import proper (`import_lackey` in `build_locked`)."""
+    catalog = Catalog()
+    for path in card_files:
+        import_lackey(path, catalog)
+    found: dict[str, set[str]] = {}
+    for card in catalog.cards.values():
+        found.setdefault(card.game, set()).update([card.name, *card.aliases])
+    return {game: frozenset(names) for game, names in found.items()}
 
 
 def _extend(

@@ -1,9 +1,10 @@
 """What a text is worth to a judge: whether it is whole, its number in its series, and which of
 several texts in force governs.
 
-- `partial`: a version made by amending a text the library does not hold (a Current Rulings
-  update replacing "the second paragraph" of a Glossary entry the library lacks) is only part
-  of the rule; it says so, and what is missing. Its successors built on it stay partial until a
+- `partial`: a version whose text its source cuts off (the file or a page ends mid-word) is only
+  part of the entry, and says so. So is a version made by amending a text the library does not
+  hold (a Current Rulings update replacing "the second paragraph" of a Glossary entry the library
+  lacks); it says what is missing. Its successors built on it stay partial until a
   whole text replaces it.
 - `heading` / `sections`: a rulebook heading with no text of its own (Setup, Phase One) leads to
   the sections under it; a search ranks such headings after every hit with text (`arranged`).
@@ -36,6 +37,8 @@ if TYPE_CHECKING:
 
 ABSENT = "that text is not in this knowledge base"
 """How a version's note says the text it amends is absent (`kb.ingest.ledger` writes it)."""
+CUT = "cut off where its source ends"
+"""How a version's note says its text is cut off where its file or page ends (`kb.ingest.ledger.CUT`)."""
 WHOLE = ("original", "replace", "errata")
 """Operations whose text stands alone: a version made by one is whole."""
 ZONE = 3
@@ -53,7 +56,10 @@ NAMES = {**kinds.called(), "variant": "the quick-start rules"}
 
 
 def partial(version: Version, history: Outlines) -> str | None:
-    """What is missing from ``version``'s text when it amends a text the library lacks (None: it is whole)."""
+    """What is missing from ``version``'s text when its source cuts it off (`CUT`) or when it amends a text
+    the library lacks (None: it is whole)."""
+    if CUT in version.note:
+        return "Partial text: its source is cut off here, mid-text; the rest of this entry is not in this library."
     current: Outline | None = outline_of(version)
     by_id: dict[int, Outline] = {}
     while current is not None and current[OPERATION] not in WHOLE:
