@@ -137,7 +137,7 @@ TOPICS = [
         "stccg",
         'What "turns" does the Time Travel Pod refer to?',
         "Time Travel Pod turns",
-        1,  # an FAQ answer is informal: the Glossary's Fractal Encryption Code, which names the Pod, governs first
+        0,  # the Glossary's Fractal Encryption Code mentions the Pod but points to no text of it: no precedence
         'It should refer to "full turns (of the player the Pod is played on)." As with all cards that don\'t specify '
         "otherwise, it refers to the full turns of the player the card is played upon.",
         "1e-cr-1997-09-25.txt",
