@@ -27,7 +27,7 @@ MAX_MANIFEST = 10_000_000
 """Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
-OPTIONAL = ("date_approximate", "supersedes", "note", "part")
+OPTIONAL = ("date_approximate", "supersedes", "note", "part", "force_contradiction")
 TABLES = ("document", "release")
 """The manifest's tables, each an array of tables (``[[document]]``, ``[[release]]``)."""
 RELEASE_KEYS = ("name", "date")
@@ -146,9 +146,10 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
             raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
     if kind not in KINDS:
         raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(KINDS)})")
-    approximate = table.get("date_approximate", False)
-    if not isinstance(approximate, bool):
-        raise ManifestError(f"{where}: key 'date_approximate' must be true or false")
+    for flag in ("date_approximate", "force_contradiction"):
+        if not isinstance(table.get(flag, False), bool):
+            raise ManifestError(f"{where}: key '{flag}' must be true or false")
+    approximate = bool(table.get("date_approximate", False))
     name = str(table["file"])
     if "\x00" in name:
         raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
@@ -176,6 +177,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         supersedes=str(table["supersedes"]) if "supersedes" in table else None,
         note=str(table.get("note", "")),
         part=str(table.get("part", "")).strip(),
+        force_contradiction=bool(table.get("force_contradiction", False)),
     )
 
 

@@ -229,7 +229,7 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         (
             GOOD.replace("title =", "tittle ="),
             "[[document]] #1 (id 'a'): unknown key 'tittle' on line 7; did you mean 'title'? (expected id, file, "
-            "game, kind, title, version, date, date_approximate, supersedes, note, part)",
+            "game, kind, title, version, date, date_approximate, supersedes, note, part, force_contradiction)",
         ),
         (
             GOOD + RELEASE.replace("date =", "data ="),
@@ -238,7 +238,7 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         (
             GOOD + 'note = """two\ntittle = lines"""\ncolour = "red"\n',
             "[[document]] #1 (id 'a'): unknown key 'colour' on line 12 (expected id, file, game, kind, title, "
-            "version, date, date_approximate, supersedes, note, part)",
+            "version, date, date_approximate, supersedes, note, part, force_contradiction)",
         ),
     ],
     ids=["documnet", "releases", "single-bracket", "top-level-key", "tittle", "release-key", "after-multiline"],

@@ -32,7 +32,7 @@ from pathlib import Path
 from kb import files
 from kb.errors import BuildError
 from kb.index.writer import extend_indexes, indexes_written, see_texts
-from kb.ingest import incremental, store
+from kb.ingest import claims, copies, incremental, store
 from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.ingest.ledger import apply_documents, dangling_references
 from kb.ingest.linking import link_versions, ordinary_words
@@ -174,23 +174,29 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     card_files = [cards] if isinstance(cards, Path) else list(cards or [])
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
     documents = load_manifest(library)
+    copies.refuse_copies(documents, library)
     titles = {game: load_titles(library, game) for game in {d.game for d in documents}}
     keys = [incremental.document_key(d, titles[d.game]) for d in documents]
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
-    state = incremental.load_state(previous)
+    damaged: dict[str, str] = {}
+    """The kept caches of the previous build that did not load (key or `incremental.STATE`: why)."""
+    state = incremental.load_state(previous, damaged)
     moved = incremental.relocate(state, keys, documents) if state else {}
     full = incremental.newer_only(state, keys, documents, releases, bool(card_files))
     if previous and state and full is None:
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
+        claims.check(added)
         _check_coverage(added)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
         if not isinstance(extension, str):
             return _extend(library, kb, manifest, previous, state, keys, extension, started, moved)
         full, state = extension, None
-    reused = [incremental.reuse_parse(previous, k, d) for k, d in zip(keys, documents, strict=True)]
+    reused = [incremental.reuse_parse(previous, k, d, damaged) for k, d in zip(keys, documents, strict=True)]
+    cache_warnings = _damaged_caches(damaged)
     parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
     results = [r if r is not None else next(parsed) for r in reused]
+    claims.check(results)
     reports = _check_coverage(results)
     ledger = apply_documents(results, releases)
     catalog = bundled_catalog(results)
@@ -224,7 +230,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
         with indexes_written(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today()):
             store.write(staging / store.DB_NAME, results, ledger, catalog, links)
             files.fault("mid-build")
-            incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)))
+            incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)), damaged)
             incremental.save_state(staging, saved)
             _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
 
@@ -233,7 +239,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
         final,
         reports,
         time.perf_counter() - started,
-        ledger.warnings + catalog.problems,
+        cache_warnings + ledger.warnings + catalog.problems,
         dangling,
         cards=len(catalog.cards),
         imported=imported,
@@ -301,6 +307,15 @@ def _extend(
         rewritten=len(extension.touched),
         unsettled=unsettled,
     )
+
+
+def _damaged_caches(damaged: dict[str, str]) -> list[str]:
+    """One warning for the kept caches that did not load (they were discarded and made anew)."""
+    if not damaged:
+        return []
+    first, *rest = damaged.values()
+    more = f" and {len(rest)} more" if rest else ""
+    return [f"{first}{more}: discarded; this build parses and applies the documents anew"]
 
 
 def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:

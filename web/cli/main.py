@@ -150,6 +150,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         args.version,
         wait=args.wait,
         notify=_notify,
+        force=args.force_contradiction,
     )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
@@ -314,6 +315,11 @@ def parser() -> _Parser:
     add.add_argument("--title")
     add.add_argument("--version")
     add.add_argument("--game", default="stccg")
+    add.add_argument(
+        "--force-contradiction",
+        action="store_true",
+        help="keep --kind and --date although the document's text says otherwise (each contradiction is warned)",
+    )
     add.add_argument("--library", default=str(DEFAULT_LIBRARY))
     add.add_argument("--kb", default=str(DEFAULT_KB))
     _wait_option(add)
