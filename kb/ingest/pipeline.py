@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -365,7 +366,10 @@ def _publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]
     staging.mkdir()
     try:
         with files.claim(staging):
-            write(staging)
+            try:
+                write(staging)
+            except sqlite3.Error as err:  # a full disk, a file size limit: the store says it in its words
+                raise BuildError(f"{kb}: cannot write the new build's store: {err}") from None
             _fsync_tree(staging)
             staging.rename(final)
             files.fsync_directory(builds)
