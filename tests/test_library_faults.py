@@ -305,7 +305,9 @@ def dead_pid() -> int:
 def test_a_listed_document_named_like_a_temporary_is_never_removed(library: Path) -> None:
     pid = dead_pid()
     notes = library / "stccg" / f".notes.{pid}.tmp"
-    shutil.copy(library / "stccg" / "current-rulings-update-2000-11-27.txt", notes)
+    seed = (library / "stccg" / "current-rulings-update-2000-11-27.txt").read_bytes()
+    assert seed.count(b"\n11/27/00\n") == 1
+    notes.write_bytes(seed.replace(b"\n11/27/00\n", b"\n11/28/00\n"))  # dated as listed; a copy is refused
     table = (f'\n[[document]]\nid = "stccg-notes"\nfile = "stccg/{notes.name}"\ngame = "stccg"\n'
              'kind = "current-rulings-update"\ntitle = "notes"\nversion = "2000-11-28"\n'
              'date = "2000-11-28"\n')  # fmt: skip
@@ -318,7 +320,7 @@ def test_a_listed_document_named_like_a_temporary_is_never_removed(library: Path
     killed.write_bytes(b"half a copy")
     added = rulings("add", library.parent / "new-update.txt", *ADD, "--library", library, "--kb", kb)
     assert (added.returncode, added.stderr) == (0, "")
-    assert notes.read_bytes() == (SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt").read_bytes()
+    assert notes.read_bytes() == seed.replace(b"\n11/27/00\n", b"\n11/28/00\n")
     assert not killed.parent.exists()  # the leftover and its staging folder are gone
     rebuilt = rulings("build", "--library", library, "--kb", kb)
     assert (rebuilt.returncode, rebuilt.stderr) == (0, "")
