@@ -175,11 +175,11 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
     card_files = [cards] if isinstance(cards, Path) else list(cards or [])
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
     documents = load_manifest(library)
-    copies.refuse_copies(documents, library)
     titles = {game: load_titles(library, game) for game in {d.game for d in documents}}
     keys = [incremental.document_key(d, titles[d.game]) for d in documents]
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
+    prints = copies.refuse_copies(documents, library, keys, copies.load(previous))
     damaged: dict[str, str] = {}
     """The kept caches of the previous build that did not load (key or `incremental.STATE`: why)."""
     state = incremental.load_state(previous, damaged)
@@ -191,7 +191,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
         _check_coverage(added)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
         if not isinstance(extension, str):
-            return _extend(library, kb, manifest, previous, state, keys, extension, started, moved)
+            return _extend(library, kb, manifest, previous, state, keys, extension, started, moved, prints)
         full, state = extension, None
     reused = [incremental.reuse_parse(previous, k, d, damaged) for k, d in zip(keys, documents, strict=True)]
     cache_warnings = _damaged_caches(damaged)
@@ -233,6 +233,7 @@ def build_locked(library: Path, kb: Path, cards: list[Path] | Path | None = None
             files.fault("mid-build")
             incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)), damaged)
             incremental.save_state(staging, saved)
+            copies.save(staging, prints)
             _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
 
     final, unsettled = _publish(kb, write)
@@ -261,6 +262,7 @@ def _extend(
     extension: incremental.Extension,
     started: float,
     moved: dict[str, str],
+    prints: dict[str, str],
 ) -> BuildReport:
     """Write the build that `incremental.extend` prepared, from the ``previous`` one (whose
     documents ``moved``, `incremental.relocate`)."""
@@ -293,6 +295,7 @@ def _extend(
         )
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
+        copies.save(staging, prints)
         _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)
 
     final, unsettled = _publish(kb, write)
