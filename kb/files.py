@@ -38,12 +38,15 @@ _PID = re.compile(r"\.(\d+)\.tmp$")
 
 
 def fault(step: str) -> None:
-    """The fault-injection point ``step``: die or fail here when ``RULINGS_FAULT`` names it."""
+    """The fault-injection point ``step``: die (``step``), fail with a full disk (``step:enospc``) or
+    be interrupted (``step:sigint``) here when ``RULINGS_FAULT`` names it."""
     wanted = os.environ.get("RULINGS_FAULT")
     if wanted == step:
         os.kill(os.getpid(), signal.SIGKILL)
     if wanted == f"{step}:enospc":
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    if wanted == f"{step}:sigint":  # Ctrl-C, as the terminal sends it
+        os.kill(os.getpid(), signal.SIGINT)
 
 
 @contextlib.contextmanager

@@ -4,7 +4,9 @@
 the table and the key: a missing key, an unknown kind, a bad date, a missing file, two
 documents with one id, a ``supersedes`` naming no document, a top-level ``game`` (the
 library's default game, `load_default_game`) naming no game of it (a ``date`` may be left out
-only for a kind whose text states its date, `DATED_BY_TEXT`). ``part = "M-O"`` says a
+only for a kind whose text states its date, `DATED_BY_TEXT`), and every table or key the manifest
+does not know (``[[documnet]]``, ``[[releases]]``, ``tittle = ...``), named with its line and the
+nearest known name: a mistyped table would otherwise drop a whole document silently. ``part = "M-O"`` says a
 document is one part of an edition (a page per letter range or subject). A manifest that is not a
 regular file, is over `MAX_MANIFEST` bytes, is not UTF-8 (a BOM is accepted), holds a
 NUL byte or nests too deeply is refused in one line too, naming the line where it can.
@@ -13,6 +15,7 @@ NUL byte or nests too deeply is refused in one line too, naming the line where i
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import re
 from pathlib import Path
 
@@ -28,11 +31,14 @@ MAX_MANIFEST = 10_000_000
 """Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
-OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread")
+OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread", "force_contradiction")
 DATED_BY_TEXT = ("comprehensive-rules",)
 """Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
 TOP_LEVEL_KEYS = ("game",)
 """Keys of the manifest outside any table: ``game``, the library's default game (`load_default_game`)."""
+TABLES = ("document", "release")
+"""The manifest's tables, each an array of tables (``[[document]]``, ``[[release]]``)."""
+RELEASE_KEYS = ("name", "date")
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -50,15 +56,97 @@ def _date(value: object, where: str) -> dt.date:
     raise ManifestError(f"{where}: key 'date': {value!r} is not a date (expected YYYY-MM-DD)")
 
 
+def _nearest(name: str, known: tuple[str, ...]) -> str | None:
+    close = difflib.get_close_matches(name.lower(), known, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+_HEADER = re.compile(r"^\s*(\[\[?)\s*([^\[\]#]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"""^\s*("[^"]*"|'[^']*'|[A-Za-z0-9_-]+)\s*[.=]""")
+
+
+def line_of_key(text: str, table: str | None, index: int, key: str | None) -> int | None:
+    """The line (from 1) of the ``index``-th (from 1) ``[[table]]`` header of a TOML ``text``, or of
+    ``key`` in it (``table`` None: a key before any table); None when the layout is too unusual to tell."""
+    current: str | None = None
+    count = 0
+    quotes: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if quotes is not None:
+            if line.count(quotes) % 2:
+                quotes = None
+            continue
+        header = _HEADER.match(line)
+        if header:
+            current = header.group(2).strip().strip("\"'")
+            count = count + 1 if current == table else count
+            if key is None and current == table and count == index:
+                return number
+            continue
+        found = _KEY.match(line)
+        here = current == table and (table is None or count == index)
+        if found and here and found.group(1).strip("\"'") == key:
+            return number
+        for mark in ('"""', "'''"):
+            if line.count(mark) % 2:
+                quotes = mark
+                break
+    return None
+
+
+def _on_line(text: str, table: str | None, index: int, key: str | None) -> str:
+    line = line_of_key(text, table, index, key)
+    return f" on line {line}" if line else ""
+
+
+def check_names(data: dict[str, object], text: str, where: str) -> None:
+    """Refuse the first table or key of a parsed manifest that the manifest does not know, naming
+    its line and the nearest known name."""
+    for name, value in data.items():
+        if name in TABLES:
+            if not isinstance(value, list):
+                line = line_of_key(text, name, 1, None) or line_of_key(text, None, 1, name)
+                at = f"line {line}: " if line else ""
+                raise ManifestError(f"{where}: {at}'{name}' must be [[{name}]] tables (written with double brackets)")
+            keys = REQUIRED + OPTIONAL if name == "document" else RELEASE_KEYS
+            for index, table in enumerate(value, start=1):
+                unknown = [k for k in table if k not in keys] if isinstance(table, dict) else []
+                if unknown:
+                    label = f"[[{name}]] #{index}"
+                    if isinstance(table, dict) and isinstance(table.get("id"), str):
+                        label += f" (id {table['id']!r})"
+                    near = _nearest(unknown[0], keys)
+                    hint = f"; did you mean '{near}'?" if near else ""
+                    raise ManifestError(
+                        f"{where}: {label}: unknown key '{unknown[0]}'{_on_line(text, name, index, unknown[0])}"
+                        f"{hint} (expected {', '.join(keys)})"
+                    )
+            continue
+        if name in TOP_LEVEL_KEYS:
+            continue
+        near = _nearest(name, TABLES)
+        hint = f"; did you mean [[{near}]]?" if near else ""
+        if isinstance(value, list) and value and all(isinstance(t, dict) for t in value):
+            line = line_of_key(text, name, 1, None)
+            what = f"unknown table [[{name}]]"
+        elif isinstance(value, dict):
+            line = line_of_key(text, name, 1, None) or line_of_key(text, None, 1, name)
+            what = f"unknown table [{name}]"
+        else:
+            line = line_of_key(text, None, 1, name)
+            what = f"unknown key '{name}' outside any table"
+        at = f"line {line}: " if line else ""
+        raise ManifestError(
+            f"{where}: {at}{what}{hint} (the manifest holds [[document]] and [[release]] tables and a 'game' key)"
+        )
+
+
 def _document(table: dict[str, object], where: str, library: Path) -> Document:
     for key in REQUIRED:
         if key == "date" and table.get("kind") in DATED_BY_TEXT:
             continue
         if key not in table:
             raise ManifestError(f"{where}: missing key '{key}'")
-    for key in table:
-        if key not in REQUIRED + OPTIONAL:
-            raise ManifestError(f"{where}: unknown key '{key}' (expected {', '.join(REQUIRED + OPTIONAL)})")
     for key in ("id", "file", "game", "kind", "title", "version", "note", "supersedes", "part"):
         if key in table and not isinstance(table[key], str):
             raise ManifestError(f"{where}: key '{key}' must be a string")
@@ -68,10 +156,10 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
             raise ManifestError(f"{where}: key '{key}': {value!r} must be lower-case letters, digits and '-'")
     if kind not in kind_names():
         raise ManifestError(f"{where}: key 'kind': unknown kind {kind!r} (expected one of {', '.join(kind_names())})")
-    approximate, unread = table.get("date_approximate", False), table.get("accept_unread", False)
-    for key, flag in (("date_approximate", approximate), ("accept_unread", unread)):
-        if not isinstance(flag, bool):
-            raise ManifestError(f"{where}: key '{key}' must be true or false")
+    for flag in ("date_approximate", "accept_unread", "force_contradiction"):
+        if not isinstance(table.get(flag, False), bool):
+            raise ManifestError(f"{where}: key '{flag}' must be true or false")
+    approximate, unread = bool(table.get("date_approximate", False)), table.get("accept_unread", False)
     name = str(table["file"])
     if "\x00" in name:
         raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
@@ -100,6 +188,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         note=str(table.get("note", "")),
         part=str(table.get("part", "")).strip(),
         accept_unread=bool(unread),
+        force_contradiction=bool(table.get("force_contradiction", False)),
     )
 
 
@@ -137,11 +226,13 @@ def _read(path: Path) -> dict[str, object]:
     import tomllib  # here: a search, which reads no manifest, does not load the TOML parser
 
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except RecursionError:
         raise ManifestError(f"{where}: not valid TOML: arrays or tables nested too deeply") from None
     except ValueError as err:  # TOMLDecodeError, and an integer of too many digits
         raise ManifestError(f"{where}: not valid TOML: {_one_line(err)}") from None
+    check_names(data, text, where)
+    return data
 
 
 def load_releases(library: str | Path) -> dict[str, dt.date]:

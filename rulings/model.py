@@ -123,6 +123,9 @@ class Document:
     """The part of an edition this document is (``M-O``: one page of a Current Rulings or FAQ
     published a page per letter range or subject); empty for a whole document. A part never
     rescinds what it does not hold."""
+    force_contradiction: bool = False
+    """True when the manifest keeps the kind and date it gives although the text says otherwise
+    (`rulings.self_description`): each contradiction is then a warning, not an error."""
     declared_date: dt.date | None = None
     """The date the text itself states (e.g. ``11/27/00``)."""
     previous_date: dt.date | None = None

@@ -1,6 +1,7 @@
 """Read a source document's bytes into numbered lines, refusing what is not text.
 
-Accepts UTF-8 (with or without BOM) and cp1252, and CRLF, CR or LF line endings.
+Accepts UTF-8 (with or without BOM), cp1252, and UTF-16 or UTF-32 with a byte-order mark
+(a UTF-16 file without one is refused naming the encoding), and CRLF, CR or LF line endings.
 A file that is UTF-8 except for a few stray bytes is decoded line by line: every valid
 UTF-8 sequence as UTF-8, each stray byte as cp1252, and each such line named in a
 warning (never the whole file re-read as cp1252). Refuses, with a `ParseError` naming
@@ -37,6 +38,13 @@ _BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
 BOM = b"\xef\xbb\xbf"
 """The UTF-8 byte-order mark, dropped where a file starts with it."""
 _STRAY_AS_CP1252 = "rulings-stray-as-cp1252"
+_WIDE_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32-le"),
+    (codecs.BOM_UTF32_BE, "utf-32-be"),
+    (codecs.BOM_UTF16_LE, "utf-16-le"),
+    (codecs.BOM_UTF16_BE, "utf-16-be"),
+)
+"""Byte-order marks that say a file is UTF-16 or UTF-32 (UTF-32 first: its LE mark starts like UTF-16's)."""
 
 
 @dataclass(frozen=True)
@@ -49,6 +57,7 @@ class SourceText:
     """The lines, without line endings."""
     encoding: str
     """``utf-8``, ``utf-8-sig``, ``cp1252``, ``utf-8+cp1252`` (UTF-8 with stray cp1252 bytes),
+    ``utf-16-le``, ``utf-16-be``, ``utf-32-le``, ``utf-32-be`` (each from its byte-order mark),
     ``pdf`` (text extracted from a PDF) or ``html (<encoding>)`` (text extracted from HTML)."""
     warnings: tuple[str, ...] = ()
     """What decoding had to guess, each ``file:line: message``."""
@@ -117,10 +126,46 @@ def _decode_mixed(path: str, body: bytes) -> tuple[list[str], str, tuple[str, ..
     return lines, "utf-8+cp1252", tuple(warnings)
 
 
+def _wide(path: str, data: bytes) -> tuple[str, str] | None:
+    """The text of a UTF-16 or UTF-32 file that starts with its byte-order mark, and its encoding;
+    None for a file without one. Refuses one the BOM's encoding does not decode, and one with no
+    BOM whose NUL bytes fall every other byte (UTF-16 of Latin text) naming the encoding."""
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            try:
+                return data[len(bom) :].decode(encoding), encoding
+            except UnicodeDecodeError as err:
+                raise ParseError(
+                    path,
+                    1,
+                    f"starts with a {encoding.upper()} byte-order mark but byte {err.start + len(bom):,} "
+                    f"is not {encoding.upper()}; save the file as UTF-8",
+                ) from None
+    head = data[:4096]
+    if len(head) >= 4 and head[1::2].count(0) > len(head) // 4 and not head[0::2].count(0):
+        raise _no_bom(path, "UTF-16 (little-endian)")
+    if len(head) >= 4 and head[0::2].count(0) > len(head) // 4 and not head[1::2].count(0):
+        raise _no_bom(path, "UTF-16 (big-endian)")
+    return None
+
+
+def _no_bom(path: str, encoding: str) -> ParseError:
+    return ParseError(path, 1, f"looks like {encoding} without a byte-order mark; save the file as UTF-8")
+
+
 def decode(path: str, data: bytes) -> SourceText:
     """Decode ``data`` (the contents of ``path``) into lines."""
     if not data.strip():
         raise ParseError(path, 1, "the file is empty")
+    wide = _wide(path, data)
+    if wide is not None:
+        text, encoding = wide
+        if "\x00" in text:
+            number = text.count("\n", 0, text.index("\x00")) + 1
+            raise ParseError(
+                path, number, f"binary file (NUL character in {encoding.upper()} text); expected plain text"
+            )
+        return _lines(path, _LINE_BREAK.split(text), encoding, ())
     nul = data.find(b"\x00")
     if nul >= 0:
         raise ParseError(path, line_of(data, nul), "binary file (NUL byte); expected plain text")
@@ -132,6 +177,11 @@ def decode(path: str, data: bytes) -> SourceText:
         encoding = "utf-8-sig" if bom else "utf-8"
     except UnicodeDecodeError:
         lines, encoding, warnings = _decode_mixed(path, body)
+    return _lines(path, lines, encoding, warnings)
+
+
+def _lines(path: str, lines: list[str], encoding: str, warnings: tuple[str, ...]) -> SourceText:
+    """Decoded lines as a source (a last empty line dropped), refusing absurdly long ones."""
     if lines and lines[-1] == "":
         lines.pop()
     for number, line in enumerate(lines, start=1):

@@ -145,7 +145,8 @@ def test_add_killed_at_each_step(library: Path, kb: Path, step: str) -> None:
 def test_the_next_add_says_the_library_was_ahead_and_rebuilds_it(library: Path, kb: Path) -> None:
     new = library.parent / "new-update.txt"
     assert rulings("add", new, *ADD, "--library", library, "--kb", kb, fault="after-manifest").returncode == -9
-    other = shutil.copy(UPDATE, library.parent / "other.txt")
+    other = library.parent / "other.txt"  # another text: a copy of the first is refused (test_editing_mistakes)
+    other.write_bytes(UPDATE.read_bytes().replace(b"Bred tribble cards stay", b"Bred tribble cards remain"))
     added = rulings("add", other, *ADD, "--library", library, "--kb", kb)
     changed = f"{library / 'library.toml'} changed since the knowledge base in service was built"
     assert (added.returncode, added.stderr) == (0, f"rulings: warning: {changed} (an interrupted add?); this add "
@@ -230,15 +231,16 @@ def test_a_second_command_is_refused_with_one_line_after_its_wait(library: Path,
 def test_concurrent_adds_all_land(library: Path, kb: Path) -> None:
     before = (library / "library.toml").read_bytes()
     names = ["newA", "newB", "newC"]
-    for name in names:
-        shutil.copy(UPDATE, library.parent / f"{name}.txt")
+    texts = {name: UPDATE.read_bytes().replace(b"cards stay", f"cards ({name}) stay".encode()) for name in names}
+    for name in names:  # three texts: copies of one are refused (test_editing_mistakes)
+        (library.parent / f"{name}.txt").write_bytes(texts[name])
     runs = [start("add", library.parent / f"{name}.txt", *ADD, "--library", library, "--kb", kb) for name in names]
     assert [(run.communicate(timeout=300), run.returncode)[1] for run in runs] == [0, 0, 0]
     manifest = (library / "library.toml").read_bytes()
     tables = {name: TABLE.replace(b"stccg-new-update", f"stccg-{name.lower()}".encode()) for name in names}
     tables = {name: table.replace(b"new-update", name.encode()) for name, table in tables.items()}
     assert manifest in {before + b"".join(order) for order in itertools.permutations(tables.values())}
-    assert [(library / "stccg" / f"{name}.txt").read_bytes() for name in names] == [UPDATE.read_bytes()] * 3
+    assert [(library / "stccg" / f"{name}.txt").read_bytes() for name in names] == list(texts.values())
     db = sqlite3.connect((kb / "current").resolve() / "kb.sqlite")
     ids = {row[0] for row in db.execute("SELECT id FROM documents")}
     db.close()
@@ -303,7 +305,9 @@ def dead_pid() -> int:
 def test_a_listed_document_named_like_a_temporary_is_never_removed(library: Path) -> None:
     pid = dead_pid()
     notes = library / "stccg" / f".notes.{pid}.tmp"
-    shutil.copy(library / "stccg" / "current-rulings-update-2000-11-27.txt", notes)
+    seed = (library / "stccg" / "current-rulings-update-2000-11-27.txt").read_bytes()
+    assert seed.count(b"\n11/27/00\n") == 1
+    notes.write_bytes(seed.replace(b"\n11/27/00\n", b"\n11/28/00\n"))  # dated as listed; a copy is refused
     table = (f'\n[[document]]\nid = "stccg-notes"\nfile = "stccg/{notes.name}"\ngame = "stccg"\n'
              'kind = "current-rulings-update"\ntitle = "notes"\nversion = "2000-11-28"\n'
              'date = "2000-11-28"\n')  # fmt: skip
@@ -316,7 +320,7 @@ def test_a_listed_document_named_like_a_temporary_is_never_removed(library: Path
     killed.write_bytes(b"half a copy")
     added = rulings("add", library.parent / "new-update.txt", *ADD, "--library", library, "--kb", kb)
     assert (added.returncode, added.stderr) == (0, "")
-    assert notes.read_bytes() == (SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt").read_bytes()
+    assert notes.read_bytes() == seed.replace(b"\n11/27/00\n", b"\n11/28/00\n")
     assert not killed.parent.exists()  # the leftover and its staging folder are gone
     rebuilt = rulings("build", "--library", library, "--kb", kb)
     assert (rebuilt.returncode, rebuilt.stderr) == (0, "")

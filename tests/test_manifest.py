@@ -79,7 +79,7 @@ LATER = ", ".join(kinds.names()[len(kinds.FIRST) :])
         ),
         (GOOD + "date_approximate = 1\n", "[[document]] #1 (id 'a'): key 'date_approximate' must be true or false"),
         (GOOD + "part = 3\n", "[[document]] #1 (id 'a'): key 'part' must be a string"),
-        ("title = 'x'\n", "no [[document]] tables"),
+        ("# nothing yet\n", "no [[document]] tables"),
         ("[[document]\n", "not valid TOML"),
     ],
     ids=[
@@ -204,3 +204,69 @@ def test_part_of_an_edition_is_read(tmp_path: Path) -> None:
     assert document.part == "M-O"
     (whole,) = load_manifest(library(tmp_path, GOOD))
     assert whole.part == ""
+
+
+RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
+"""A [[release]] table: after GOOD (lines 1-9), its header is line 11."""
+
+
+@pytest.mark.parametrize(
+    ("manifest", "message"),
+    [
+        (
+            GOOD + GOOD.replace("[[document]]", "[[documnet]]").replace('"a"', '"b"'),
+            "line 11: unknown table [[documnet]]; did you mean [[document]]? "
+            "(the manifest holds [[document]] and [[release]] tables and a 'game' key)",
+        ),
+        (
+            GOOD + RELEASE.replace("[[release]]", "[[releases]]"),
+            "line 11: unknown table [[releases]]; did you mean [[release]]? "
+            "(the manifest holds [[document]] and [[release]] tables and a 'game' key)",
+        ),
+        (
+            GOOD + RELEASE.replace("[[release]]", "[release]"),
+            "line 11: 'release' must be [[release]] tables (written with double brackets)",
+        ),
+        (
+            "title = 'x'\n" + GOOD,
+            "line 1: unknown key 'title' outside any table (the manifest holds [[document]] and "
+            "[[release]] tables and a 'game' key)",
+        ),
+        (
+            GOOD.replace("title =", "tittle ="),
+            "[[document]] #1 (id 'a'): unknown key 'tittle' on line 7; did you mean 'title'? (expected id, file, "
+            "game, kind, title, version, date, date_approximate, supersedes, note, part, accept_unread, "
+            "force_contradiction)",
+        ),
+        (
+            GOOD + RELEASE.replace("date =", "data ="),
+            "[[release]] #1: unknown key 'data' on line 13; did you mean 'date'? (expected name, date)",
+        ),
+        (
+            GOOD + 'note = """two\ntittle = lines"""\ncolour = "red"\n',
+            "[[document]] #1 (id 'a'): unknown key 'colour' on line 12 (expected id, file, game, kind, title, "
+            "version, date, date_approximate, supersedes, note, part, accept_unread, force_contradiction)",
+        ),
+    ],
+    ids=["documnet", "releases", "single-bracket", "top-level-key", "tittle", "release-key", "after-multiline"],
+)
+def test_unknown_table_or_key_is_refused_with_its_line_and_nearest_name(
+    tmp_path: Path, manifest: str, message: str
+) -> None:
+    root = library(tmp_path, manifest)
+    with pytest.raises(ManifestError) as caught:
+        load_manifest(root)
+    assert str(caught.value) == f"{root / 'library.toml'}: {message}"
+
+
+@pytest.mark.parametrize("table", ["[[documnet]]", "[[releases]]"])
+def test_cli_build_refuses_a_mistyped_table(tmp_path: Path, capsys: pytest.CaptureFixture[str], table: str) -> None:
+    """A mistyped table used to be ignored: the document's entries, or a release date, silently gone."""
+    (tmp_path / "library").mkdir()
+    extra = GOOD.replace('"a"', '"b"').replace("[[document]]", table) if "doc" in table else RELEASE
+    root = library(tmp_path / "library", GOOD + extra.replace("[[release]]", table))
+    assert main(["build", "--library", str(root), "--kb", str(tmp_path / "kb")]) == 1
+    out, err = capsys.readouterr()
+    assert (out, err.count("\n")) == ("", 1)
+    assert err.startswith(f"rulings: error: {root / 'library.toml'}: line 11: unknown table {table}; did you mean")
+    assert not (tmp_path / "kb").exists()

@@ -22,7 +22,8 @@ The state keeps the words of every text and what finds each card (`written_words
 `card_words`) to tell, and the new versions are linked with only the cards they can link.
 
 The pickles are read only from this knowledge base's own build directories, which only
-builds write.
+builds write, each sealed with its digest (`kb.ingest.sealed`): one that does not load is
+discarded and what it held made anew.
 """
 
 from __future__ import annotations
@@ -32,14 +33,13 @@ import datetime as dt
 import hashlib
 import operator
 import os
-import pickle
 import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.index.texts import see_texts
-from kb.ingest import store
+from kb.ingest import sealed, store
 from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
 from kb.ingest.ledger import Ledger, apply_documents
 from kb.ingest.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
@@ -78,13 +78,20 @@ def document_key(document: Document, titles: frozenset[str]) -> str:
     return digest.hexdigest()
 
 
-def reuse_parse(previous: Path | None, key: str, document: Document) -> ParseResult | None:
+def reuse_parse(
+    previous: Path | None, key: str, document: Document, damaged: dict[str, str] | None = None
+) -> ParseResult | None:
     """The parse result saved under ``key`` by the ``previous`` build, if there is one, naming
-    ``document``'s file where it lies now."""
+    ``document``'s file where it lies now; one that does not load is recorded in ``damaged``
+    (key: why) and not reused."""
     if previous is None or not (previous / PARSED / f"{key}.pickle").is_file():
         return None
-    with (previous / PARSED / f"{key}.pickle").open("rb") as file:
-        result = pickle.load(file)
+    try:
+        result = sealed.load(previous / PARSED / f"{key}.pickle")
+    except sealed.Damaged as err:
+        if damaged is not None:
+            damaged[key] = str(err)
+        return None
     if not isinstance(result, ParseResult):
         return None
     moved = {result.document.path: document.path}
@@ -120,17 +127,19 @@ def _moved(lines: list[str], moved: dict[str, str]) -> list[str]:
     return out
 
 
-def save_parses(build: Path, previous: Path | None, keys: list[str], results: dict[str, ParseResult]) -> None:
-    """Write ``build/parsed``: a hard link to the previous build's result of each key it has,
-    else ``results[key]`` pickled."""
+def save_parses(
+    build: Path, previous: Path | None, keys: list[str], results: dict[str, ParseResult], damaged: Iterable[str] = ()
+) -> None:
+    """Write ``build/parsed``: a hard link to the previous build's result of each key it has
+    (unless ``damaged``), else ``results[key]`` pickled."""
     (build / PARSED).mkdir()
+    fresh = set(damaged)
     for key in dict.fromkeys(keys):
         old = previous / PARSED / f"{key}.pickle" if previous else None
-        if old is not None and old.is_file():
+        if old is not None and old.is_file() and key not in fresh:
             os.link(old, build / PARSED / old.name)
         else:
-            with (build / PARSED / f"{key}.pickle").open("wb") as file:
-                pickle.dump(results[key], file, protocol=pickle.HIGHEST_PROTOCOL)
+            sealed.dump(results[key], build / PARSED / f"{key}.pickle")
 
 
 @dataclass
@@ -207,18 +216,19 @@ def _linkable(
 
 
 def save_state(build: Path, state: State) -> None:
-    with (build / STATE).open("wb") as file:
-        pickle.dump(state, file, protocol=pickle.HIGHEST_PROTOCOL)
+    sealed.dump(state, build / STATE)
 
 
-def load_state(previous: Path | None) -> State | None:
-    """The state the ``previous`` build saved, if it saved one with this code."""
-    if previous is None:
+def load_state(previous: Path | None, damaged: dict[str, str] | None = None) -> State | None:
+    """The state the ``previous`` build saved, if it saved one with this code; one that does not
+    load is recorded in ``damaged`` (`STATE`: why)."""
+    if previous is None or not (previous / STATE).is_file():
         return None
     try:
-        with (previous / STATE).open("rb") as file:
-            state = pickle.load(file)
-    except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ImportError):
+        state = sealed.load(previous / STATE)
+    except sealed.Damaged as err:
+        if damaged is not None:
+            damaged[STATE] = str(err)
         return None
     return state if isinstance(state, State) and state.code == code_fingerprint() else None
 

@@ -1,14 +1,16 @@
 """Bring a newly published document into a library: check, copy, register, rebuild.
 
-`add_document` parses the file first and refuses it (with the parse report) if any line
-would be lost; only then, holding the library's and the KB's locks (`kb.ingest.pipeline.transaction`),
-copies it into the library, appends its ``[[document]]`` table to the manifest and rebuilds.
-The copy and the manifest are each written to a temporary file, fsynced and renamed. If any
-step fails before the new knowledge base is in service, the library is put back byte for byte:
-the saved manifest is renamed back, and the copied file (and the game directory) removed if this
-add created them; once the knowledge base in service is the one built from the new manifest, the
-add stands whatever fails after (`kb.ingest.pipeline._publish` reports such a failure as a warning). A file left in
-the library by an interrupted add (same bytes, not in the manifest) is taken over by a retry.
+`add_document` parses the file first and refuses it (with the parse report) if any line would be
+lost, or when its text contradicts ``--kind`` or ``--date`` (`kb.ingest.claims`); then, holding the
+library's and the KB's locks (`kb.ingest.pipeline.transaction`), refuses a text already in the
+library (`kb.ingest.copies`), copies it into the library, appends its ``[[document]]`` table to the
+manifest and rebuilds. The copy and the manifest are each written to a temporary file, fsynced and
+renamed. If any step fails before the new knowledge base is in service, the library is put back byte
+for byte: the saved manifest is renamed back, and the copied file (and the game directory) removed
+if this add created them; once the knowledge base in service is the one built from the new manifest,
+the add stands whatever fails after (`kb.ingest.pipeline._publish` reports such a failure as a
+warning). A file left in the library by an interrupted add (same bytes, not in the manifest) is
+taken over by a retry.
 """
 
 from __future__ import annotations
@@ -21,6 +23,8 @@ from pathlib import Path
 
 from kb import files
 from kb.errors import BuildError
+from kb.ingest import claims
+from kb.ingest.copies import refuse_copy
 from kb.ingest.pipeline import BuildReport, build_locked, library_changed, report_for, transaction
 from kb.paths import WAIT
 from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
@@ -55,11 +59,15 @@ def toml_string(text: str) -> str:
     return "".join(out)
 
 
-def _table(fields: dict[str, str], where: str) -> bytes:
+def _table(fields: dict[str, str | bool], where: str) -> bytes:
     lines = ["", "[[document]]"]
     for key, value in fields.items():
         try:
-            lines.append(f"{key} = {toml_string(value)}")
+            lines.append(
+                f"{key} = {'true' if value else 'false'}"
+                if isinstance(value, bool)
+                else f"{key} = {toml_string(value)}"
+            )
         except ValueError as err:
             raise BuildError(f"{where}: {key}: {err}") from None
     return ("\n".join(lines) + "\n").encode("utf-8")
@@ -77,10 +85,13 @@ def add_document(
     wait: float = WAIT,
     notify: Callable[[str], None] | None = None,
     accept_unread: bool = False,
+    force: bool = False,
 ) -> BuildReport:
     """Add ``source`` to ``library`` as a document of ``kind`` (`detected_kind` names one) dated
     ``date``, and rebuild. A document little of which reads as its kind expects is refused, unless
-    ``accept_unread`` (the manifest then says so)."""
+    ``accept_unread`` (the manifest then says so). A kind or date its text contradicts
+    (`kb.ingest.claims`) is refused unless ``force``: then each contradiction is a warning (to
+    ``notify``) and the manifest entry says ``force_contradiction = true``."""
     if not SLUG.match(game):
         raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
     titles = load_titles(library, game)
@@ -93,19 +104,29 @@ def add_document(
         version=version or date.isoformat(),
         date=date,
         accept_unread=accept_unread,
+        force_contradiction=force,
     )
-    parsed = parse_document(document, titles)
-    unread = refusal(parsed)
+    result = parse_document(document, titles)
+    unread = refusal(result)
     if unread and not accept_unread:
         raise BuildError(f"{unread} (--accept-unread keeps it)")
-    report = report_for(parsed)
+    report = report_for(result)
     if not report.coverage.complete or report.unparsed:
         raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
+    contradicted = claims.found(result, {"kind": "--kind", "date": "--date"})
+    if contradicted and not force:
+        raise BuildError(
+            f"{contradicted[0].message(str(source))}; correct the command, or add --force-contradiction to keep it"
+        )
+    for contradiction in contradicted:
+        if notify:
+            notify(f"warning: {contradiction.message(str(source))} (kept: --force-contradiction)")
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
         if changed and notify:
             notify(f"warning: {changed} (an interrupted add?); this add rebuilds it")
         existing = load_manifest(library)
+        refuse_copy(source, existing, library)
         ident = _slug(f"{game}-{source.stem}")
         taken = {d.id for d in existing}
         while ident in taken:
@@ -119,18 +140,20 @@ def add_document(
         if adopted and not (target.is_file() and target.read_bytes() == source.read_bytes()):
             raise BuildError(f"{target}: a file of that name, not in the manifest, is already in the library")
         before = manifest.read_bytes()
-        table = _table(
-            {
-                "id": ident,
-                "file": f"{game}/{source.name}",
-                "game": game,
-                "kind": kind,
-                "title": document.title,
-                "version": document.version,
-                "date": date.isoformat(),
-            },
-            str(source),
-        ) + (b"accept_unread = true\n" if unread else b"")
+        fields: dict[str, str | bool] = {
+            "id": ident,
+            "file": f"{game}/{source.name}",
+            "game": game,
+            "kind": kind,
+            "title": document.title,
+            "version": document.version,
+            "date": date.isoformat(),
+        }
+        if contradicted:
+            fields["force_contradiction"] = True
+        if unread:
+            fields["accept_unread"] = True
+        table = _table(fields, str(source))
         made_directory = not target.parent.exists()
         try:
             target.parent.mkdir(exist_ok=True)

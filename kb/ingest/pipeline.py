@@ -22,6 +22,7 @@ import json
 import multiprocessing
 import os
 import shutil
+import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -33,7 +34,7 @@ from kb import files
 from kb.errors import BuildError
 from kb.index.texts import see_texts
 from kb.index.writer import extend_indexes, indexes_written
-from kb.ingest import incremental, store
+from kb.ingest import claims, copies, incremental, store
 from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.ingest.ledger import apply_documents, dangling_references
 from kb.ingest.linking import link_versions, ordinary_words
@@ -194,19 +195,25 @@ def build_locked(
     keys = [incremental.document_key(d, titles[d.game]) for d in documents]
     releases = load_releases(library)
     previous = (kb / CURRENT).resolve() if (kb / CURRENT).is_dir() else None
-    state = incremental.load_state(previous)
+    prints = copies.refuse_copies(documents, library, keys, copies.load(previous))
+    damaged: dict[str, str] = {}
+    """The kept caches of the previous build that did not load (key or `incremental.STATE`: why)."""
+    state = incremental.load_state(previous, damaged)
     moved = incremental.relocate(state, keys, documents) if state else {}
     full = incremental.newer_only(state, keys, documents, releases, bool(card_files))
     if previous and state and full is None:
         added = [parse_document(d, titles[d.game]) for d in documents[len(state.keys) :]]
+        claims.check(added)
         _check_coverage(added, accept_unread)
         extension = incremental.extend(state, added, documents[len(state.keys) :])
         if not isinstance(extension, str):
-            return _extend(library, kb, manifest, previous, state, keys, extension, started, moved)
+            return _extend(library, kb, manifest, previous, state, keys, extension, started, moved, prints)
         full, state = extension, None
-    reused = [incremental.reuse_parse(previous, k, d) for k, d in zip(keys, documents, strict=True)]
+    reused = [incremental.reuse_parse(previous, k, d, damaged) for k, d in zip(keys, documents, strict=True)]
+    cache_warnings = _damaged_caches(damaged)
     parsed = iter(parse_documents([d for d, r in zip(documents, reused, strict=True) if r is None], titles))
     results = [r if r is not None else next(parsed) for r in reused]
+    claims.check(results)
     reports = _check_coverage(results, accept_unread)
     ledger = apply_documents(results, releases)
     catalog = bundled_catalog(results)
@@ -240,8 +247,9 @@ def build_locked(
         with indexes_written(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today()):
             store.write(staging / store.DB_NAME, results, ledger, catalog, links)
             files.fault("mid-build")
-            incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)))
+            incremental.save_parses(staging, previous, keys, dict(zip(keys, results, strict=True)), damaged)
             incremental.save_state(staging, saved)
+            copies.save(staging, prints)
             _write_reports(staging, library, manifest, saved.report_lines + ledger.warnings + dangling)
 
     final, unsettled = _publish(kb, write)
@@ -249,7 +257,7 @@ def build_locked(
         final,
         reports,
         time.perf_counter() - started,
-        ledger.warnings + catalog.problems,
+        cache_warnings + ledger.warnings + catalog.problems,
         dangling,
         cards=len(catalog.cards),
         imported=imported,
@@ -283,6 +291,7 @@ def _extend(
     extension: incremental.Extension,
     started: float,
     moved: dict[str, str],
+    prints: dict[str, str],
 ) -> BuildReport:
     """Write the build that `incremental.extend` prepared, from the ``previous`` one (whose
     documents ``moved``, `incremental.relocate`)."""
@@ -315,6 +324,7 @@ def _extend(
         )
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
+        copies.save(staging, prints)
         _write_reports(staging, library, manifest, state.report_lines + ledger.warnings + dangling)
 
     final, unsettled = _publish(kb, write)
@@ -330,6 +340,15 @@ def _extend(
         rewritten=len(extension.touched),
         unsettled=unsettled,
     )
+
+
+def _damaged_caches(damaged: dict[str, str]) -> list[str]:
+    """One warning for the kept caches that did not load (they were discarded and made anew)."""
+    if not damaged:
+        return []
+    first, *rest = damaged.values()
+    more = f" and {len(rest)} more" if rest else ""
+    return [f"{first}{more}: discarded; this build parses and applies the documents anew"]
 
 
 def _refuse_empty(imports: list[ImportReport], catalog: Catalog) -> None:
@@ -389,7 +408,10 @@ def _publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]
     staging.mkdir()
     try:
         with files.claim(staging):
-            write(staging)
+            try:
+                write(staging)
+            except sqlite3.Error as err:  # a full disk, a file size limit: the store says it in its words
+                raise BuildError(f"{kb}: cannot write the new build's store: {err}") from None
             _fsync_tree(staging)
             staging.rename(final)
             files.fsync_directory(builds)

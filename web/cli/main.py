@@ -209,6 +209,7 @@ def cmd_add(args: argparse.Namespace) -> int:
         wait=args.wait,
         notify=_notify,
         accept_unread=args.accept_unread,
+        force=args.force_contradiction,
     )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
@@ -403,6 +404,11 @@ def parser() -> _Parser:
     add.add_argument("--version", help="its version or edition, as the publisher names it (default: the date)")
     add.add_argument("--game", default="stccg", help="the game it is of (default stccg)")
     add.add_argument(
+        "--force-contradiction",
+        action="store_true",
+        help="keep --kind and --date although the document's text says otherwise (each contradiction is warned)",
+    )
+    add.add_argument(
         "--library", default=str(DEFAULT_LIBRARY), help=f"library to add it to (default {DEFAULT_LIBRARY})"
     )
     add.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
@@ -461,6 +467,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _failed(1, f"error: {err}", as_json)
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # a build or add puts back what it began before this comes here
+        return _failed(130, "interrupted; nothing half-written was left", as_json)
     except OSError as err:
         if err.filename is None and target is not None:  # e.g. ENOSPC from a write: say where
             return _failed(1, f"error: {target}: {err.strerror or err}", as_json)

@@ -179,6 +179,12 @@ def _json(data: Any) -> bytes:
 def _refusal(out: Path) -> str | None:
     """Why the export may not replace ``out``, or None when ``out`` is new, an empty folder, or
     an earlier export holding only what it wrote (its `MARKER` lists every file)."""
+    here = Path.cwd().resolve()
+    if out.name in ("", ".", "..") or out.resolve() in (here, *here.parents):
+        return (
+            f"{out}: is the current folder or holds it; the export replaces its folder whole, "
+            "so name the folder it writes (e.g. 'site'), not the one you are in"
+        )
     if not out.exists() and not out.is_symlink():
         return None
     stranger = f"{out}: exists and is not an export; choose an empty or new folder"

@@ -1,0 +1,170 @@
+"""An editor's ordinary mistakes are refused, never believed: a copy of a document already in the
+library (`kb.ingest.copies`), a document added as a kind or date it contradicts
+(`kb.ingest.self_description`)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+from contextlib import closing
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURES, SEEDS
+from web.cli.main import main
+
+UPDATE = "stccg/current-rulings-update-2000-12-18.txt"
+"""The fixture update that says "mission attempt - Delete the last sentence of the existing Current Rulings entry"."""
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    shutil.copytree(FIXTURES / "library", tmp_path / "library")
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", tmp_path / "library" / "stccg")
+    return tmp_path / "library"
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def near_copy(library: Path, tmp_path: Path) -> Path:
+    """The fixture update under another name, with CRLF line ends, trailing spaces and curly quotes."""
+    text = (library / UPDATE).read_text(encoding="utf-8")
+    copy = tmp_path / "cr-update-repost.txt"
+    copy.write_bytes(text.replace("'", "\u2019").replace("\n", "  \r\n").encode("utf-8"))
+    return copy
+
+
+def test_adding_a_copy_of_an_update_is_refused_naming_the_first(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kb = str(tmp_path / "kb")
+    assert run(capsys, "build", "--library", str(library), "--kb", kb)[0] == 0
+    manifest = (library / "library.toml").read_bytes()
+    copy = near_copy(library, tmp_path)
+    status, out, err = run(
+        capsys, "add", str(copy), "--kind", "current-rulings-update", "--date", "2000-12-18",
+        "--library", str(library), "--kb", kb,
+    )  # fmt: skip
+    assert (status, out) == (1, "")
+    assert err == (
+        f"rulings: error: {copy}: refused: its text is the text of document 'cr-update-2000-12-18' ({UPDATE}), "
+        "already in the library; an update added twice would be applied twice\n"
+    )
+    assert (library / "library.toml").read_bytes() == manifest
+    assert not (library / "stccg" / copy.name).exists()
+
+
+def test_a_manifest_naming_one_text_twice_is_refused(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shutil.copy(library / UPDATE, library / "stccg" / "update-again.txt")
+    with (library / "library.toml").open("a", encoding="utf-8") as manifest:
+        manifest.write(
+            '\n[[document]]\nid = "again"\nfile = "stccg/update-again.txt"\ngame = "stccg"\n'
+            'kind = "current-rulings-update"\ntitle = "Current Rulings Update"\nversion = "12/18/00"\n'
+            'date = "2000-12-18"\n'
+        )
+    status, out, err = run(capsys, "build", "--library", str(library), "--kb", str(tmp_path / "kb"))
+    assert (status, out) == (1, "")
+    assert err == (
+        f"rulings: error: {library / 'stccg' / 'update-again.txt'}: document 'again' (stccg/update-again.txt) "
+        f"has the same text as document 'cr-update-2000-12-18' ({UPDATE}); a document applied twice is not what "
+        "it says: remove one of them from the manifest\n"
+    )
+    assert not (tmp_path / "kb" / "current").exists()
+
+
+def without_update(library: Path, tmp_path: Path) -> Path:
+    """The library without the 12/18/00 update (its manifest table and file); the update, outside it."""
+    manifest = (library / "library.toml").read_text(encoding="utf-8")
+    table = manifest[
+        manifest.index('[[document]]\nid = "cr-update-2000-12-18"') : manifest.index('[[document]]\nid = "cr-2001')
+    ]
+    (library / "library.toml").write_text(manifest.replace(table, ""), encoding="utf-8")
+    outside = tmp_path / "current-rulings-update-2000-12-18.txt"
+    (library / UPDATE).rename(outside)
+    return outside
+
+
+@pytest.mark.parametrize(
+    ("kind", "date", "said"),
+    [
+        (
+            "current-rulings",
+            "2000-12-18",
+            ":2: the text calls itself a Current Rulings update ('CURRENT RULINGS UPDATE'), but --kind is "
+            "'current-rulings'; as a full Current Rulings it would rescind every ruling it does not repeat",
+        ),
+        ("current-rulings-update", "1999-01-01", ":3: the text is dated 2000-12-18, but --date is 1999-01-01"),
+    ],
+    ids=["update-as-full", "wrong-date"],
+)
+def test_add_refuses_a_kind_or_date_the_text_contradicts(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], kind: str, date: str, said: str
+) -> None:
+    update = without_update(library, tmp_path)
+    manifest = (library / "library.toml").read_bytes()
+    argv = ["add", str(update), "--kind", kind, "--date", date, "--library", str(library), "--kb", str(tmp_path / "kb")]
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (1, "")
+    assert err == f"rulings: error: {update}{said}; correct the command, or add --force-contradiction to keep it\n"
+    assert (library / "library.toml").read_bytes() == manifest
+    assert not (tmp_path / "kb" / "current").exists()
+
+
+def test_a_forced_contradiction_is_warned_and_noted(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    update = without_update(library, tmp_path)
+    kb = tmp_path / "kb"
+    argv = ["add", str(update), "--kind", "current-rulings-update", "--date", "2000-12-20", "--force-contradiction"]
+    status, _, err = run(capsys, *argv, "--library", str(library), "--kb", str(kb))
+    assert status == 0
+    assert err.splitlines()[0] == (
+        f"rulings: warning: {update}:3: the text is dated 2000-12-18, but --date is 2000-12-20 "
+        "(kept: --force-contradiction)"
+    )
+    assert (
+        (library / "library.toml")
+        .read_text(encoding="utf-8")
+        .endswith('date = "2000-12-20"\nforce_contradiction = true\n')
+    )
+    kept = library / "stccg" / update.name
+    report = json.loads((kb / "current" / "report.json").read_text(encoding="utf-8"))
+    assert f"{kept}:3: the text is dated 2000-12-18, but the manifest's date is 2000-12-20 (forced)" in report
+    with closing(sqlite3.connect(kb / "current" / "kb.sqlite")) as connection:
+        (note,) = connection.execute(
+            "SELECT note FROM documents WHERE kind = 'current-rulings-update' AND date = '2000-12-20'"
+        ).fetchone()
+    assert note == (
+        "Kept as given although its text says otherwise: the text is dated 2000-12-18, "
+        "but the manifest's date is 2000-12-20."
+    )
+
+
+def test_build_refuses_a_manifest_kind_the_text_contradicts(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    manifest = library / "library.toml"
+    text = manifest.read_text(encoding="utf-8")
+    manifest.write_text(
+        text.replace(
+            'kind = "current-rulings-update"\ntitle = "Current Rulings Update"\nversion = "12/18/00"',
+            'kind = "current-rulings"\ntitle = "Current Rulings Update"\nversion = "12/18/00"',
+        ),
+        encoding="utf-8",
+    )
+    status, out, err = run(capsys, "build", "--library", str(library), "--kb", str(tmp_path / "kb"))
+    assert (status, out) == (1, "")
+    assert err == (
+        f"rulings: error: {library / UPDATE}:2: the text calls itself a Current Rulings update "
+        "('CURRENT RULINGS UPDATE'), but the manifest's kind is 'current-rulings'; as a full Current Rulings it "
+        "would rescind every ruling it does not repeat; correct the manifest, or set force_contradiction = true "
+        "in its [[document]] table to keep it as given\n"
+    )

@@ -1,0 +1,97 @@
+"""The tables searchers keep (`kb.search.memo`) weigh at most the process's `memo.MEMO_BYTES`
+together, however many threads search: 8 threads asking distinct questions keep the pool within
+its bound, its count equal to what the live tables hold, and the process's memory flat after
+warm-up."""
+
+from __future__ import annotations
+
+import datetime as dt
+import gc
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from helpers import FIXTURES, SEEDS
+from kb.paths import current
+from kb.query import KnowledgeBase
+from kb.search import memo
+
+THREADS = 8
+BOUND = 512 << 10
+"""The pool's bound in this test: small, so that the knowledge base's tables would pass it."""
+
+
+def rss() -> int:
+    """The process's resident memory, in bytes."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError("no VmRSS")
+
+
+def questions() -> list[tuple[str, dict[str, object]]]:
+    """Distinct questions made of the fixture library's words: words, pairs, prefixes, as of dates."""
+    text = " ".join(p.read_text(encoding="utf-8") for p in sorted((FIXTURES / "library" / "stccg").glob("*.txt")))
+    text += (SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt").read_text(encoding="utf-8")
+    words = sorted({w.lower() for w in re.findall(r"[A-Za-z]{4,}", text)})
+    asked: list[tuple[str, dict[str, object]]] = []
+    for k, word in enumerate(words):
+        asked.append((word, {}))
+        asked.append((f"{word} {words[(k * 7 + 3) % len(words)]}", {"every_version": True}))
+        asked.append((f"{word[:3]}*", {"as_of": dt.date(2000, 9 + k % 4, 1 + k % 28)}))
+    unique = dict.fromkeys((q, tuple(sorted(o.items()))) for q, o in asked)
+    return [(q, dict(o)) for q, o in unique]
+
+
+def live_weight() -> int:
+    """What the tables of the live searchers weigh, by their own count."""
+    return sum(t.weighs for m in list(memo._MEMOS.values()) for t in (m.scored, m.stored, m.frequency))
+
+
+def test_eight_threads_of_distinct_searches_keep_the_tables_within_the_process_bound(
+    history_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pool = memo.Pool(BOUND)
+    monkeypatch.setattr(memo, "POOL", pool)
+    kb = KnowledgeBase(current(history_root))
+    asked = questions()
+    assert len(asked) > 1500
+    errors: list[BaseException] = []
+    warmed = threading.Barrier(THREADS + 1)
+    done = threading.Barrier(THREADS + 1)
+    highest = [0]
+
+    def work(number: int) -> None:
+        mine = asked[number::THREADS]
+        try:
+            for k, (text, options) in enumerate(mine):
+                if k == len(mine) // 4:
+                    warmed.wait()
+                kb.search(text, **options)  # type: ignore[arg-type]
+                highest[0] = max(highest[0], pool.holds())
+        except BaseException as err:  # reported in the main thread
+            errors.append(err)
+            warmed.abort()
+        finally:
+            done.wait()
+
+    workers = [threading.Thread(target=work, args=(n,)) for n in range(THREADS)]
+    for worker in workers:
+        worker.start()
+    warmed.wait()
+    gc.collect()
+    after_warm_up = rss()
+    done.wait()
+    gc.collect()
+    at_the_end = rss()
+    for worker in workers:
+        worker.join()
+    assert errors == []
+    assert BOUND // 2 < highest[0] <= BOUND  # the tables filled the pool, and never passed it
+    assert pool.holds() == live_weight() <= BOUND
+    assert at_the_end - after_warm_up < 16 << 20, (after_warm_up, at_the_end)
+    kb.close()
+    gc.collect()
+    assert pool.holds() == live_weight()
