@@ -6,6 +6,10 @@
   var cite = window.RulingsCite || { announce: function () {}, show: function () {} };
   var announce = cite.announce;
 
+  // The search filters fold into their one-line summary on a phone (open without this file).
+  var filters = document.getElementById("filters");
+  if (filters && window.matchMedia("(max-width: 40rem)").matches) { filters.open = false; }
+
   var box = document.getElementById("q");
   var list = document.getElementById("suggestions");
   if (!box || !list) { return; }
