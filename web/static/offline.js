@@ -37,6 +37,15 @@
     });
   }
 
+  // Opened from a folder, the browser fetches none of the export's JSON: say so first, with the
+  // one command that serves it; served, the note is not needed.
+  var mustServe = document.getElementById("must-serve");
+  if (mustServe && window.location.protocol !== "file:") { mustServe.hidden = true; }
+  if (mustServe && window.location.protocol === "file:") {
+    mustServe.replaceChildren("This copy is opened from a folder (file://), where its search cannot work: it must be served. " +
+      "In its folder run ", el("code", {}, ["python3 -m http.server 8000"]), " and open the address it prints.");
+  }
+
   var renamed = {};
   var names = getJSON("files.json").then(function (found) { renamed = found; }, function () {});
 
