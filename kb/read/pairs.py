@@ -54,8 +54,8 @@ def together(parts: Parts, names: list[str], as_of: dt.date | None = None, game:
     a, b = cards[0]["name"], cards[1]["name"]
     for topic in named[0].keys() & named[1].keys():
         term = next((c for c in cards if c["key"] == topic), None)
-        other = b if term is cards[0] else a
-        found[topic] = (0, f"the entry for {term['name']} names {other}" if term else f"names both {a} and {b}")
+        card = b if term is cards[0] else a
+        found[topic] = (0, f"the entry for {term['name']} names {card}" if term else f"names both {a} and {b}")
     for mine, other, who, whom in ((0, 1, a, b), (1, 0, b, a)):
         for topic, by in triggered[other].items():
             if topic in named[mine] and topic not in found:
