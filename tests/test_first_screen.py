@@ -1,6 +1,7 @@
 """Issue 36 item 4, in Debian's chromium at 360 and 1280 px: the answer is on the first screen.
 A hit shown whole opens on its paragraph that matches, the words searched marked, the rest of
-its text one tap away; on a phone the filters (as of, game, kind) fold into one line."""
+its text one tap away; on a phone the filters (as of, game, kind) fold into one line. And item 6:
+the two-card fields complete names."""
 
 from __future__ import annotations
 
@@ -73,3 +74,20 @@ def test_the_filters_fold_into_one_line_on_a_phone(page: object, site: str) -> N
         assert filters.bounding_box()["height"] <= 80
     assert date.is_visible()
     assert page.locator("#filters select[name=kind]").input_value() == "rulebook"  # type: ignore[attr-defined]
+
+
+def test_both_fields_of_two_cards_complete_names(page: object, site: str) -> None:
+    """Issue 36 item 6: the two-card view, from the menu, completes names in both fields (a game term too)."""
+    page.goto(site + "/")  # type: ignore[attr-defined]
+    page.click("header nav a:text('Two cards')")  # type: ignore[attr-defined]
+    page.wait_for_url(site + "/cards")  # type: ignore[attr-defined]
+    for field, typed, wanted in (("pair-names-1", "a fast sh", "A Fast Ship Would Be Nice"),
+                                 ("pair-names-2", "commande", "commandeering")):  # fmt: skip
+        page.fill(f"input[data-complete={field}]", typed)  # type: ignore[attr-defined]
+        options: list[str] = []
+        for _ in range(50):
+            options = page.eval_on_selector_all(f"#{field} option", "els => els.map(e => e.value)")  # type: ignore[attr-defined]
+            if options:
+                break
+            page.wait_for_timeout(100)  # type: ignore[attr-defined]
+        assert wanted in options
