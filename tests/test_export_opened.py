@@ -1,6 +1,7 @@
 """Issue 36 item 7, in Debian's chromium at 360 and 1280 px: an export opened from a folder
 (``file://``), where the browser fetches none of its JSON and its search cannot work, says so on
-its first page with the one command that serves it; served, it does not."""
+its first page with the one command that serves it; served, it does not. And item 6 in the
+export: its deck page opens on the summary table and prints a shared ruling once."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -69,3 +71,28 @@ def test_served_it_searches_and_says_nothing_of_it(page: Any, served: str) -> No
     page.wait_for_selector("ol.results li .headword")
     assert page.locator("ol.results li .headword").first.inner_text() == "Conundrum"
     assert not page.locator("#must-serve").is_visible()
+
+
+def test_the_exported_deck_opens_on_its_summary_and_prints_a_shared_ruling_once(page: Any, served: str) -> None:
+    """Issue 36 item 6, in the export: its deck page (built in the browser) as the server's."""
+    deck = "Stop First Contact\n2x Hero of the Empire\nNebula\nI.K.C. K'Vort"
+    page.goto(served + "deck.html?list=" + quote(deck))
+    page.wait_for_selector(".deck-summary tbody tr")
+    rows = page.eval_on_selector_all(".deck-summary tbody tr", "rs => rs.map(r => r.innerText.split('\\t'))")
+    assert rows == [
+        ["Stop First Contact", "1", "2"],
+        ["Hero of the Empire", "2", "2"],
+        ["Nebula", "1", "2"],
+        ["I.K.C. K'Vort", "1", "none"],
+    ]
+    ids = page.eval_on_selector_all(".deckcard h3[id]", "hs => hs.map(h => h.id)")
+    assert ids == [
+        "ruling-stccg:stop-first-contact",
+        "ruling-stccg:mirror-universe",
+        "ruling-stccg:hero-of-the-empire",
+        "ruling-stccg:nebula",
+        "ruling-stccg:movement",
+    ]
+    assert page.locator("p.shared").all_inner_texts() == [
+        "Also bears on it: mirror universe, shown under Stop First Contact."
+    ]
