@@ -9,7 +9,7 @@ optional: an answer that has nothing for a key carries None or an empty list.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any, TypedDict
+from typing import Any, NotRequired, TypedDict
 
 from kb.paging import PageFacts
 
@@ -263,11 +263,12 @@ class CardRuling(TypedDict):
 
 
 class CardRef(TypedDict):
-    """Another card a name also names."""
+    """Another card a name also names (or, in a pair, a game term: ``term`` true, ``key`` its topic id)."""
 
     name: str
     game: str
     key: str
+    term: NotRequired[bool]
 
 
 class CardFacts(TypedDict):

@@ -46,3 +46,10 @@ def launch() -> Iterator[object]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield launched
         launched.close()
+
+
+def open_filters(page: object) -> None:
+    """Unfold the search filters where a phone shows them folded into one line."""
+    summary = page.locator("#filters > summary")  # type: ignore[attr-defined]
+    if summary.is_visible() and not page.locator("#filters select[name=game]").is_visible():  # type: ignore[attr-defined]
+        summary.click()

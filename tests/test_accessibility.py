@@ -29,6 +29,9 @@ PAGES = {
     "search-heading": "/?q=setup",
     "entry-partial": "/entry/stccg:chajoh",
     "two-cards": "/cards?names=" + quote("Stop First Contact,Hero of the Empire"),
+    "two-cards-term": "/cards?names=" + quote("A Fast Ship Would Be Nice,commandeering"),
+    "deck-shared": "/deck?list=" + quote("Stop First Contact\n2x Hero of the Empire\nNebula\nI.K.C. K'Vort"),
+    "search-whole": "/?q=mission+attempt&game=stccg",
 }
 HISTORY_PAGES = {
     "diff": "/diff?from=2000-10-30&to=2000-11-27",

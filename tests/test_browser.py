@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, serve
+from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, open_filters, serve
 from helpers import ROOT
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -81,6 +81,7 @@ def test_live_search_keeps_its_address_for_sharing_and_back(page: object, site: 
     """Issue 24 item 7: the address follows the query typed (with the filters chosen), so the
     results can be shared, and Back from a result shows them again."""
     page.goto(site + "/")  # type: ignore[attr-defined]
+    open_filters(page)
     page.select_option("select[name=game]", "stccg")  # type: ignore[attr-defined]
     page.fill("#q", "commandeering")  # type: ignore[attr-defined]
     page.wait_for_function("() => document.getElementById('results').dataset.query === 'commandeering'")  # type: ignore[attr-defined]
@@ -182,6 +183,7 @@ def test_filters_apply_to_the_query_being_typed(page: object, site: str) -> None
     page.fill("#q", "ship")  # type: ignore[attr-defined]
     page.wait_for_selector("#suggestions [role=option]")  # type: ignore[attr-defined]
     page.keyboard.press("Escape")  # type: ignore[attr-defined]
+    open_filters(page)
     page.select_option("select[name=kind]", "rulebook")  # type: ignore[attr-defined]
     page.click("#filters button")  # type: ignore[attr-defined]
     page.wait_for_selector("ol.results li")  # type: ignore[attr-defined]

@@ -16,7 +16,7 @@ from urllib.parse import quote
 
 import pytest
 
-from helpers import SEEDS
+from helpers import SEEDS, SHARED
 from kb.ingest.pipeline import build
 from kb.paths import current
 from web.app import create_app
@@ -214,3 +214,43 @@ def test_a_document_with_a_236_character_file_name_is_exported(tmp_path: Path) -
     on_disk = [p for p in (tmp_path / "site").rglob("*") if p.is_file() and p.name != MARKER]  # the marker lists them
     assert report["files"] == len(on_disk)
     assert max(len(n.encode()) for n in names) <= NAME_BYTES + len(".html")
+
+
+QUESTION = "Guess Who's Coming to Dinner?"
+PLAIN = "Guess Who's Coming to Dinner"
+
+
+def test_a_question_mark_in_a_name_is_part_of_its_file(tmp_path: Path) -> None:
+    """Issue 36 item 7: the real catalogs hold ``Guess Who's Coming to Dinner?`` (2E) and ``Guess
+    Who's Coming to Dinner`` (virtual); the export read the ``?`` as a query, wrote both to one
+    file and exited 1. Each now has its own stable file, holding its own page."""
+    cards = tmp_path / "dinner.csv"
+    rows = [f'"{QUESTION} 2E",ban_2E,q1,NE,R,,,Dilemma,,,Question.', f'"{PLAIN}",Premiere,q2,p,R,,,Incident,,,Plain.']
+    cards.write_text("\n".join([HEADER, *rows]) + "\n", encoding="utf-8")
+    build(SEEDS, tmp_path / "kb", cards)
+    site = tmp_path / "site"
+    export(tmp_path / "kb", site)
+    assert file_name(QUESTION) == "Guess Who's Coming to Dinner_~9a91338edc7655dc"
+    assert file_name(PLAIN) == PLAIN
+    client = create_app({"KB": str(tmp_path / "kb"), "PAGED": False}).test_client()
+    for name in (QUESTION, PLAIN):
+        written = json.loads((site / "card" / f"{file_name(name)}.json").read_text())
+        assert written["name"] == name
+        assert written == client.get("/card/" + quote(name, safe="") + ".json").get_json()
+    assert "Question." in (site / "card" / f"{file_name(QUESTION)}.html").read_text()
+
+
+REAL_CARDS = [SHARED / "cards" / "Physical.csv", SHARED / "cards" / "Virtual.csv"]
+
+
+@pytest.mark.skipif(
+    not all(p.is_file() for p in REAL_CARDS), reason="../shared/cards/Physical.csv or Virtual.csv is absent"
+)
+def test_an_export_with_both_real_catalogs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36 item 7: `rulings export` of a knowledge base built with both real catalogs exited 1."""
+    build(SEEDS, tmp_path / "kb", REAL_CARDS)
+    assert main(["export", str(tmp_path / "site"), "--kb", str(tmp_path / "kb")]) == 0
+    dinners = sorted(p.name for p in (tmp_path / "site" / "card").glob("Guess Who*.html"))
+    assert dinners == ["Guess Who's Coming to Dinner.html", "Guess Who's Coming to Dinner_~9a91338edc7655dc.html"]
+    held = [json.loads((tmp_path / "site" / "card" / n.replace(".html", ".json")).read_text()) for n in dinners]
+    assert [(c["name"], c["game"]) for c in held] == [(PLAIN, "stccg"), (QUESTION, "stccg-2e")]

@@ -92,3 +92,26 @@ def test_the_command_line(bundled_root: Path, capsys: pytest.CaptureFixture[str]
     assert capsys.readouterr().err == (
         "rulings: error: 'Conundrum' and 'conundrum' are one card; name two different cards\n"
     )
+
+
+FAST_SHIP = "A Fast Ship Would Be Nice"
+
+
+def test_a_card_and_a_game_term(client: FlaskClient, bundled_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 36 item 6: a card pairs with a game term (it answered 404 "no card 'commandeering'")."""
+    answer = get(client, "/cards.json?names=A+Fast+Ship+Would+Be+Nice,commandeering")
+    assert answer["cards"] == [
+        {"name": FAST_SHIP, "game": "stccg", "key": "stccg:a fast ship would be nice"},
+        {"name": "commandeering", "game": "stccg", "key": "stccg:commandeering", "term": True},
+    ]
+    assert listed(answer) == [
+        (FAST_SHIP, 0, f"names both {FAST_SHIP} and commandeering", ["Current Rulings"]),
+        ("commandeering", 0, f"the entry for commandeering names {FAST_SHIP}", ["Glossary"]),
+    ]
+    page = get(client, "/cards?names=A+Fast+Ship+Would+Be+Nice,commandeering")
+    assert '<a href="/entry/stccg:commandeering">commandeering</a> (game term), best first' in page
+    assert main(["cards", FAST_SHIP, "commandeering", "--kb", str(bundled_root), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["entries"] == answer["entries"]
+    assert "are game terms, not cards" in get(client, "/cards?names=commandeering,mission+attempt", 400)
+    missing = get(client, "/cards?names=A+Fast+Ship+Would+Be+Nice,commandeerring", 404)
+    assert "no card &#39;commandeerring&#39;" in missing

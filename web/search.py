@@ -1,21 +1,45 @@
 """The search page (``/``): results as you type, autocomplete, filters, "did you mean", pages of
-results (``?page=2``, 20 a page, 200 results at most)."""
+results (``?page=2``, 20 a page, 200 results at most). A hit shown whole opens on its paragraph that
+matches best, the words its snippet marks marked there (`lead`), the rest of its text one tap away."""
 
 from __future__ import annotations
 
+import html
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, g, request, url_for
+from markupsafe import Markup
 
 from kb.answers import SearchAnswer
 from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages
 from kb.vocabulary import kind_filter
-from web.views import as_of, chosen_game, int_arg, keep_game, page, route
+from web.views import as_of, chosen_game, int_arg, keep_game, page, rich_text, route
 
 bp = Blueprint("search", __name__)
 ELSEWHERE = 5
 """Hits of other games shown below the divider of a search within one game."""
+
+
+_MARKED = re.compile(r'<mark class="match[^"]*">(.*?)</mark>', re.S)
+_EDGE = re.compile(r"^\W+|\W+$")
+
+
+@bp.app_template_filter("lead")
+def lead(hit: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The paragraph of a whole hit's text to show first: the one holding the most of the words its
+    snippet marks (the first paragraph when none does), those words marked; with how many
+    paragraphs the text has in all (``{"html": Markup, "paragraphs": int}``)."""
+    paragraphs = [p for p in (hit.get("text") or "").split("\n\n") if p.strip()]
+    words = {w for m in _MARKED.findall(hit.get("snippet") or "") if (w := _EDGE.sub("", html.unescape(m)))}
+    found = re.compile(r"\b(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b", re.I)
+    scores = [(len({m.lower() for m in found.findall(p)}) if words else 0, -i) for i, p in enumerate(paragraphs)]
+    best = paragraphs[max(range(len(paragraphs)), key=lambda i: scores[i])] if paragraphs else ""
+    shown = str(rich_text(best))
+    if words:  # mark the words in the text of the HTML, never inside a tag
+        shown = re.sub(r"(?<=>)([^<]+)", lambda t: found.sub(r"<mark>\1</mark>", t.group(1)), shown)
+    return {"html": Markup(shown), "paragraphs": len(paragraphs)}
 
 
 @route(bp, "/")

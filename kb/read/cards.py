@@ -67,8 +67,11 @@ def find_card(parts: Parts, name: str, game: str | None = None) -> str:
 
 
 def _known_card(parts: Parts, name: str, game: str | None) -> str | None:
-    matches = [c["key"] for c in parts.reader.cards_titled(_wanted(name)) if game in (None, c["game"])]
-    return sorted(matches, key=lambda k: (not k.startswith("stccg:"), k))[0] if matches else None
+    """The card of that name: spelt exactly so first (``Guess Who's Coming to Dinner?``, the 2E card,
+    not the 1E ``Guess Who's Coming to Dinner``), then the first game's."""
+    matches = [c for c in parts.reader.cards_titled(_wanted(name)) if game in (None, c["game"])]
+    best = sorted(matches, key=lambda c: (c["name"] != name.strip(), not c["key"].startswith("stccg:"), c["key"]))
+    return str(best[0]["key"]) if best else None
 
 
 def _wanted(name: str) -> str:

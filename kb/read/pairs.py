@@ -1,5 +1,8 @@
 """Two cards together: every ruling and Glossary entry in force on a date that bears on how two
-cards interact, best first (`together`).
+cards interact, best first (`together`). One of the two may be a game term (``commandeering``), a
+headword no card has: an entry "names" a term when it is the term's own entry, its text holds the
+term's headword as words, or it refers to it ("See commandeering"); the term's own entry always
+comes, last when nothing else puts it first.
 
 An entry bears on the pair when its text in force
 - names both cards ("names both"), or
@@ -13,10 +16,11 @@ refer to; within each, the entry whose governing text has the higher precedence
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import TYPE_CHECKING
 
 from kb.answers import CardRef, PairAnswer, PairEntry
-from kb.errors import NotAPair
+from kb.errors import NotAPair, UnknownCard
 from kb.model import Version, status
 from kb.read import standing
 from kb.read.cards import find_card
@@ -36,30 +40,71 @@ def together(parts: Parts, names: list[str], as_of: dt.date | None = None, game:
     if len(wanted) != CARDS:
         raise NotAPair(f"name two cards, not {len(wanted)} (e.g. names=Stop First Contact,Hero of the Empire)")
     on = as_of or dt.date.today()
-    keys = [find_card(parts, name, game) for name in wanted]
-    if keys[0] == keys[1]:
+    cards = [_card_or_term(parts, name, game) for name in wanted]
+    if all(c.get("term") for c in cards):
+        raise NotAPair(f"{wanted[0]!r} and {wanted[1]!r} are game terms, not cards; name at least one card")
+    if cards[0]["key"] == cards[1]["key"]:
         raise NotAPair(f"{wanted[0]!r} and {wanted[1]!r} are one card; name two different cards")
-    cards: list[CardRef] = []
-    for key in keys:
-        row = parts.reader.card_row(key) or {}
-        cards.append({"name": row["name"], "game": row["game"], "key": key})
-    named = [_naming(parts, key, on) for key in keys]
-    triggered = [_referred(parts, versions, on) for versions in named]
+    named = [_mentioning(parts, c, on) if c.get("term") else _naming(parts, c["key"], on) for c in cards]
+    triggered = [
+        {c["key"]: "it"} if c.get("term") else _referred(parts, versions, on)
+        for c, versions in zip(cards, named, strict=True)
+    ]
     found: dict[str, tuple[int, str]] = {}
     a, b = cards[0]["name"], cards[1]["name"]
     for topic in named[0].keys() & named[1].keys():
-        found[topic] = (0, f"names both {a} and {b}")
+        term = next((c for c in cards if c["key"] == topic), None)
+        card = b if term is cards[0] else a
+        found[topic] = (0, f"the entry for {term['name']} names {card}" if term else f"names both {a} and {b}")
     for mine, other, who, whom in ((0, 1, a, b), (1, 0, b, a)):
         for topic, by in triggered[other].items():
             if topic in named[mine] and topic not in found:
-                found[topic] = (1, f"names {who}; {by}, a ruling naming {whom}, refers to it")
+                found[topic] = (
+                    1,
+                    f"names {who}; "
+                    + (f"{by}, a ruling naming {whom}, refers to it" if by != "it" else "it is that term's entry"),
+                )
     for topic in triggered[0].keys() & triggered[1].keys():
         if topic not in found:
             found[topic] = (2, f"the rulings of both {a} and {b} refer to it")
+    for term in (c for c in cards if c.get("term")):
+        found.setdefault(term["key"], (2, f"the entry for {term['name']} itself"))
     entries = [_entry(parts, topic, rank, why, on) for topic, (rank, why) in found.items()]
     entries = [e for e in entries if e["parts"]]
     entries.sort(key=lambda e: (e["rank"], *_strength(parts, e), headword_key(e["headword"])))
     return {"cards": cards, "as_of": on.isoformat(), "entries": entries}
+
+
+def _card_or_term(parts: Parts, name: str, game: str | None) -> CardRef:
+    """The card named ``name``, else the game term (a topic's headword) ``name``; neither is the
+    `UnknownCard` of the card name."""
+    try:
+        key = find_card(parts, name, game)
+    except UnknownCard:
+        wanted = parts.game_filter(game)
+        terms = [t for t in parts.reader.topics_keyed(headword_key(name)) if wanted in (None, t["game"])]
+        if not terms:
+            raise
+        terms.sort(key=lambda t: (t["game"] != "stccg", t["id"]))
+        return {"name": terms[0]["headword"], "game": terms[0]["game"], "key": terms[0]["id"], "term": True}
+    row = parts.reader.card_row(key) or {}
+    return {"name": row["name"], "game": row["game"], "key": key}
+
+
+def _mentioning(parts: Parts, term: CardRef, on: dt.date) -> dict[str, list[Version]]:
+    """The topics of ``term``'s game whose versions in force on ``on`` are its entry, hold its
+    headword as words (case aside), or refer to it, with those versions."""
+    words = re.compile(r"(?<!\w)" + re.escape(term["name"]) + r"(?!\w)", re.IGNORECASE)
+    key = headword_key(term["name"])
+    found: dict[str, list[Version]] = {}
+    for topic in parts.reader.topics():
+        if topic["game"] != term["game"]:
+            continue
+        for version in parts.in_force(topic["id"], on):
+            about = topic["id"] == term["key"] or any(headword_key(r) == key for r in version.references)
+            if about or words.search(version.text or ""):
+                found.setdefault(topic["id"], []).append(version)
+    return found
 
 
 def _naming(parts: Parts, key: str, on: dt.date) -> dict[str, list[Version]]:

@@ -31,7 +31,7 @@ from urllib.parse import quote
 from kb.paths import current
 from web.app import SECURITY_HEADERS
 from web.errors import ExportError
-from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, Site, change_dates, page_file, rewrite, urls
+from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, Site, change_dates, page_file, rewrite, split_url, urls
 from web.views import json_path
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -61,7 +61,7 @@ def export(
     days = change_dates(kb)
     listed = list(urls(kb, days))
     for url in listed:
-        path, _, query = url.partition("?")
+        path, query = split_url(url)
         found = page_file(path, query)
         if found is None:
             raise ExportError(f"{url}: the export has no file for this page")
@@ -83,7 +83,7 @@ def export(
 
     try:
         for url, name in site.pages.items():
-            path, _, query = url.partition("?")
+            path, query = split_url(url)
             twin = json_path(path) + (f"?{query}" if query else "")
             page_html = _get(client, _encoded(url))
             write(f"{name}.html", with_policy(rewrite(site, f"{name}.html", page_html.decode())).encode())
@@ -153,7 +153,7 @@ def _not_found(app: Any) -> str:
 
 
 def _encoded(url: str) -> str:
-    path, _, query = url.partition("?")
+    path, query = split_url(url)
     return quote(path, safe=SAFE) + (f"?{query}" if query else "")
 
 

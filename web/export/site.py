@@ -61,6 +61,13 @@ def page_file(path: str, query: str = "") -> str | None:
     return None
 
 
+def split_url(url: str) -> tuple[str, str]:
+    """(path, query) of an app URL `urls` lists (or its JSON twin): only a diff has a query; a ``?``
+    in the name of a card, topic or version (``Guess Who's Coming to Dinner?``) is part of its path."""
+    path, _, query = url.partition("?")
+    return (path, query) if path in ("/diff", "/diff.json") else (url, "")
+
+
 def file_name(name: str) -> str:
     """The name of the file (without extension) of the page of ``name`` (a card, topic id,
     version key, document id, date): ``name`` itself when it is a safe file name on every

@@ -6,6 +6,35 @@
   var cite = window.RulingsCite || { announce: function () {}, show: function () {} };
   var announce = cite.announce;
 
+  // The search filters fold into their one-line summary on a phone (open without this file).
+  var filters = document.getElementById("filters");
+  if (filters && window.matchMedia("(max-width: 40rem)").matches) { filters.open = false; }
+
+  // The two-card form's fields: names as typed come from /complete.json into their <datalist>
+  // (cards, and game terms, which pair with a card too).
+  document.querySelectorAll("input[data-complete]").forEach(function (field) {
+    var names = document.getElementById(field.getAttribute("data-complete"));
+    var typed = 0;
+    field.addEventListener("input", function () {
+      var q = field.value.trim();
+      var ask = ++typed;
+      if (!q || !names) { return; }
+      fetch("/complete.json?q=" + encodeURIComponent(q)).then(function (r) { return r.json(); }).then(function (data) {
+        if (ask !== typed) { return; }
+        var seen = new Set();
+        names.replaceChildren();
+        data.completions.forEach(function (c) {
+          if (seen.has(c.name)) { return; }
+          seen.add(c.name);
+          var option = document.createElement("option");
+          option.value = c.name;
+          option.label = c.kind === "card" ? "card · " + c.game : "game term · " + c.game;
+          names.appendChild(option);
+        });
+      }).catch(function () {});
+    });
+  });
+
   var box = document.getElementById("q");
   var list = document.getElementById("suggestions");
   if (!box || !list) { return; }

@@ -37,6 +37,15 @@
     });
   }
 
+  // Opened from a folder, the browser fetches none of the export's JSON: say so first, with the
+  // one command that serves it; served, the note is not needed.
+  var mustServe = document.getElementById("must-serve");
+  if (mustServe && window.location.protocol !== "file:") { mustServe.hidden = true; }
+  if (mustServe && window.location.protocol === "file:") {
+    mustServe.replaceChildren("This copy is opened from a folder (file://), where its search cannot work: it must be served. " +
+      "In its folder run ", el("code", {}, ["python3 -m http.server 8000"]), " and open the address it prints.");
+  }
+
   var renamed = {};
   var names = getJSON("files.json").then(function (found) { renamed = found; }, function () {});
 
@@ -251,28 +260,44 @@
         }
         shown.push(line);
       });
-      var quiet = el("p", { "class": "quiet", hidden: "" }, ["No rulings on: "]);
-      var sections = known.map(function (k) {
-        var heading = el("h2", {}, [k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name])]);
-        var section = el("section", { "class": "deckcard" }, [heading]);
-        getJSON(k.file.split("/").map(encodeURIComponent).join("/") + ".json").then(function (answer) {
-          var entries = (answer.entries || []).filter(function (e) { return !lists.has(e.topic); });
-          if (!entries.length) {
-            section.remove();
-            quiet.append(quiet.childNodes.length > 1 ? ", " : "", k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name]));
-            quiet.hidden = false;
-            return;
-          }
-          heading.append(" ", el("small", {}, [entries.length + " ruling" + (entries.length === 1 ? "" : "s")]));
+      // As the server's page: a table of the cards first, then each card's rulings, a ruling
+      // bearing on two cards once (the later card links to it).
+      var body = el("tbody", {}, []);
+      var table = el("table", { "class": "deck-summary" }, [
+        el("caption", {}, ["Every card of the list: its rulings are below, each ruling once"]),
+        el("thead", {}, [el("tr", {}, ["Card", "Copies", "Rulings"].map(function (t) { return el("th", { scope: "col" }, [t]); }))]),
+        body]);
+      Promise.all(known.map(function (k) {
+        return getJSON(k.file.split("/").map(encodeURIComponent).join("/") + ".json").then(function (answer) {
+          return (answer.entries || []).filter(function (e) { return !lists.has(e.topic); });
+        }, function () { return []; });
+      })).then(function (all) {
+        var seen = {};
+        var sections = [];
+        known.forEach(function (k, i) {
+          var entries = all[i];
+          var id = "card-" + (i + 1);
+          var name = el("a", { href: entries.length ? "#" + id : link(k.file + ".html") }, [k.name]);
+          body.append(el("tr", {}, [el("th", { scope: "row" }, [name]), el("td", {}, [String(k.count)]),
+            el("td", {}, [entries.length ? String(entries.length) : "none"])]));
+          if (!entries.length) { return; }
+          var heading = el("h2", {}, [k.count + "\u00d7 ", el("a", { href: link(k.file + ".html") }, [k.name]), " ",
+            el("small", {}, [entries.length + " ruling" + (entries.length === 1 ? "" : "s")])]);
+          var section = el("section", { "class": "deckcard", id: id }, [heading]);
           entries.forEach(function (e) {
-            section.append(el("h3", {}, [el("a", { href: link("entry/" + e.topic + ".html") }, [e.headword])]));
+            if (seen[e.topic]) {
+              section.append(el("p", { "class": "shared" }, ["Also bears on it: ", el("a", { href: "#ruling-" + e.topic }, [e.headword]), ", shown under " + seen[e.topic] + "."]));
+              return;
+            }
+            seen[e.topic] = k.name;
+            section.append(el("h3", { id: "ruling-" + e.topic }, [el("a", { href: link("entry/" + e.topic + ".html") }, [e.headword])]));
             (e.parts || []).forEach(function (p) { section.append(partView(p)); });
           });
           showCopyButtons(section);
-        }).catch(function () {});
-        return section;
+          sections.push(section);
+        });
+        deckForm.after.apply(deckForm, shown.concat(known.length ? [table] : [], sections));
       });
-      deckForm.after.apply(deckForm, shown.concat(sections, [quiet]));
     });
   }
 

@@ -1,9 +1,52 @@
 // Installable and offline: registers the service worker (its URL is the script's data-sw; the
 // export points it at its own root) and tells the reader when a newer build has been kept.
+// Offline, a search page says so ("offline: search needs the saved copy") instead of showing
+// nothing; the footer offers one "Save for offline", says while it saves, and names the build
+// once it is kept ("Ready offline: build …").
 (function () {
   "use strict";
   var script = document.currentScript;
+  var results = document.getElementById("results");
+  function offlineNotice() {
+    if (!results || navigator.onLine !== false || document.getElementById("offline-search")) { return; }
+    var notice = document.createElement("p");
+    notice.id = "offline-search";
+    notice.className = "banner offline";
+    notice.setAttribute("role", "status");
+    notice.textContent = "offline: search needs the saved copy (the exported site, which searches in the browser); pages saved for offline still open.";
+    results.before(notice);
+  }
+  offlineNotice();
+  window.addEventListener("offline", offlineNotice);
   if (!script || !("serviceWorker" in navigator) || !window.isSecureContext) { return; }
+  var shownBuild = document.querySelector(".build");
+  var build = shownBuild ? shownBuild.getAttribute("data-build") : "";
+  var mark = document.createElement("span");
+  mark.className = "saved";
+  mark.setAttribute("role", "status");
+  function ready() {
+    // Kept whole: the worker puts its mark last in the cache named by the build.
+    return caches.open("rulings-" + build).then(function (cache) { return cache.match(new URL("../.rulings-kept", script.src)); }).then(function (found) {
+      if (found) { mark.replaceChildren("Ready offline: build " + build); }
+      return Boolean(found);
+    });
+  }
+  if (shownBuild && build) {
+    var save = document.createElement("button");
+    save.type = "button";
+    save.textContent = "Save for offline";
+    save.addEventListener("click", function () {
+      mark.textContent = "Saving for offline…";
+      navigator.serviceWorker.ready.then(function (registration) {
+        if (registration.active) { registration.active.postMessage({ type: "check" }); }
+        var tries = 0;
+        (function poll() {
+          ready().then(function (done) { if (!done && ++tries < 120) { setTimeout(poll, 250); } });
+        })();
+      });
+    });
+    shownBuild.after(" · ", save, " ", mark);
+  }
   var root = new URL("../", script.src);
   var worker = new URL(script.getAttribute("data-sw") || "sw.js", window.location.href);
   function check(registration) {
@@ -11,7 +54,7 @@
     if (active && navigator.onLine !== false) { active.postMessage({ type: "check" }); }
   }
   navigator.serviceWorker.register(worker.href, { scope: root.pathname }).then(function (registration) {
-    navigator.serviceWorker.ready.then(check);
+    navigator.serviceWorker.ready.then(check).then(function () { if (build) { ready(); } });
     window.addEventListener("online", function () { registration.update().catch(function () {}); check(registration); });
   }).catch(function () {});
   navigator.serviceWorker.addEventListener("message", function (event) {
