@@ -65,7 +65,9 @@ def test_the_filters_fold_into_one_line_on_a_phone(page: object, site: str) -> N
     filters = page.locator("#filters")  # type: ignore[attr-defined]
     date = page.locator("#filters input[name=as_of]")  # type: ignore[attr-defined]
     if page.width == 360:  # type: ignore[attr-defined]
-        assert filters.locator("summary").inner_text() == "Filters: as of today · game any · kind rulebook"
+        assert (
+            filters.locator("summary").inner_text() == "Filters: as of today · game stccg · kind rulebook"
+        )  # the default game
         assert filters.bounding_box()["height"] <= 60  # one line (it took 260 px, 35% of the screen)
         assert not date.is_visible()
         filters.locator("summary").click()
