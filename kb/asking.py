@@ -1,17 +1,19 @@
 """What a search may ask, in one place for the command line, the web app and the docs: the kinds
 a search or diff may be limited to and the other words accepted for them (`kb.vocabulary`), the
-results a page and the pages (`kb.search.budget.RESULTS` results at most), and the searches
-offered to a person who typed none."""
+results a page and the pages (`RESULTS` results at most), and the searches offered to a person
+who typed none. It loads no search engine: the command line reads it before any engine is
+imported (`kb.engine` checks Whoosh as it loads, and its one-line refusal must come from `main`)."""
 
 from __future__ import annotations
 
-from kb.search.budget import RESULTS
 from kb.vocabulary import SERIES_KINDS, kinds_text
 
 KINDS = SERIES_KINDS
 """The kinds a search or a diff may be limited to (``--kind``, ``?kind=``, ``kind:``); `kinds_text`
 says them with the other words taken for them."""
 __all__ = ["EXAMPLES", "KINDS", "LIMIT", "MAX_LIMIT", "RESULTS", "kinds_text", "limit_problem", "page_problem", "pages"]
+RESULTS = 200
+"""Results a search reaches at most, over all its pages (`kb.search.budget` holds searches to it)."""
 LIMIT = 20
 """Results a page unless another number is asked."""
 MAX_LIMIT = 100

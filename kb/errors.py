@@ -89,3 +89,8 @@ class Busy(Exception):
 
 class MissingPart(Exception):
     """The text has no such part (e.g. a third paragraph in a two-paragraph entry)."""
+
+
+class DamagedCache(Exception):
+    """A kept build cache (a sealed pickle, `kb.ingest.sealed`) that does not load; the message
+    names the file and why. The build discards it and reads again, with one warning."""

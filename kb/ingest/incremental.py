@@ -38,6 +38,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from kb.errors import DamagedCache
 from kb.index.texts import see_texts
 from kb.ingest import sealed, store
 from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
@@ -88,7 +89,7 @@ def reuse_parse(
         return None
     try:
         result = sealed.load(previous / PARSED / f"{key}.pickle")
-    except sealed.Damaged as err:
+    except DamagedCache as err:
         if damaged is not None:
             damaged[key] = str(err)
         return None
@@ -226,7 +227,7 @@ def load_state(previous: Path | None, damaged: dict[str, str] | None = None) -> 
         return None
     try:
         state = sealed.load(previous / STATE)
-    except sealed.Damaged as err:
+    except DamagedCache as err:
         if damaged is not None:
             damaged[STATE] = str(err)
         return None

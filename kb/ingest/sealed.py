@@ -13,12 +13,10 @@ import hashlib
 import pickle
 from pathlib import Path
 
+from kb.errors import DamagedCache
+
 DIGEST = 32
 """Bytes of the SHA-256 digest that ends each file."""
-
-
-class Damaged(Exception):
-    """A kept pickle that does not load; the message names the file and why."""
 
 
 def dump(value: object, path: Path) -> None:
@@ -30,16 +28,16 @@ def dump(value: object, path: Path) -> None:
 
 
 def load(path: Path) -> object:
-    """The value pickled at ``path``; `Damaged` when the file is unreadable, its digest does not
+    """The value pickled at ``path``; `DamagedCache` when the file is unreadable, its digest does not
     match or it does not unpickle (a class the code no longer has)."""
     try:
         data = path.read_bytes()
     except OSError as err:
-        raise Damaged(f"{path}: cannot read it ({err.strerror or err})") from None
+        raise DamagedCache(f"{path}: cannot read it ({err.strerror or err})") from None
     body, seal = data[:-DIGEST], data[-DIGEST:]
     if len(data) <= DIGEST or hashlib.sha256(body).digest() != seal:
-        raise Damaged(f"{path}: damaged (its checksum does not match its {len(data):,} bytes)")
+        raise DamagedCache(f"{path}: damaged (its checksum does not match its {len(data):,} bytes)")
     try:
         return pickle.loads(body)
     except Exception as err:  # whatever unpickling raises, the cache is only discarded
-        raise Damaged(f"{path}: does not load ({type(err).__name__})") from None
+        raise DamagedCache(f"{path}: does not load ({type(err).__name__})") from None

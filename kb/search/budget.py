@@ -26,12 +26,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.asking import RESULTS as RESULTS  # a search's reach over all its pages, read here as budget.RESULTS
 from kb.engine.searching import collectors, query
 from kb.engine.weighting import live_frequency
 from kb.search.steady import SteadyTop
 
-RESULTS = 200
-"""Results a search reaches at most, over all its pages."""
 PARTS = 12
 """Query parts (words, phrases, field terms) read; the rest are left out."""
 MIN_PREFIX = 2
