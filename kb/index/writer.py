@@ -169,6 +169,7 @@ def version_document(
 def extend_indexes(
     build: Path,
     previous: Path,
+    *,
     versions: list[Version],
     touched: set[int],
     first: int,
