@@ -57,6 +57,7 @@ def schema() -> fields.Schema:
 @contextlib.contextmanager
 def indexes_written(
     build: Path,
+    *,
     versions: list[Version],
     topics: dict[str, Topic],
     card_names: dict[int, list[str]],

@@ -271,7 +271,16 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
     before = {n: days(*ends[n - 1][:2]) for n in changed}
-    return Extension(results, first, changed, topics, links, touched, before, cards)
+    return Extension(
+        results=results,
+        first=first,
+        changed=changed,
+        topics=topics,
+        links=links,
+        touched=touched,
+        before=before,
+        cards=cards,
+    )
 
 
 def catalog_risk(state: State, catalog: Catalog) -> str | None:

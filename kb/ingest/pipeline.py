@@ -78,6 +78,7 @@ def build(
     library: Path = DEFAULT_LIBRARY,
     kb: Path = DEFAULT_KB,
     cards: list[Path] | Path | None = None,
+    *,
     wait: float = WAIT,
     notify: Callable[[str], None] | None = None,
     accept_unread: bool = False,
@@ -95,7 +96,7 @@ def build(
         changed = library_changed(library, kb)
         if changed and notify:
             notify(f"note: {changed}; rebuilding")
-        return build_locked(library, kb, cards, accept_unread)
+        return build_locked(library, kb, cards, accept_unread=accept_unread)
 
 
 @contextlib.contextmanager
@@ -116,7 +117,7 @@ def transaction(
 
 
 def build_locked(
-    library: Path, kb: Path, cards: list[Path] | Path | None = None, accept_unread: bool = False
+    library: Path, kb: Path, cards: list[Path] | Path | None = None, *, accept_unread: bool = False
 ) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
     service saved (`kb.ingest.incremental`): its parse results, and when the library only gained
@@ -206,7 +207,14 @@ def _full(run: Run, full: str | None) -> BuildReport:
 
     def write(staging: Path) -> None:
         names = card_names_of(links, catalog)
-        with indexes_written(staging, ledger.versions, ledger.topics, names, saved.seen, dt.date.today()):
+        with indexes_written(
+            staging,
+            versions=ledger.versions,
+            topics=ledger.topics,
+            card_names=names,
+            seen=saved.seen,
+            today=dt.date.today(),
+        ):
             store.write(staging / store.DB_NAME, results, ledger, catalog, links)
             files.fault("mid-build")
             parses = dict(zip(run.keys, results, strict=True))
@@ -217,11 +225,11 @@ def _full(run: Run, full: str | None) -> BuildReport:
 
     final, unsettled = publish(run.kb, write)
     return BuildReport(
-        final,
-        reports,
-        time.perf_counter() - run.started,
-        cache_warnings + ledger.warnings + catalog.problems,
-        dangling,
+        directory=final,
+        documents=reports,
+        seconds=time.perf_counter() - run.started,
+        warnings=cache_warnings + ledger.warnings + catalog.problems,
+        references=dangling,
         cards=len(catalog.cards),
         imported=imported,
         links=len(links),
@@ -284,11 +292,11 @@ def _extend(run: Run, state: State, extension: Extension) -> BuildReport:
 
     final, unsettled = publish(run.kb, write)
     return BuildReport(
-        final,
-        reports,
-        time.perf_counter() - run.started,
-        ledger.warnings + state.catalog.problems,
-        dangling,
+        directory=final,
+        documents=reports,
+        seconds=time.perf_counter() - run.started,
+        warnings=ledger.warnings + state.catalog.problems,
+        references=dangling,
         cards=len(state.catalog.cards),
         imported=0,
         links=len(state.links),
