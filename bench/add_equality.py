@@ -74,7 +74,7 @@ def add_many(library: Path, kb: Path, incoming: Path, adds: int, count: int) -> 
     for number in range(1, adds + 1):
         new = incoming / f"update-{number:03d}.txt"
         when = write_update(kb, new, number, count)
-        report = add_document(new, "current-rulings-update", when, library, kb)
+        report = add_document(new, kind="current-rulings-update", date=when, library=library, kb=kb)
         rewritten.append(report.rewritten)
     return rewritten
 

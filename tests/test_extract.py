@@ -172,7 +172,7 @@ def test_rulings_add_takes_a_pdf(tmp_path: Path) -> None:
     pdf.parent.mkdir()
     runs = [(72, 740, "RULINGS"), (72, 700, "* Zorbak Station - This card may be placed anywhere.")]
     pdf.write_bytes(make_pdf([runs]))
-    add_document(pdf, "current-rulings-update", dt.date(2001, 3, 5), library, kb)
+    add_document(pdf, kind="current-rulings-update", date=dt.date(2001, 3, 5), library=library, kb=kb)
     assert (library / "stccg" / "update-2001-03-05.pdf").read_bytes() == pdf.read_bytes()
     shown = KnowledgeBase(current(kb)).show("Zorbak Station", dt.date(2001, 3, 5))
     assert [p["text"] for p in shown["parts"]] == ["This card may be placed anywhere."]

@@ -124,7 +124,7 @@ def add_report(library: Path, kb: Path, tmp_path: Path, text: str, date: dt.date
     new = tmp_path / "incoming" / f"current-rulings-update-{date.isoformat()}.txt"
     new.parent.mkdir(exist_ok=True)  # the test of the first add made it
     new.write_text(text, encoding="utf-8")
-    return add_document(new, "current-rulings-update", date, library, kb)
+    return add_document(new, kind="current-rulings-update", date=date, library=library, kb=kb)
 
 
 def test_an_added_newest_document_is_applied_incrementally_and_equals_a_full_build(

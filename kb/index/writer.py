@@ -57,6 +57,7 @@ def schema() -> fields.Schema:
 @contextlib.contextmanager
 def indexes_written(
     build: Path,
+    *,
     versions: list[Version],
     topics: dict[str, Topic],
     card_names: dict[int, list[str]],
@@ -169,6 +170,7 @@ def version_document(
 def extend_indexes(
     build: Path,
     previous: Path,
+    *,
     versions: list[Version],
     touched: set[int],
     first: int,

@@ -35,15 +35,16 @@ import operator
 import os
 import shutil
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from kb.errors import DamagedCache
 from kb.index.texts import see_texts
 from kb.ingest import sealed, store
 from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
-from kb.ingest.ledger import Ledger, apply_documents
+from kb.ingest.ledger import apply_documents
 from kb.ingest.linking import ANY_PERSONA, MAX_TITLE_WORDS, TEXT_WORD, link_versions, ordinary_words, persona_names
+from kb.ingest.state import Extension, State
+from kb.ingest.versioning import Ledger
 from kb.layout import days
 from kb.model import Version
 from rulings.model import Document, ParseResult
@@ -143,35 +144,6 @@ def save_parses(
             sealed.dump(results[key], build / PARSED / f"{key}.pickle")
 
 
-@dataclass
-class State:
-    """What a build's documents produced, for continuing with newer documents."""
-
-    code: str
-    keys: list[str]
-    """Each document's `document_key`, in manifest order."""
-    documents: list[Document]
-    releases: dict[str, dt.date]
-    ledger: Ledger
-    catalog: Catalog
-    """The catalog from the documents (no card file imported)."""
-    imported: bool
-    """Whether a card file was imported (then an add is a full build)."""
-    ordinary: set[str]
-    links: list[tuple[int, str, str]]
-    seen: dict[int, str]
-    """`kb.index.texts.see_texts` of every version."""
-    report_lines: list[str]
-    """Each document's report line, then each document's warnings."""
-    written: dict[str, str] = field(default_factory=dict)
-    """Every word (as `kb.ingest.linking` splits texts) of the versions' texts and "See" references,
-    to its `title_key`."""
-    after_any: set[str] = field(default_factory=set)
-    """The `title_key` of every word written after "any" in those texts (a persona's link, `kb.ingest.linking`)."""
-    findable: dict[str, list[str]] = field(default_factory=dict)
-    """`card_words` of the catalog."""
-
-
 def remember_words(state: State) -> None:
     """Fill a full build's ``state`` with what `extend` looks words up in."""
     state.written, state.after_any = written_words(state.ledger.versions)
@@ -232,27 +204,6 @@ def load_state(previous: Path | None, damaged: dict[str, str] | None = None) -> 
             damaged[STATE] = str(err)
         return None
     return state if isinstance(state, State) and state.code == code_fingerprint() else None
-
-
-@dataclass
-class Extension:
-    """What continuing a state with newer documents changed."""
-
-    results: list[ParseResult]
-    first: int
-    """How many versions there were before (the new ones follow)."""
-    changed: list[int]
-    """Earlier versions whose dates or end changed."""
-    topics: list[str]
-    """Topics new or renamed."""
-    links: list[tuple[int, str, str]]
-    """The links of the new versions."""
-    touched: set[int]
-    """Versions whose index document is new or different."""
-    before: dict[int, tuple[int, int]]
-    """The days in force (`kb.index.writer.days`) the ``changed`` versions had before."""
-    cards: list[Card]
-    """The cards new or changed (safely, `catalog_risk`), in catalog order."""
 
 
 def newer_only(
@@ -321,7 +272,16 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
     before = {n: days(*ends[n - 1][:2]) for n in changed}
-    return Extension(results, first, changed, topics, links, touched, before, cards)
+    return Extension(
+        results=results,
+        first=first,
+        changed=changed,
+        topics=topics,
+        links=links,
+        touched=touched,
+        before=before,
+        cards=cards,
+    )
 
 
 def catalog_risk(state: State, catalog: Catalog) -> str | None:
@@ -409,14 +369,4 @@ def copy_store(previous: Path, build: Path, extension: Extension, ledger: Ledger
     """The store of ``build``: the previous build's, extended, naming the ``moved`` documents' files
     (`relocate`) where they lie now."""
     shutil.copyfile(previous / store.DB_NAME, build / store.DB_NAME)
-    store.extend(
-        build / store.DB_NAME,
-        extension.results,
-        ledger,
-        extension.first,
-        extension.changed,
-        extension.topics,
-        extension.links,
-        extension.cards,
-        moved,
-    )
+    store.extend(build / store.DB_NAME, ledger, extension, moved=moved)

@@ -14,17 +14,17 @@ paragraphs before it are in force from the document's date.
 How a document's entries become versions is its kind's declared policy
 (`rulings.kinds.Versions`: a restatement, rulings that may amend, or dated rulings; its
 series; when it rescinds what it omits; what it consolidates): this module holds no list of kinds.
+The ledger the versions are written into is `kb.ingest.versioning`.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import heapq
-from collections.abc import Callable
 
 from kb.ingest import sources, textops
 from kb.ingest.restatement import restate
-from kb.model import Topic, Version, lines
+from kb.ingest.versioning import Ledger, release_key, topic_id
+from kb.model import Version, lines
 from kb.vocabulary import reference_keys
 from rulings import kinds
 from rulings.amendments import Amendment, effective_release
@@ -32,104 +32,6 @@ from rulings.kinds import ALWAYS, DATED, RESTATEMENT, RULINGS, SUPERSEDING, Vers
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import headword_key
 from rulings.reading import note as reading_note
-
-
-def topic_id(game: str, entry: Entry) -> str:
-    """The stable id of the topic an entry belongs to (``stccg:conundrum``)."""
-    slug = headword_key(entry.headword).replace(" ", "-")
-    if entry.parent and entry.kind not in ("section", "preamble"):
-        slug = f"{headword_key(entry.parent).replace(' ', '-')}.{slug}"
-    return f"{game}:{slug}"
-
-
-class Ledger:
-    """Versions being built, with the version in force per (topic, series)."""
-
-    def __init__(self, releases: dict[str, dt.date]) -> None:
-        self.releases = {_release_key(k): v for k, v in releases.items()}
-        self.versions: list[Version] = []
-        self.topics: dict[str, Topic] = {}
-        self.in_force: dict[tuple[str, str], Version] = {}
-        self.warnings: list[str] = []
-        self._deferred: list[tuple[dt.date, int, Callable[[dt.date], None]]] = []
-        self.latest_deferred: dt.date | None = None
-        """The date of the latest deferred action run so far (a release after the documents)."""
-
-    def new(self, entry: Entry, game: str, series: str, document_id: str, **fields: object) -> Version:
-        """A version (not yet started) made from ``entry``."""
-        ident = topic_id(game, entry)
-        topic = self.topics.setdefault(ident, Topic(ident, game, entry.headword, entry.kind))
-        topic.headword = entry.headword
-        values: dict[str, object] = {"text": entry.text, "operation": "original", "references": list(entry.references)}
-        values.update(fields)
-        return Version(
-            id=len(self.versions) + 1,
-            topic=ident,
-            series=series,
-            headword=entry.headword,
-            valid_from=None,
-            document_id=document_id,
-            line_start=entry.span.start,
-            line_end=entry.span.end,
-            summary=entry.summary,
-            fields=dict(entry.fields),
-            authority=entry.authority,
-            **values,  # type: ignore[arg-type]
-        )
-
-    def start(self, version: Version, on: dt.date) -> None:
-        """Put ``version`` in force from ``on``, superseding the one before (if changed)."""
-        key = (version.topic, version.series)
-        previous = self.in_force.get(key)
-        if previous and (previous.text, previous.references, previous.note) == (
-            version.text,
-            version.references,
-            version.note,
-        ):
-            return
-        if previous:
-            previous.valid_to, previous.end = on, "superseded"
-            previous.ended_by = {"document": version.document_id, "lines": lines(version.line_start, version.line_end)}
-            version.supersedes = previous.id
-            if version.operation == "original":
-                version.operation = "replace"
-        version.valid_from = on
-        self.versions.append(version)
-        self.in_force[key] = version
-
-    def pending(self, version: Version, condition: str) -> None:
-        """Record a version waiting on a condition with no known date."""
-        version.condition = condition
-        previous = self.in_force.get((version.topic, version.series))
-        version.supersedes = previous.id if previous else None
-        self.versions.append(version)
-
-    def stop(self, key: tuple[str, str], on: dt.date, reason: str, by: dict[str, str]) -> None:
-        """End the version in force for ``key`` on ``on``, for ``reason``, by the document ``by`` names."""
-        version = self.in_force.pop(key, None)
-        if version:
-            version.valid_to, version.end, version.ended_by = on, reason, by
-
-    def when(self, release: str | None, on: dt.date, order: int, action: Callable[[dt.date], None]) -> str | None:
-        """Run ``action`` on ``on``, or on the release date of ``release``; else return the condition."""
-        if release is None:
-            action(on)
-            return None
-        date = self.releases.get(_release_key(release))
-        if date is None:
-            return f"upon release of {release}"
-        if date <= on:
-            action(on)
-        else:
-            heapq.heappush(self._deferred, (date, order, action))
-        return None
-
-    def catch_up(self, until: dt.date | None) -> None:
-        """Run deferred actions dated on or before ``until`` (all when None)."""
-        while self._deferred and (until is None or self._deferred[0][0] <= until):
-            date, _, action = heapq.heappop(self._deferred)
-            self.latest_deferred = max(date, self.latest_deferred or date)
-            action(date)
 
 
 def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
@@ -147,12 +49,6 @@ def dangling_references(ledger: Ledger, paths: dict[str, str]) -> list[str]:
         f"{where}: {headword}: 'See {target}' names no entry in this knowledge base"
         for where, headword, target in found
     ]
-
-
-def _release_key(name: str) -> str:
-    """An expansion's name as releases are looked up: "the Blaze of Glory expansion set" is "Blaze of Glory"."""
-    key = headword_key(name).removesuffix(" expansion set").removesuffix(" expansion")
-    return key[4:] if key.startswith("the ") else key
 
 
 def apply_documents(
@@ -346,7 +242,7 @@ def _ruling(ledger: Ledger, result: ParseResult, entry: Entry, order: int, own: 
             version.note = _aside(amendment)
             ledger.start(version, date)
 
-    released = ledger.releases.get(_release_key(release)) if release else None
+    released = ledger.releases.get(release_key(release)) if release else None
     held = _held_back(entry) if amendment is None and release and not (released and released <= on) else 0
     if held:
         now = ledger.new(entry, document.game, own, document.id, text="\n\n".join(entry.text.split("\n\n")[:held]))

@@ -8,7 +8,7 @@ manifest and rebuilds. The copy and the manifest are each written to a temporary
 renamed. If any step fails before the new knowledge base is in service, the library is put back byte
 for byte: the saved manifest is renamed back, and the copied file (and the game directory) removed
 if this add created them; once the knowledge base in service is the one built from the new manifest,
-the add stands whatever fails after (`kb.ingest.pipeline._publish` reports such a failure as a
+the add stands whatever fails after (`kb.ingest.publish.publish` reports such a failure as a
 warning). A file left in the library by an interrupted add (same bytes, not in the manifest) is
 taken over by a retry.
 """
@@ -25,7 +25,9 @@ from kb import files
 from kb.errors import BuildError
 from kb.ingest import claims
 from kb.ingest.copies import refuse_copy
-from kb.ingest.pipeline import BuildReport, build_locked, library_changed, report_for, transaction
+from kb.ingest.pipeline import build_locked, transaction
+from kb.ingest.publish import library_changed
+from kb.ingest.reports import BuildReport, report_for
 from kb.paths import WAIT
 from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
 from rulings.model import Document
@@ -75,6 +77,7 @@ def _table(fields: dict[str, str | bool], where: str) -> bytes:
 
 def add_document(
     source: Path,
+    *,
     kind: str,
     date: dt.date,
     library: Path,

@@ -22,7 +22,7 @@ from rulings.model import Entry, ParseResult
 
 
 class Ledger(Protocol):
-    """What a restatement needs of `kb.ingest.ledger.Ledger` (which imports this module)."""
+    """What a restatement needs of `kb.ingest.versioning.Ledger` (`kb.ingest.ledger` imports this module)."""
 
     in_force: dict[tuple[str, str], Version]
 

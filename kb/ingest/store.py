@@ -17,15 +17,19 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb.ingest.catalog import Card, Catalog
-from kb.ingest.ledger import Ledger
+from kb.ingest.versioning import Ledger
 from kb.model import Topic, Version
 from kb.schema import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.schema import NAME_TABLE, SCHEMA, SCHEMA_VERSION, VERSION_COLUMNS, VERSION_SELECT
 from kb.vocabulary import NameTable, reference_keys
 from rulings.model import ParseResult
 from rulings.normalize import headword_key, title_key
+
+if TYPE_CHECKING:
+    from kb.ingest.state import Extension
 
 
 def _iso(value: object) -> str | None:
@@ -56,22 +60,14 @@ def write(
         connection.close()
 
 
-def extend(
-    path: Path,
-    results: list[ParseResult],
-    ledger: Ledger,
-    first: int,
-    changed: list[int],
-    topics: list[str],
-    links: list[tuple[int, str, str]],
-    cards: list[Card],
-    moved: dict[str, str] | None = None,
-) -> None:
-    """Bring a copy of the previous build's store up to ``ledger``: add the documents ``results``,
-    the versions from number ``first`` on and the card ``links`` of those, rewrite the earlier
-    versions listed in ``changed`` (their end), the ``topics`` (new or renamed), the
-    ``cards`` (changed, or new: those come after every other card of the catalog) and the
-    file of each ``moved`` document (id -> path)."""
+def extend(path: Path, ledger: Ledger, extension: Extension, *, moved: dict[str, str] | None = None) -> None:
+    """Bring a copy of the previous build's store up to ``ledger``, as ``extension`` says: add the
+    documents of its results, the versions from number ``first`` on and the card ``links`` of
+    those, rewrite the earlier versions listed in ``changed`` (their end), the ``topics`` (new or
+    renamed), the ``cards`` (changed, or new: those come after every other card of the catalog)
+    and the file of each ``moved`` document (id -> path)."""
+    results, first, changed, cards = extension.results, extension.first, extension.changed, extension.cards
+    topics, links = extension.topics, extension.links
     connection = sqlite3.connect(path)
     try:
         with connection:
