@@ -91,7 +91,8 @@ def test_build_search_and_serve_with_no_argument(installed: Installed) -> None:
     assert found.stdout.splitlines()[0].startswith("20 result(s) for 'ship' as of ")
     assert (
         found.stdout.splitlines()[1]
-        == "1. Tholian Ship  [Rulebook: Star Trek: Conflict in the Neutral Zone Rulebook] active"
+        == "1. SHIPS  [Rulebook: Star Trek: The Next Generation CCG Introductory Two-Player Game: Quick-Start Rules]"
+        " active"
     )
     options: list[str] = []  # none, unless another program holds the default port
     for _ in range(2):
@@ -124,7 +125,11 @@ def test_build_search_and_serve_with_no_argument(installed: Installed) -> None:
 def test_parse_finds_the_bundled_titles(installed: Installed) -> None:
     update = installed["site"] / "rulings_app" / "data" / "stccg" / "current-rulings-update-2000-11-27.txt"
     parsed = rulings(installed, "parse", str(update), "--kind", "current-rulings-update")
-    assert parsed.returncode == 0 and parsed.stdout.splitlines()[-1].startswith("coverage: ")
+    assert parsed.returncode == 0 and parsed.stdout.splitlines()[-2].startswith("coverage: ")
+    assert (
+        parsed.stdout.splitlines()[-1]
+        == "read as current-rulings-update: 92 of 92 lines as Current Rulings topics (100.0%)"
+    )
     assert "no known title" not in parsed.stderr  # 27 of them without titles/stccg.txt
     assert parsed.stderr == (
         f"warning: {update}:147: 'Mirror versions' looks like an entry but is read as part of 'persona' (after a line "
