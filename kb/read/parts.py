@@ -23,6 +23,7 @@ class Parts:
     def __init__(self, reader: Reader) -> None:
         self.reader = reader
         self._games: list[str] | None = None
+        self._labels: dict[str, str] | None = None
 
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""
@@ -67,7 +68,9 @@ class Parts:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
             return f"Rulebook: {self.reader.documents()[series.split(':', 1)[1]]['title']}"
-        return kinds.labels().get(series, series)
+        if self._labels is None:  # the kinds' labels walk the kinds package: read once, then published
+            self._labels = kinds.labels()
+        return self._labels.get(series, series)
 
     def part(self, version: Version, on: dt.date, cards: list[str] | None = None) -> Part:
         """One version as an answer part: text, status, operation, dates, note, citation, cards
