@@ -54,7 +54,7 @@ def ask(kb: Path, text: str) -> list[str]:
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        main(["search", text, "--kb", str(kb), "--json", "--limit", "10"])
+        main(["search", text, "--kb", str(kb), "--json", "--limit", "10", "--game", "any"])  # the set spans two games
     return list(dict.fromkeys(hit["topic"] for hit in json.loads(out.getvalue())["results"]))
 
 

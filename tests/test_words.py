@@ -75,15 +75,16 @@ def test_results_come_in_pages(bundled: KnowledgeBase, client: FlaskClient, caps
     assert (topics(last), last["more"]) == (topics(whole)[60:], False)
     assert bundled.search("ship", limit=20, start=80)["results"] == []
 
-    html = client.get("/?q=ship&page=2").get_data(as_text=True)
+    html = client.get("/?q=ship&page=2&game=any").get_data(as_text=True)
     assert '<p class="count">Results 21–40 for “ship”</p>' in html and '<ol class="results" start="21">' in html
-    assert 'rel="prev" href="/?q=ship"' in html and 'rel="next" href="/?q=ship&amp;page=3"' in html
-    assert '<p class="count">20+ results for “ship”</p>' in client.get("/?q=ship").get_data(as_text=True)
-    page = client.get("/index.json?q=ship&page=4").get_json()
+    assert 'rel="prev" href="/?q=ship&amp;game=any"' in html
+    assert 'rel="next" href="/?q=ship&amp;game=any&amp;page=3"' in html
+    assert '<p class="count">20+ results for “ship”</p>' in client.get("/?q=ship&game=any").get_data(as_text=True)
+    page = client.get("/index.json?q=ship&page=4&game=any").get_json()
     assert (page["start"], page["more"], [h["topic"] for h in page["results"]]) == (60, False, topics(whole)[60:])
-    assert client.get("/?q=ship&page=11").status_code == 400  # 200 results at most
+    assert client.get("/?q=ship&page=11&game=any").status_code == 400  # 200 results at most
 
-    assert main(["search", "ship", "--kb", str(bundled_root), "--page", "2"]) == 0
+    assert main(["search", "ship", "--kb", str(bundled_root), "--page", "2", "--game", "any"]) == 0
     out = capsys.readouterr().out
     assert out.splitlines()[0] == f"20 results 21-40 for 'ship' as of {whole['as_of']}; more with --page 3"
     assert re.search(r"^21\. ", out, re.M) and not re.search(r"^20\. ", out, re.M)
