@@ -11,6 +11,12 @@ process:
   at most `WAIT` seconds;
 - any other costly request is refused at once with a 503 and ``Retry-After``, and every
   thread left over answers searches and pages as if nothing else ran.
+
+Heavy pages (a card, an entry, two cards together: up to a second for a card with hundreds of
+rulings) take turns the same way in a line of their own (`heavy`, ``PAGES_WAITING`` in the
+app's config, half of ``COSTLY_WAITING`` under ``rulings serve``), so a flood of card pages
+neither starves a search nor waits behind a diff. A search, an autocompletion and a document
+page take no turn at all: they never wait behind a costly answer.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ class Turns:
         self.waiting = waiting
         self.held = 0
         """Requests running or waiting (guarded by ``lock``)."""
+        self.taken = 0
+        """Turns taken since the start (guarded by ``lock``): how a test sees which views take turns."""
 
     def enter(self, wait: float = WAIT) -> bool:
         """Take a turn (perhaps after waiting); False when the line is full or the wait too long."""
@@ -50,6 +58,8 @@ class Turns:
                 return False
             self.held += 1
         if self.running.acquire(timeout=wait):
+            with self.lock:
+                self.taken += 1
             return True
         with self.lock:
             self.held -= 1
@@ -62,14 +72,23 @@ class Turns:
 
 
 def costly(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Make the view's answer only in its turn (`Turns`); a 503 with ``Retry-After`` when the
-    server is busy with others of its kind."""
+    """Make the view's answer only in its turn among the long answers (`Turns`); a 503 with
+    ``Retry-After`` when the server is busy with others of its kind."""
+    busy = "The server is busy with other long answers (diffs, as-of views, decks); try again shortly."
+    return _in_turn(view, "costly_turns", busy)
 
+
+def heavy(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Make the page only in its turn among the heavy pages (cards, entries, pairs of cards)."""
+    busy = "The server is busy with other large pages (cards, entries); try again shortly."
+    return _in_turn(view, "page_turns", busy)
+
+
+def _in_turn(view: Callable[..., Any], line: str, busy: str) -> Callable[..., Any]:
     @functools.wraps(view)
     def in_turn(*args: Any, **kwargs: Any) -> Any:
-        turns: Turns = current_app.extensions["costly_turns"]
+        turns: Turns = current_app.extensions[line]
         if not turns.enter():
-            busy = "The server is busy with other long answers (diffs, as-of views, decks); try again shortly."
             raise ServiceUnavailable(busy, retry_after=RETRY_AFTER)
         try:
             return view(*args, **kwargs)
