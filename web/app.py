@@ -135,8 +135,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     bases = app.extensions["knowledge_bases"] = KnowledgeBases(Path(app.config["KB"]))
-    app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)))
-    app.extensions["page_turns"] = gate.Turns(int(app.config.get("PAGES_WAITING", gate.WAITING)))
+    running = threading.BoundedSemaphore(gate.AT_ONCE)  # the two lines take turns with each other
+    app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)), running)
+    app.extensions["page_turns"] = gate.Turns(int(app.config.get("PAGES_WAITING", gate.WAITING)), running)
 
     @app.before_request
     def open_kb() -> None:

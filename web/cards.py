@@ -7,7 +7,7 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, g, request, url_for
 
-from kb.answers import CardAnswer, DeckAnswer, PairAnswer
+from kb.answers import CardAnswer, CardPage, DeckAnswer, PairAnswer
 from kb.errors import NotAPair, UnknownCard
 from kb.paging import EVERYTHING, MAX_SIZE, PageFacts, Paging
 from web.gate import costly, heavy
@@ -37,7 +37,7 @@ def _card_paging() -> Paging:
     return Paging(int_arg("offset", 0, 0, 10**9), int_arg("size", CARD_SIZE, 1, MAX_SIZE))
 
 
-def card_page_of(answer: CardAnswer, paging: Paging) -> dict[str, Any]:
+def card_page_of(answer: CardAnswer, paging: Paging) -> CardPage:
     """The page of a card's answer that ``paging`` asks, counted in topics: the entries in force
     naming the card (those it heads first), then the topics only in its history; the rulings,
     entries and history of the page's topics, and the page's facts (``page``)."""

@@ -13,10 +13,13 @@ process:
   thread left over answers searches and pages as if nothing else ran.
 
 Heavy pages (a card, an entry, two cards together: up to a second for a card with hundreds of
-rulings) take turns the same way in a line of their own (`heavy`, ``PAGES_WAITING`` in the
-app's config, half of ``COSTLY_WAITING`` under ``rulings serve``), so a flood of card pages
-neither starves a search nor waits behind a diff. A search, an autocompletion and a document
-page take no turn at all: they never wait behind a costly answer.
+rulings) take the same turns (`heavy`: one costly answer or heavy page made at a time in a
+process) but wait in a line of their own (``PAGES_WAITING`` in the app's config), so a flood of
+card pages cannot fill the line of the diffs, nor the other way round. ``rulings serve`` gives
+the pages half of the threads and the long answers a quarter, so at least a quarter is always
+left to the cheap answers.
+A search, an autocompletion and a document page take no turn at all: they never wait behind a
+costly answer.
 """
 
 from __future__ import annotations
@@ -40,10 +43,11 @@ RETRY_AFTER = 2
 
 
 class Turns:
-    """The costly answers of one process: `AT_ONCE` made, at most ``waiting`` in line."""
+    """The costly answers of one process: `AT_ONCE` made, at most ``waiting`` in line; lines
+    given the same ``running`` semaphore take turns with each other."""
 
-    def __init__(self, waiting: int) -> None:
-        self.running = threading.BoundedSemaphore(AT_ONCE)
+    def __init__(self, waiting: int, running: threading.BoundedSemaphore | None = None) -> None:
+        self.running = running or threading.BoundedSemaphore(AT_ONCE)
         self.lock = threading.Lock()
         self.waiting = waiting
         self.held = 0
