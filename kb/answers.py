@@ -298,6 +298,13 @@ class CardAnswer(CardFacts):
     same_name: list[CardRef]
 
 
+class CardPage(CardAnswer):
+    """A card's page on the web (`web.cards`): the answer limited to the page's topics, and where
+    the page stands among all of them."""
+
+    page: PageFacts
+
+
 class DeckCard(TypedDict):
     """One card of a deck list, with its rulings in force."""
 

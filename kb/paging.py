@@ -6,9 +6,11 @@ then makes only the items of the asked page (their text, parts, word diffs), as 
 budget (`kb.budget`) bounds a search:
 
 - a page holds at most ``size`` items (`SIZE` unless asked, at most `MAX_SIZE`);
-- making a page's items stops once the answering thread has spent `SECONDS` of its own CPU
-  time (`time.thread_time`, so other requests on a loaded server do not shorten a page and
-  change the answer) — always after at least one item — and the page ends there;
+- making a page's items stops once they have cost the page's work (`WORK` units unless asked:
+  an item weighs what its maker says, a deck's card one plus its rulings) — always after at
+  least one item — and the page ends there. The work is counted, not timed, so a page is the
+  same on a loaded server as on an idle one; the answering thread's CPU time
+  (`time.thread_time`) is only a safety limit, `SECONDS`, far above what `WORK` costs;
 - every answer says where its page starts, how many items there are in all, and where the
   next page starts (None on the last), so a reader goes on from there.
 
@@ -27,8 +29,11 @@ SIZE = 100
 """Items in a page unless another size is asked."""
 MAX_SIZE = 1000
 """The largest page that may be asked."""
-SECONDS = 0.5
-"""CPU time of the answering thread that making a page's items may take before the page ends."""
+WORK = 1000
+"""Work units making a page's items may cost before the page ends (an item weighs at least one)."""
+SECONDS = 5.0
+"""CPU time of the answering thread after which a page ends whatever its work: a safety limit only
+(a page of `WORK` units costs well under a second); when it strikes, the answer depends on the load."""
 
 Item = TypeVar("Item")
 Made = TypeVar("Made")
@@ -49,11 +54,12 @@ class PageFacts(TypedDict):
 
 @dataclass(frozen=True)
 class Paging:
-    """Which page of a long answer to make: its first item and at most how many items
-    (None: all, with no time limit)."""
+    """Which page of a long answer to make: its first item, at most how many items (None: all,
+    with no limit of work or time) and at most how much work (`WORK`)."""
 
     offset: int = 0
     size: int | None = SIZE
+    work: int = WORK
 
 
 FIRST = Paging()
@@ -62,16 +68,24 @@ EVERYTHING = Paging(0, None)
 """Every item in one page (the static export)."""
 
 
-def page_of(items: Sequence[Item], paging: Paging, make: Callable[[Item], Made]) -> tuple[list[Made], PageFacts]:
-    """``make`` of each item of the page of ``items`` that ``paging`` asks (within `SECONDS`
-    of this thread's CPU time, at least one item), and the page's facts."""
+def page_of(
+    items: Sequence[Item],
+    paging: Paging,
+    make: Callable[[Item], Made],
+    weigh: Callable[[Made], int] = lambda _: 1,
+) -> tuple[list[Made], PageFacts]:
+    """``make`` of each item of the page of ``items`` that ``paging`` asks (at least one item;
+    until the items made ``weigh`` the page's work in all, or `SECONDS` of this thread's CPU time
+    are spent), and the page's facts."""
     start = min(max(paging.offset, 0), len(items))
     end = len(items) if paging.size is None else min(len(items), start + max(paging.size, 1))
     deadline = None if paging.size is None else time.thread_time() + SECONDS
     made: list[Made] = []
+    spent = 0
     for item in items[start:end]:
-        if made and deadline is not None and time.thread_time() > deadline:
+        if made and deadline is not None and (spent >= paging.work or time.thread_time() > deadline):
             break
         made.append(make(item))
+        spent += max(1, weigh(made[-1]))
     stop = start + len(made)
     return made, {"offset": start, "size": len(made), "total": len(items), "next": stop if stop < len(items) else None}

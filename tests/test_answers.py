@@ -121,7 +121,7 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
     with KnowledgeBase(current(work / "kb")) as kb:
         found += [(f"as_of {on}", kb.as_of(on), answers.AsOfAnswer) for on in (dt.date(2000, 12, 1), dt.date.today())]
     client = create_app({"KB": str(bundled_root)}).test_client()
-    for url, shape in {"/card/Conundrum.json": answers.CardAnswer, "/asof/2000-12-01.json": answers.AsOfAnswer}.items():
+    for url, shape in {"/card/Conundrum.json": answers.CardPage, "/asof/2000-12-01.json": answers.AsOfAnswer}.items():
         found.append((url, client.get(url).get_json(), shape))
     return found
 

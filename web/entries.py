@@ -13,6 +13,7 @@ from kb.answers import BlameAnswer, HistoryAnswer, HistoryVersion, Part, ShowAns
 from kb.errors import UnknownTopic
 from kb.model import Version, status
 from kb.read.worddiff import word_diff
+from web.gate import heavy
 from web.views import as_of, error_page, page, route
 
 bp = Blueprint("entries", __name__)
@@ -20,6 +21,7 @@ _NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 @route(bp, "/entry/<path:topic>")
+@heavy
 def entry(topic: str, json_wanted: bool) -> Any:
     try:
         shown: ShowAnswer = g.kb.show(topic, as_of())

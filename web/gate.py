@@ -11,6 +11,15 @@ process:
   at most `WAIT` seconds;
 - any other costly request is refused at once with a 503 and ``Retry-After``, and every
   thread left over answers searches and pages as if nothing else ran.
+
+Heavy pages (a card, an entry, two cards together: up to a second for a card with hundreds of
+rulings) take the same turns (`heavy`: one costly answer or heavy page made at a time in a
+process) but wait in a line of their own (``PAGES_WAITING`` in the app's config), so a flood of
+card pages cannot fill the line of the diffs, nor the other way round. ``rulings serve`` gives
+the pages half of the threads and the long answers a quarter, so at least a quarter is always
+left to the cheap answers.
+A search, an autocompletion and a document page take no turn at all: they never wait behind a
+costly answer.
 """
 
 from __future__ import annotations
@@ -34,14 +43,17 @@ RETRY_AFTER = 2
 
 
 class Turns:
-    """The costly answers of one process: `AT_ONCE` made, at most ``waiting`` in line."""
+    """The costly answers of one process: `AT_ONCE` made, at most ``waiting`` in line; lines
+    given the same ``running`` semaphore take turns with each other."""
 
-    def __init__(self, waiting: int) -> None:
-        self.running = threading.BoundedSemaphore(AT_ONCE)
+    def __init__(self, waiting: int, running: threading.BoundedSemaphore | None = None) -> None:
+        self.running = running or threading.BoundedSemaphore(AT_ONCE)
         self.lock = threading.Lock()
         self.waiting = waiting
         self.held = 0
         """Requests running or waiting (guarded by ``lock``)."""
+        self.taken = 0
+        """Turns taken since the start (guarded by ``lock``): how a test sees which views take turns."""
 
     def enter(self, wait: float = WAIT) -> bool:
         """Take a turn (perhaps after waiting); False when the line is full or the wait too long."""
@@ -50,6 +62,8 @@ class Turns:
                 return False
             self.held += 1
         if self.running.acquire(timeout=wait):
+            with self.lock:
+                self.taken += 1
             return True
         with self.lock:
             self.held -= 1
@@ -62,14 +76,23 @@ class Turns:
 
 
 def costly(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Make the view's answer only in its turn (`Turns`); a 503 with ``Retry-After`` when the
-    server is busy with others of its kind."""
+    """Make the view's answer only in its turn among the long answers (`Turns`); a 503 with
+    ``Retry-After`` when the server is busy with others of its kind."""
+    busy = "The server is busy with other long answers (diffs, as-of views, decks); try again shortly."
+    return _in_turn(view, "costly_turns", busy)
 
+
+def heavy(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Make the page only in its turn among the heavy pages (cards, entries, pairs of cards)."""
+    busy = "The server is busy with other large pages (cards, entries); try again shortly."
+    return _in_turn(view, "page_turns", busy)
+
+
+def _in_turn(view: Callable[..., Any], line: str, busy: str) -> Callable[..., Any]:
     @functools.wraps(view)
     def in_turn(*args: Any, **kwargs: Any) -> Any:
-        turns: Turns = current_app.extensions["costly_turns"]
+        turns: Turns = current_app.extensions[line]
         if not turns.enter():
-            busy = "The server is busy with other long answers (diffs, as-of views, decks); try again shortly."
             raise ServiceUnavailable(busy, retry_after=RETRY_AFTER)
         try:
             return view(*args, **kwargs)

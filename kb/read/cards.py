@@ -265,7 +265,9 @@ def deck(
         rulings = [e for e in answer["entries"] if not _card_list(parts, e["topic"])]
         return {"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings}
 
-    cards, page = page_of(list(known.items()), paging, card)
+    cards, page = page_of(
+        list(known.items()), paging, card, weigh=lambda c: 1 + sum(len(e["parts"]) for e in c["entries"])
+    )
     return {
         "as_of": on.isoformat(),
         "cards": cards,

@@ -9,11 +9,13 @@ thread for long whatever is typed:
   frequent among the first `SCAN` the index lists;
 - the query as run holds at most `TERMS` leaf terms; parts beyond are left out;
 - at most `CORRECTED` unknown words are spelling-corrected;
-- collection stops after `DOCUMENTS` matching documents or `SECONDS` of the searching
-  thread's own CPU time (`time.thread_time`, so other requests on a loaded server do not
-  cut an ordinary search short and change its answer) after the search began (all its
-  passes included), whichever comes first, and the best hits found so far are returned,
-  marked partial.
+- collection stops after `DOCUMENTS` matching documents examined (all its passes included),
+  and the best hits found so far are returned, marked partial. The budget counts the search's
+  own work, never a clock, so the answer a client gets does not depend on what other requests
+  ask at the same time: the searching thread's CPU time (`time.thread_time`) shares caches and
+  cores with the other threads and grew 0.041 s → 0.048–0.061 s for the same search beside 7
+  busy threads. `SECONDS` of that CPU time stays only as a safety limit, many times what
+  `DOCUMENTS` costs; only when it strikes does an answer depend on the load.
 
 `Work` records what a query did, so tests bound the work rather than the time.
 """
@@ -45,8 +47,9 @@ CORRECTED = 4
 """Unknown words spelling-corrected (each compared with the known words of its first letter)."""
 DOCUMENTS = 40_000
 """Matching documents examined before collection stops."""
-SECONDS = 0.5
-"""CPU time of the searching thread collection may take before it stops."""
+SECONDS = 5.0
+"""CPU time of the searching thread after which collection stops whatever its work: a safety limit,
+far above what examining `DOCUMENTS` costs (answers are bounded by work, not time)."""
 
 
 @dataclass

@@ -194,11 +194,16 @@ def waitress_worker(args: argparse.Namespace) -> type:
 
 
 def app_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """The app's settings: the knowledge base, and how many costly requests may wait for their
-    turn (`web.gate`) so that they hold at most half of each process's ``--threads``."""
+    """The app's settings: the knowledge base, and how many heavy pages and costly requests may
+    wait for their turn (`web.gate`) so that they hold at most half and a quarter of each
+    process's ``--threads``: at least a quarter is always left to searches."""
     from web.gate import AT_ONCE
 
-    return {"KB": args.kb, "COSTLY_WAITING": max(0, args.threads // 2 - AT_ONCE)}
+    waiting = {
+        "COSTLY_WAITING": max(0, args.threads // 4 - AT_ONCE),
+        "PAGES_WAITING": max(0, args.threads // 2 - AT_ONCE),
+    }
+    return {"KB": args.kb, **waiting}
 
 
 def serve(args: argparse.Namespace) -> None:
