@@ -30,6 +30,7 @@ This side only declares: how a kind's entries become versions (`Versions`) is re
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 import re
@@ -176,10 +177,12 @@ def register(kind: Kind) -> Kind:
     return kind
 
 
-def _modules() -> list[str]:
+@functools.cache
+def _modules() -> tuple[str, ...]:
+    """The kinds' modules, read once a process (a scan of the package's folder costs milliseconds)."""
     found = sorted(f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_"))
     first = [f"{__name__}.{k.replace('-', '_')}" for k in FIRST]
-    return [m for m in first if m in found] + [m for m in found if m not in first]
+    return (*[m for m in first if m in found], *[m for m in found if m not in first])
 
 
 def names() -> tuple[str, ...]:
