@@ -22,6 +22,8 @@ from rulings.normalize import clean_line
 
 UPDATE = "current-rulings-update"
 FULL = "current-rulings"
+TITLE_BLOCK = ("introduction", "heading", "change summary", "note")
+"""Entry kinds that belong to the document's own front matter, where it says what it is."""
 LOOKED_AT = 60
 """Non-blank lines read from the top for the title block (a forum repost puts a post before it)."""
 
@@ -50,9 +52,12 @@ class Contradiction:
         return f"{path}:{self.line}: {self.said}"
 
 
-def declared_kind(lines: list[str]) -> tuple[str, int, str] | None:
-    """The kind the title block declares (`UPDATE` or `FULL`), with its line and text, if it declares one."""
-    top = [(n, clean_line(t)) for n, t in enumerate(lines, start=1) if t.strip()][:LOOKED_AT]
+def declared_kind(lines: list[str], before: int | None = None) -> tuple[str, int, str] | None:
+    """The kind the title block declares (`UPDATE` or `FULL`), with its line and text, if it declares one.
+    The title block ends where the first entry of the document starts (line ``before``): a ruling's text
+    that quotes "only new or changed" says nothing of its document."""
+    top = [(n, clean_line(t)) for n, t in enumerate(lines, start=1) if t.strip() and (before is None or n < before)]
+    top = top[:LOOKED_AT]
     for pattern, kind in ((_UPDATE_SAYS, UPDATE), (_FULL_SAYS, FULL)):
         found = next(((n, t) for n, t in top if pattern.search(t)), None)
         if found:
@@ -72,7 +77,8 @@ def contradictions(
     who = {**_SAID_BY, **(said_by or {})}
     document = result.document
     found: list[Contradiction] = []
-    declared = declared_kind(lines) if lines is not None else None
+    starts = [e.span.start for e in result.entries if e.kind not in TITLE_BLOCK]
+    declared = declared_kind(lines, min(starts, default=None)) if lines is not None else None
     if declared is not None:
         kind, line, text = declared
         if kind == UPDATE and document.kind != UPDATE:

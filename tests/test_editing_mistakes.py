@@ -168,3 +168,22 @@ def test_build_refuses_a_manifest_kind_the_text_contradicts(
         "would rescind every ruling it does not repeat; correct the manifest, or set force_contradiction = true "
         "in its [[document]] table to keep it as given\n"
     )
+
+
+def test_a_ruling_quoting_an_update_says_nothing_of_its_document(tmp_path: Path) -> None:
+    """Only the title block (the lines before the first ruling) says what a document is: a full
+    Current Rulings whose ruling quotes "only new or changed" is no update, while the same words
+    above the rulings are."""
+    from rulings.parse import parse_file
+    from rulings.self_description import contradictions
+
+    ruling = "* Kira Nerys - A card that says it applies to only new or changed cards means cards played this turn."
+    text = "CURRENT RULINGS\nFebruary 1, 2001\n\nRULINGS\n\n" + ruling + "\n"
+    path = tmp_path / "current-rulings-2001-02-01.txt"
+    path.write_text(text, encoding="utf-8")
+    result = parse_file(path, "current-rulings")
+    assert [e.headword for e in result.entries if e.kind == "ruling"] == ["Kira Nerys"]
+    assert contradictions(result, text.splitlines()) == []
+    path.write_text("CURRENT RULINGS UPDATE\nonly new or changed rulings\n" + text, encoding="utf-8")
+    said = contradictions(parse_file(path, "current-rulings"), path.read_text(encoding="utf-8").splitlines())
+    assert [c.line for c in said] == [1]
