@@ -155,12 +155,19 @@ def table(queries: list[Query], times: list[dict[str, Any]], present: list[str],
 
 def bench_profile(root: Path, profile: str, arguments: argparse.Namespace) -> None:
     directory, seconds = built_library(root, profile, arguments.share, arguments.reuse)
+    bench_kb(root, f"{profile} profile, share {arguments.share:g}", directory, seconds, arguments)
+
+
+def bench_kb(root: Path, name: str, directory: Path, seconds: float, arguments: argparse.Namespace) -> None:
+    """The stream of ``arguments`` asked of the knowledge base built in ``directory`` (``name``d
+    so in the report) and of both baselines on its version rows, kept under ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
     store = directory / "kb.sqlite"
     rows = version_rows(store)
     today = dt.date.today()
     baselines = root / "baselines"
     baselines.mkdir(exist_ok=True)
-    built = f"rulings build {seconds:.1f} s wall" if seconds == seconds else "rulings build reused"
+    built = f"rulings build {seconds:.1f} s wall" if seconds == seconds else "rulings build reused (or given)"
     keep = arguments.reuse and (baselines / f"built-{today}").exists()
     if keep:
         built += "; baselines reused"
@@ -181,7 +188,7 @@ def bench_profile(root: Path, profile: str, arguments: argparse.Namespace) -> No
     kinds = defaultdict(int)
     for q in queries:
         kinds[q.kind] += 1
-    print(f"\n== {profile} profile, share {arguments.share:g}: {len(rows):,} versions; {built}")
+    print(f"\n== {name}: {len(rows):,} versions; {built}")
     print(
         f"{len(queries)} distinct queries (seed {arguments.seed}): " + ", ".join(f"{n} {k}" for k, n in kinds.items())
     )
@@ -206,6 +213,11 @@ def main() -> int:
     options.add_argument("--seed", type=int, default=37)
     options.add_argument("--reuse", action="store_true", help="reuse the knowledge bases built in WORKDIR")
     options.add_argument("--memory", action="store_true", help="also measure rulings' memory curve")
+    options.add_argument(
+        "--kb",
+        type=Path,
+        help="a knowledge base already built (e.g. the Comprehensive Rules'), not the profiles",
+    )
     options.add_argument("--ask", nargs=4, type=Path, help=argparse.SUPPRESS)
     options.add_argument("--memory-of", nargs=3, type=Path, help=argparse.SUPPRESS)
     arguments = options.parse_args()
@@ -219,6 +231,13 @@ def main() -> int:
         print("tantivy is not installed (the optional `bench` extra): FTS5 is the only baseline")
     with tempfile.TemporaryDirectory() as work:
         base = arguments.workdir or Path(work)
+        if arguments.kb:
+            from kb.paths import current
+
+            bench_kb(
+                base / f"kb-{arguments.kb.name}", str(arguments.kb), current(arguments.kb), float("nan"), arguments
+            )
+            return 0
         for profile in arguments.profiles.split(","):
             bench_profile(base / f"{profile}-{arguments.share:g}", profile, arguments)
     return 0
