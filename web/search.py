@@ -70,8 +70,9 @@ def index(json_wanted: bool) -> Any:
             live=request.args.get("live") == "1",
             start=(number - 1) * limit,
         )
-    elsewhere = _elsewhere(text, on, game, kind) if text.strip() and game and number == 1 else []
     games = g.kb.games()
+    other_games = len(games) > 1  # a library of one game has no other games' hits to look for
+    elsewhere = _elsewhere(text, on, game, kind) if text.strip() and game and number == 1 and other_games else []
     response = page(
         "search/index.html",
         {
