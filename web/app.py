@@ -24,6 +24,7 @@ from kb.errors import BuildError, UnknownFilter
 from kb.paths import DEFAULT_KB, current
 from kb.query import KnowledgeBase, load_search
 from web import cards, changes, documents, entries, gate, search, views
+from web.citing import lines_cited
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -195,6 +196,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.jinja_env.autoescape = lambda name: name is None or name.endswith((".html", ".xml", ".atom"))
     app.jinja_env.filters["rich"] = views.rich_text
+    app.jinja_env.filters["lines_cited"] = lines_cited
     app.jinja_env.filters["xml_text"] = views.xml_text
     app.jinja_env.globals["url_with"] = views.url_with
     app.jinja_env.globals["json_url"] = views.json_url

@@ -27,6 +27,7 @@ from kb.vocabulary import kind_filter
 from rulings.dates import parse_date
 from rulings.errors import BadDate, ParseError
 from rulings.source import read_stream
+from web.citing import lines_cited
 
 
 def plain(value: Any) -> Any:
@@ -64,24 +65,20 @@ def _wrap(text: str, indent: str = "    ") -> str:
     return "\n\n".join(textwrap.fill(p, 92, initial_indent=indent, subsequent_indent=indent) for p in paragraphs)
 
 
-def _lines(lines: str) -> str:
-    """``line 84`` or ``lines 84-86``."""
-    return f"{'lines' if '-' in lines or ',' in lines else 'line'} {lines}"
-
-
 def _cite(part: Part) -> str:
     """A part's citation: its document, or every document that wrote its text, with their paragraphs."""
     c = part["citation"]
     if c["sources"]:
         return "; ".join(
-            f"{s['title']} ({s['version']}), {s['date']}, {_lines(s['lines'])} {s['paragraphs']}" for s in c["sources"]
+            f"{s['title']} ({s['version']}), {s['date']}, {lines_cited(s['lines'])} {s['paragraphs']}"
+            for s in c["sources"]
         )
-    return f"{c['title']} ({c['version']}), {c['date']}, {_lines(c['lines'])}"
+    return f"{c['title']} ({c['version']}), {c['date']}, {lines_cited(c['lines'])}"
 
 
 def _written_by(source: Source) -> str:
     """A sentence's source as ``rulings blame`` prints it beside the sentence."""
-    return f"{source['title']} {source['version']} ({source['date']}) {_lines(source['lines'])}"
+    return f"{source['title']} {source['version']} ({source['date']}) {lines_cited(source['lines'])}"
 
 
 def cmd_blame(args: argparse.Namespace) -> int:
@@ -105,7 +102,7 @@ def ending_line(end: Ending | None) -> str | None:
     """When, by what and why a version stopped, with the document and lines that did it."""
     if not end:
         return None
-    lines = f", {_lines(end['lines'])}" if end["lines"] else ""
+    lines = f", {lines_cited(end['lines'])}" if end["lines"] else ""
     return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
 
 
