@@ -243,3 +243,23 @@ def test_the_address_is_said_once_the_port_is_open(bundled_root: Path, tmp_path:
 def port_of_line(line: str) -> int:
     """The port a ``serving ... on http://127.0.0.1:PORT/ ...`` line names."""
     return int(line.split("http://127.0.0.1:", 1)[1].split("/", 1)[0])
+
+
+def test_the_port_is_held_from_the_check_to_gunicorn() -> None:
+    """The socket that says a port is free is the socket gunicorn serves (``fd://``): no other program
+    can take the port between the two (two test runs at once each saw gunicorn's "Connection in use"
+    retries on port 5000 when the check's socket was closed before gunicorn bound its own)."""
+    import argparse
+
+    from web.cli.serving import PortInUse, bound_socket, gunicorn_settings
+
+    held = bound_socket("127.0.0.1", 0)
+    try:
+        with socket.socket(fileno=os.dup(held)) as sock:
+            port = sock.getsockname()[1]
+        with pytest.raises(PortInUse, match=f"^port {port} on 127.0.0.1 is in use by another program"):
+            os.close(bound_socket("127.0.0.1", port))
+        args = argparse.Namespace(host="127.0.0.1", port=port, workers=2, threads=8, connections=1000, timeout=30)
+        assert gunicorn_settings(args, held)["bind"] == [f"fd://{held}"]
+    finally:
+        os.close(held)

@@ -33,6 +33,8 @@ PORT = 5000
 """The port served unless ``--port`` says another (``make run PORT=...``)."""
 CONNECTIONS = 1000
 """Connections kept open at once by each process (waitress's default, 100, let idle sockets lock everyone out)."""
+BACKLOG = 2048
+"""Connections the system holds while every thread is busy (gunicorn's and waitress's queue)."""
 TIMEOUT = 30
 """Seconds an idle connection (no request running) is kept open."""
 
@@ -51,16 +53,24 @@ def refusal(host: str, port: int, err: OSError) -> PortInUse:
     return PortInUse(f"cannot listen on {host} port {port}: {why}; pick another with --host or --port N")
 
 
-def check_port(host: str, port: int) -> None:
-    """Refuse (`PortInUse`) an address that cannot be listened on, before gunicorn tries (it would
-    try five times over five seconds, logging each)."""
+def bound_socket(host: str, port: int) -> int:
+    """A socket bound to ``host:port`` and listening, as the file descriptor that gunicorn takes over (``fd://``),
+    or `PortInUse`. Binding it here, once, leaves no moment between a check and gunicorn's own bind
+    for another program to take the port (gunicorn would then try five times over five seconds,
+    logging each)."""
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        with socket.socket(family, kind, proto) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn and waitress bind
-            probe.bind(address)
+        sock = socket.socket(family, kind, proto)
     except OSError as err:
         raise refusal(host, port, err) from None
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn and waitress bind
+        sock.bind(address)
+        sock.listen(BACKLOG)  # two sockets merely bound may share a port; a listening one holds it
+    except OSError as err:
+        sock.close()
+        raise refusal(host, port, err) from None
+    return sock.detach()
 
 
 def cores() -> int:
@@ -93,7 +103,7 @@ def waitress_settings(args: argparse.Namespace) -> dict[str, Any]:
         "connection_limit": args.connections,
         "channel_timeout": args.timeout,
         "cleanup_interval": max(1, min(10, args.timeout // 3)),
-        "backlog": 2048,
+        "backlog": BACKLOG,
         "asyncore_use_poll": True,
     }
 
@@ -125,18 +135,19 @@ def strict(server: Any) -> Any:
     return server
 
 
-def gunicorn_settings(args: argparse.Namespace) -> dict[str, Any]:
-    """gunicorn's settings: ``--workers`` processes, each serving with waitress as `waitress_settings`
-    say; a worker silent for longer than ``timeout`` is restarted; no access log (as with waitress).
+def gunicorn_settings(args: argparse.Namespace, listener: int) -> dict[str, Any]:
+    """gunicorn's settings: the socket ``listener`` (a listening file descriptor, `bound_socket`),
+    ``--workers`` processes, each serving with waitress as `waitress_settings` say;
+    a worker silent for longer than ``timeout`` is restarted; no access log (as with waitress).
     The app is made before the port opens and the workers fork (so the first request does not wait
     for a worker to import it); it opens no knowledge base until a request in a worker asks."""
     return {
-        "bind": [f"{args.host}:{args.port}"],
+        "bind": [f"fd://{listener}"],
         "workers": args.workers,
         "worker_class": waitress_worker(args),
         "timeout": max(30, args.timeout),
         "graceful_timeout": 10,
-        "backlog": 2048,
+        "backlog": BACKLOG,
         "loglevel": "warning",
         "accesslog": None,
         "preload_app": True,
@@ -227,14 +238,14 @@ def serve(args: argparse.Namespace) -> None:
         _listening(args, [(server.effective_host, server.effective_port)])
         server.run()
         return
-    check_port(args.host, args.port)
+    listener = bound_socket(args.host, args.port)
     from gunicorn.app.base import BaseApplication
 
     class Server(BaseApplication):  # type: ignore[misc]
         """gunicorn run from here: the settings above, and an app made in each worker process."""
 
         def load_config(self) -> None:
-            for key, value in gunicorn_settings(args).items():
+            for key, value in gunicorn_settings(args, listener).items():
                 self.cfg.set(key, value)
 
         def load(self) -> Any:
