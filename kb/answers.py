@@ -440,3 +440,12 @@ class DocumentsAnswer(TypedDict):
     replaced: list[ReplacedDocument]
     later: list[DocumentFacts]
     declarations: list[Declaration]
+
+
+class VersionPage(Part):
+    """A version's permalink page (`KnowledgeBase.version_page`): the version as a part, its topic,
+    and ``now``: for a version no longer in force, its series' text in force then (key, dates,
+    citation; ``{"key": None}`` when nothing is), None while it is in force."""
+
+    topic: str
+    now: dict[str, Any] | None

@@ -44,12 +44,13 @@ from kb.answers import (
     SearchAnswer,
     ShowAnswer,
     TopicRef,
+    VersionPage,
 )
 from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
-from kb.read import changes, documents, rules, sources, standing
+from kb.read import changes, documents, permalinks, rules, sources, standing
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
@@ -252,6 +253,11 @@ class KnowledgeBase(Reader):
             diff = word_diff(previous.text if previous else "", version.text)
             versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
         return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
+
+    def version_page(self, key: str, on: dt.date) -> VersionPage | None:
+        """A version's permalink page: the version ``key`` names (``topic@document@series``, or a
+        build's number) on ``on``, and its series' text in force then (`kb.read.permalinks`)."""
+        return permalinks.version_page(self.parts, key, on)
 
     def subrules(self, topic: str, on: dt.date) -> list[TopicRef]:
         """The numbered rules directly under the rule ``topic`` (an id) in force on ``on`` (`kb.read.rules`)."""

@@ -4,20 +4,17 @@ the sources of each sentence (``/sources/<topic>``)."""
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import Any
 
 from flask import Blueprint, abort, g, request, url_for
 
-from kb.answers import BlameAnswer, HistoryAnswer, HistoryVersion, Part, ShowAnswer
+from kb.answers import BlameAnswer, HistoryAnswer, HistoryVersion, ShowAnswer, VersionPage
 from kb.errors import UnknownTopic
-from kb.model import Version, status
 from kb.read.worddiff import word_diff
 from web.gate import heavy
 from web.views import as_of, error_page, page, route
 
 bp = Blueprint("entries", __name__)
-_NUMBER = re.compile(r"[0-9]{1,18}")
 
 
 @route(bp, "/entry/<path:topic>")
@@ -65,27 +62,7 @@ def _compare(versions: list[HistoryVersion]) -> dict[str, Any] | None:
 @route(bp, "/version/<path:key>")
 def version(key: str, json_wanted: bool) -> Any:
     """A version's permalink: ``topic@document@series`` (stable across rebuilds), or a build's number."""
-    number = int(key) if _NUMBER.fullmatch(key) else None
-    found = g.kb.version_at(key) or (g.kb.version(number) if number is not None else None)
+    found: VersionPage | None = g.kb.version_page(key, as_of() or dt.date.today())
     if found is None:
         abort(404, f"no version {key[:80]!r}")
-    on = as_of() or dt.date.today()
-    part: Part = g.kb.part(found, on)
-    return page("entries/version.html", {**part, "topic": found.topic, "now": _now(found, on)}, json_wanted)
-
-
-def _now(found: Version, on: dt.date) -> dict[str, Any] | None:
-    """For a version no longer in force on ``on``: its series' text in force then (key, dates,
-    citation), or, when nothing is, ``{"key": None}``; None while the version is in force."""
-    if status(found, on) != "superseded" and status(found, on) != "rescinded":
-        return None
-    for version in g.kb.in_force(found.topic, on):
-        if version.series == found.series:
-            part: Part = g.kb.part(version, on)
-            return {
-                "key": part["key"],
-                "valid_from": part["valid_from"],
-                "label": part["label"],
-                "citation": part["citation"],
-            }
-    return {"key": None}
+    return page("entries/version.html", found, json_wanted)
