@@ -120,6 +120,9 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
     found = [(" ".join(args[:-2]), cli_json(*args), shape) for shape, args in commands]
     with KnowledgeBase(current(work / "kb")) as kb:
         found += [(f"as_of {on}", kb.as_of(on), answers.AsOfAnswer) for on in (dt.date(2000, 12, 1), dt.date.today())]
+    with KnowledgeBase(current(bundled_root)) as kb:
+        key = "stccg:conundrum@stccg-cr-update-2000-11-27@glossary"  # a permalink's key, as a search hit gives it
+        found.append((f"version_page {key}", kb.version_page(key, dt.date.today()), answers.VersionPage))
     client = create_app({"KB": str(bundled_root)}).test_client()
     for url, shape in {"/card/Conundrum.json": answers.CardPage, "/asof/2000-12-01.json": answers.AsOfAnswer}.items():
         found.append((url, client.get(url).get_json(), shape))
