@@ -27,7 +27,7 @@ def version_page(parts: Parts, key: str, on: dt.date) -> VersionPage | None:
 def _now(parts: Parts, found: Version, on: dt.date) -> dict[str, Any] | None:
     """For a version no longer in force on ``on``: its series' text in force then (key, dates,
     citation), or, when nothing is, ``{"key": None}``; None while the version is in force."""
-    if status(found, on) != "superseded" and status(found, on) != "rescinded":
+    if status(found, on) not in ("superseded", "rescinded"):
         return None
     for version in parts.in_force(found.topic, on):
         if version.series == found.series:
