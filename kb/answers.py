@@ -442,6 +442,64 @@ class DocumentsAnswer(TypedDict):
     declarations: list[Declaration]
 
 
+class DocumentDetails(TypedDict):
+    """The library's other facts of a document, beside `DocumentFacts`: whether its date is
+    approximate (0 or 1), its note, the dates it states of itself and the one before it, and
+    how many lines its source has."""
+
+    date_approximate: int
+    note: str
+    declared_date: str | None
+    previous_date: str | None
+    line_count: int
+
+
+class DocumentRecord(DocumentFacts, DocumentDetails):
+    """A document as the documents page lists it: its facts and the library's other facts of it."""
+
+
+class ReplacedRecord(ReplacedDocument, DocumentDetails):
+    """A replaced document as the documents page lists it."""
+
+
+class DocumentsPage(TypedDict):
+    """The documents page (`KnowledgeBase.documents_page`): `DocumentsAnswer` with every fact
+    of each document listed."""
+
+    as_of: str
+    declared_by: str | None
+    complete_set: list[str]
+    documents: list[DocumentRecord]
+    replaced: list[ReplacedRecord]
+    later: list[DocumentRecord]
+    declarations: list[Declaration]
+
+
+class DocumentLine(TypedDict):
+    """One line of a document's source: its number (from 1), its text, and whether it is cited."""
+
+    number: int
+    text: str
+    cited: bool
+
+
+class DocumentPage(DocumentRecord):
+    """One document's page (`KnowledgeBase.document_page`): its facts, the complete set of rules
+    it declares (empty when none) and its source line by line."""
+
+    complete_set: list[str]
+    lines: list[DocumentLine]
+
+
+class Comparison(TypedDict):
+    """Two versions of a topic's history and the word diff from the first to the second
+    (`KnowledgeBase.compared`)."""
+
+    a: HistoryVersion
+    b: HistoryVersion
+    diff: list[tuple[str, str]]
+
+
 class VersionPage(Part):
     """A version's permalink page (`KnowledgeBase.version_page`): the version as a part, its topic,
     and ``now``: for a version no longer in force, its series' text in force then (key, dates,

@@ -32,9 +32,13 @@ from kb.answers import (
     BlameAnswer,
     CardAnswer,
     Citation,
+    Comparison,
     DeckAnswer,
     DiffAnswer,
+    DocumentFacts,
+    DocumentPage,
     DocumentsAnswer,
+    DocumentsPage,
     Ending,
     Entry,
     HistoryAnswer,
@@ -50,7 +54,7 @@ from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
 from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
-from kb.read import changes, documents, permalinks, rules, sources, standing
+from kb.read import changes, documents, permalinks, rules, sources, standing, worddiff
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
@@ -394,3 +398,26 @@ class KnowledgeBase(Reader):
         from kb.read import cards
 
         return cards.deck_keys(self.parts, text, game)
+
+    # -- the documents pages, the diff page's dates, the feed and the compare view (issue #32) --
+
+    def documents_page(self, on: dt.date) -> DocumentsPage:
+        """The documents in force on ``on`` with every fact of each (`kb.read.documents.page`)."""
+        return documents.page(self, on)
+
+    def document_page(self, name: str, low: int = 0, high: int = -1) -> DocumentPage | None:
+        """The document ``name``, its source line by line with the lines ``low`` to ``high`` cited
+        (`kb.read.documents.document_page`); None for an unknown document."""
+        return documents.document_page(self, name, low, high)
+
+    def document_dates(self) -> list[str]:
+        """The days the library's documents are dated, earliest first (`kb.read.documents.dates`)."""
+        return documents.dates(self)
+
+    def latest_documents(self, count: int) -> list[DocumentFacts]:
+        """The ``count`` newest documents, newest first (`kb.read.documents.latest`)."""
+        return documents.latest(self, count)
+
+    def compared(self, a: HistoryVersion, b: HistoryVersion) -> Comparison:
+        """Two versions of a `history` answer and the word diff between their texts (`kb.read.worddiff.compared`)."""
+        return worddiff.compared(a, b)

@@ -1,6 +1,6 @@
 """The words a knowledge base and its questions share: the kinds of series and how a person
-names them, the topic keys a "See X" reference may mean, and the notes that record a rule's
-text moving to another number (`moved_from`). Used both where versions are
+names them, the kinds of change (`CHANGE_KINDS`), the topic keys a "See X" reference may
+mean, and the notes that record a rule's text moving to another number (`moved_from`). Used both where versions are
 made (`kb.ingest.ledger`, `kb.index.writer`) and where they are answered (`kb.query`, `kb.search.in_force`, the web);
 and the close matches of a word mistyped among many names.
 """
@@ -24,6 +24,9 @@ KIND_ALIASES = {
     "dated-rulings": "current-rulings", "question": "faq",
 }  # fmt: skip
 """Other words a person may give for a series kind (`kind_filter`), listed in help and errors (`kb.asking`)."""
+
+CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
+"""The kinds of change a diff or a document makes, in the order a reader sees them."""
 
 
 MOVED_FROM = "moved from "

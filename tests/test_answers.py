@@ -30,7 +30,7 @@ from web.cli.main import main
 
 CONTRACTS = {name: value for name, value in vars(answers).items() if typing.is_typeddict(value)}
 """Every TypedDict of `kb.answers`, by name."""
-BASES = {"DiffItem", "CardFacts"}
+BASES = {"DiffItem", "CardFacts", "DocumentDetails"}
 """Shapes only built upon (checked through the shapes that extend them)."""
 TODAY = dt.date.today().isoformat()
 
@@ -123,9 +123,23 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
     with KnowledgeBase(current(bundled_root)) as kb:
         key = "stccg:conundrum@stccg-cr-update-2000-11-27@glossary"  # a permalink's key, as a search hit gives it
         found.append((f"version_page {key}", kb.version_page(key, dt.date.today()), answers.VersionPage))
+        found.append(("latest_documents 3", kb.latest_documents(3), list[answers.DocumentFacts]))
     client = create_app({"KB": str(bundled_root)}).test_client()
-    for url, shape in {"/card/Conundrum.json": answers.CardPage, "/asof/2000-12-01.json": answers.AsOfAnswer}.items():
+    pages = {
+        "/card/Conundrum.json": answers.CardPage,
+        "/asof/2000-12-01.json": answers.AsOfAnswer,
+        "/docs.json": answers.DocumentsPage,
+        "/docs/stccg-cr-update-2000-11-27.json?lines=79-83": answers.DocumentPage,
+    }
+    for url, shape in pages.items():
         found.append((url, client.get(url).get_json(), shape))
+    client = create_app({"KB": str(work / "kb")}).test_client()
+    with KnowledgeBase(current(work / "kb")) as kb:
+        first, second = kb.history("Q-Flash")["versions"][:2]
+    for url in ("/docs.json?as_of=2001-02-01", "/docs.json?as_of=2000-11-01"):  # documents replaced, and later
+        found.append((url, client.get(url).get_json(), answers.DocumentsPage))
+    url = f"/entry/Q-Flash.json?a={first['version']}&b={second['version']}"
+    found.append((url, client.get(url).get_json()["compare"], answers.Comparison))
     return found
 
 
@@ -178,6 +192,8 @@ ANSWER_METHODS = {
     "show": answers.ShowAnswer, "history": answers.HistoryAnswer, "as_of": answers.AsOfAnswer,
     "diff": answers.DiffAnswer, "card": answers.CardAnswer, "deck": answers.DeckAnswer,
     "search": answers.SearchAnswer, "documents_in_force": answers.DocumentsAnswer, "blame": answers.BlameAnswer,
+    "documents_page": answers.DocumentsPage, "document_page": answers.DocumentPage | None,
+    "latest_documents": list[answers.DocumentFacts], "document_dates": list[str], "compared": answers.Comparison,
 }  # fmt: skip
 
 
@@ -187,8 +203,7 @@ def test_every_answer_is_a_method_of_the_knowledge_base_returning_its_contract()
 
 
 def test_the_web_and_the_command_line_ask_only_the_knowledge_bases_methods() -> None:
-    """No module of ``web/`` imports the modules that compute answers (it asks `KnowledgeBase`);
-    of `kb.read.changes` it takes the kinds of change, a word list, and nothing else."""
+    """No module of ``web/`` imports the modules that compute answers (it asks `KnowledgeBase`)."""
     computing = {"kb.search.in_force", "kb.search.completion", "kb.read.cards", "kb.read.documents", "kb.read.changes"}
     taken = set()
     for path in sorted((ROOT / "web").rglob("*.py")):
@@ -197,4 +212,20 @@ def test_the_web_and_the_command_line_ask_only_the_knowledge_bases_methods() -> 
                 taken |= {(path.name, node.module, alias.name) for alias in node.names}
             elif isinstance(node, ast.Import):
                 taken |= {(path.name, alias.name, "") for alias in node.names if alias.name in computing}
-    assert taken == {("changes.py", "kb.read.changes", "CHANGE_KINDS")}
+    assert taken == set()
+
+
+FACADE = {"kb.query", "kb.answers", "kb.errors", "kb.asking", "kb.paging", "kb.vocabulary", "kb.paths"}
+"""What of `kb` the pages and the answering commands may import: the facade, its answers' types and words."""
+
+
+def test_the_pages_and_the_answering_commands_import_only_the_facade_and_its_words() -> None:
+    """The pages (``web/*.py``) and the commands that print answers (``web/cli/answers.py``) import
+    of `kb` only `FACADE`: a constant or a word diff they need comes with an answer or from there."""
+    taken = set()
+    for path in [*sorted((ROOT / "web").glob("*.py")), ROOT / "web" / "cli" / "answers.py"]:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            named = [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            named += [alias.name for alias in node.names] if isinstance(node, ast.Import) else []
+            taken |= {(path.name, name) for name in named if name.split(".")[0] == "kb" and name not in FACADE}
+    assert taken == set()

@@ -220,6 +220,34 @@ def test_documents_in_force(kb: KnowledgeBase) -> None:
     ]
 
 
+def test_the_documents_pages_answers(kb: KnowledgeBase) -> None:
+    """The documents page lists every fact of each document; a document's page cites its lines;
+    the diff page's dates and the feed's newest documents are answers of their own."""
+    assert kb.document_dates() == ["2000-08-01", "2000-10-30", "2000-11-27", "2000-12-18", "2001-01-29"]
+    assert [d["id"] for d in kb.latest_documents(2)] == ["cr-2001-01-29", "cr-update-2000-12-18"]
+    listed = kb.documents_page(D("2001-02-01"))
+    assert [(d["id"], d["replaced_by"], d["line_count"]) for d in listed["replaced"]] == [
+        ("cr-2000-10-30", "cr-2001-01-29", 19),
+        ("cr-update-2000-11-27", "cr-2001-01-29", 187),
+        ("cr-update-2000-12-18", "cr-2001-01-29", 33),
+    ]
+    assert [(d["id"], d["line_count"]) for d in kb.documents_page(D("2000-11-01"))["later"]] == [
+        ("cr-update-2000-11-27", 187),
+        ("cr-update-2000-12-18", 33),
+        ("cr-2001-01-29", 15),
+    ]
+    page = kb.document_page("cr-update-2000-12-18", 3, 4)
+    assert page is not None
+    assert (page["declared_date"], page["previous_date"], page["line_count"]) == ("2000-12-18", "2000-11-27", 33)
+    assert page["complete_set"][2] == "Current Rulings (12/18/00 - full version)"
+    assert [line for line in page["lines"] if line["cited"]] == [
+        {"number": 3, "text": "12/18/00", "cited": True},
+        {"number": 4, "text": "", "cited": True},
+    ]
+    assert len(page["lines"]) == 33
+    assert kb.document_page("no-such-document") is None
+
+
 def test_unknown_topic_suggests(kb: KnowledgeBase) -> None:
     with pytest.raises(UnknownTopic) as caught:
         kb.show("conondrum")

@@ -8,10 +8,9 @@ from typing import Any
 
 from flask import Blueprint, abort, current_app, g, make_response, render_template, request
 
-from kb.answers import AsOfAnswer, DiffAnswer
+from kb.answers import AsOfAnswer, DiffAnswer, DocumentFacts
 from kb.errors import ReversedRange
-from kb.read.changes import CHANGE_KINDS
-from kb.vocabulary import SERIES_KINDS, kind_filter
+from kb.vocabulary import CHANGE_KINDS, SERIES_KINDS, kind_filter
 from rulings.dates import parse_date
 from rulings.errors import BadDate
 from web.gate import costly
@@ -27,7 +26,7 @@ FEED_ITEMS = 50
 @route(bp, "/diff")
 @costly
 def diff(json_wanted: bool) -> Any:
-    dates = sorted(d["date"] for d in g.kb.documents().values() if d["date"])
+    dates: list[str] = g.kb.document_dates()
     game = g.kb.game_filter(chosen_game())
     start, end = date_arg("from"), date_arg("to")
     latest = None
@@ -42,7 +41,6 @@ def diff(json_wanted: bool) -> Any:
         answer: DiffAnswer = g.kb.diff(start, end, game, kinds, cards, paging())
     except ReversedRange as err:
         abort(400, str(err))
-    dates_known = sorted(set(dates))
     chosen = [kind_filter(k) for k in kinds or []]
     return keep_game(
         page(
@@ -51,7 +49,7 @@ def diff(json_wanted: bool) -> Any:
                 **answer,
                 "game": game,
                 "games": g.kb.games(),
-                "dates": dates_known,
+                "dates": dates,
                 "deck": deck_text,
                 "kinds": chosen,
                 "all_kinds": SERIES_KINDS,
@@ -88,7 +86,7 @@ def feed() -> Any:
     with a ``BASE_URL`` (`web.app.create_app`: ``RULINGS_BASE_URL`` by default); nothing in it comes from the request,
     not even the Host header. It carries the newest `FEED_DOCUMENTS` documents, each with its
     counts of every kind of change and up to `FEED_ITEMS` changes of each kind."""
-    documents = sorted(g.kb.documents().values(), key=lambda d: d["date"] or "", reverse=True)[:FEED_DOCUMENTS]
+    documents: list[DocumentFacts] = g.kb.latest_documents(FEED_DOCUMENTS)
     changes = g.kb.document_changes(FEED_ITEMS, [d["id"] for d in documents])
     items = []
     for document in documents:

@@ -8,9 +8,8 @@ from typing import Any
 
 from flask import Blueprint, abort, g, request, url_for
 
-from kb.answers import BlameAnswer, HistoryAnswer, HistoryVersion, ShowAnswer, VersionPage
+from kb.answers import BlameAnswer, Comparison, HistoryAnswer, HistoryVersion, ShowAnswer, VersionPage
 from kb.errors import UnknownTopic
-from kb.read.worddiff import word_diff
 from web.gate import heavy
 from web.views import as_of, error_page, page, route
 
@@ -48,7 +47,7 @@ def sources(topic: str, json_wanted: bool) -> Any:
     return page("entries/sources.html", answer, json_wanted)
 
 
-def _compare(versions: list[HistoryVersion]) -> dict[str, Any] | None:
+def _compare(versions: list[HistoryVersion]) -> Comparison | None:
     """The word diff between the versions chosen with ``?a=`` and ``?b=`` (ids)."""
     ids = {str(v["version"]): v for v in versions}
     a, b = request.args.get("a"), request.args.get("b")
@@ -56,7 +55,8 @@ def _compare(versions: list[HistoryVersion]) -> dict[str, Any] | None:
         return None
     if a not in ids or b not in ids:
         abort(400, "choose two versions of this entry to compare")
-    return {"a": ids[a], "b": ids[b], "diff": word_diff(ids[a]["text"], ids[b]["text"])}
+    found: Comparison = g.kb.compared(ids[a], ids[b])
+    return found
 
 
 @route(bp, "/version/<path:key>")

@@ -14,7 +14,7 @@ from kb.paging import FIRST, Paging, page_of
 from kb.read.documents import document_day
 from kb.read.rules import listing_order
 from kb.read.worddiff import word_diff
-from kb.vocabulary import kind_filter, moved_from, series_of_kind
+from kb.vocabulary import CHANGE_KINDS, kind_filter, moved_from, series_of_kind
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
@@ -22,8 +22,6 @@ if TYPE_CHECKING:
 
 MAX_STEPS = 50
 """How many superseded versions a diff reads back to find where a text moved from."""
-CHANGE_KINDS = ("added", "changed", "rescinded", "pending")
-"""The kinds of change, in the order a reader sees them."""
 
 
 def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) -> dict[str, dict[str, Any]]:

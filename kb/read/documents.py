@@ -1,5 +1,7 @@
 """The library's documents in force on a date, and the complete set of documents each
-Current Rulings declares, matched against the library (which declared documents it lacks).
+Current Rulings declares, matched against the library (which declared documents it lacks);
+the documents page (`page`), one document's page with its source lines (`document_page`), the
+days documents are dated (`dates`) and the newest documents (`latest`).
 
 A document is in force from its date until a later one replaces it: the document that
 names it in ``supersedes``, a later full Current Rulings (for the Current Rulings and
@@ -13,7 +15,14 @@ import json
 import re
 from typing import TYPE_CHECKING, Any
 
-from kb.answers import Declaration, DocumentFacts, DocumentsAnswer
+from kb.answers import (
+    Declaration,
+    DocumentDetails,
+    DocumentFacts,
+    DocumentPage,
+    DocumentsAnswer,
+    DocumentsPage,
+)
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
@@ -52,6 +61,45 @@ def in_force(reader: Reader, on: dt.date) -> DocumentsAnswer:
     }
 
 
+def page(reader: Reader, on: dt.date) -> DocumentsPage:
+    """The documents in force on ``on`` (`in_force`), each listed with every fact the library has of it."""
+    answer = in_force(reader, on)
+    stored = reader.documents()
+    return {
+        **answer,
+        "documents": [{**d, **details(stored[d["id"]])} for d in answer["documents"]],
+        "replaced": [{**d, **details(stored[d["id"]])} for d in answer["replaced"]],
+        "later": [{**d, **details(stored[d["id"]])} for d in answer["later"]],
+    }
+
+
+def document_page(reader: Reader, ident: str, low: int, high: int) -> DocumentPage | None:
+    """The document ``ident`` with its facts, the complete set it declares and its source line
+    by line, the lines ``low`` to ``high`` marked cited (none when ``low`` is after ``high``);
+    None for an unknown document."""
+    found = reader.document(ident)
+    if found is None:
+        return None
+    lines = reader.document_lines(ident)
+    return {
+        **facts(found),
+        **details(found),
+        "complete_set": json.loads(found["complete_set"]),
+        "lines": [{"number": n, "text": t, "cited": low <= n <= high} for n, t in enumerate(lines, 1)],
+    }
+
+
+def dates(reader: Reader) -> list[str]:
+    """The days the library's documents are dated (each once, earliest first)."""
+    return sorted({d["date"] for d in reader.documents().values() if d["date"]})
+
+
+def latest(reader: Reader, count: int) -> list[DocumentFacts]:
+    """The ``count`` newest documents, newest first (undated last; those of one date in the library's order)."""
+    newest = sorted(reader.documents().values(), key=lambda d: d["date"] or "", reverse=True)
+    return [facts(d) for d in newest[:count]]
+
+
 def facts(document: dict[str, Any]) -> DocumentFacts:
     """A stored document as an answer names it: id, game, kind, title, version, date."""
     return {
@@ -61,6 +109,18 @@ def facts(document: dict[str, Any]) -> DocumentFacts:
         "title": document["title"],
         "version": document["version"],
         "date": document["date"],
+    }
+
+
+def details(document: dict[str, Any]) -> DocumentDetails:
+    """A stored document's other facts: whether its date is approximate, its note, the dates it
+    states, its line count."""
+    return {
+        "date_approximate": document["date_approximate"],
+        "note": document["note"],
+        "declared_date": document["declared_date"],
+        "previous_date": document["previous_date"],
+        "line_count": document["line_count"],
     }
 
 

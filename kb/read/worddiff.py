@@ -1,4 +1,5 @@
-"""Word-level differences between two texts, as a list of (op, text) segments.
+"""Word-level differences between two texts, as a list of (op, text) segments, and between
+two versions of a history (`compared`).
 
 ``op`` is ``=`` (unchanged), ``-`` (only in the old text) or ``+`` (only in the new);
 joining the ``=`` and ``-`` segments gives the old text back, ``=`` and ``+`` the new.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import difflib
 import re
+
+from kb.answers import Comparison, HistoryVersion
 
 _TOKENS = re.compile(r"\s+|[^\s]+")
 
@@ -35,7 +38,6 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     return segments
 
 
-def render_diff(segments: list[tuple[str, str]]) -> str:
-    """Segments as text: ``[-removed-]`` and ``{+added+}``."""
-    marks = {"=": "{}", "-": "[-{}-]", "+": "{{+{}+}}"}
-    return "".join(marks[op].format(text) for op, text in segments)
+def compared(a: HistoryVersion, b: HistoryVersion) -> Comparison:
+    """Two versions of a history answer and the segments turning the text of ``a`` into that of ``b``."""
+    return {"a": a, "b": b, "diff": word_diff(a["text"], b["text"])}

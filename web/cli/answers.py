@@ -22,12 +22,12 @@ from kb.errors import UnknownFilter
 from kb.paging import PageFacts, Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.read.worddiff import render_diff
 from kb.vocabulary import kind_filter
 from rulings.dates import parse_date
 from rulings.errors import BadDate, ParseError
 from rulings.source import read_stream
 from web.citing import lines_cited
+from web.diffs import render_diff
 
 
 def plain(value: Any) -> Any:
