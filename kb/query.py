@@ -36,9 +36,7 @@ from kb.answers import (
     DiffAnswer,
     DocumentsAnswer,
     Ending,
-    Entry,
     HistoryAnswer,
-    HistoryVersion,
     PairAnswer,
     Part,
     SearchAnswer,
@@ -46,26 +44,20 @@ from kb.answers import (
     TopicRef,
     VersionPage,
 )
-from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
-from kb.model import Version, history_order, status
-from kb.paging import FIRST, Paging, page_of
+from kb.errors import BuildError, Damaged, ReversedRange
+from kb.model import Version
+from kb.paging import FIRST, Paging
 from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
-from kb.read import changes, documents, permalinks, rules, sources, standing
+from kb.read import changes, documents, permalinks, rules, sources, standing, topics
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
-from kb.read.worddiff import word_diff
-from kb.vocabulary import moved_from
-from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.engine.searching import Searcher
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
     from kb.search.searchers import Searchers
-
-MAX_MOVES = 50
-"""How many moves a history follows back (a text that moved back and forth stops there)."""
 
 # Whoosh, the search and the spelling side (and the card answers) are imported by the methods that
 # need them, so that an answer read from the store alone (`show`, `history`...) starts without them.
@@ -216,24 +208,8 @@ class KnowledgeBase(Reader):
     # -- answers --------------------------------------------------------------------
 
     def show(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> ShowAnswer:
-        """Every series' text in force for a topic on a date, with citations."""
-        on = as_of or dt.date.today()
-        topic = self.find(query, game)
-        parts = standing.govern([self.part(v, on) for v in self.in_force(topic, on)], self)
-        waiting = [self.part(v, on) for v in self.versions_of(topic) if status(v, on) == "pending"]
-        row = self.topic(topic) or {}
-        return {
-            "topic": topic,
-            "headword": row["headword"],
-            "game": row["game"],
-            "as_of": on.isoformat(),
-            "text": "\n\n".join(p["text"] for p in parts if p["text"]),
-            "parts": parts,
-            "ended": self.ended(topic, on),
-            "pending": waiting,
-            "backrefs": self.backrefs(topic),
-            "cards": self.cards_of(self.in_force(topic, on)),
-        }
+        """Every series' text in force for a topic on a date, with citations (`kb.read.topics.show`)."""
+        return topics.show(self.parts, query, as_of, game)
 
     def blame(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> BlameAnswer:
         """Each sentence of a topic's texts in force on a date beside the document that wrote it
@@ -242,17 +218,9 @@ class KnowledgeBase(Reader):
         return sources.blame(self, topic, on, [(v, self.part(v, on)) for v in self.in_force(topic, on)])
 
     def history(self, query: str, game: str | None = None) -> HistoryAnswer:
-        """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
-        topic = self.find(query, game)
-        today = dt.date.today()
-        history = self._followed(topic)
-        by_id = {v.id: v for v in history}
-        versions: list[HistoryVersion] = []
-        for version in sorted(history, key=history_order):
-            previous = by_id.get(version.supersedes) if version.supersedes else None
-            diff = word_diff(previous.text if previous else "", version.text)
-            versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
-        return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
+        """All versions of a topic, oldest first, each with a word diff against the one it
+        supersedes (`kb.read.topics.history`)."""
+        return topics.history(self.parts, query, game)
 
     def version_page(self, key: str, on: dt.date) -> VersionPage | None:
         """A version's permalink page: the version ``key`` names (``topic@document@series``, or a
@@ -267,41 +235,10 @@ class KnowledgeBase(Reader):
         """The topics the texts of ``topic`` (an id) in force on ``on`` cite (`kb.read.rules`)."""
         return rules.cited(self.parts, topic, on)
 
-    def _followed(self, topic: str, depth: int = 0) -> list[Version]:
-        """The versions of ``topic``, after those of the number its text moved from
-        (`kb.ingest.restatement`: "moved from 702.137"), back to where that text began."""
-        own = self.versions_of(topic)
-        dated = [v for v in own if v.valid_from is not None]
-        first = min(dated, key=history_order) if dated else None
-        origin = moved_from(first.note) if first else None
-        if first is None or origin is None or depth >= MAX_MOVES:
-            return own
-        try:
-            earlier = self._followed(self.find(origin, topic.split(":")[0]), depth + 1)
-        except UnknownTopic:
-            return own
-        start = first.valid_from or dt.date.max
-        return [v for v in earlier if v.valid_from is not None and v.valid_from < start] + own
-
     def as_of(self, on: dt.date, game: str | None = None, paging: Paging = FIRST) -> AsOfAnswer:
         """The whole knowledge base in force on a date: the topics of the page ``paging`` asks
-        (`kb.paging`), by headword."""
-        game = self.game_filter(game)
-        in_force: dict[str, list[Version]] = {}
-        for version in self.versions_in_force(on):
-            in_force.setdefault(version.topic, []).append(version)
-        listed = [
-            t
-            for t in sorted(self.topics(), key=lambda t: headword_key(t["headword"]))
-            if in_force.get(t["id"]) and game in (None, t["game"])
-        ]
-
-        def entry(topic: dict[str, Any]) -> Entry:
-            parts = [self.part(v, on) for v in in_force[topic["id"]]]
-            return {"topic": topic["id"], "headword": topic["headword"], "parts": parts}
-
-        topics, page = page_of(listed, paging, entry)
-        return {"as_of": on.isoformat(), "topics": topics, "page": page}
+        (`kb.read.topics.as_of`), by headword."""
+        return topics.as_of(self.parts, on, game, paging)
 
     def diff(
         self,
