@@ -210,3 +210,22 @@ def test_every_error_class_is_in_its_sides_home() -> None:
     assert sorted(name for name, _, _ in defined if name in errors) == sorted(
         errors - {"Exception", "ValueError", "LookupError"}
     )
+
+
+UNTIL_THE_PAGES = {"documents", "document", "document_lines", "cards", "topics", "version_keys", "card_row"}
+"""The store's rows the facade still hands the web (web/documents.py, web/changes.py, web/export/)
+until those pages ask answers (r32-pages, r32-export)."""
+
+
+def test_the_facade_holds_the_store_and_is_no_reader() -> None:
+    """`KnowledgeBase` holds the store's `Reader` (``store``, for tests and benchmarks) instead of
+    inheriting it: its public attributes are answers, the search side and its lifecycle; of the
+    reader's row methods only ``close`` and the few the web still reads are on it."""
+    from kb.query import KnowledgeBase
+    from kb.read.reader import Reader
+
+    public = {a for a in dir(KnowledgeBase) if not a.startswith("_")}
+    rows = {a for a in dir(Reader) if not a.startswith("_")}
+    assert not issubclass(KnowledgeBase, Reader)
+    assert public & rows == {"close", "change_days", "versions_in_force"} | UNTIL_THE_PAGES
+    assert len(public) == 48
