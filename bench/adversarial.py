@@ -76,7 +76,7 @@ def open_kb(argument: str | None, work: Path) -> KnowledgeBase:
 def main() -> int:
     with tempfile.TemporaryDirectory() as work:
         kb = open_kb(sys.argv[1] if len(sys.argv) > 1 else None, Path(work))
-        print(f"knowledge base: {len(kb.every_version()):,} versions, {len(kb.cards()):,} cards")
+        print(f"knowledge base: {len(kb.store.every_version()):,} versions, {len(kb.store.cards()):,} cards")
         scopes: list[tuple[str, dict[str, Any]]] = [
             ("in force", {}),
             ("as of 2005-06-01", {"as_of": AS_OF}),

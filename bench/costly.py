@@ -46,7 +46,7 @@ RETRY_AFTER = 2.0
 def deck_text(kb: Path, lines: int = 2500) -> str:
     """``lines`` card lines naming cards of the catalog, each ``1x NAME``, cycling through it."""
     with KnowledgeBase(current(kb)) as base:
-        names = sorted(c["name"] for c in base.cards())
+        names = sorted(c["name"] for c in base.store.cards())
     return "\n".join(f"1x {names[n % len(names)]}" for n in range(lines))
 
 

@@ -49,7 +49,7 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
             plans.forget()
             history.MARKING.layouts.clear()
             snippet.TEXT_TOKENS.layouts.clear()
-            kb.forget_outlines()
+            kb.store.forget_outlines()
             for times in (emptied, warm):
                 started = time.thread_time()
                 kb.search(text, as_of=on, every_version=every)

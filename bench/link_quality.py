@@ -50,11 +50,11 @@ def evaluate(kb: KnowledgeBase) -> LinkQuality:
     expected, negatives = read_labels()
     quality = LinkQuality(negatives=len(negatives))
     linked: dict[str, set[str]] = {}
-    names_of = {c["key"]: c["name"] for c in kb.cards()}
-    for version in kb.every_version():
+    names_of = {c["key"]: c["name"] for c in kb.store.cards()}
+    for version in kb.store.every_version():
         if version.document_id != DOCUMENT:
             continue
-        names = {names_of[k] for k, via in kb.card_links(version) if via in ("title", "reference")}
+        names = {names_of[k] for k, via in kb.store.card_links(version) if via in ("title", "reference")}
         linked.setdefault(version.headword, set()).update(names)
     for headword, cards in expected.items():
         found = linked.get(headword, set())

@@ -147,11 +147,11 @@ def read_labels(path: Path = LABELS) -> tuple[list[Label], list[Label]]:
 
 def entry_links(kb: KnowledgeBase) -> list[tuple[str, str, str, set[str]]]:
     """(file, headword, text, cards named by title or reference) of every version of the real pages."""
-    names = {c["key"]: c["name"] for c in kb.cards()}
+    names = {c["key"]: c["name"] for c in kb.store.cards()}
     files = {document_id(name): name for name, *_ in REAL_PAGES}
     found = []
-    for version in kb.every_version():
-        cards = {names[k] for k, via in kb.card_links(version) if via in ("title", "reference")}
+    for version in kb.store.every_version():
+        cards = {names[k] for k, via in kb.store.card_links(version) if via in ("title", "reference")}
         found.append((files.get(version.document_id, version.document_id), version.headword, version.text, cards))
     return found
 

@@ -1,12 +1,14 @@
 """The one door to a built knowledge base: `KnowledgeBase`, whose methods are every answer
 (show, history, as-of, diff, card, deck, search, documents in force, autocomplete).
 
-It is a thin facade over the two sides that answer: the read side (`kb.read`: the store's rows
-through its `Reader`, each version as an answer part through `kb.read.parts.Parts`, the longer
+It is a thin door to the two sides that answer: the read side (`kb.read`: the store's rows
+through the `Reader` it holds, each version as an answer part through `kb.read.parts.Parts`, the longer
 answers in `kb.read.changes`, `kb.read.cards`, `kb.read.documents`) and the search side
 (`kb.search.in_force`: each thread's searchers and the shared search tables in
 `kb.search.searchers.Searchers`, the search in `kb.search.in_force`). The answer modules take
-the parts and searchers as arguments; none imports this module.
+the parts and searchers as arguments; none imports this module. Its public attributes are the
+answers and the search side's lifecycle (`close`, a context manager); the store's raw rows are
+`KnowledgeBase.store`'s, for tests and benchmarks, not for the pages or the CLI.
 
 Every answer is a plain dict (JSON-ready) of a shape named in `kb.answers`, so the CLI and
 the web app present the same thing. Unknown topics raise `UnknownTopic` with the closest headwords; bad dates raise
@@ -40,7 +42,6 @@ from kb.answers import (
     DocumentsAnswer,
     DocumentsPage,
     Ending,
-    Entry,
     HistoryAnswer,
     HistoryVersion,
     PairAnswer,
@@ -50,26 +51,20 @@ from kb.answers import (
     TopicRef,
     VersionPage,
 )
-from kb.errors import BuildError, Damaged, ReversedRange, UnknownTopic
-from kb.model import Version, history_order, status
-from kb.paging import FIRST, Paging, page_of
+from kb.errors import BuildError, Damaged, ReversedRange
+from kb.model import Version
+from kb.paging import FIRST, Paging
 from kb.paths import BUILT_ON, CURRENT_DIR, DEFAULT_GAME, INDEX_DIR
-from kb.read import changes, documents, permalinks, rules, sources, standing, worddiff
+from kb.read import changes, documents, permalinks, rules, sources, standing, topics, worddiff
 from kb.read.names import Names
 from kb.read.parts import Parts
 from kb.read.reader import Reader
-from kb.read.worddiff import word_diff
-from kb.vocabulary import moved_from
-from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.engine.searching import Searcher
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
     from kb.search.searchers import Searchers
-
-MAX_MOVES = 50
-"""How many moves a history follows back (a text that moved back and forth stops there)."""
 
 # Whoosh, the search and the spelling side (and the card answers) are imported by the methods that
 # need them, so that an answer read from the store alone (`show`, `history`...) starts without them.
@@ -85,8 +80,8 @@ def load_search() -> None:
         importlib.import_module(name)
 
 
-class KnowledgeBase(Reader):
-    """Read-only queries over one build directory."""
+class KnowledgeBase:
+    """Read-only answers over one build directory."""
 
     def __init__(self, directory: Path) -> None:
         if not (directory / BUILT_ON).is_file():
@@ -95,8 +90,11 @@ class KnowledgeBase(Reader):
             self.built_on = dt.date.fromisoformat((directory / BUILT_ON).read_text(encoding="utf-8").strip())
         except (ValueError, OSError) as err:  # UnicodeDecodeError is a ValueError
             raise Damaged(directory / BUILT_ON, err) from None
-        super().__init__(directory)
-        self.parts = Parts(self)
+        self.directory = directory
+        self.store = Reader(directory)
+        """The store's rows (`kb.read.reader.Reader`), for tests and benchmarks; the pages, the
+        CLI and the export ask the answers."""
+        self._parts = Parts(self.store)
         """How a version becomes an answer part (`kb.read.parts`)."""
         self._searchers: Searchers | None = None
         self._searchers_made = threading.Lock()
@@ -112,7 +110,7 @@ class KnowledgeBase(Reader):
 
             with self._searchers_made:
                 if self._searchers is None:
-                    self._searchers = Searchers(self, self.built_on)
+                    self._searchers = Searchers(self.store, self.built_on)
         return self._searchers
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
@@ -125,7 +123,7 @@ class KnowledgeBase(Reader):
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""
-        return self.owned(connections=False)
+        return self.store.owned(connections=False)
 
     def vocabulary(self) -> Vocabulary:
         """The words of this knowledge base, for spelling correction (read on first use)."""
@@ -145,16 +143,20 @@ class KnowledgeBase(Reader):
     def __exit__(self, *_: object) -> None:
         self.close()
 
+    def close(self) -> None:
+        """Close every connection and searcher of every thread; answering afterwards is a `BuildError`."""
+        self.store.close()
+
     def names(self) -> Names:
         """Folded headword or card name -> the name, for "did you mean" (read from the store as asked)."""
-        return Names(self)
+        return Names(self.store)
 
     def document_changes(self, limit: int, only: list[str] | None = None) -> dict[str, dict[str, Any]]:
         """What each document (of ``only``, default all) changed, up to ``limit`` items of each
         kind (`kb.read.changes.by_document`), made on first use for each limit and documents."""
         key = (limit, tuple(sorted(only)) if only is not None else None)
         if key not in self._changes:  # made whole, then published
-            made = changes.by_document(self.parts, limit, None if only is None else set(only))
+            made = changes.by_document(self._parts, limit, None if only is None else set(only))
             self._changes = {**self._changes, key: made}
         return self._changes[key]
 
@@ -162,11 +164,11 @@ class KnowledgeBase(Reader):
 
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""
-        return self.parts.find(query, game)
+        return self._parts.find(query, game)
 
     def games(self) -> list[str]:
         """The games this knowledge base has topics or cards of."""
-        return self.parts.games()
+        return self._parts.games()
 
     def default_game(self) -> str:
         """The game this knowledge base answers within unless asked otherwise: the one its
@@ -177,135 +179,80 @@ class KnowledgeBase(Reader):
         if game in self.games():
             return game
         counts: dict[str, int] = {}
-        for document in self.documents().values():
+        for document in self.store.documents().values():
             counts[document["game"]] = counts.get(document["game"], 0) + 1
         return min(counts, key=lambda g: (-counts[g], g)) if counts else (self.games() or [""])[0]
 
     def game_filter(self, value: str | None) -> str | None:
         """``value`` if it names a game of this knowledge base (None: any game); else an `UnknownFilter`."""
-        return self.parts.game_filter(value)
+        return self._parts.game_filter(value)
 
     def citation(self, version: Version) -> Citation:
         """Where a version's text comes from."""
-        return self.parts.citation(version)
+        return self._parts.citation(version)
 
     def series_label(self, series: str) -> str:
         """A reader's name for a series."""
-        return self.parts.series_label(series)
+        return self._parts.series_label(series)
 
     def part(self, version: Version, on: dt.date) -> Part:
         """One version as an answer part: text, status, operation, dates, note, citation, cards."""
-        return self.parts.part(version, on)
+        return self._parts.part(version, on)
 
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
         """The versions of ``topic`` in force on ``on``, one per series."""
-        return self.parts.in_force(topic, on)
+        return self._parts.in_force(topic, on)
 
     def cards_of(self, versions: list[Version]) -> list[str]:
         """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
-        return self.parts.cards_of(versions)
+        return self._parts.cards_of(versions)
 
     def ending(self, version: Version) -> Ending | None:
         """When, by which document (cited) and why a version stopped being in force."""
-        return self.parts.ending(version)
+        return self._parts.ending(version)
 
     def ended(self, topic: str, on: dt.date) -> list[Part]:
         """The last versions of ``topic``'s series with nothing in force on ``on``."""
-        return self.parts.ended(topic, on)
+        return self._parts.ended(topic, on)
 
     def backrefs(self, topic: str) -> list[TopicRef]:
         """Topics whose text in force refers to ``topic`` ("See X")."""
-        return self.parts.backrefs(topic)
+        return self._parts.backrefs(topic)
 
     # -- answers --------------------------------------------------------------------
 
     def show(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> ShowAnswer:
-        """Every series' text in force for a topic on a date, with citations."""
-        on = as_of or dt.date.today()
-        topic = self.find(query, game)
-        parts = standing.govern([self.part(v, on) for v in self.in_force(topic, on)], self)
-        waiting = [self.part(v, on) for v in self.versions_of(topic) if status(v, on) == "pending"]
-        row = self.topic(topic) or {}
-        return {
-            "topic": topic,
-            "headword": row["headword"],
-            "game": row["game"],
-            "as_of": on.isoformat(),
-            "text": "\n\n".join(p["text"] for p in parts if p["text"]),
-            "parts": parts,
-            "ended": self.ended(topic, on),
-            "pending": waiting,
-            "backrefs": self.backrefs(topic),
-            "cards": self.cards_of(self.in_force(topic, on)),
-        }
+        """Every series' text in force for a topic on a date, with citations (`kb.read.topics.show`)."""
+        return topics.show(self._parts, query, as_of, game)
 
     def blame(self, query: str, as_of: dt.date | None = None, game: str | None = None) -> BlameAnswer:
         """Each sentence of a topic's texts in force on a date beside the document that wrote it
         (`kb.read.sources.blame`)."""
         topic, on = self.find(query, game), as_of or dt.date.today()
-        return sources.blame(self, topic, on, [(v, self.part(v, on)) for v in self.in_force(topic, on)])
+        return sources.blame(self.store, topic, on, [(v, self.part(v, on)) for v in self.in_force(topic, on)])
 
     def history(self, query: str, game: str | None = None) -> HistoryAnswer:
-        """All versions of a topic, oldest first, each with a word diff against the one it supersedes."""
-        topic = self.find(query, game)
-        today = dt.date.today()
-        history = self._followed(topic)
-        by_id = {v.id: v for v in history}
-        versions: list[HistoryVersion] = []
-        for version in sorted(history, key=history_order):
-            previous = by_id.get(version.supersedes) if version.supersedes else None
-            diff = word_diff(previous.text if previous else "", version.text)
-            versions.append({**self.part(version, today), "supersedes": version.supersedes, "diff": diff})
-        return {"topic": topic, "headword": (self.topic(topic) or {})["headword"], "versions": versions}
+        """All versions of a topic, oldest first, each with a word diff against the one it
+        supersedes (`kb.read.topics.history`)."""
+        return topics.history(self._parts, query, game)
 
     def version_page(self, key: str, on: dt.date) -> VersionPage | None:
         """A version's permalink page: the version ``key`` names (``topic@document@series``, or a
         build's number) on ``on``, and its series' text in force then (`kb.read.permalinks`)."""
-        return permalinks.version_page(self.parts, key, on)
+        return permalinks.version_page(self._parts, key, on)
 
     def subrules(self, topic: str, on: dt.date) -> list[TopicRef]:
         """The numbered rules directly under the rule ``topic`` (an id) in force on ``on`` (`kb.read.rules`)."""
-        return rules.subrules(self.parts, topic, on)
+        return rules.subrules(self._parts, topic, on)
 
     def cited(self, topic: str, on: dt.date) -> list[TopicRef]:
         """The topics the texts of ``topic`` (an id) in force on ``on`` cite (`kb.read.rules`)."""
-        return rules.cited(self.parts, topic, on)
-
-    def _followed(self, topic: str, depth: int = 0) -> list[Version]:
-        """The versions of ``topic``, after those of the number its text moved from
-        (`kb.ingest.restatement`: "moved from 702.137"), back to where that text began."""
-        own = self.versions_of(topic)
-        dated = [v for v in own if v.valid_from is not None]
-        first = min(dated, key=history_order) if dated else None
-        origin = moved_from(first.note) if first else None
-        if first is None or origin is None or depth >= MAX_MOVES:
-            return own
-        try:
-            earlier = self._followed(self.find(origin, topic.split(":")[0]), depth + 1)
-        except UnknownTopic:
-            return own
-        start = first.valid_from or dt.date.max
-        return [v for v in earlier if v.valid_from is not None and v.valid_from < start] + own
+        return rules.cited(self._parts, topic, on)
 
     def as_of(self, on: dt.date, game: str | None = None, paging: Paging = FIRST) -> AsOfAnswer:
         """The whole knowledge base in force on a date: the topics of the page ``paging`` asks
-        (`kb.paging`), by headword."""
-        game = self.game_filter(game)
-        in_force: dict[str, list[Version]] = {}
-        for version in self.versions_in_force(on):
-            in_force.setdefault(version.topic, []).append(version)
-        listed = [
-            t
-            for t in sorted(self.topics(), key=lambda t: headword_key(t["headword"]))
-            if in_force.get(t["id"]) and game in (None, t["game"])
-        ]
-
-        def entry(topic: dict[str, Any]) -> Entry:
-            parts = [self.part(v, on) for v in in_force[topic["id"]]]
-            return {"topic": topic["id"], "headword": topic["headword"], "parts": parts}
-
-        topics, page = page_of(listed, paging, entry)
-        return {"as_of": on.isoformat(), "topics": topics, "page": page}
+        (`kb.read.topics.as_of`), by headword."""
+        return topics.as_of(self._parts, on, game, paging)
 
     def diff(
         self,
@@ -320,16 +267,16 @@ class KnowledgeBase(Reader):
         (`kb.read.changes.diff`); a start after the end is a `ReversedRange`."""
         if start > end:
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
-        return changes.diff(self.parts, start, end, game, kinds, cards, paging)
+        return changes.diff(self._parts, start, end, game, kinds, cards, paging)
 
     def latest_range(self, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
         """The dates a diff spans by default, what the latest document (of ``game``) changed, and
         that document (`kb.read.changes.latest_range`)."""
-        return changes.latest_range(self, self.game_filter(game))
+        return changes.latest_range(self.store, self.game_filter(game))
 
     def documents_in_force(self, on: dt.date) -> DocumentsAnswer:
         """The documents in force on ``on`` and the complete sets declared by then (`kb.read.documents`)."""
-        return documents.in_force(self, on)
+        return documents.in_force(self.store, on)
 
     def search(
         self,
@@ -351,11 +298,11 @@ class KnowledgeBase(Reader):
 
         try:
             found = search(
-                self.searchers, self.parts, text, as_of, game, kind, limit, every_version, exact, live, start
+                self.searchers, self._parts, text, as_of, game, kind, limit, every_version, exact, live, start
             )
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None
-        return standing.arranged(self, found, lead=start == 0 and not every_version)
+        return standing.arranged(self.store, found, lead=start == 0 and not every_version)
 
     def complete(self, text: str, limit: int = 10) -> list[dict[str, Any]]:
         """Up to ``limit`` headwords and card names completing ``text`` (`kb.search.completion.complete`)."""
@@ -369,14 +316,14 @@ class KnowledgeBase(Reader):
         `UnknownCard` with close names."""
         from kb.read import cards
 
-        return cards.card(self.parts, name, as_of, game)
+        return cards.card(self._parts, name, as_of, game)
 
     def together(self, names: list[str], as_of: dt.date | None = None, game: str | None = None) -> PairAnswer:
         """The rulings and entries in force on ``as_of`` that bear on two cards together, best first
         (`kb.read.pairs.together`); an unknown name is an `UnknownCard`, other than two a `NotAPair`."""
         from kb.read import pairs
 
-        return pairs.together(self.parts, names, as_of, game)
+        return pairs.together(self._parts, names, as_of, game)
 
     def deck(
         self, text: str, as_of: dt.date | None = None, game: str | None = None, paging: Paging = FIRST
@@ -385,39 +332,63 @@ class KnowledgeBase(Reader):
         on ``as_of``, and the unknown names with suggestions (`kb.read.cards.deck`)."""
         from kb.read import cards
 
-        return cards.deck(self.parts, text, as_of, game, paging)
+        return cards.deck(self._parts, text, as_of, game, paging)
 
     def find_card(self, name: str, game: str | None = None) -> str:
         """The catalog key of a card named (or aliased) ``name`` (`kb.read.cards.find_card`)."""
         from kb.read import cards
 
-        return cards.find_card(self.parts, name, game)
+        return cards.find_card(self._parts, name, game)
 
     def deck_keys(self, text: str, game: str | None = None) -> set[str]:
         """The catalog keys of a deck list's known cards, for a diff limited to a deck."""
         from kb.read import cards
 
-        return cards.deck_keys(self.parts, text, game)
+        return cards.deck_keys(self._parts, text, game)
 
     # -- the documents pages, the diff page's dates, the feed and the compare view (issue #32) --
 
     def documents_page(self, on: dt.date) -> DocumentsPage:
         """The documents in force on ``on`` with every fact of each (`kb.read.documents.page`)."""
-        return documents.page(self, on)
+        return documents.page(self.store, on)
 
     def document_page(self, name: str, low: int = 0, high: int = -1) -> DocumentPage | None:
         """The document ``name``, its source line by line with the lines ``low`` to ``high`` cited
         (`kb.read.documents.document_page`); None for an unknown document."""
-        return documents.document_page(self, name, low, high)
+        return documents.document_page(self.store, name, low, high)
 
     def document_dates(self) -> list[str]:
         """The days the library's documents are dated, earliest first (`kb.read.documents.dates`)."""
-        return documents.dates(self)
+        return documents.dates(self.store)
 
     def latest_documents(self, count: int) -> list[DocumentFacts]:
         """The ``count`` newest documents, newest first (`kb.read.documents.latest`)."""
-        return documents.latest(self, count)
+        return documents.latest(self.store, count)
 
     def compared(self, a: HistoryVersion, b: HistoryVersion) -> Comparison:
         """Two versions of a `history` answer and the word diff between their texts (`kb.read.worddiff.compared`)."""
         return worddiff.compared(a, b)
+
+    # -- until the web's page answers land (r32-export) ------------------
+    # The store's rows that web/export/ still reads; they go when its pages ask answers instead.
+
+    def documents(self) -> dict[str, dict[str, Any]]:
+        return self.store.documents()
+
+    def cards(self) -> list[dict[str, Any]]:
+        return self.store.cards()
+
+    def topics(self) -> list[dict[str, Any]]:
+        return self.store.topics()
+
+    def version_keys(self) -> list[str]:
+        return self.store.version_keys()
+
+    def card_row(self, key: str) -> dict[str, Any] | None:
+        return self.store.card_row(key)
+
+    def change_days(self) -> set[str]:
+        return self.store.change_days()
+
+    def versions_in_force(self, on: dt.date) -> list[Version]:
+        return self.store.versions_in_force(on)

@@ -123,7 +123,7 @@ def test_a_superseded_or_rescinded_version_by_permalink_shows_the_banner(
     page: object, history_site: str, history_root: Path
 ) -> None:
     kb = KnowledgeBase(current(history_root))
-    old = min((v for v in kb.versions_of("stccg:conundrum") if v.end == "superseded"), key=lambda v: v.id)
+    old = min((v for v in kb.store.versions_of("stccg:conundrum") if v.end == "superseded"), key=lambda v: v.id)
     now = next(v for v in kb.in_force(old.topic, dt.date.today()) if v.series == old.series)
     assert (old.key, now.key) == (
         "stccg:conundrum@glossary-1-7@glossary", "stccg:conundrum@cr-update-2000-12-18@glossary"
@@ -138,7 +138,7 @@ def test_a_superseded_or_rescinded_version_by_permalink_shows_the_banner(
     page.wait_for_url("**/version/stccg:conundrum@cr-update-2000-12-18@glossary")  # type: ignore[attr-defined]
     assert page.query_selector("p.banner") is None  # type: ignore[attr-defined]
     assert page.inner_text("h1") == "Conundrum Glossary, version 3 of 3"  # type: ignore[attr-defined]  # not a row id
-    gone = next(v for v in kb.versions_of("stccg:a-fast-ship-would-be-nice") if v.end == "rescinded")
+    gone = next(v for v in kb.store.versions_of("stccg:a-fast-ship-would-be-nice") if v.end == "rescinded")
     page.goto(history_site + "/version/" + gone.key)  # type: ignore[attr-defined]
     assert page.inner_text("p.banner") == (  # type: ignore[attr-defined]
         "Not in force since 2001-01-29; no Current Rulings text is in force: ended 2001-01-29: omitted from the full "

@@ -162,8 +162,10 @@ def test_the_seed_rulings_link_as_well_with_set_files_as_with_exports(tmp_path: 
         kb = KnowledgeBase(report.directory)
         quality = evaluate(kb)
         assert (quality.true, len(quality.false), len(quality.missed), quality.negatives_linked) == (47, 0, 0, [])
-        anys = [v for v in kb.every_version() if v.headword == '"any"']
-        odos = sorted({(kb.card_row(k) or {})["name"] for v in anys for k, _ in kb.card_links(v) if "odo" in k})
+        anys = [v for v in kb.store.every_version() if v.headword == '"any"']
+        odos = sorted(
+            {(kb.store.card_row(k) or {})["name"] for v in anys for k, _ in kb.store.card_links(v) if "odo" in k}
+        )
         assert odos == ["Curzon Odo", "Investigator Odo", "Odo", "Odo Founder", "Overseer Odo"]  # every Odo persona
 
 
@@ -198,7 +200,7 @@ def test_rules_topics_are_no_cards_and_titles_are_read_as_the_glossary_prints_th
     rules = library(tmp_path / "library")
     alone = KnowledgeBase(build(rules, tmp_path / "alone").directory)
     assert {"MATCHING COMMANDER", "Naming a Number", "Examining a Card", "One-Time Broadcast Abilities"} <= {
-        c["name"] for c in alone.cards()
+        c["name"] for c in alone.store.cards()
     }  # without a card file, a capitalised ruling's headword is taken for a card
     files = [export_slice(PHYSICAL, tmp_path / "Physical.csv"), export_slice(VIRTUAL, tmp_path / "Virtual.csv")]
     kb = str(tmp_path / "kb")

@@ -160,7 +160,7 @@ def test_persona_references_link_every_card_of_the_persona(real: KnowledgeBase) 
     any_ = real.show("any")["cards"]
     assert "Smiley" in any_ and "Odo" in any_
     (version,) = real.in_force("stccg:any", dt.date.today())
-    links = {((real.card_row(k) or {})["name"], via) for k, via in real.card_links(version)}
+    links = {((real.store.card_row(k) or {})["name"], via) for k, via in real.store.card_links(version)}
     assert ("Odo Founder", "title") in links and ("Odo Founder", "persona") not in links
     assert ("Overseer Odo", "persona") in links and ("Smiley", "persona") in links
 

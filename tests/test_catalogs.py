@@ -110,8 +110,10 @@ def test_build_with_repeated_cards_option(
         "Odo", "Odo *VP", "Odo (Homefront II) *VP", "Odo (Dogs of War)+"
     ]  # fmt: skip
     base = KnowledgeBase(Path(kb) / "current")
-    anys = [v for v in base.every_version() if v.headword == '"any"']
-    named = sorted({(base.card_row(k) or {})["name"] for v in anys for k, _ in base.card_links(v) if "odo" in k})
+    anys = [v for v in base.store.every_version() if v.headword == '"any"']
+    named = sorted(
+        {(base.store.card_row(k) or {})["name"] for v in anys for k, _ in base.store.card_links(v) if "odo" in k}
+    )
     assert named == ["Odo", "Odo Founder"]
     html = create_app({"KB": kb, "TESTING": True}).test_client().get("/card/Odo?game=stccg").get_data(as_text=True)
     assert [line for line in html.splitlines() if line.startswith("<h3>Odo")] == [
@@ -133,8 +135,8 @@ def test_the_community_files_together(tmp_path: Path) -> None:
         "'2E' card of the Second Edition (stccg-2e) 76, Persona in parentheses 53, Persona without parentheses 149",
     ]
     kb = KnowledgeBase(report.directory)
-    odo = json.loads((kb.card_row("stccg:odo") or {})["printings"])
+    odo = json.loads((kb.store.card_row("stccg:odo") or {})["printings"])
     assert len(odo) == 14 and {p["name"] for p in odo} >= {"Odo *VP", "Odo (Homefront II) *VP", "Odo (Homefront II)"}
-    assert not [c for c in kb.cards() if c["name"].endswith(("*VP", "*", ")"))]
+    assert not [c for c in kb.store.cards() if c["name"].endswith(("*VP", "*", ")"))]
     quality = evaluate(kb)
     assert (quality.true, len(quality.false), len(quality.missed)) == (47, 0, 0)

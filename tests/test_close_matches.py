@@ -54,7 +54,7 @@ def _of_length(names: list[str], word: str, cutoff: float) -> list[str]:
 def test_the_store_keeps_its_names_characters_counted(bundled_root: Path) -> None:
     """The build keeps the names' table in the store: the one counting them afresh makes."""
     with KnowledgeBase(current(bundled_root)) as kb:
-        kept, folded = kb.names_read.table(), list(kb.names())
+        kept, folded = kb.store.names_read.table(), list(kb.names())
     assert kept is not None
     made = NameTable(folded)
     assert (kept.names, kept.columns, kept.counts.tolist(), kept.lengths.tolist()) == (
@@ -77,7 +77,7 @@ def test_a_store_without_the_table_reads_names_by_length_then_counts_them(bundle
         assert first == _of_length(folded, question, 0.7) and 0 < len(first) < len(folded) / 2
         for word in TYPED:
             assert close_matches(word, names.near(word, 0.7), 1, 0.7) == difflib.get_close_matches(word, folded, 1, 0.7)
-        assert kb.names_read.table() is not None
+        assert kb.store.names_read.table() is not None
 
 
 def test_a_kept_table_that_does_not_fit_together_is_a_damaged_store(bundled_root: Path, tmp_path: Path) -> None:

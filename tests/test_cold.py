@@ -69,8 +69,8 @@ def test_autocomplete_keeps_a_few_large_objects_not_one_per_name(bundled: Knowle
     held = {name: type(value).__name__ for name, value in vars(names).items()}
     assert held == {"spaced": "str", "starts": "array", "kinds": "array", "pairs": "list", "names": "str",
                     "name_starts": "array", "targets": "str", "target_starts": "array"}  # fmt: skip
-    aliases = sum(len(set(json.loads(c["aliases"])) - {c["name"]}) for c in bundled.cards())
-    assert len(names) == len(bundled.topics()) + len(bundled.cards()) + aliases
+    aliases = sum(len(set(json.loads(c["aliases"])) - {c["name"]}) for c in bundled.store.cards())
+    assert len(names) == len(bundled.store.topics()) + len(bundled.store.cards()) + aliases
     assert ([names.item(n)["name"] for n in range(3)], names.words(0)) == (["Klag", '"any"', "Divok"], " klag")
     assert [names.item(n)["name"] for n in names.having([" con", " ta"])] == ["Table of Contents"]
     assert [names.item(n) for n in names.having([" conu"])] == [
@@ -82,10 +82,10 @@ def test_autocomplete_keeps_a_few_large_objects_not_one_per_name(bundled: Knowle
 def test_each_threads_connection_keeps_a_small_page_cache(bundled: KnowledgeBase) -> None:
     """A server process has a connection per thread; the system caches the file for them all."""
     caches = []
-    thread = threading.Thread(target=lambda: caches.append(bundled.rows("PRAGMA cache_size")[0][0]))
+    thread = threading.Thread(target=lambda: caches.append(bundled.store.rows("PRAGMA cache_size")[0][0]))
     thread.start()
     thread.join()
-    assert (caches, bundled.rows("PRAGMA cache_size")[0][0]) == ([-128], -128)
+    assert (caches, bundled.store.rows("PRAGMA cache_size")[0][0]) == ([-128], -128)
 
 
 def _program(*arguments: str) -> subprocess.CompletedProcess[str]:

@@ -197,4 +197,4 @@ def test_fifty_switches_leave_no_open_files_and_no_loaded_knowledge_bases(bundle
     assert max(kb_files for _, kb_files in counts) <= 2 * counts[3][1]
     assert sum(ref() is not None for ref in loaded) <= 2
     assert in_flight and in_flight[0] > 5  # the held knowledge base answered after two switches
-    assert held_kb[0].closed and held_kb[0].open_searchers() == 0
+    assert held_kb[0].store.closed and held_kb[0].open_searchers() == 0

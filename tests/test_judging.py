@@ -162,7 +162,7 @@ def test_a_later_document_governs_and_the_quick_start_rules_are_a_variant(
         on = dt.date(2000, 12, 1)
         earlier = kb.part(kb.in_force("stccg:docking", dt.date(2000, 11, 1))[-1], dt.date(2000, 11, 1))
         later = kb.part(kb.in_force("stccg:tribble", on)[-1], on)
-        ordered = standing.govern([earlier, later], kb)
+        ordered = standing.govern([earlier, later], kb.store)
         card = kb.card("Cha'Joh", None)
     assert [p["topic"] for p in ordered] == ["stccg:tribble", "stccg:docking"]
     assert ordered[1]["gives_way"]["why"] == "a later document governs over an earlier one (2000-11-27 over 2000-10-30)"
@@ -270,8 +270,8 @@ def test_a_versions_number_is_its_place_in_its_series_sorted_oldest_first(
     by `outline_order` (from 1: the versions of its series not after it), with the series' length."""
     with KnowledgeBase(current(request.getfixturevalue(library))) as reader:
         compared = 0
-        for topic in reader.topics():
-            history = reader.outline(topic["id"])
+        for topic in reader.store.topics():
+            history = reader.store.outline(topic["id"])
             for outline in history.each:
                 series = [o for o in history.each if o[SERIES] == outline[SERIES]]
                 before = sum(outline_order(o) <= outline_order(outline) for o in series)

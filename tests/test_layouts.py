@@ -125,7 +125,7 @@ def test_versions_authorities_and_as_of_answers(layouts_kb: Path) -> None:
     assert active(kb, "Does a docked ship keep its shields?", "2000-08-15") == [
         ("FAQ", "informal", "2000-08-01", "No, it loses them.")
     ]
-    history = [(v.valid_from, v.valid_to, v.authority, v.end) for v in kb.versions_of("stccg:runabout")]
+    history = [(v.valid_from, v.valid_to, v.authority, v.end) for v in kb.store.versions_of("stccg:runabout")]
     assert [tuple(str(x) if x else x for x in h) for h in history] == [
         ("2000-03-01", "2000-12-01", "official", "superseded"),
         ("2000-05-01", "2000-06-20", "official", "superseded"),

@@ -93,7 +93,7 @@ def test_a_rule_absent_from_a_release_ends_on_its_date(mtg: KnowledgeBase, relea
     assert (len(gone), len(set(releases[0].terms) - set(releases[1].terms))) == (81, 2)
     for key in gone:
         shown = mtg.show(key, releases[1].date, "mtg")
-        ends = {(v.valid_to, v.end) for v in mtg.versions_of(shown["topic"])}
+        ends = {(v.valid_to, v.end) for v in mtg.store.versions_of(shown["topic"])}
         assert (shown["parts"], (dt.date(2018, 7, 13), "rescinded") in ends) == ([], True), key
 
 

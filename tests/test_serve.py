@@ -251,7 +251,8 @@ def test_the_port_is_held_from_the_check_to_gunicorn() -> None:
     retries on port 5000 when the check's socket was closed before gunicorn bound its own)."""
     import argparse
 
-    from web.cli.serving import PortInUse, bound_socket, gunicorn_settings
+    from web.cli.serving import bound_socket, gunicorn_settings
+    from web.errors import PortInUse
 
     held = bound_socket("127.0.0.1", 0)
     try:

@@ -56,14 +56,14 @@ def test_a_version_read_by_place_is_the_row_read_by_name(history_root: Path) -> 
 def test_opening_reads_no_versions_and_show_reads_only_its_topics(history_root: Path) -> None:
     directory = current(history_root)
     kb = KnowledgeBase(directory)
-    assert (kb.versions_read, version_count(directory)) == (0, 71)
+    assert (kb.store.versions_read, version_count(directory)) == (0, 71)
     shown = kb.show("Conundrum", dt.date(2001, 1, 1))
     assert [p["key"] for p in shown["parts"]] == ["stccg:conundrum@cr-update-2000-12-18@glossary"]
-    assert kb.versions_read == 3  # the three versions of Conundrum, read once for every part of the answer
+    assert kb.store.versions_read == 3  # the three versions of Conundrum, read once for every part of the answer
     kb.history("Conundrum")
-    assert kb.versions_read == 3  # kept from the show
+    assert kb.store.versions_read == 3  # kept from the show
     kb.show("A fast ship would be nice")
-    assert kb.versions_read == 3 + len(kb.versions_of("stccg:a-fast-ship-would-be-nice")) == 4
+    assert kb.store.versions_read == 3 + len(kb.store.versions_of("stccg:a-fast-ship-would-be-nice")) == 4
     kb.close()
 
 
@@ -78,14 +78,14 @@ def test_a_search_reads_only_the_versions_it_shows(history_root: Path) -> None:
         3,
         "superseded by version 3",
     )
-    assert kb.versions_read == 1
+    assert kb.store.versions_read == 1
     kb.close()
 
 
 def test_a_card_reads_only_the_versions_naming_it(history_root: Path) -> None:
     kb = KnowledgeBase(current(history_root))
     answer = kb.card("Nebula")
-    assert kb.versions_read == len(answer["history"]) == 2
+    assert kb.store.versions_read == len(answer["history"]) == 2
     kb.close()
 
 
@@ -112,7 +112,7 @@ def test_threads_read_with_their_own_connections_and_close_closes_them(history_r
     workers = [threading.Thread(target=work, args=(n,)) for n in range(THREADS)]
     for worker in workers:
         worker.start()
-    assert kb.open_connections() <= THREADS + 1
+    assert kb.store.open_connections() <= THREADS + 1
     for worker in workers:
         worker.join()
     assert errors == []
@@ -122,9 +122,9 @@ def test_threads_read_with_their_own_connections_and_close_closes_them(history_r
     later = threading.Thread(target=kb.show, args=("Conundrum",))
     later.start()
     later.join()
-    assert kb.open_connections() == 2  # the ended threads' were closed: the main thread's and the last one's
+    assert kb.store.open_connections() == 2  # the ended threads' were closed: the main thread's and the last one's
     kb.close()
-    assert kb.open_connections() == 0
+    assert kb.store.open_connections() == 0
     with pytest.raises(BuildError, match="replaced and closed"):
         kb.show("Conundrum")
 
@@ -132,8 +132,8 @@ def test_threads_read_with_their_own_connections_and_close_closes_them(history_r
 def whole_store_diff(kb: KnowledgeBase, start: dt.date, end: dt.date) -> dict[str, list[str]]:
     """The topics added, changed, rescinded and pending between two dates, from every version."""
     found: dict[str, list[str]] = {"added": [], "changed": [], "rescinded": [], "pending": []}
-    for topic in kb.topics():
-        history = kb.versions_of(topic["id"])
+    for topic in kb.store.topics():
+        history = kb.store.versions_of(topic["id"])
         before = [v for v in history if status(v, start) == "active"]
         after = [v for v in history if status(v, end) == "active"]
         if before and not after:
@@ -143,7 +143,7 @@ def whole_store_diff(kb: KnowledgeBase, start: dt.date, end: dt.date) -> dict[st
         elif [(v.text, v.note) for v in before] != [(v.text, v.note) for v in after]:
             found["changed"].append(topic["id"])
         for version in history:
-            issued = kb.documents()[version.document_id]["date"]
+            issued = kb.store.documents()[version.document_id]["date"]
             if status(version, end) == "pending" and issued and start.isoformat() < issued <= end.isoformat():
                 found["pending"].append(topic["id"])
     return {kind: sorted(topics) for kind, topics in found.items()}
@@ -152,7 +152,9 @@ def whole_store_diff(kb: KnowledgeBase, start: dt.date, end: dt.date) -> dict[st
 @pytest.mark.parametrize("root", ["bundled_root", "history_root"])
 def test_diff_and_as_of_read_by_date_give_the_whole_store_answers(root: str, request: pytest.FixtureRequest) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(root)))
-    days = sorted({dt.date.fromisoformat(d) for d in kb.change_days()} | {dt.date(1990, 1, 1), dt.date(2100, 1, 1)})
+    days = sorted(
+        {dt.date.fromisoformat(d) for d in kb.store.change_days()} | {dt.date(1990, 1, 1), dt.date(2100, 1, 1)}
+    )
     assert len(days) > 3
     for start in days:
         for end in days[days.index(start) :]:
@@ -160,7 +162,7 @@ def test_diff_and_as_of_read_by_date_give_the_whole_store_answers(root: str, req
             expected = whole_store_diff(kb, start, end)
             assert {k: sorted(i["topic"] for i in answer[k]) for k in found_kinds()} == expected
             assert answer["counts"] == {k: len(v) for k, v in expected.items()}
-        in_force = [(t["id"], v.id) for t in kb.topics() for v in kb.in_force(t["id"], start)]
+        in_force = [(t["id"], v.id) for t in kb.store.topics() for v in kb.in_force(t["id"], start)]
         shown = [(t["topic"], p["version"]) for t in kb.as_of(start, paging=EVERYTHING)["topics"] for p in t["parts"]]
         assert sorted(shown) == sorted(in_force)
     kb.close()

@@ -1,5 +1,6 @@
-"""The errors of the presentation side: an export that could not be written (`ExportError`)
-and a command line whose arguments could not be read (`BadArguments`, exit status 2)."""
+"""The errors of the presentation side: an export that could not be written (`ExportError`),
+a command line whose arguments could not be read (`BadArguments`, exit status 2) and an address
+the server cannot listen on (`PortInUse`, raised by `web.cli.serving`)."""
 
 from __future__ import annotations
 
@@ -10,3 +11,7 @@ class ExportError(Exception):
 
 class BadArguments(ValueError):
     """The command line's arguments could not be read."""
+
+
+class PortInUse(OSError):
+    """The address to serve cannot be listened on; the message says which, and what to pass instead."""

@@ -17,8 +17,7 @@ from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
 from rulings.errors import BadDate, ManifestError, ParseError
 from web.cli.answers import print_json
 from web.cli.arguments import READING, commands_markdown, parser
-from web.cli.serving import PortInUse
-from web.errors import BadArguments
+from web.errors import BadArguments, PortInUse
 
 
 def main(argv: Sequence[str] | None = None) -> int:

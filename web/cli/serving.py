@@ -29,6 +29,8 @@ import threading
 import time
 from typing import Any
 
+from web.errors import PortInUse
+
 PORT = 5000
 """The port served unless ``--port`` says another (``make run PORT=...``)."""
 CONNECTIONS = 1000
@@ -37,10 +39,6 @@ BACKLOG = 2048
 """Connections the system holds while every thread is busy (gunicorn's and waitress's queue)."""
 TIMEOUT = 30
 """Seconds an idle connection (no request running) is kept open."""
-
-
-class PortInUse(OSError):
-    """The address to serve cannot be listened on; the message says which, and what to pass instead."""
 
 
 def refusal(host: str, port: int, err: OSError) -> PortInUse:
