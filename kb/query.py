@@ -39,10 +39,12 @@ from kb.answers import (
     Entry,
     HistoryAnswer,
     HistoryVersion,
+    OfflineIndex,
     PairAnswer,
     Part,
     SearchAnswer,
     ShowAnswer,
+    SitePages,
     TopicRef,
     VersionPage,
 )
@@ -394,3 +396,19 @@ class KnowledgeBase(Reader):
         from kb.read import cards
 
         return cards.deck_keys(self.parts, text, game)
+
+    # -- the offline export's answers (issue #32: `web.export` asks these, and reads no row) --------
+
+    def offline_index(self, on: dt.date) -> OfflineIndex:
+        """The browser's search index of the versions in force on ``on``, as the server's index
+        holds them (`kb.search.offline.index`)."""
+        from kb.search import offline
+
+        return offline.index(self.parts, self.searchers, on)
+
+    def site_pages(self) -> SitePages:
+        """What a static export has a page of: every document, topic, version and card, and the
+        days on which what is in force can change (`kb.read.listing.site_pages`)."""
+        from kb.read import listing
+
+        return listing.site_pages(self)

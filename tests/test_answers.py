@@ -123,6 +123,8 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
     with KnowledgeBase(current(bundled_root)) as kb:
         key = "stccg:conundrum@stccg-cr-update-2000-11-27@glossary"  # a permalink's key, as a search hit gives it
         found.append((f"version_page {key}", kb.version_page(key, dt.date.today()), answers.VersionPage))
+        found.append(("offline_index", kb.offline_index(dt.date.today()), answers.OfflineIndex))
+        found.append(("site_pages", kb.site_pages(), answers.SitePages))
     client = create_app({"KB": str(bundled_root)}).test_client()
     for url, shape in {"/card/Conundrum.json": answers.CardPage, "/asof/2000-12-01.json": answers.AsOfAnswer}.items():
         found.append((url, client.get(url).get_json(), shape))
@@ -178,6 +180,7 @@ ANSWER_METHODS = {
     "show": answers.ShowAnswer, "history": answers.HistoryAnswer, "as_of": answers.AsOfAnswer,
     "diff": answers.DiffAnswer, "card": answers.CardAnswer, "deck": answers.DeckAnswer,
     "search": answers.SearchAnswer, "documents_in_force": answers.DocumentsAnswer, "blame": answers.BlameAnswer,
+    "offline_index": answers.OfflineIndex, "site_pages": answers.SitePages,
 }  # fmt: skip
 
 
