@@ -507,3 +507,68 @@ class VersionPage(Part):
 
     topic: str
     now: dict[str, Any] | None
+
+
+class OfflineDocument(TypedDict):
+    """A version in force in the export's search index (`kb.search.offline`): what a hit shows,
+    what the browser's filters test, and its fields' lengths as the server's index stores them."""
+
+    id: int
+    topic: str
+    key: str
+    headword: str
+    label: str
+    status: str
+    game: str
+    kind: str
+    cards: str
+    text: str
+    extra: NotRequired[str]
+    """The extra text searched (`kb.texts.extra_text`), when the version has any."""
+    document: str
+    citation: Citation
+    partial: str | None
+    name: str
+    refers: list[str]
+    tier: int
+    since: str
+    heading: bool
+    candidate: bool
+    named: list[str]
+    lengths: list[int]
+
+
+class OfflineIndex(TypedDict):
+    """The browser's search index of an export, of the versions in force on ``today``
+    (`KnowledgeBase.offline_index`, `kb.search.offline`): the documents, each field's average
+    length, each folded word's postings, the filler words, the server's own postings of the card
+    names and extra text when its index is the one searched on that day, the card lists."""
+
+    today: str
+    documents: list[OfflineDocument]
+    averages: list[float]
+    postings: dict[str, list[int]]
+    filler: list[str]
+    indexed: NotRequired[dict[str, dict[str, list[int]]]]
+    card_lists: list[str]
+
+
+class SiteCard(TypedDict):
+    """A card of the catalog as an export lists it: its key, name and aliases."""
+
+    key: str
+    name: str
+    aliases: list[str]
+
+
+class SitePages(TypedDict):
+    """What a static export has a page of (`KnowledgeBase.site_pages`, `kb.read.listing`): the
+    documents, topics and version keys (sorted), the cards (by key), the documents' dates and
+    ``days``: the dates on which what is in force can change."""
+
+    documents: list[str]
+    dates: list[str]
+    days: list[str]
+    topics: list[str]
+    versions: list[str]
+    cards: list[SiteCard]

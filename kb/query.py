@@ -44,10 +44,12 @@ from kb.answers import (
     Ending,
     HistoryAnswer,
     HistoryVersion,
+    OfflineIndex,
     PairAnswer,
     Part,
     SearchAnswer,
     ShowAnswer,
+    SitePages,
     TopicRef,
     VersionPage,
 )
@@ -369,26 +371,18 @@ class KnowledgeBase:
         """Two versions of a `history` answer and the word diff between their texts (`kb.read.worddiff.compared`)."""
         return worddiff.compared(a, b)
 
-    # -- until the web's page answers land (r32-export) ------------------
-    # The store's rows that web/export/ still reads; they go when its pages ask answers instead.
+    # -- the offline export's answers (issue #32: `web.export` asks these, and reads no row) --------
 
-    def documents(self) -> dict[str, dict[str, Any]]:
-        return self.store.documents()
+    def offline_index(self, on: dt.date) -> OfflineIndex:
+        """The browser's search index of the versions in force on ``on``, as the server's index
+        holds them (`kb.search.offline.index`)."""
+        from kb.search import offline
 
-    def cards(self) -> list[dict[str, Any]]:
-        return self.store.cards()
+        return offline.index(self._parts, self.searchers, on)
 
-    def topics(self) -> list[dict[str, Any]]:
-        return self.store.topics()
+    def site_pages(self) -> SitePages:
+        """What a static export has a page of: every document, topic, version and card, and the
+        days on which what is in force can change (`kb.read.listing.site_pages`)."""
+        from kb.read import listing
 
-    def version_keys(self) -> list[str]:
-        return self.store.version_keys()
-
-    def card_row(self, key: str) -> dict[str, Any] | None:
-        return self.store.card_row(key)
-
-    def change_days(self) -> set[str]:
-        return self.store.change_days()
-
-    def versions_in_force(self, on: dt.date) -> list[Version]:
-        return self.store.versions_in_force(on)
+        return listing.site_pages(self.store)

@@ -124,6 +124,8 @@ def asked(bundled_root: Path, tmp_path_factory: pytest.TempPathFactory) -> list[
         key = "stccg:conundrum@stccg-cr-update-2000-11-27@glossary"  # a permalink's key, as a search hit gives it
         found.append((f"version_page {key}", kb.version_page(key, dt.date.today()), answers.VersionPage))
         found.append(("latest_documents 3", kb.latest_documents(3), list[answers.DocumentFacts]))
+        found.append(("offline_index", kb.offline_index(dt.date.today()), answers.OfflineIndex))
+        found.append(("site_pages", kb.site_pages(), answers.SitePages))
     client = create_app({"KB": str(bundled_root)}).test_client()
     pages = {
         "/card/Conundrum.json": answers.CardPage,
@@ -194,6 +196,7 @@ ANSWER_METHODS = {
     "search": answers.SearchAnswer, "documents_in_force": answers.DocumentsAnswer, "blame": answers.BlameAnswer,
     "documents_page": answers.DocumentsPage, "document_page": answers.DocumentPage | None,
     "latest_documents": list[answers.DocumentFacts], "document_dates": list[str], "compared": answers.Comparison,
+    "offline_index": answers.OfflineIndex, "site_pages": answers.SitePages,
 }  # fmt: skip
 
 

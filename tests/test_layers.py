@@ -185,8 +185,30 @@ def test_the_export_does_not_import_the_index_writer() -> None:
         if module not in reached:
             reached.add(module)
             todo += graph[module]
-    assert {"web.export.search_index", "kb.index.texts"} <= reached
+    assert {"web.export.search_index", "kb.texts"} <= reached
     assert {m for m in reached if m in {"kb.index.writer", "kb.index.history", "kb.engine.writing"}} == set()
+
+
+FLOOR_FOR_THE_EXPORT = {"kb.answers", "kb.errors", "kb.asking", "kb.paging", "kb.vocabulary", "kb.paths"}
+"""What the export may import of `kb` beside the facade (`kb.query`): the answers' shapes and the floor's words."""
+
+
+def test_the_export_asks_only_the_facade_and_reads_no_row() -> None:
+    """The export (`web.export`) imports nothing of `kb` but `kb.query` and `FLOOR_FOR_THE_EXPORT`,
+    not even inside a function or for the type checker, and calls none of the store's row methods
+    (`kb.read.reader.Reader`'s): what it lists and indexes it asks `KnowledgeBase` for whole."""
+    from kb.read.reader import Reader
+
+    graph = _imports(inside_functions=True, for_types=True)
+    taken = {(m, i) for m, found in graph.items() if m.startswith("web.export") for i in found if i.startswith("kb.")}
+    assert {i for _, i in taken} - {"kb.query", *FLOOR_FOR_THE_EXPORT} == set()
+    rows = {name for name in vars(Reader) if not name.startswith("_")}
+    called = set()
+    for path in sorted((ROOT / "web" / "export").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Attribute) and node.attr in rows:
+                called.add((path.name, node.attr))
+    assert len(rows) > 30 and called == set()
 
 
 def test_every_error_class_is_in_its_sides_home() -> None:
@@ -212,20 +234,15 @@ def test_every_error_class_is_in_its_sides_home() -> None:
     )
 
 
-UNTIL_THE_PAGES = {"documents", "cards", "topics", "version_keys", "card_row", "change_days", "versions_in_force"}
-"""The store's rows the facade still hands the web (web/documents.py, web/changes.py, web/export/)
-until those pages ask answers (r32-pages, r32-export)."""
-
-
 def test_the_facade_holds_the_store_and_is_no_reader() -> None:
     """`KnowledgeBase` holds the store's `Reader` (``store``, for tests and benchmarks) instead of
     inheriting it: its public attributes are answers, the search side and its lifecycle; of the
-    reader's row methods only ``close`` and the few the web still reads are on it."""
+    reader's row methods only ``close`` is on it, so no page nor the export can read a row."""
     from kb.query import KnowledgeBase
     from kb.read.reader import Reader
 
     public = {a for a in dir(KnowledgeBase) if not a.startswith("_")}
     rows = {a for a in dir(Reader) if not a.startswith("_")}
     assert not issubclass(KnowledgeBase, Reader)
-    assert public & rows == {"close"} | UNTIL_THE_PAGES
-    assert len(public) == 51
+    assert public & rows == {"close"}
+    assert len(public) == 46

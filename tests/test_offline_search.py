@@ -1,7 +1,8 @@
-"""The export's own search: the inverted index `web.export.search_index` writes, and
-``static/offline_search.js`` answering from it in Debian's chromium (served by a plain static
-file server on loopback): headwords first, typos, prefixes while typing, card names,
-excluded words, the game filter, and the browser folding words as the server's index does."""
+"""The export's own search: the inverted index `web.export.search_index` writes (the knowledge
+base makes it: `kb.search.offline`), and ``static/offline_search.js`` answering from it in
+Debian's chromium (served by a plain static file server on loopback): headwords first, typos,
+prefixes while typing, card names, excluded words, the game filter, and the browser folding
+words as the server's index does."""
 
 from __future__ import annotations
 
@@ -23,9 +24,9 @@ from helpers import ROOT
 from kb.analysis import folded_words, inflection_stem
 from kb.paths import current
 from kb.query import KnowledgeBase
+from kb.search.offline import search_index
 from kb.search.questions import FILLER
 from web.export.pages import export
-from web.export.search_index import search_index
 
 sys.path.insert(0, str(ROOT / "bench"))
 from offline_parity import SEARCH_JS, compare

@@ -27,10 +27,10 @@ from kb.engine.writing import POOL_MB, committed, fused_writing
 from kb.fused import FusedAnalyzer
 from kb.index.aside import aside
 from kb.index.history import fused_analysers, topic_document, write_history
-from kb.index.texts import extra_text, see_texts
 from kb.layout import days
 from kb.model import Topic, Version
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
+from kb.texts import extra_text, see_texts
 from kb.vocabulary import series_of_kind
 
 

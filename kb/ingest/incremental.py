@@ -38,7 +38,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from kb.errors import DamagedCache
-from kb.index.texts import see_texts
 from kb.ingest import sealed, store
 from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
 from kb.ingest.ledger import apply_documents
@@ -47,6 +46,7 @@ from kb.ingest.state import Extension, State
 from kb.ingest.versioning import Ledger
 from kb.layout import days
 from kb.model import Version
+from kb.texts import see_texts
 from rulings.model import Document, ParseResult
 from rulings.normalize import fold_quotes, title_key
 

@@ -26,7 +26,6 @@ from pathlib import Path
 
 from kb import files
 from kb.errors import BuildError
-from kb.index.texts import see_texts
 from kb.index.writer import extend_indexes, indexes_written
 from kb.ingest import claims, copies, incremental, store
 from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
@@ -36,6 +35,7 @@ from kb.ingest.publish import library_changed, publish, write_reports
 from kb.ingest.reports import BuildReport, check_coverage, damaged_caches, report_for
 from kb.ingest.state import Extension, Run, State
 from kb.paths import CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
+from kb.texts import see_texts
 from rulings.manifest import MANIFEST, load_default_game, load_manifest, load_releases, load_titles
 from rulings.model import Document, ParseResult
 from rulings.parse import parse_document

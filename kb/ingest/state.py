@@ -31,7 +31,7 @@ class State:
     ordinary: set[str]
     links: list[tuple[int, str, str]]
     seen: dict[int, str]
-    """`kb.index.texts.see_texts` of every version."""
+    """`kb.texts.see_texts` of every version."""
     report_lines: list[str]
     """Each document's report line, then each document's warnings."""
     written: dict[str, str] = field(default_factory=dict)

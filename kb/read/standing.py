@@ -24,7 +24,7 @@ several texts in force governs.
 from __future__ import annotations
 
 import datetime as dt
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
 from kb.model import ID, NOTE, OPERATION, SUPERSEDES, Outline, Outlines, Version, outline_of
@@ -34,14 +34,6 @@ from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.reader import Reader
-
-
-class Documents(Protocol):
-    """What a part's tier is read from: the documents' facts (a `kb.read.reader.Reader`; the
-    export's `KnowledgeBase` too, until it asks an answer for its search index)."""
-
-    def documents(self) -> dict[str, dict[str, Any]]: ...
-
 
 ABSENT = "that text is not in this knowledge base"
 """How a version's note says the text it amends is absent (`kb.ingest.ledger` writes it)."""
@@ -109,7 +101,7 @@ def sections(reader: Reader, version: Version) -> list[TopicRef]:
     return found
 
 
-def tier(part: Part, reader: Documents) -> str:
+def tier(part: Part, reader: Reader) -> str:
     """The kind of text ``part`` is, for precedence: a key of `TIERS`."""
     if part["series"].startswith("rulebook:"):
         title = str(reader.documents()[part["series"].split(":", 1)[1]]["title"]).lower()
@@ -220,7 +212,7 @@ def arranged(reader: Reader, answer: SearchAnswer, lead: bool = True) -> SearchA
     return answer
 
 
-def offline_facts(reader: Documents, part: Part) -> dict[str, Any]:
+def offline_facts(reader: Reader, part: Part) -> dict[str, Any]:
     """What the export's search needs to arrange its hits as `arranged` does: the part's tier and
     date (``tier``, ``since``), whether it is an empty heading, whether it takes part in
     deciding which text governs (``candidate``), and what relates it to other hits (`related`):

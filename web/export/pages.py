@@ -8,7 +8,8 @@ feed. A page ``/x`` is written as ``x.html`` beside its JSON twin ``x.json`` (``
 each page, so the folder works under any base path and from any static host. The export also
 holds the browser's search index (`web.export.search_index`), the service worker at its root and
 ``offline.json`` (the build, and the files to keep offline), and ``dates.json``, the dates of
-the as-of views (`change_dates`), from which the diff page compares any two dates in the browser;
+the as-of views (the ``days`` of `KnowledgeBase.site_pages`), from which the diff page compares
+any two dates in the browser;
 ``.rulings-export`` (`MARKER`) lists every file written, so that a later export replaces the
 folder only while it holds nothing else (a folder of the user's is refused with one line).
 Nothing depends on the clock but the knowledge base's own build: a second export of an
@@ -31,7 +32,7 @@ from urllib.parse import quote
 from kb.paths import current
 from web.app import SECURITY_HEADERS
 from web.errors import ExportError
-from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, Site, change_dates, page_file, rewrite, split_url, urls
+from web.export.site import MARKER, OFFLINE, SAFE, SIGNATURE, Site, page_file, rewrite, split_url, urls
 from web.views import json_path
 
 STATIC = Path(__file__).resolve().parent.parent / "static"
@@ -58,8 +59,8 @@ def export(
     client = app.test_client()
     kb = app.extensions["knowledge_bases"].acquire()
     site = Site(kb, today or dt.date.today())
-    days = change_dates(kb)
-    listed = list(urls(kb, days))
+    days = site.listed["days"]
+    listed = list(urls(site.listed))
     for url in listed:
         path, query = split_url(url)
         found = page_file(path, query)

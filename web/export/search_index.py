@@ -1,181 +1,31 @@
-"""The browser's search index of an export: the versions in force, their words, the cards.
-
-``search-index.json`` is an inverted index made here, at export time, so the browser only
-looks words up and scores as the server does (``static/offline_search.js``). It holds:
-
-- ``documents``: for each version in force on the export's day, in version order (the order
-  of the server's index of the versions in force), what a result shows (id, topic, headword,
-  label, status, text, citation, key, card names, document), what the filters and phrases test
-  (game, kind, document; the headword, card names, text and any extra text) and ``lengths``:
-  the words of its headword, card names, text and extra text (`kb.index.texts.extra_text`) as the
-  server's index stores a field's length (`FIELDS`; one byte, an approximation);
-- ``averages``: each field's average length over the documents, of the lengths as coded (as the
-  server's, `kb.engine.weighting`);
-- ``postings``: each folded word -> its postings, ordered by document then field, each as
-  two numbers: the document's number less the previous posting's (the first: the number),
-  and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
-  in document 5's headword, twice in document 7's text);
-- ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`);
-- ``indexed``: the postings of the card names' fields (``cards``, ``cardstem``) and of the
-  extra text's (``extra``, by stem) as the server's index holds them (term -> the document's
-  number less the previous one's, and the count), their lengths and averages with them, when
-  that index is the one the server searches on the export's day: the card names a build
-  linked and a table row's cells are in it and in no store;
-- ``card_lists``: the topics that are a rulebook's list of cards, not rulings (the deck page leaves them out).
-
-Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
-``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``); the
-browser stems them as the server does (``inflectionStem``, `kb.analysis.inflection_stem`).
-Filler words have postings too: a query of filler words alone searches them, and so does a
-phrase ("seed for free"). ``cards.json`` maps each card's
-folded title and aliases to its page, for the deck page in the browser; ``files.json`` the
-topics, versions and documents whose page is not named by their id to their page (`renamed`).
-"""
+"""The browser's search files of an export: ``search-index.json``, the inverted index of the
+versions in force on the export's day that the knowledge base makes (`KnowledgeBase.offline_index`,
+`kb.search.offline`: its documents, lengths, postings and card lists), written as it answers;
+``cards.json``, each card's folded title and aliases -> its page, for the deck page in the
+browser; ``files.json``, the topics, versions and documents whose page is not named by their id
+-> their page (`renamed`). What they list comes from `KnowledgeBase.site_pages` (`Site.listed`)."""
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
-from kb.analysis import folded_words, text_analyzer
-from kb.engine.lengths import stored_length
-from kb.index.texts import extra_text, see_texts
-from kb.model import Topic
-from kb.read import standing
-from kb.search.questions import FILLER
-from kb.vocabulary import series_kind
-from rulings.normalize import headword_key, title_key
+from rulings.normalize import title_key
 from web.export.site import page_file
 
 if TYPE_CHECKING:
     from web.export.site import Site
 
-FIELDS = ("headword", "cards", "text", "extra")
-"""The searched fields, numbered in this order in the postings."""
-
-
-_HEADWORD = text_analyzer(joined=False)
-"""The terms a query must hold to name an entry (`kb.search.in_force.names_entry`)."""
-
-
-def documents(site: Site) -> list[dict[str, Any]]:
-    """One searchable document per version in force on the export's day, in version order,
-    with its card names, text and extra text as the server's index holds them (``words``,
-    ``extra``: searched, not shown)."""
-    kb = site.kb
-    found = []
-    topics = {t["id"]: Topic(t["id"], t["game"], t["headword"], t["kind"]) for t in kb.topics()}
-    versions = kb.versions_in_force(site.today)
-    seen = see_texts(versions, topics)
-    for version in versions:
-        part = kb.part(version, site.today)
-        fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
-        words = version.text or " ".join(f"See {r}." for r in version.references)
-        found.append(
-            {
-                "id": version.id,
-                "topic": version.topic,
-                "key": version.key,
-                "headword": part.get("headword", version.headword),
-                "label": part["label"],
-                "status": part["status"],
-                "game": topics[version.topic].game,
-                "kind": series_kind(version.series),
-                "cards": " | ".join(part.get("cards") or []),
-                "text": fallback,
-                "words": words,
-                "extra": extra_text(version, seen.get(version.id, "")),
-                "document": version.document_id,
-                "citation": part["citation"],
-                "partial": part["partial"],
-                **standing.offline_facts(kb, part),
-                "named": [t.text for t in _HEADWORD(headword_key(version.headword))],
-            }
-        )
-    return found
-
-
-def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
-    """The inverted index of ``found`` (`documents`; ``words`` and ``extra`` default to none):
-    the documents as shown, with the lengths of their fields, the average lengths and the
-    postings of each word."""
-    postings: dict[str, list[int]] = {}
-    last: dict[str, int] = {}
-    shown = []
-    totals = [0] * len(FIELDS)
-    for number, document in enumerate(found):
-        lengths = []
-        sources = [
-            document["headword"],
-            document["cards"],
-            document.get("words", document["text"]),
-            document.get("extra", ""),
-        ]
-        for field, text in enumerate(sources):
-            words = folded_words(text)
-            lengths.append(stored_length(len(words)))
-            totals[field] += lengths[-1]  # the server averages the lengths as its index codes them
-            counts = Counter(words)
-            for word in sorted(counts):
-                postings.setdefault(word, []).extend((number - last.get(word, 0), field + 4 * (counts[word] - 1)))
-                last[word] = number
-        hidden = ("words",) if document.get("extra") else ("words", "extra")
-        shown.append({**{k: v for k, v in document.items() if k not in hidden}, "lengths": lengths})
-    averages = [total / (len(found) or 1) for total in totals]
-    return {"documents": shown, "averages": averages, "postings": postings, "filler": sorted(FILLER)}
-
-
-INDEXED = {"cards": 1, "cardstem": 1, "extra": 3}
-"""The server's fields whose postings the export takes from its index (field -> the number of
-`FIELDS` whose lengths they give): the card names a build linked and a table row's cells are in
-no store, only in the index."""
-
-
-def indexed_fields(site: Site, found: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The fields `INDEXED` as the server's index of the versions in force holds them: each term
-    -> its postings (the document's number less the previous one's, and the count), each
-    document's stored length of those fields, and their averages; None when that index is not
-    the one the server searches on the export's day."""
-    searchers = site.kb.searchers
-    searcher, allowed = searchers.searcher(site.today)
-    if allowed is not None or searchers.history_searcher(site.today) is not None:
-        return None
-    reader = searcher.reader()
-    number = {document["id"]: n for n, document in enumerate(found)}
-    docs = {d: number.get(fields["version"]) for d, fields in enumerate(reader.all_stored_fields())}
-    if sorted(n for n in docs.values() if n is not None) != list(range(len(found))):
-        return None
-    postings: dict[str, dict[str, list[int]]] = {name: {} for name in INDEXED}
-    for name, table in postings.items():
-        for term in reader.field_terms(name):
-            matcher, at, last = reader.postings(name, term), [], 0
-            while matcher.is_active():
-                if (n := docs.get(matcher.id())) is not None:
-                    at.append((n, int(matcher.value_as("frequency"))))
-                matcher.next()
-            for n, count in sorted(at):
-                table.setdefault(term, []).extend((n - last, count))
-                last = n
-    lengths = {field: [0] * len(found) for field in set(INDEXED.values())}
-    for name, field in INDEXED.items():
-        for d, n in docs.items():
-            if n is not None:
-                lengths[field][n] = int(reader.doc_field_length(d, name) or 0)
-    averages = {INDEXED[name]: searcher.weighting.average_length(reader, name) or 0 for name in INDEXED}
-    return {"postings": postings, "lengths": lengths, "averages": averages}
-
 
 def cards(site: Site) -> dict[str, list[str]]:
     """Folded card title (and alias) -> [name, page file] for the deck page."""
     found: dict[str, list[str]] = {}
-    for row in sorted(site.kb.cards(), key=lambda c: str(c["key"])):
-        page = page_file(f"/card/{row['name']}")
+    for card in site.listed["cards"]:
+        page = page_file(f"/card/{card['name']}")
         if page is None or page not in site.files:
             continue
-        for name in [row["name"], *json.loads(row["aliases"])]:
-            found.setdefault(title_key(name), [row["name"], page])
+        for name in [card["name"], *card["aliases"]]:
+            found.setdefault(title_key(name), [card["name"], page])
     return found
 
 
@@ -184,8 +34,9 @@ def renamed(site: Site) -> dict[str, str]:
     document whose file is not named by its id (`web.export.site.file_name`: too long, or not
     safe as a file name); the browser's pages link by ids, and look these up first."""
     found: dict[str, str] = {}
-    ids = [("entry", str(t["id"])) for t in site.kb.topics()] + [("docs", d) for d in site.kb.documents()]
-    ids += [("version", key) for key in site.kb.version_keys()]
+    listed = site.listed
+    ids = [("entry", t) for t in listed["topics"]] + [("docs", d) for d in listed["documents"]]
+    ids += [("version", key) for key in listed["versions"]]
     for folder, ident in sorted(ids):
         page = page_file(f"/{folder}/{ident}")
         if page is not None and page != f"{folder}/{ident}":
@@ -195,17 +46,6 @@ def renamed(site: Site) -> dict[str, str]:
 
 def search_files(site: Site) -> Iterator[tuple[str, Any]]:
     """The JSON files of the browser's search: (name in the export, what it holds)."""
-    lists = sorted(t["id"] for t in site.kb.topics() if t["kind"] == "card list")
-    found = documents(site)
-    index = search_index(found)
-    indexed = indexed_fields(site, found)
-    if indexed is not None:
-        for field, lengths in indexed["lengths"].items():
-            for document, length in zip(index["documents"], lengths, strict=True):
-                document["lengths"][field] = length
-        for field, average in indexed["averages"].items():
-            index["averages"][field] = average
-        index["indexed"] = indexed["postings"]
-    yield "search-index.json", {"today": site.today.isoformat(), **index, "card_lists": lists}
+    yield "search-index.json", site.kb.offline_index(site.today)
     yield "cards.json", cards(site)
     yield "files.json", renamed(site)

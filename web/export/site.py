@@ -1,7 +1,7 @@
-"""What an export holds and where each page goes: the app URLs it exports (`urls`), the file of
-each (`page_file`), links rewritten relative to each page (`rewrite`), the dates of its as-of
-views (`change_dates`). `web.export.pages` writes the files; `web.export.search_index` reads
-the `Site` for the browser's search index."""
+"""What an export holds and where each page goes: the app URLs it exports (`urls`, of what the
+knowledge base lists, `KnowledgeBase.site_pages`), the file of each (`page_file`), links rewritten
+relative to each page (`rewrite`). `web.export.pages` writes the files; `web.export.search_index`
+reads the `Site` for the browser's search index."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit
 
+from kb.answers import SitePages
 from kb.errors import UnknownCard
 from kb.query import KnowledgeBase
 from web.views import page_path
@@ -98,6 +99,14 @@ class Site:
     """The values of ``pages``."""
     diff_to: dict[str, str] = field(default_factory=dict)
     """Date -> the diff file from the document before it to that date."""
+    listed: SitePages = field(init=False)
+    """What the knowledge base has a page of (`KnowledgeBase.site_pages`)."""
+    card_name: dict[str, str] = field(init=False)
+    """Card key -> its name."""
+
+    def __post_init__(self) -> None:
+        self.listed = self.kb.site_pages()
+        self.card_name = {card["key"]: card["name"] for card in self.listed["cards"]}
 
     def resolve(self, path: str, query: str) -> str | None:
         """The export file a link to the app's ``path?query`` opens: a card by any spelling of
@@ -110,39 +119,32 @@ class Site:
                 key = self.kb.find_card(path[len("/card/") :])
             except UnknownCard:
                 return None
-            return page_file("/card/" + (self.kb.card_row(key) or {})["name"])
+            return page_file("/card/" + self.card_name[key])
         if path == "/diff":
             day = dict(parse_qsl(query)).get("to", "")
             return self.diff_to.get(day, "diff")
         return found
 
 
-def urls(kb: KnowledgeBase, days: list[str]) -> Iterator[str]:
-    """Every app URL the export holds (HTML; each has a ``.json`` twin), in a stable order;
-    ``days``: the `change_dates` of ``kb``."""
+def urls(listed: SitePages) -> Iterator[str]:
+    """Every app URL the export holds (HTML; each has a ``.json`` twin), in a stable order, of
+    what the knowledge base lists (`KnowledgeBase.site_pages`): an as-of view at each of its
+    ``days`` (between two of them the as-of view is the same), a diff to each document's date."""
     yield from ("/", "/deck", "/docs", "/diff")
-    dates = sorted({d["date"] for d in kb.documents().values() if d["date"]})
+    dates = listed["dates"]
     starts = [(dt.date.fromisoformat(dates[0]) - dt.timedelta(days=1)).isoformat(), *dates[:-1]] if dates else []
     for start, end in zip(starts, dates, strict=True):
         yield f"/diff?{urlencode({'from': start, 'to': end})}"
-    for day in days:
+    for day in listed["days"]:
         yield f"/asof/{day}"
-    for document in sorted(kb.documents()):
+    for document in listed["documents"]:
         yield f"/docs/{document}"
-    for topic in sorted(t["id"] for t in kb.topics()):
+    for topic in listed["topics"]:
         yield f"/entry/{topic}"
-    for key in kb.version_keys():
+    for key in listed["versions"]:
         yield f"/version/{key}"
-    for name in sorted({c["name"] for c in kb.cards()}):
+    for name in sorted({card["name"] for card in listed["cards"]}):
         yield f"/card/{name}"
-
-
-def change_dates(kb: KnowledgeBase) -> list[str]:
-    """The dates on which what is in force can change: every document's date and every
-    version's first and last day in force. Between two of them the as-of view is the same, so
-    the export's as-of views at these dates give the diff between any two dates."""
-    days = {d["date"] for d in kb.documents().values() if d["date"]}
-    return sorted(days | kb.change_days())
 
 
 def relative(page: str, target: str) -> str:

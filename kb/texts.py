@@ -1,7 +1,8 @@
 """What a version's search document holds beside its own text (`extra_text`): the publisher's
 summary, its note, a table row's cells, and the text its "See X" references point to
 (`see_texts`). The index writer (`kb.index.writer`) and the export's browser index
-(`web.export.search_index`) both make it here, so the two search the same words."""
+(`kb.search.offline`) both make it here, so the two search the same words; it is of the floor
+of `kb`, so the build side and the read side both stand on it."""
 
 from __future__ import annotations
 
