@@ -49,7 +49,10 @@ def test_offline_search_says_it_needs_the_saved_copy(context: Any, site: str, bu
     page.click("footer button")
     until(page, "document.querySelector('footer .saved').textContent.startsWith('Ready')")
     assert page.text_content("footer .saved") == f"Ready offline: build {build}"
-    context.set_offline(True)
+    page.goto(site + "/?q=conundrum")  # online, the answer itself: no notice
+    assert page.locator("#offline-search").count() == 0
+    assert page.locator("#results li").count() > 0
+    context.set_offline(True)  # the browser may still say it is online: the page is told by its copy
     page.goto(site + "/?q=conundrum")
     assert page.text_content("#offline-search") == (
         "offline: search needs the saved copy (the exported site, which searches in the browser); "

@@ -7,8 +7,17 @@
   "use strict";
   var script = document.currentScript;
   var results = document.getElementById("results");
+  // A saved copy answers a search offline: the page kept without its query (the worker keeps no
+  // answers to queries), so its search box does not hold the words asked. The browser may still
+  // say it is online (the host is down, or the network is up but reaches nothing): both tell.
+  function savedCopy() {
+    var asked = new URLSearchParams(location.search).get("q");
+    var box = document.getElementById("q");
+    return Boolean(asked) && Boolean(box) && box.defaultValue !== asked.slice(0, 500);
+  }
   function offlineNotice() {
-    if (!results || navigator.onLine !== false || document.getElementById("offline-search")) { return; }
+    if (!results || document.getElementById("offline-search")) { return; }
+    if (navigator.onLine !== false && !savedCopy()) { return; }
     var notice = document.createElement("p");
     notice.id = "offline-search";
     notice.className = "banner offline";
