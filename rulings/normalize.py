@@ -1,7 +1,8 @@
 """Text normalisation shared by the parsers: quotes, whitespace, headword keys.
 
 `headword_key` is the identity of a topic: two spellings of one headword ("any" and
-“any”, ``[univ] Nebula`` and ``Nebula``, ``Cha'Joh`` and ``Cha’Joh``) give one key.
+“any”, ``[univ] Nebula`` and ``Nebula``, ``Cha'Joh`` and ``Cha’Joh``, ``Chá'Joh`` and
+``Cha'Joh``) give one key. Both keys fold accents (`fold_accents`), however the é is encoded.
 """
 
 from __future__ import annotations
@@ -20,6 +21,15 @@ def fold_quotes(text: str) -> str:
     return text.translate(_QUOTES)
 
 
+def fold_accents(text: str) -> str:
+    """``text`` without its accents and other nonspacing marks, whether precomposed (``é``) or
+    decomposed (``e`` and U+0301), compatibility forms folded (NFKC): ``Klé'eg`` is ``Kle'eg``."""
+    if text.isascii():
+        return text
+    marked = unicodedata.normalize("NFKD", text)
+    return unicodedata.normalize("NFC", "".join(c for c in marked if unicodedata.category(c) != "Mn"))
+
+
 def clean_line(text: str) -> str:
     """A line with quotes folded, tabs and runs of spaces collapsed, ends stripped."""
     return _SPACES.sub(" ", fold_quotes(text)).strip()
@@ -31,8 +41,8 @@ def without_universal(headword: str) -> str:
 
 
 def headword_key(headword: str) -> str:
-    """The case-, quote-, punctuation- and ``[univ]``-insensitive identity of a headword."""
-    text = unicodedata.normalize("NFKC", fold_quotes(headword))
+    """The case-, quote-, accent-, punctuation- and ``[univ]``-insensitive identity of a headword."""
+    text = fold_accents(fold_quotes(headword))
     text = without_universal(text).lower()
     text = _NOT_WORD.sub(" ", text.replace("'", ""))
     return _SPACES.sub(" ", text).strip()
@@ -45,6 +55,6 @@ def sort_key(headword: str) -> str:
 
 def title_key(text: str) -> str:
     """How card titles are compared: ``I.K.S.``/``IKS``, ``Bio-ship``/``Bioship``, curly/straight quotes,
-    a possessive ``'s``, and case are all the same."""
-    folded = re.sub(r"['.\-]", "", re.sub(r"'s\b", "", fold_quotes(unicodedata.normalize("NFKC", text))))
+    a possessive ``'s``, accents (``Klé'eg``/``Kle'eg``) and case are all the same."""
+    folded = re.sub(r"['.\-]", "", re.sub(r"'s\b", "", fold_quotes(fold_accents(text))))
     return _SPACES.sub(" ", _NOT_WORD.sub(" ", folded.lower())).strip()
