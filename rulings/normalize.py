@@ -11,6 +11,9 @@ import re
 import unicodedata
 
 _QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201b": "'", "\u2032": "'", "\u201c": '"', "\u201d": '"'})
+_HYPHENS = str.maketrans(dict.fromkeys("\u2010\u2011\u2013", "-"))
+"""The hyphen (U+2010), the non-breaking hyphen and the en dash, which a title writes for ``-``;
+the em dash (U+2014) stays a word break: in the documents it parts clauses ("occurs—they")."""
 _UNIVERSAL = re.compile(r"^\s*\[univ\]\s*", re.IGNORECASE)
 _SPACES = re.compile(r"\s+")
 _NOT_WORD = re.compile(r"[^\w\s]")
@@ -55,6 +58,8 @@ def sort_key(headword: str) -> str:
 
 def title_key(text: str) -> str:
     """How card titles are compared: ``I.K.S.``/``IKS``, ``Bio-ship``/``Bioship``, curly/straight quotes,
-    a possessive ``'s``, accents (``Klé'eg``/``Kle'eg``) and case are all the same."""
-    folded = re.sub(r"['.\-]", "", re.sub(r"'s\b", "", fold_quotes(fold_accents(text))))
+    a possessive ``'s``, accents (``Klé'eg``/``Kle'eg``), case, and a hyphen written as U+2010, U+2011 or
+    an en dash (``Q–Flash``/``Q-Flash``) are all the same."""
+    folded = fold_quotes(fold_accents(text)).translate(_HYPHENS)
+    folded = re.sub(r"['.\-]", "", re.sub(r"'s\b", "", folded))
     return _SPACES.sub(" ", _NOT_WORD.sub(" ", folded.lower())).strip()
