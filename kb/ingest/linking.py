@@ -1,8 +1,9 @@
 """Find the cards an entry's text mentions: precise, longest match first.
 
 A title matches a run of words whose `title_key` is the same (so ``I.K.S.``/``IKS``,
-``Bio-ship``/``Bioship``, curly/straight quotes and possessives are equivalent) and whose
-capitalised words are capitalised in the text too: the card ``Ops`` is not the word "ops".
+``Bio-ship``/``Bioship``/``Bio–ship``, curly/straight quotes, possessives and accents, however
+encoded, are equivalent) and whose capitalised words are capitalised in the text too: the card
+``Ops`` is not the word "ops".
 A one-word title does not match as one word of a longer capitalised name ("Deep Space
 Nine", "Bajoran Wormhole": capitalised words on one line, no sentence ending between
 them), nor, when it is also an ordinary word of the documents (it appears in lower case
