@@ -334,9 +334,9 @@ def _persona_words(card: Card) -> set[str]:
 
 def _linked_form(spelling: str) -> tuple[tuple[str, ...], tuple[bool, ...]]:
     """What `kb.ingest.linking.Linker` matches of a spelling: its words' keys and which are
-    capitalised. A new spelling of a card with the form of one it had (``Kle’eg``, ``KLE'EG``
-    beside ``Kle'eg``: quotes, apostrophes, dashes and case folded by `title_key`) links nothing
-    new, and its `title_key`, as a headword, names the card it named."""
+    capitalised. A new spelling of a card with the form of one it had (``Kle’eg``, ``KLE'EG``,
+    ``Klé'eg`` beside ``Kle'eg``: quotes, apostrophes, dashes, case and accents folded by `title_key`)
+    links nothing new, and its `title_key`, as a headword, names the card it named."""
     words = [(title_key(w), w) for w in TEXT_WORD.findall(fold_quotes(spelling))]
     return tuple(k for k, _ in words if k), tuple(w[:1].isupper() for k, w in words if k)
 

@@ -1,8 +1,9 @@
 """Find the cards an entry's text mentions: precise, longest match first.
 
 A title matches a run of words whose `title_key` is the same (so ``I.K.S.``/``IKS``,
-``Bio-ship``/``Bioship``, curly/straight quotes and possessives are equivalent) and whose
-capitalised words are capitalised in the text too: the card ``Ops`` is not the word "ops".
+``Bio-ship``/``Bioship``/``Bio–ship``, curly/straight quotes, possessives and accents, however
+encoded, are equivalent) and whose capitalised words are capitalised in the text too: the card
+``Ops`` is not the word "ops".
 A one-word title does not match as one word of a longer capitalised name ("Deep Space
 Nine", "Bajoran Wormhole": capitalised words on one line, no sentence ending between
 them), nor, when it is also an ordinary word of the documents (it appears in lower case
@@ -25,8 +26,11 @@ from kb.ingest.catalog import Card, Catalog, headword_titles
 from kb.model import Topic, Version
 from rulings.normalize import fold_quotes, title_key
 
-TEXT_WORD = re.compile(r"\w(?:[\w'\u2019.\-]*\w)?\.?")
-ANY_PERSONA = re.compile(r"\bany ([A-Z][\w'\u2019]*)")
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+"""Combining marks (a decomposed ``é`` is ``e`` and U+0301), which ``\\w`` does not match."""
+TEXT_WORD = re.compile(rf"\w(?:[\w'\u2019.\-{_MARKS}]*[\w{_MARKS}])?\.?")
+"""A word of a text, its apostrophes, hyphens, full stops and accents (however encoded) inside it."""
+ANY_PERSONA = re.compile(rf"\bany ([A-Z][\w'\u2019{_MARKS}]*)")
 _AMPERSAND = re.compile(r"\s*&\s+[A-Z]")
 _LOWER_WORD = re.compile(r"\b[a-z][a-z'\-]*\b")
 _SENTENCE_END = re.compile(r"[.!?:]\s*[\"'\u201c\u2018(]*\s*$")

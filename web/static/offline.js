@@ -12,7 +12,9 @@
 
   function foldQuotes(s) { return s.replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"'); }
   function titleKey(text) {
-    var s = foldQuotes(text.normalize("NFKC")).replace(/'s\b/g, "").replace(/['.\-]/g, "").toLowerCase();
+    // rulings.normalize.title_key: accents dropped (NFKD, nonspacing marks, NFC), U+2010, U+2011 and the en dash a hyphen
+    var s = foldQuotes(text.normalize("NFKD").replace(/\p{Mn}/gu, "").normalize("NFC")).replace(/[\u2010\u2011\u2013]/g, "-");
+    s = s.replace(/'s\b/g, "").replace(/['.\-]/g, "").toLowerCase();
     return s.replace(/[^\p{L}\p{N}_\s]/gu, " ").replace(/\s+/g, " ").trim();
   }
   function link(path) {
