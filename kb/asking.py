@@ -1,17 +1,31 @@
 """What a search may ask, in one place for the command line, the web app and the docs: the kinds
 a search or diff may be limited to and the other words accepted for them (`kb.vocabulary`), the
-results a page and the pages (`RESULTS` results at most), and the searches offered to a person
-who typed none. It loads no search engine: the command line reads it before any engine is
-imported (`kb.engine` checks Whoosh as it loads, and its one-line refusal must come from `main`)."""
+results a page and the pages (`RESULTS` results at most), the searches offered to a person
+who typed none, and the lines of a document a citation may mark (`cited_lines`). It loads no
+search engine: the command line reads it before any engine is imported (`kb.engine` checks
+Whoosh as it loads, and its one-line refusal must come from `main`)."""
 
 from __future__ import annotations
+
+import re
 
 from kb.vocabulary import SERIES_KINDS, kinds_text
 
 KINDS = SERIES_KINDS
 """The kinds a search or a diff may be limited to (``--kind``, ``?kind=``, ``kind:``); `kinds_text`
 says them with the other words taken for them."""
-__all__ = ["EXAMPLES", "KINDS", "LIMIT", "MAX_LIMIT", "RESULTS", "kinds_text", "limit_problem", "page_problem", "pages"]
+__all__ = [
+    "EXAMPLES",
+    "KINDS",
+    "LIMIT",
+    "MAX_LIMIT",
+    "RESULTS",
+    "cited_lines",
+    "kinds_text",
+    "limit_problem",
+    "page_problem",
+    "pages",
+]
 RESULTS = 200
 """Results a search reaches at most, over all its pages (`kb.search.budget` holds searches to it)."""
 LIMIT = 20
@@ -38,3 +52,19 @@ def page_problem(page: int, limit: int) -> str | None:
     if 1 <= page <= last:
         return None
     return f"the pages of {limit} results are 1 to {last} ({RESULTS} results at most), not {page}"
+
+
+_LINES = re.compile(r"([0-9]{1,9})(?:-([0-9]{1,9}))?")
+NO_LINES = (0, -1)
+"""The lines marked when none are asked: none."""
+
+
+def cited_lines(value: str) -> tuple[tuple[int, int], str | None]:
+    """The first and last line of ``N`` or ``N-M`` (`NO_LINES` when empty or bad; ``?lines=``,
+    ``rulings docs ID --lines``), and what is wrong with a bad one (None when nothing is)."""
+    value = value.strip()
+    marked = _LINES.fullmatch(value)
+    if not marked:
+        wrong = f"lines: expected a line number or a range such as 79-83, got {value[:40]!r}" if value else None
+        return NO_LINES, wrong
+    return (int(marked[1]), int(marked[2] or marked[1])), None

@@ -53,9 +53,11 @@ class UnknownName(LookupError):
     """No `what` has that name; carries the closest names (``suggestions``)."""
 
     what = "name"
+    otherwise = ""
+    """What to pass instead, said when there are no suggestions."""
 
     def __init__(self, name: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else ""
+        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else self.otherwise
         super().__init__(f"no {self.what} {name!r}{hint}")
         self.suggestions = suggestions
         self.name = name
@@ -73,6 +75,20 @@ class UnknownCard(UnknownName):
     """No card has that name."""
 
     what = "card"
+
+
+class UnknownDocument(UnknownName):
+    """No document of the library has that id (`rulings docs` lists them)."""
+
+    what = "document"
+    otherwise = " ('rulings docs' lists the documents and their ids)"
+
+
+class UnknownVersion(UnknownName):
+    """No version has that key (``topic@document@series``, or a build's number)."""
+
+    what = "version"
+    otherwise = " (a version's key is TOPIC@DOCUMENT@SERIES, as 'rulings history TOPIC --json' gives it)"
 
 
 class NotAPair(ValueError):

@@ -106,7 +106,7 @@ def ending_line(end: Ending | None) -> str | None:
     return f"Ended {end['date']}: {end['why']} ({end['title']} ({end['version']}){lines})"
 
 
-def _print_part(part: Part) -> None:
+def print_part(part: Part) -> None:
     since = f"since {part['valid_from']}" if part["valid_from"] else part["condition"] or "pending"
     if part["status"] in ("superseded", "rescinded"):
         since = f"in force {part['valid_from']} to {part['valid_to']}"
@@ -150,13 +150,13 @@ def cmd_show(args: argparse.Namespace) -> int:
         return 0
     print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}")
     for part in answer["parts"]:
-        _print_part(part)
+        print_part(part)
     if not answer["parts"]:
         print("  (nothing in force on that date)")
     for part in answer["ended"]:
-        _print_part(part)
+        print_part(part)
     for part in answer["pending"]:
-        _print_part(part)
+        print_part(part)
     if answer["backrefs"]:
         print("  Referred to by: " + ", ".join(b["headword"] for b in answer["backrefs"]))
     return 0
@@ -259,7 +259,7 @@ def _print_entries(entries: list[Entry]) -> None:
     for entry in entries:
         print(f"  {entry['headword']}  ({entry['topic']})")
         for part in entry["parts"]:
-            _print_part(part)
+            print_part(part)
 
 
 def cmd_card(args: argparse.Namespace) -> int:
@@ -302,7 +302,7 @@ def cmd_cards(args: argparse.Namespace) -> int:
     for number, entry in enumerate(answer["entries"], start=1):
         print(f"{number}. {entry['headword']}  ({entry['topic']}): {entry['why']}")
         for part in entry["parts"]:
-            _print_part(part)
+            print_part(part)
     return 0
 
 
@@ -430,26 +430,4 @@ def cmd_search(args: argparse.Namespace) -> int:
             print(f"    {len(matching)} versions of this entry match; the newest is shown ('rulings history')")
         print(_wrap(hit["text"] if hit["full"] else _marks(hit["snippet"])))
         print(f"    Source: {_cite(hit)}")
-    return 0
-
-
-def cmd_docs(args: argparse.Namespace) -> int:
-    answer = _open(args).documents_in_force(parse_date(args.as_of))
-    if args.json:
-        print_json(answer)
-        return 0
-    print(f"Documents in force on {answer['as_of']}:")
-    for d in answer["documents"]:
-        print(f"  {d['date']}  {d['kind']:<23} {d['title']} ({d['version']})  [{d['id']}]")
-    if answer["declarations"]:
-        latest = answer["declarations"][0]
-        print(f"A complete set of rules, according to {latest['id']}:")
-        for item in latest["set"]:
-            print(
-                f"  - {item['name']}" + (f"  [{item['document']}]" if item["document"] else "  (not in this library)")
-            )
-    for d in answer["replaced"]:
-        print(f"Replaced by then: {d['id']} (by {d['replaced_by']})")
-    if answer["later"]:
-        print(f"Published later: {', '.join(d['id'] for d in answer['later'])}")
     return 0

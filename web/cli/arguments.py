@@ -17,16 +17,16 @@ from web.cli.answers import (
     cmd_cards,
     cmd_deck,
     cmd_diff,
-    cmd_docs,
     cmd_history,
     cmd_search,
     cmd_show,
 )
 from web.cli.commands import cmd_add, cmd_build, cmd_export, cmd_parse, cmd_serve
+from web.cli.documents import cmd_docs, cmd_version
 from web.cli.serving import CONNECTIONS, PORT, TIMEOUT, cores
 from web.errors import BadArguments
 
-READING = frozenset({"show", "blame", "history", "diff", "card", "cards", "deck", "search", "docs"})
+READING = frozenset({"show", "blame", "history", "diff", "card", "cards", "deck", "search", "docs", "version"})
 """The commands that only read a knowledge base (those `parser` adds with ``query``)."""
 
 
@@ -153,8 +153,15 @@ def parser() -> _Parser:
     )
     search_cmd.add_argument("--all", action="store_true", help="search every version, not only those in force")
     search_cmd.add_argument("--exact", action="store_true", help="search the words as typed, without correcting them")
-    docs = query("docs", "the documents in force on a date", cmd_docs)
+    docs = query("docs", "the documents in force on a date, or one document's lines", cmd_docs)
+    docs.add_argument("document", nargs="?", help="a document's id (as the list gives it): its source, line by line")
     docs.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
+    docs.add_argument("--lines", help="with a document: mark these lines, N or N-M (as a citation gives them)")
+    version = query("version", "one version by its permalink key, and what is in force instead", cmd_version)
+    version.add_argument(
+        "key", help="TOPIC@DOCUMENT@SERIES (each version's 'key' in --json answers), or a build's number"
+    )
+    version.add_argument("--as-of", help="date (YYYY-MM-DD); default today")
 
     serve_cmd = top.command("serve", "serve the web app (read-only) on every core")
     serve_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
