@@ -2,6 +2,8 @@
 
 ``op`` is ``=`` (unchanged), ``-`` (only in the old text) or ``+`` (only in the new);
 joining the ``=`` and ``-`` segments gives the old text back, ``=`` and ``+`` the new.
+Shown in paragraphs (`diff_paragraphs`), a diff breaks only where the new text does: a
+paragraph break that only the old text had is marked ``¶`` among the removed words.
 """
 
 from __future__ import annotations
@@ -10,6 +12,10 @@ import difflib
 import re
 
 _TOKENS = re.compile(r"\s+|[^\s]+")
+_PARAGRAPH = re.compile(r"[ \t]*\n[ \t]*\n\s*")
+"""A blank line: where one paragraph of a text ends and the next begins."""
+REMOVED_BREAK = " ¶ "
+"""How a removed paragraph break reads among the removed words."""
 
 
 def word_diff(old: str, new: str) -> list[tuple[str, str]]:
@@ -35,7 +41,27 @@ def word_diff(old: str, new: str) -> list[tuple[str, str]]:
     return segments
 
 
+def diff_paragraphs(segments: list[tuple[str, str]]) -> list[list[tuple[str, str]]]:
+    """The segments in paragraphs, broken only at the paragraph breaks of the kept and the added
+    text: a break only the old text had would split a sentence of the new text in two (``…crew
+    are`` / ``stopped.``), so it is marked `REMOVED_BREAK` within the removed words instead."""
+    paragraphs: list[list[tuple[str, str]]] = [[]]
+    for op, text in segments:
+        if op == "-":
+            paragraphs[-1].append((op, _PARAGRAPH.sub(REMOVED_BREAK, text)))
+            continue
+        for n, piece in enumerate(_PARAGRAPH.split(text)):
+            if n:
+                paragraphs.append([])
+            if piece:
+                paragraphs[-1].append((op, piece))
+    return [p for p in paragraphs if p]
+
+
 def render_diff(segments: list[tuple[str, str]]) -> str:
-    """Segments as text: ``[-removed-]`` and ``{+added+}``."""
+    """Segments as text: ``[-removed-]`` and ``{+added+}``, paragraphs apart by a blank line
+    (`diff_paragraphs`)."""
     marks = {"=": "{}", "-": "[-{}-]", "+": "{{+{}+}}"}
-    return "".join(marks[op].format(text) for op, text in segments)
+    return "\n\n".join(
+        "".join(marks[op].format(text) for op, text in paragraph) for paragraph in diff_paragraphs(segments)
+    )
