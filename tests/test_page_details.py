@@ -76,3 +76,27 @@ def test_the_cli_marks_a_removed_paragraph_break_within_the_removed_words(
     shown = capsys.readouterr().out.split("upon release of Fixture Expansion B")[1].splitlines()[2:]
     assert "" not in shown  # one paragraph: the removed break no longer splits "…of those" / "Bred tribble cards"
     assert "    Tribbles card does not leave play. ¶ You may not report or breed tribbles at your" in shown
+
+
+# -- a 360 px phone scrolls down only -----------------------------------------------------------
+
+WIDE = {
+    "entry": "/entry/stccg:chajoh",  # its compare menu made the page 387 px wide
+    "search": "/?q=conundrum",
+    "card": "/card/Cha'Joh",
+    "diff": "/diff",
+}
+HISTORY_WIDE = {"entry-history": "/entry/stccg:mission-attempt", "diff-history": "/diff?from=2000-10-30&to=2000-11-27"}
+
+
+@NEEDS_CHROMIUM
+@pytest.mark.parametrize("name", [*WIDE, *HISTORY_WIDE])
+def test_no_page_is_wider_than_the_phone(browser: Any, site: str, history_site: str, name: str) -> None:
+    context = browser.new_context(**PHONE)
+    phone = context.new_page()
+    phone.goto((history_site + HISTORY_WIDE[name]) if name in HISTORY_WIDE else (site + WIDE[name]))
+    assert phone.evaluate("document.documentElement.scrollWidth") == 360
+    assert phone.evaluate("(n => n.scrollWidth - n.clientWidth)(document.querySelector('header nav'))") == 0
+    if name.startswith("entry"):
+        assert phone.locator("form.compare select").first.bounding_box()["width"] <= 336
+    context.close()
