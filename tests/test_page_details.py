@@ -100,3 +100,19 @@ def test_no_page_is_wider_than_the_phone(browser: Any, site: str, history_site: 
     if name.startswith("entry"):
         assert phone.locator("form.compare select").first.bounding_box()["width"] <= 336
     context.close()
+
+
+# -- "press /" where a keyboard is likely, not on a phone ----------------------------------------
+
+
+@NEEDS_CHROMIUM
+def test_the_keyboard_hint_only_where_a_keyboard_is_likely(page: Any, site: str) -> None:
+    page.goto(site + "/?q=conundrum")
+    assert page.get_attribute("#q", "placeholder") == "Search rulings"  # was "Search rulings (press /)"
+    hint = page.locator("header .key-hint")
+    if page.width == 360:  # a phone: a touch screen, no hover
+        assert not hint.is_visible()
+    else:
+        assert hint.is_visible() and hint.inner_text() == "press /"
+        page.keyboard.press("/")
+        assert page.evaluate("document.activeElement.id") == "q"
