@@ -116,3 +116,44 @@ def test_the_keyboard_hint_only_where_a_keyboard_is_likely(page: Any, site: str)
         assert hint.is_visible() and hint.inner_text() == "press /"
         page.keyboard.press("/")
         assert page.evaluate("document.activeElement.id") == "q"
+
+
+# -- warnings, notes and notices: each its own colour and icon, 6:1 or more -----------------------
+
+MESSAGES = """() => Object.fromEntries(['p.partial', 'p.gives-way', 'p.note', 'p.banner'].map(s => {
+  const e = document.querySelector(s), own = getComputedStyle(e), icon = getComputedStyle(e, '::before');
+  const link = e.querySelector('a');
+  return [s, {background: own.backgroundColor, text: own.color, edge: own.borderLeftColor, icon: icon.content,
+              iconColour: icon.color, link: link ? getComputedStyle(link).color : null}];
+}))"""
+"""Script: the colours and the icon of the first warning (partial, gives way), note and notice."""
+
+
+def luminance(rgb: str) -> float:
+    """The relative luminance (WCAG 2) of a computed colour, ``rgb(r, g, b)``."""
+    channels = [int(c) / 255 for c in rgb[rgb.index("(") + 1 : rgb.index(")")].split(",")[:3]]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(one: str, other: str) -> float:
+    high, low = sorted((luminance(one), luminance(other)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+@NEEDS_CHROMIUM
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_warnings_notes_and_notices_each_have_their_own_style(page: Any, site: str, scheme: str) -> None:
+    page.emulate_media(color_scheme=scheme)
+    page.goto(site + "/entry/stccg:chajoh?as_of=2000-12-01")  # a partial text that gives way, a note, the date
+    found = page.evaluate(MESSAGES)
+    warning, note, notice = found["p.partial"], found["p.note"], found["p.banner"]
+    assert found["p.gives-way"] == {**warning, "link": found["p.gives-way"]["link"]}  # both warnings alike
+    assert len({warning["background"], note["background"], notice["background"]}) == 3  # was one pale yellow
+    assert len({warning["edge"], note["edge"], notice["edge"]}) == 3
+    icons = ["\u26a0\ufe0e", "\u2139\ufe0e", "\u2691\ufe0e"]  # a warning sign, an information sign, a flag
+    assert [m["icon"] for m in (warning, note, notice)] == [f'"{i}" / ""' for i in icons]  # not colour alone
+    for name, shown in found.items():
+        for colour in (shown["text"], shown["iconColour"], shown["edge"], shown["link"]):
+            if colour:
+                assert contrast(colour, shown["background"]) >= 6, (name, colour, shown["background"])
