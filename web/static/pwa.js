@@ -2,7 +2,8 @@
 // export points it at its own root) and tells the reader when a newer build has been kept.
 // Offline, a search page says so ("offline: search needs the saved copy") instead of showing
 // nothing; the footer offers one "Save for offline", says while it saves, and names the build
-// once it is kept ("Ready offline: build …").
+// once it is kept ("Ready offline: build …"); offline, that saving needs the network. A page
+// never opened, offline, is the service worker's own (sw.js: "this page was not saved").
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -37,12 +38,18 @@
     save.textContent = "Save for offline";
     save.addEventListener("click", function () {
       mark.textContent = "Saving for offline…";
-      navigator.serviceWorker.ready.then(function (registration) {
-        if (registration.active) { registration.active.postMessage({ type: "check" }); }
-        var tries = 0;
-        (function poll() {
-          ready().then(function (done) { if (!done && ++tries < 120) { setTimeout(poll, 250); } });
-        })();
+      // Asked of the host past the worker (?live=1) and its copies: offline, saving must wait
+      // (navigator.onLine is not to be trusted: it says true behind a network that is gone).
+      fetch(new URL("../offline.json?live=1", script.src).href, { cache: "no-store" }).then(function () {
+        return navigator.serviceWorker.ready.then(function (registration) {
+          if (registration.active) { registration.active.postMessage({ type: "check" }); }
+          var tries = 0;
+          (function poll() {
+            ready().then(function (done) { if (!done && ++tries < 120) { setTimeout(poll, 250); } });
+          })();
+        });
+      }, function () {
+        mark.textContent = "Saving needs the network: save once back online.";
       });
     });
     shownBuild.after(" · ", save, " ", mark);
