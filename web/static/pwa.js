@@ -8,8 +8,17 @@
   "use strict";
   var script = document.currentScript;
   var results = document.getElementById("results");
+  function copyShown() {
+    // A search asked (?q=) answered by the saved copy of the empty search page: the worker found
+    // no copy of the answer, so the network is gone, whatever navigator.onLine says (it stays true
+    // behind a network that is gone). Not the export's search page, which answers in the browser.
+    var asked = (new URLSearchParams(window.location.search).get("q") || "").trim();
+    var exported = document.querySelector('script[src$="offline.js"]');
+    return Boolean(asked) && !(results.getAttribute("data-query") || "").trim() && !exported;
+  }
   function offlineNotice() {
-    if (!results || navigator.onLine !== false || document.getElementById("offline-search")) { return; }
+    if (!results || document.getElementById("offline-search")) { return; }
+    if (navigator.onLine !== false && !copyShown()) { return; }
     var notice = document.createElement("p");
     notice.id = "offline-search";
     notice.className = "banner offline";
