@@ -144,9 +144,9 @@ def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFi
         "+ May Kle'eg report aboard a docked Runabout?",
         "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 5-6",
         "~ Runabout",
-        "    A small ship that may carry two personnel.{+",
+        "    A small ship that may carry two personnel.",
         "",
-        "    A Runabout may carry four personnel.+}",
+        "    {+A Runabout may carry four personnel.+}",  # the paragraph it added, marked whole
         "    [Current Rulings, version 3 of 3] since 2000-09-01: Glossary (1.6), 2000-09-01, line 4",
         "- Kle'eg",
         "    Ended 2000-09-01: consolidated into Glossary 1.6 (Glossary (1.6), lines 14-20)",

@@ -1,6 +1,7 @@
 """Issue 36 item 7, in Debian's chromium at 360 and 1280 px: the installed app, offline, says on a
 search page that search needs the saved copy (it showed a blank page), and its footer offers one
-"Save for offline" that says while it saves and names the build once kept."""
+"Save for offline" that says while it saves and names the build once kept; a page never opened,
+offline, is the worker's own page saying it was not saved (it was "This site can't be reached")."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_accessibility import severe_violations
 
 from browsing import NEEDS_CHROMIUM, launch, serve
 from kb.paths import current
@@ -60,3 +62,29 @@ def test_offline_search_says_it_needs_the_saved_copy(context: Any, site: str, bu
     )
     box = page.locator("#offline-search").bounding_box()
     assert box["y"] + box["height"] <= 740  # on the first screen
+
+
+def test_offline_a_page_never_opened_says_it_was_not_saved(context: Any, site: str, bundled_root: Path) -> None:
+    page = context.new_page()
+    page.goto(site + "/")
+    until(page, "navigator.serviceWorker.controller !== null")
+    context.set_offline(True)
+    opened = page.goto(site + "/entry/stccg:mission-attempt")  # was the browser's "This site can't be reached"
+    assert opened is not None and opened.status == 503
+    assert page.text_content("#offline-page") == "offline: this page was not saved; search needs the saved copy."
+    box = page.locator("#offline-page").bounding_box()
+    assert box["y"] + box["height"] <= 740  # on the first screen
+    assert page.evaluate("getComputedStyle(document.body).margin") == "0px"  # the app's style sheet, kept
+    page.click("main a")  # the search page, kept when the app was installed
+    assert page.url == site + "/"
+    page.go_back()
+    save = page.locator("footer button")
+    assert save.inner_text() == "Save for offline"
+    assert page.text_content("footer .build") == f"build {current(bundled_root).name}"
+    save.click()
+    until(page, "document.querySelector('footer .saved').textContent.startsWith('Saving needs')")
+    assert page.text_content("footer .saved") == "Saving needs the network: save once back online."
+    assert severe_violations(page) == []
+    context.set_offline(False)
+    page.reload()
+    assert page.text_content("h1") == "mission attempt"

@@ -25,6 +25,7 @@ from kb.paths import DEFAULT_KB, current
 from kb.query import KnowledgeBase, load_search
 from web import cards, changes, documents, entries, gate, search, views
 from web.citing import lines_cited
+from web.diffs import diff_paragraphs
 
 SECURITY_HEADERS = {
     "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
@@ -196,6 +197,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     app.jinja_env.autoescape = lambda name: name is None or name.endswith((".html", ".xml", ".atom"))
     app.jinja_env.filters["rich"] = views.rich_text
+    app.jinja_env.filters["diff_paragraphs"] = diff_paragraphs
     app.jinja_env.filters["lines_cited"] = lines_cited
     app.jinja_env.filters["xml_text"] = views.xml_text
     app.jinja_env.globals["url_with"] = views.url_with

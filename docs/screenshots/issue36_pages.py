@@ -64,5 +64,57 @@ def main() -> None:
         server.close()
 
 
+def small() -> None:
+    """Item 8 and the rest of item 7 (issue36-8-*.png, issue36-7-not-saved-*.png): a word diff back
+    from the 11/27/00 Conundrum to Glossary 1.7's (one paragraph, the removed break marked ¶), an
+    entry's compare menu on a phone, the warnings, notes and notices in both schemes, and a page
+    never opened, offline. Run: .venv/bin/python docs/screenshots/issue36_pages.py small"""
+    import shutil
+
+    from kb.paths import current
+    from kb.query import KnowledgeBase
+
+    with tempfile.TemporaryDirectory() as work:
+        library, bundled, history = Path(work) / "library", Path(work) / "kb", Path(work) / "history"
+        build(ROOT / "data", bundled)
+        shutil.copytree(ROOT / "tests" / "fixtures" / "library", library)
+        shutil.copy(ROOT / "data" / "stccg" / "current-rulings-update-2000-11-27.txt", library / "stccg")
+        build(library, history)
+        sites = {}
+        for name, kb in (("bundled", bundled), ("history", history)):
+            server = waitress.create_server(create_app({"KB": str(kb)}), host="127.0.0.1", port=0)
+            threading.Thread(target=server.run, daemon=True).start()
+            sites[name] = f"http://127.0.0.1:{server.effective_port}"
+        versions = sorted(v.id for v in KnowledgeBase(current(history)).versions_of("stccg:conundrum"))
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            for width in (360, 1280):
+                phone = {"is_mobile": True, "has_touch": True} if width == 360 else {}
+                for scheme in ("light", "dark"):
+                    context = browser.new_context(
+                        viewport={"width": width, "height": 740 if width == 360 else 800}, color_scheme=scheme, **phone
+                    )
+                    page = context.new_page()
+                    page.goto(sites["bundled"] + "/entry/stccg:chajoh?as_of=2000-12-01")
+                    page.locator("p.partial").scroll_into_view_if_needed()
+                    page.screenshot(path=str(OUT / f"issue36-8-messages-{scheme}-{width}.png"))
+                    if scheme == "light":
+                        page.goto(sites["history"] + f"/entry/stccg:conundrum?a={versions[1]}&b={versions[0]}#compare")
+                        page.screenshot(path=str(OUT / f"issue36-8-diff-{width}.png"))
+                        page.goto(sites["bundled"] + "/entry/stccg:chajoh")
+                        page.locator("form.compare").scroll_into_view_if_needed()
+                        page.screenshot(path=str(OUT / f"issue36-8-compare-{width}.png"))
+                        page.goto(sites["bundled"] + "/")
+                        page.wait_for_timeout(1500)
+                        context.set_offline(True)
+                        page.goto(sites["bundled"] + "/entry/stccg:mission-attempt")
+                        page.screenshot(path=str(OUT / f"issue36-7-not-saved-{width}.png"))
+                    context.close()
+            browser.close()
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:] == ["small"]:
+        small()
+    else:
+        main()

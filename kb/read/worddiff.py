@@ -3,6 +3,7 @@ two versions of a history (`compared`).
 
 ``op`` is ``=`` (unchanged), ``-`` (only in the old text) or ``+`` (only in the new);
 joining the ``=`` and ``-`` segments gives the old text back, ``=`` and ``+`` the new.
+How a diff is shown in paragraphs is the web's (`web.diffs`).
 """
 
 from __future__ import annotations

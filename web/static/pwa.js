@@ -2,22 +2,23 @@
 // export points it at its own root) and tells the reader when a newer build has been kept.
 // Offline, a search page says so ("offline: search needs the saved copy") instead of showing
 // nothing; the footer offers one "Save for offline", says while it saves, and names the build
-// once it is kept ("Ready offline: build …").
+// once it is kept ("Ready offline: build …"); offline, that saving needs the network. A page
+// never opened, offline, is the service worker's own (sw.js: "this page was not saved").
 (function () {
   "use strict";
   var script = document.currentScript;
   var results = document.getElementById("results");
-  // A saved copy answers a search offline: the page kept without its query (the worker keeps no
-  // answers to queries), so its search box does not hold the words asked. The browser may still
-  // say it is online (the host is down, or the network is up but reaches nothing): both tell.
-  function savedCopy() {
-    var asked = new URLSearchParams(location.search).get("q");
-    var box = document.getElementById("q");
-    return Boolean(asked) && Boolean(box) && box.defaultValue !== asked.slice(0, 500);
+  function copyShown() {
+    // A search asked (?q=) answered by the saved copy of the empty search page: the worker found
+    // no copy of the answer, so the network is gone, whatever navigator.onLine says (it stays true
+    // behind a network that is gone). Not the export's search page, which answers in the browser.
+    var asked = (new URLSearchParams(window.location.search).get("q") || "").trim();
+    var exported = document.querySelector('script[src$="offline.js"]');
+    return Boolean(asked) && !(results.getAttribute("data-query") || "").trim() && !exported;
   }
   function offlineNotice() {
     if (!results || document.getElementById("offline-search")) { return; }
-    if (navigator.onLine !== false && !savedCopy()) { return; }
+    if (navigator.onLine !== false && !copyShown()) { return; }
     var notice = document.createElement("p");
     notice.id = "offline-search";
     notice.className = "banner offline";
@@ -46,12 +47,18 @@
     save.textContent = "Save for offline";
     save.addEventListener("click", function () {
       mark.textContent = "Saving for offline…";
-      navigator.serviceWorker.ready.then(function (registration) {
-        if (registration.active) { registration.active.postMessage({ type: "check" }); }
-        var tries = 0;
-        (function poll() {
-          ready().then(function (done) { if (!done && ++tries < 120) { setTimeout(poll, 250); } });
-        })();
+      // Asked of the host past the worker (?live=1) and its copies: offline, saving must wait
+      // (navigator.onLine is not to be trusted: it says true behind a network that is gone).
+      fetch(new URL("../offline.json?live=1", script.src).href, { cache: "no-store" }).then(function () {
+        return navigator.serviceWorker.ready.then(function (registration) {
+          if (registration.active) { registration.active.postMessage({ type: "check" }); }
+          var tries = 0;
+          (function poll() {
+            ready().then(function (done) { if (!done && ++tries < 120) { setTimeout(poll, 250); } });
+          })();
+        });
+      }, function () {
+        mark.textContent = "Saving needs the network: save once back online.";
       });
     });
     shownBuild.after(" · ", save, " ", mark);

@@ -3,6 +3,9 @@
 // when there is none. An export lists its files in offline.json: all are kept on the first
 // visit (a large export keeps its shell and search index, and each page once opened). When the
 // network is back and offline.json names a new build, the new build is kept and the old dropped.
+// Offline, a page never opened is answered by a page of the worker's own ("this page was not
+// saved"), never the browser's "can't be reached"; an export kept whole has every page, so what
+// it lacks offline is not in it (its 404 page).
 "use strict";
 var PREFIX = "rulings-";
 var SHELL = ["./", "static/style.css", "static/cite.js", "static/app.js", "static/pwa.js", "static/manifest.webmanifest", "static/icon.svg"];
@@ -41,11 +44,12 @@ function kept(name) {
   });
 }
 
-function keep(name, files) {
+function keep(name, files, whole) {
+  // whole: every page of the build is among files (an export's offline.json says "complete").
   return caches.open(name).then(function (cache) {
     // cache: "no-store": a new build's files from the host, never the browser's HTTP cache.
     return cache.addAll(files.map(function (f) { return new Request(scoped(f), { cache: "no-store" }); })).then(function () {
-      return cache.put(scoped(KEPT), new Response(name));
+      return cache.put(scoped(KEPT), new Response(JSON.stringify({ build: name, complete: Boolean(whole) })));
     });
   }).then(function () {
     return caches.keys();
@@ -90,10 +94,48 @@ function checkNow() {
     var name = PREFIX + build.build;
     return kept(name).then(function (done) {
       if (done) { return null; }
-      return keep(name, ["./"].concat(build.files)).then(function () { return build; });
+      return keep(name, ["./"].concat(build.files), build.complete).then(function () { return build; });
     });
   }, function () {
-    return kept(PREFIX + "app").then(function (done) { return done ? null : keep(PREFIX + "app", SHELL).then(function () { return null; }); });
+    return kept(PREFIX + "app").then(function (done) { return done ? null : keep(PREFIX + "app", SHELL, false).then(function () { return null; }); });
+  });
+}
+
+function escaped(text) {
+  return String(text).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; });
+}
+
+function notSaved(build) {
+  // The page for a page never opened, offline: it says so and, as every page does (pwa.js, in
+  // the footer beside the build), offers "Save for offline".
+  var footer = build ? '<footer><span class="build" data-build="' + escaped(build) + '">build ' + escaped(build) + "</span></footer>" : "<footer></footer>";
+  var html = '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">' +
+    "<title>Offline: not saved · rulings</title>" +
+    '<link rel="stylesheet" href="' + escaped(scoped("static/style.css")) + '">' +
+    '<script src="' + escaped(scoped("static/pwa.js")) + '" data-sw="' + escaped(self.location.href) + '" defer></script>' +
+    '</head><body><main id="main"><h1>Not saved for offline</h1>' +
+    '<p class="banner offline" id="offline-page" role="status">offline: this page was not saved; search needs the saved copy.</p>' +
+    "<p>The pages opened before still open offline, and so does <a href=\"" + escaped(scoped("./")) + '">the search page</a>. ' +
+    "Once the network is back, this page opens again and is kept as you open it; Save for offline keeps the saved copy.</p>" +
+    "</main>" + footer + "</body></html>";
+  return new Response(html, { status: 503, statusText: "Offline", headers: { "Content-Type": "text/html; charset=utf-8" } });
+}
+
+function unsaved(request, otherwise) {
+  // Offline, no copy of the page asked for: for a page (a navigation) of a build kept whole, the
+  // export's own 404 page (it has every page); else the page saying it was not saved.
+  if (request.mode !== "navigate") { return otherwise(); }
+  return keptName().then(function (name) {
+    if (!name) { return notSaved(null); }
+    return caches.open(name).then(function (cache) { return cache.match(scoped(KEPT)); }).then(function (mark) {
+      return mark.json();
+    }).then(function (said) { return Boolean(said && said.complete); }, function () { return false; }).then(function (whole) {
+      var build = name.slice(PREFIX.length);
+      return whole ? caches.match(scoped("404.html")).then(function (page) {
+        return page ? Response.redirect(scoped("404.html") + "?from=" + encodeURIComponent(new URL(request.url).pathname), 302) : notSaved(build);
+      }) : notSaved(build);
+    });
   });
 }
 
@@ -159,7 +201,7 @@ self.addEventListener("fetch", function (event) {
       return found || caches.match(key, { ignoreSearch: true });
     }).then(function (found) {
       if (found) { return found; }
-      return missing(function () { throw error; });
+      return unsaved(request, function () { throw error; });
     });
   }));
 });
