@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, make_response, render_template, request
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request
 
 from kb.answers import AsOfAnswer, DiffAnswer
 from kb.errors import ReversedRange
@@ -15,7 +15,7 @@ from kb.vocabulary import SERIES_KINDS, kind_filter
 from rulings.dates import parse_date
 from rulings.errors import BadDate
 from web.gate import costly
-from web.views import chosen_game, date_arg, keep_game, page, paging, route
+from web.views import BadDateArg, chosen_game, date_arg, encoded_url, keep_game, kept_args, page, paging, route
 
 bp = Blueprint("changes", __name__)
 FEED_DOCUMENTS = 20
@@ -75,10 +75,18 @@ def as_of_page(when: str, json_wanted: bool) -> Any:
     try:
         on = parse_date(when)
     except BadDate as err:
-        abort(400, str(err))
+        raise BadDateArg("as_of", when, err) from None
     game = g.kb.game_filter(chosen_game())
     answer: AsOfAnswer = g.kb.as_of(on, game, paging())
     return keep_game(page("changes/asof.html", answer, json_wanted), game)
+
+
+@bp.route("/asof")
+def as_of_form() -> Any:
+    """What the as-of page's date control asks: ``/asof?as_of=D`` is the page ``/asof/D`` (today
+    without a date), its other query parameters kept."""
+    on = date_arg("as_of") or dt.date.today()
+    return redirect(encoded_url(f"/asof/{on.isoformat()}", kept_args("as_of")))
 
 
 @bp.route("/changes.atom")

@@ -1,0 +1,145 @@
+"""Dates on every page (issue #36, item 5): a date control on the entry, card and as-of pages
+(not in the static export, which answers no other date), a later version said to be later on
+the date asked, and a date that is not one given back in its form with the message beside it."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+from web.app import create_app
+
+TODAY = dt.date.today().isoformat()
+NOT_A_DATE = "is not a date (expected YYYY-MM-DD, e.g. 2000-11-27)"
+
+
+def html(client: FlaskClient, url: str, status: int = 200) -> str:
+    response = client.get(url)
+    assert response.status_code == status, (url, response.data[:300])
+    return response.get_data(as_text=True)
+
+
+def as_json(client: FlaskClient, url: str, status: int) -> Any:
+    response = client.get(url)
+    assert response.status_code == status, (url, response.data[:300])
+    return response.get_json()
+
+
+# -- a) a date control on every entry, card and as-of page ---------------------------------------
+
+
+def test_an_entry_page_has_a_date_control_prefilled_with_its_date(client: FlaskClient) -> None:
+    body = html(client, "/entry/stccg:commandeering")
+    assert (
+        '<form method="get" class="date-control" action="/entry/stccg:commandeering">\n  \n'
+        f'  <label>As of <input type="date" name="as_of" value="{TODAY}"></label>'
+    ) in body
+
+
+def test_the_date_control_keeps_the_other_query_parameters(history: FlaskClient) -> None:
+    versions = as_json(history, "/entry/stccg:mission-attempt.json", 200)["versions"]
+    a, b = versions[0]["version"], versions[-1]["version"]
+    body = html(history, f"/entry/stccg:mission-attempt?a={a}&b={b}&as_of=2000-11-01")
+    control = body[body.index('class="date-control"') :].split("</form>")[0]
+    assert f'<input type="hidden" name="a" value="{a}"><input type="hidden" name="b" value="{b}">' in control
+    assert '<input type="date" name="as_of" value="2000-11-01">' in control
+    assert control.count("<input") == 3
+
+
+def test_a_card_page_has_a_date_control_keeping_the_game(client: FlaskClient) -> None:
+    body = html(client, "/card/Nebula?game=stccg&as_of=2000-11-27&offset=0")
+    assert (
+        '<form method="get" class="date-control" action="/card/Nebula">\n'
+        '  <input type="hidden" name="game" value="stccg">\n'
+        '  <label>As of <input type="date" name="as_of" value="2000-11-27"></label>'
+    ) in body
+
+
+def test_the_as_of_page_asks_another_date_and_lands_on_its_page(client: FlaskClient) -> None:
+    body = html(client, "/asof/2000-11-27")
+    assert '<form method="get" class="date-control" action="/asof">' in body
+    assert '<label>Another date <input type="date" name="as_of" value="2000-11-27"></label>' in body
+    response = client.get("/asof?as_of=2000-11-01&game=stccg")
+    assert (response.status_code, response.headers["Location"]) == (302, "/asof/2000-11-01?game=stccg")
+
+
+def test_the_static_export_shows_no_date_control(client: FlaskClient, bundled_root: Path) -> None:
+    """The export has each entry and card as of its build day only: a date box would lead nowhere."""
+    exported = create_app({"KB": str(bundled_root), "TESTING": True, "EXPORT": True, "PAGED": False}).test_client()
+    for url in ("/entry/stccg:commandeering", "/card/Nebula", "/asof/2000-11-27"):
+        assert 'class="date-control"' in html(client, url)
+        assert "date-control" not in html(exported, url)
+
+
+def test_a_later_version_is_said_to_be_later_on_the_date_asked(history: FlaskClient) -> None:
+    body = html(history, "/entry/stccg:commandeering?as_of=2000-11-01")
+    assert "<h2>Later versions, not yet in force on 2000-11-01</h2>" in body
+    assert body.count('<span class="badge pending">later version</span>') == 2  # the history badges today's status
+    assert ">pending</span>" not in body and "<h2>Pending</h2>" not in body and "Not in force:" not in body
+    assert "Later version, not yet in force on 2000-11-01: in force from 2000-11-27." in body
+    assert "Later version, not yet in force on 2000-11-01: in force from 2000-12-18." in body
+    timeline = body[body.index('<ol class="timeline">') :].split("</ol>")[0]
+    marks = [line.split('<strong class="on-date">')[1].split("</strong>")[0] for line in timeline.split("<li>")[1:]]
+    assert marks == [
+        "in force on 2000-11-01",
+        "later version, not yet in force on 2000-11-01",
+        "later version, not yet in force on 2000-11-01",
+    ]
+
+    assert 'class="on-date"' not in html(history, "/entry/stccg:commandeering")  # today: no mark
+
+
+# -- d) a date that is not one: its form back, the value kept, the message beside the box -------
+
+
+@pytest.mark.parametrize(
+    ("url", "action", "field", "typed", "hidden"),
+    [
+        ("/entry/stccg:commandeering?as_of=262000-12-17", "/entry/stccg:commandeering", "as_of", "262000-12-17", []),
+        ("/card/Nebula?game=stccg&as_of=2000-13-01", "/card/Nebula", "as_of", "2000-13-01", [("game", "stccg")]),
+        ("/asof/2000-13-01", "/asof", "as_of", "2000-13-01", []),
+        ("/?q=ship&as_of=262000-12-17", "/", "as_of", "262000-12-17", [("q", "ship")]),
+    ],
+)
+def test_a_bad_date_gives_the_form_back_with_the_message_beside_the_box(
+    client: FlaskClient, url: str, action: str, field: str, typed: str, hidden: list[tuple[str, str]]
+) -> None:
+    body = html(client, url, 400)
+    form = body[body.index('<form method="get" class="date-control"') :].split("</form>")[0]
+    assert form.startswith(f'<form method="get" class="date-control" action="{action}">')
+    for name, value in hidden:
+        assert f'<input type="hidden" name="{name}" value="{value}">' in form
+    assert (
+        f'<input type="date" name="{field}" value="{typed}" aria-invalid="true" '
+        f'aria-describedby="{field}-error"></label>\n'
+        f'  <p class="error" id="{field}-error">&#39;{typed}&#39; {NOT_A_DATE}</p>'
+    ) in form
+    assert "Showing the rules as they stood on" not in body  # no banner of a date that is none
+
+
+def test_a_bad_diff_date_keeps_both_dates_and_the_other_filters(client: FlaskClient) -> None:
+    body = html(client, "/diff?from=2000-10-30&to=262000-12-17&game=stccg&kind=glossary", 400)
+    form = body[body.index('<form method="get" class="date-control" action="/diff">') :].split("</form>")[0]
+    assert '<input type="hidden" name="game" value="stccg"><input type="hidden" name="kind" value="glossary">' in form
+    assert '<label>From <input type="date" name="from" value="2000-10-30"></label>' in form
+    assert (
+        '<label>To <input type="date" name="to" value="262000-12-17" aria-invalid="true" aria-describedby="to-error">'
+    ) in form
+    assert f'<p class="error" id="to-error">&#39;262000-12-17&#39; {NOT_A_DATE}</p>' in form
+
+
+@pytest.mark.parametrize(
+    "url", ["/entry/stccg:commandeering.json?as_of=262000-12-17", "/card/Nebula.json?as_of=2000-13-01"]
+)
+def test_the_json_twin_of_a_bad_date_is_a_json_error(client: FlaskClient, url: str) -> None:
+    typed = url.rsplit("=", 1)[1]
+    assert as_json(client, url, 400) == {
+        "status": 400,
+        "error": f"as_of: '{typed}' {NOT_A_DATE}",
+        "field": "as_of",
+        "suggestions": [],
+    }
