@@ -394,3 +394,14 @@ class KnowledgeBase(Reader):
         from kb.read import cards
 
         return cards.deck_keys(self.parts, text, game)
+
+    # -- what one document changed (issue #36 item 5, branch r36-dates) ------------------
+
+    def document_range(self, document: str) -> tuple[dt.date, dt.date, dict[str, Any]] | None:
+        """The dates a diff spans to show what ``document`` changed, and that document; None when
+        there is no such dated document (`kb.read.changes.document_range`)."""
+        return changes.document_range(self, document)
+
+    def dated_documents(self, game: str | None = None) -> list[dict[str, Any]]:
+        """The dated documents (of ``game``), oldest first (`kb.read.changes.dated_documents`)."""
+        return changes.dated_documents(self, self.game_filter(game))

@@ -1,6 +1,8 @@
 """Dates on every page (issue #36, item 5): a date control on the entry, card and as-of pages
 (not in the static export, which answers no other date), a later version said to be later on
-the date asked, and a date that is not one given back in its form with the message beside it."""
+the date asked, the diff page's links to what each document changed, its Changed section first
+with counts that jump to their sections, and a date that is not one given back in its form with
+the message beside it."""
 
 from __future__ import annotations
 
@@ -11,7 +13,10 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from kb.paths import current
+from kb.query import KnowledgeBase
 from web.app import create_app
+from web.export.site import Site
 
 TODAY = dt.date.today().isoformat()
 NOT_A_DATE = "is not a date (expected YYYY-MM-DD, e.g. 2000-11-27)"
@@ -143,3 +148,70 @@ def test_the_json_twin_of_a_bad_date_is_a_json_error(client: FlaskClient, url: s
         "field": "as_of",
         "suggestions": [],
     }
+
+
+# -- b) the diff page's links open what each document changed -----------------------------------
+
+HISTORY_DOCUMENTS = ["glossary-1-7", "cr-2000-10-30", "cr-update-2000-11-27", "cr-update-2000-12-18", "cr-2001-01-29"]
+
+
+def test_each_document_links_to_what_it_changed(history: FlaskClient) -> None:
+    body = html(history, "/diff?from=2000-08-01&to=2000-12-18")
+    listed = body[body.index('<p class="dates">') :].split("</p>")[0]
+    assert [link.split('"')[0] for link in listed.split('<a href="')[1:]] == [
+        f"/diff?document={d}" for d in HISTORY_DOCUMENTS
+    ]  # the dates of the range asked are not kept: the document's own are its range
+    assert '<a href="/diff?document=cr-update-2000-11-27">2000-11-27 Current Rulings Update (11/27/00)</a>' in listed
+
+
+def test_a_documents_link_opens_the_diff_of_its_own_day(history: FlaskClient) -> None:
+    body = html(history, "/diff?document=cr-update-2000-11-27")
+    assert "<h1>Changes from 2000-11-26 to 2000-11-27</h1>" in body
+    assert (
+        '<p class="banner">What the document changed: <a href="/docs/cr-update-2000-11-27">Current Rulings Update'
+        " (11/27/00)</a> of 2000-11-27."
+    ) in body
+    assert '<a href="/diff?document=cr-update-2000-11-27" aria-current="page">' in body
+    answer = as_json(history, "/diff.json?document=cr-update-2000-11-27", 200)
+    assert answer == as_json(history, "/diff.json?from=2000-11-26&to=2000-11-27", 200) | {"latest": answer["latest"]}
+    assert answer["latest"] == {
+        "id": "cr-update-2000-11-27",
+        "game": "stccg",
+        "kind": "current-rulings-update",
+        "title": "Current Rulings Update",
+        "version": "11/27/00",
+        "date": "2000-11-27",
+    }
+    assert answer["counts"] == {"added": 40, "changed": 10, "rescinded": 0, "pending": 0}
+
+
+def test_the_documents_listed_are_of_the_game_chosen(client: FlaskClient) -> None:
+    default = html(client, "/diff")
+    every = html(client, "/diff?game=any")
+    assert "document=nz-rulebook" not in default and "document=stccg-cr-update-2000-11-27" in default
+    assert "document=nz-rulebook" in every
+    assert "<h1>Changes from 2022-12-31 to 2023-01-01</h1>" in html(client, "/diff?game=stccg&document=nz-rulebook")
+
+
+def test_an_unknown_or_undated_document_is_a_404(client: FlaskClient) -> None:
+    assert "no dated document &#39;nope&#39;" in html(client, "/diff?document=nope", 404)
+
+
+def test_the_export_opens_a_documents_link_on_the_diff_to_its_date(bundled_root: Path) -> None:
+    site = Site(KnowledgeBase(current(bundled_root)), dt.date(2026, 1, 1))
+    site.diff_to = {"2000-11-27": "diff/1996-12-01_2000-11-27", "2023-01-01": "diff/2000-11-27_2023-01-01"}
+    assert site.resolve("/diff", "document=stccg-cr-update-2000-11-27") == "diff/1996-12-01_2000-11-27"
+    assert site.resolve("/diff", "game=any&document=nz-rulebook") == "diff/2000-11-27_2023-01-01"
+
+
+# -- c) Changed first, each count a jump to its section ---------------------------------------
+
+
+def test_the_diff_puts_changed_first_and_its_counts_jump_to_their_sections(history: FlaskClient) -> None:
+    body = html(history, "/diff?from=2000-10-30&to=2000-11-27")
+    assert (
+        '<p class="count"><a href="#changed">10 changed</a>, <a href="#added">40 added</a>, 0 rescinded, 0 pending</p>'
+    ) in body
+    headings = [h.split("</h2>")[0] for h in body.split("<h2")[1:]]
+    assert headings == [f' id="{k.lower()}">{k}' for k in ("Changed", "Added", "Rescinded", "Pending")]
+    assert body.index('<section class="change">') < body.index('<h2 id="added">')

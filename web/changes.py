@@ -33,13 +33,17 @@ def diff(json_wanted: bool) -> Any:
     latest = None
     if start is None and end is None:  # what the latest document changed
         start, end, latest = g.kb.latest_range(game)
+    shown = game  # the game of the diff: a document's own when it is what one document changed
+    if request.args.get("document"):  # what one document changed (a link of "What each document changed")
+        start, end, latest = _document_range(request.args["document"])
+        shown = latest["game"]
     start = start or _day_before(dates[0] if dates else None)
     end = end or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
     deck_text = request.args.get("deck", "")[:20_000]
-    cards = g.kb.deck_keys(deck_text, game) if deck_text.strip() else None
+    cards = g.kb.deck_keys(deck_text, shown) if deck_text.strip() else None
     try:
-        answer: DiffAnswer = g.kb.diff(start, end, game, kinds, cards, paging())
+        answer: DiffAnswer = g.kb.diff(start, end, shown, kinds, cards, paging())
     except ReversedRange as err:
         abort(400, str(err))
     dates_known = sorted(set(dates))
@@ -49,18 +53,27 @@ def diff(json_wanted: bool) -> Any:
             "changes/diff.html",
             {
                 **answer,
-                "game": game,
+                "game": shown,
                 "games": g.kb.games(),
                 "dates": dates_known,
                 "deck": deck_text,
                 "kinds": chosen,
                 "all_kinds": SERIES_KINDS,
                 "latest": latest,
+                "documents_dated": g.kb.dated_documents(game),
             },
             json_wanted,
         ),
         game,
     )
+
+
+def _document_range(document: str) -> tuple[dt.date, dt.date, dict[str, Any]]:
+    """The range of ``?document=``: what that document changed (404 when no such document is dated)."""
+    found: tuple[dt.date, dt.date, dict[str, Any]] | None = g.kb.document_range(document)
+    if found is None:
+        abort(404, f"no dated document {document[:80]!r}")
+    return found
 
 
 def _day_before(first: str | None) -> dt.date:

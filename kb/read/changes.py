@@ -141,10 +141,28 @@ def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.d
     dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
     if not dated:
         return dt.date.today() - dt.timedelta(days=1), dt.date.today(), None
-    latest = max(dated, key=lambda d: (d["date"], d["id"]))
-    day = dt.date.fromisoformat(latest["date"])
-    facts = {k: latest[k] for k in ("id", "game", "kind", "title", "version", "date")}  # not where its file lies
-    return day - dt.timedelta(days=1), day, facts
+    return _range_of(max(dated, key=lambda d: (d["date"], d["id"])))
+
+
+def document_range(reader: Reader, document: str) -> tuple[dt.date, dt.date, dict[str, Any]] | None:
+    """The range a diff spans to show what ``document`` changed: from the day before its date to
+    its date, and the document (None when the library has no such document, or it is undated)."""
+    found = reader.documents().get(document)
+    return _range_of(found) if found is not None and found["date"] else None
+
+
+def dated_documents(reader: Reader, game: str | None = None) -> list[dict[str, Any]]:
+    """The dated documents (of ``game``), oldest first, each as `document_range` gives it."""
+    dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
+    return [_range_of(d)[2] for d in sorted(dated, key=lambda d: (d["date"], d["id"]))]
+
+
+def _range_of(document: dict[str, Any]) -> tuple[dt.date, dt.date, dict[str, Any]]:
+    """The day before a dated document's date (its date if that is the first there is), its date,
+    and its facts (not where its file lies)."""
+    day = dt.date.fromisoformat(document["date"])
+    facts = {k: document[k] for k in ("id", "game", "kind", "title", "version", "date")}
+    return (day - dt.timedelta(days=1) if day > dt.date.min else day), day, facts
 
 
 @dataclass
