@@ -400,7 +400,7 @@ class KnowledgeBase(Reader):
     def document_range(self, document: str) -> tuple[dt.date, dt.date, dict[str, Any]] | None:
         """The dates a diff spans to show what ``document`` changed, and that document; None when
         there is no such dated document (`kb.read.changes.document_range`)."""
-        return changes.document_range(self, document)
+        return changes.document_range(self.parts, document)
 
     def dated_documents(self, game: str | None = None) -> list[dict[str, Any]]:
         """The dated documents (of ``game``), oldest first (`kb.read.changes.dated_documents`)."""

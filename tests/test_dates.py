@@ -185,6 +185,16 @@ def test_a_documents_link_opens_the_diff_of_its_own_day(history: FlaskClient) ->
     assert answer["counts"] == {"added": 40, "changed": 10, "rescinded": 0, "pending": 0}
 
 
+def test_a_document_changing_a_later_day_spans_to_that_day(history: FlaskClient) -> None:
+    """The 12/18/00 update rescinds the holodeck Current Rulings text from 12/25/00."""
+    answer = as_json(history, "/diff.json?document=cr-update-2000-12-18", 200)
+    assert (answer["from"], answer["to"]) == ("2000-12-17", "2000-12-25")
+    assert answer["counts"] == {"added": 0, "changed": 5, "rescinded": 1, "pending": 1}
+    assert [i["topic"] for i in answer["rescinded"]] == ["stccg:holodeck"]
+    body = html(history, "/diff?document=cr-update-2000-12-18")
+    assert "of 2000-12-18, up to 2000-12-25, when the last of its changes took effect." in body
+
+
 def test_the_documents_listed_are_of_the_game_chosen(client: FlaskClient) -> None:
     default = html(client, "/diff")
     every = html(client, "/diff?game=any")

@@ -144,11 +144,21 @@ def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.d
     return _range_of(max(dated, key=lambda d: (d["date"], d["id"])))
 
 
-def document_range(reader: Reader, document: str) -> tuple[dt.date, dt.date, dict[str, Any]] | None:
+def document_range(parts: Parts, document: str) -> tuple[dt.date, dt.date, dict[str, Any]] | None:
     """The range a diff spans to show what ``document`` changed: from the day before its date to
-    its date, and the document (None when the library has no such document, or it is undated)."""
-    found = reader.documents().get(document)
-    return _range_of(found) if found is not None and found["date"] else None
+    the last day it changed what is in force (its date, or later when a version it made comes
+    into force later or one it ends stops later: the 12/18/00 update rescinds a text from
+    12/25/00), and the document (None when the library has no such document, or it is undated)."""
+    found = parts.reader.documents().get(document)
+    if found is None or not found["date"]:
+        return None
+    start, last, facts = _range_of(found)
+    for version in parts.reader.versions_of_documents({document}):
+        if version.document_id == document and version.valid_from is not None:
+            last = max(last, version.valid_from)
+        if version.valid_to is not None and (version.ended_by or {}).get("document") == document:
+            last = max(last, version.valid_to)
+    return start, last, facts
 
 
 def dated_documents(reader: Reader, game: str | None = None) -> list[dict[str, Any]]:
