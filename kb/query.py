@@ -33,7 +33,6 @@ from kb.answers import (
     AsOfAnswer,
     BlameAnswer,
     CardAnswer,
-    Citation,
     Comparison,
     DeckAnswer,
     DiffAnswer,
@@ -41,7 +40,6 @@ from kb.answers import (
     DocumentPage,
     DocumentsAnswer,
     DocumentsPage,
-    Ending,
     HistoryAnswer,
     HistoryVersion,
     OfflineIndex,
@@ -189,14 +187,6 @@ class KnowledgeBase:
         """``value`` if it names a game of this knowledge base (None: any game); else an `UnknownFilter`."""
         return self._parts.game_filter(value)
 
-    def citation(self, version: Version) -> Citation:
-        """Where a version's text comes from."""
-        return self._parts.citation(version)
-
-    def series_label(self, series: str) -> str:
-        """A reader's name for a series."""
-        return self._parts.series_label(series)
-
     def part(self, version: Version, on: dt.date) -> Part:
         """One version as an answer part: text, status, operation, dates, note, citation, cards."""
         return self._parts.part(version, on)
@@ -204,22 +194,6 @@ class KnowledgeBase:
     def in_force(self, topic: str, on: dt.date) -> list[Version]:
         """The versions of ``topic`` in force on ``on``, one per series."""
         return self._parts.in_force(topic, on)
-
-    def cards_of(self, versions: list[Version]) -> list[str]:
-        """The names of the cards ``versions`` mention or are headed by, in first-mention order."""
-        return self._parts.cards_of(versions)
-
-    def ending(self, version: Version) -> Ending | None:
-        """When, by which document (cited) and why a version stopped being in force."""
-        return self._parts.ending(version)
-
-    def ended(self, topic: str, on: dt.date) -> list[Part]:
-        """The last versions of ``topic``'s series with nothing in force on ``on``."""
-        return self._parts.ended(topic, on)
-
-    def backrefs(self, topic: str) -> list[TopicRef]:
-        """Topics whose text in force refers to ``topic`` ("See X")."""
-        return self._parts.backrefs(topic)
 
     # -- answers --------------------------------------------------------------------
 
@@ -271,7 +245,7 @@ class KnowledgeBase:
             raise ReversedRange(f"FROM {start} is after TO {end}; give the earlier date first")
         return changes.diff(self._parts, start, end, game, kinds, cards, paging)
 
-    def latest_range(self, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
+    def latest_range(self, game: str | None = None) -> tuple[dt.date, dt.date, DocumentFacts | None]:
         """The dates a diff spans by default, what the latest document (of ``game``) changed, and
         that document (`kb.read.changes.latest_range`)."""
         return changes.latest_range(self.store, self.game_filter(game))
@@ -386,3 +360,14 @@ class KnowledgeBase:
         from kb.read import listing
 
         return listing.site_pages(self.store)
+
+    # -- what one document changed (issue #36 item 5, branch r36-dates) ------------------
+
+    def document_range(self, document: str) -> tuple[dt.date, dt.date, DocumentFacts] | None:
+        """The dates a diff spans to show what ``document`` changed, and that document; None when
+        there is no such dated document (`kb.read.changes.document_range`)."""
+        return changes.document_range(self._parts, document)
+
+    def dated_documents(self, game: str | None = None) -> list[DocumentFacts]:
+        """The dated documents (of ``game``), oldest first (`kb.read.changes.dated_documents`)."""
+        return changes.dated_documents(self.store, self.game_filter(game))

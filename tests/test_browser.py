@@ -173,7 +173,7 @@ def test_diff_between_two_dates(page: object, history_site: str) -> None:
     page.fill("input[name=to]", "2000-11-27")  # type: ignore[attr-defined]
     page.click("main form.filters button")  # type: ignore[attr-defined]
     page.wait_for_selector("p.count")  # type: ignore[attr-defined]
-    assert page.inner_text("p.count") == "40 added, 10 changed, 0 rescinded, 0 pending"  # type: ignore[attr-defined]
+    assert page.inner_text("p.count") == "10 changed, 40 added, 0 rescinded, 0 pending"  # type: ignore[attr-defined]
     assert page.locator("section.change ins").count() > 0  # type: ignore[attr-defined]
     shot(page, "diff")
 

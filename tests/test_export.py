@@ -248,7 +248,7 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
         assert "This page is not in this export" in page.text_content("p.error")
         page.goto(static_host + "diff.html?from=1994-10-31&to=2023-01-01")
         page.wait_for_selector("p.count[data-offline]")
-        assert page.text_content("p.count") == "156 added, 0 changed, 0 rescinded"
+        assert page.text_content("p.count") == "0 changed, 156 added, 0 rescinded"
         context.close()
         browser.close()
     assert errors == []
@@ -381,7 +381,9 @@ def test_the_diff_page_compares_any_two_dates_in_the_browser(
                         assert shown[kind] == topics, (start, end, kind)
                     counts = [len(answer[k]) for k in ("added", "changed", "rescinded")]
                     checked.append(counts)
-                    assert page.text_content("p.count") == "{} added, {} changed, {} rescinded".format(*counts)
+                    assert page.text_content("p.count") == "{1} changed, {0} added, {2} rescinded".format(*counts)
+                    jumps = page.eval_on_selector_all("p.count a", "els => els.map(e => e.getAttribute('href'))")
+                    assert jumps == [f"#{k}" for k in ("changed", "added", "rescinded") if answer[k]]
                     assert page.text_content("h1") == f"Changes from {start} to {end}"
                     assert "Pending rulings are not counted here" in page.text_content("p.note")
             page.goto(history_host + "diff.html?from=2001-01-29&to=2000-08-01")

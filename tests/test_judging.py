@@ -246,7 +246,7 @@ def test_show_changes_opens_at_the_word_diff(history: FlaskClient) -> None:
 
 
 def test_a_bad_as_of_is_a_400_without_a_query_too(client: FlaskClient) -> None:
-    assert "as_of: &#39;2000-13-45&#39; is not a date" in page(client, "/?as_of=2000-13-45", 400)
+    assert "&#39;2000-13-45&#39; is not a date" in page(client, "/?as_of=2000-13-45", 400)
 
 
 def test_the_404_page_says_did_you_mean_once(client: FlaskClient) -> None:

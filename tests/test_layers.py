@@ -247,4 +247,4 @@ def test_the_facade_holds_the_store_and_is_no_reader() -> None:
     rows = {a for a in dir(Reader) if not a.startswith("_")}
     assert not issubclass(KnowledgeBase, Reader)
     assert public & rows == {"close"}
-    assert len(public) == 46
+    assert len(public) == 42

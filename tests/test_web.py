@@ -153,7 +153,7 @@ def test_atom_feed(client: FlaskClient) -> None:
         ("/docs/nope", 404, "no document 'nope'"),
         ("/nowhere", 404, "The requested URL was not found on the server."),
         ("/asof/2000-13-01", 400, "'2000-13-01' is not a date"),
-        ("/diff?from=yesterday", 400, "from: 'yesterday' is not a date"),
+        ("/diff?from=yesterday", 400, "'yesterday' is not a date"),
         ("/?q=x&as_of=30/30/30", 400, "is not a date"),
         ("/entry/stccg:any?a=1&b=99999", 400, "choose two versions"),
     ],

@@ -182,6 +182,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         headers = [(k, v) for k, v in error.get_headers() if k.lower() != "content-type"]
         return (*views.error_page(error.code or 500, error.description or error.name, []), headers)
 
+    app.register_error_handler(views.BadDateArg, views.date_error)
+
     @app.errorhandler(UnknownFilter)
     def bad_filter(error: UnknownFilter) -> tuple[Any, int]:
         return views.error_page(400, str(error), [])
@@ -202,6 +204,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["xml_text"] = views.xml_text
     app.jinja_env.globals["url_with"] = views.url_with
     app.jinja_env.globals["json_url"] = views.json_url
+    app.jinja_env.globals["kept_args"] = views.kept_args
     for blueprint in (search.bp, entries.bp, cards.bp, changes.bp, documents.bp):  # one per user task
         app.register_blueprint(blueprint)
     for name in app.jinja_env.list_templates():  # compiled now (before a server forks), not by the first requests

@@ -6,7 +6,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
-from flask import Blueprint, abort, current_app, g, make_response, render_template, request
+from flask import Blueprint, abort, current_app, g, make_response, redirect, render_template, request
 
 from kb.answers import AsOfAnswer, DiffAnswer, DocumentFacts
 from kb.errors import ReversedRange
@@ -14,7 +14,7 @@ from kb.vocabulary import CHANGE_KINDS, SERIES_KINDS, kind_filter
 from rulings.dates import parse_date
 from rulings.errors import BadDate
 from web.gate import costly
-from web.views import chosen_game, date_arg, keep_game, page, paging, route
+from web.views import BadDateArg, chosen_game, date_arg, encoded_url, keep_game, kept_args, page, paging, route
 
 bp = Blueprint("changes", __name__)
 FEED_DOCUMENTS = 20
@@ -32,13 +32,17 @@ def diff(json_wanted: bool) -> Any:
     latest = None
     if start is None and end is None:  # what the latest document changed
         start, end, latest = g.kb.latest_range(game)
+    shown = game  # the game of the diff: a document's own when it is what one document changed
+    if request.args.get("document"):  # what one document changed (a link of "What each document changed")
+        start, end, latest = _document_range(request.args["document"])
+        shown = latest["game"]
     start = start or _day_before(dates[0] if dates else None)
     end = end or dt.date.today()
     kinds = [k for k in request.args.getlist("kind") if k] or None
     deck_text = request.args.get("deck", "")[:20_000]
-    cards = g.kb.deck_keys(deck_text, game) if deck_text.strip() else None
+    cards = g.kb.deck_keys(deck_text, shown) if deck_text.strip() else None
     try:
-        answer: DiffAnswer = g.kb.diff(start, end, game, kinds, cards, paging())
+        answer: DiffAnswer = g.kb.diff(start, end, shown, kinds, cards, paging())
     except ReversedRange as err:
         abort(400, str(err))
     chosen = [kind_filter(k) for k in kinds or []]
@@ -47,18 +51,27 @@ def diff(json_wanted: bool) -> Any:
             "changes/diff.html",
             {
                 **answer,
-                "game": game,
+                "game": shown,
                 "games": g.kb.games(),
                 "dates": dates,
                 "deck": deck_text,
                 "kinds": chosen,
                 "all_kinds": SERIES_KINDS,
                 "latest": latest,
+                "documents_dated": g.kb.dated_documents(game),
             },
             json_wanted,
         ),
         game,
     )
+
+
+def _document_range(document: str) -> tuple[dt.date, dt.date, DocumentFacts]:
+    """The range of ``?document=``: what that document changed (404 when no such document is dated)."""
+    found: tuple[dt.date, dt.date, DocumentFacts] | None = g.kb.document_range(document)
+    if found is None:
+        abort(404, f"no dated document {document[:80]!r}")
+    return found
 
 
 def _day_before(first: str | None) -> dt.date:
@@ -73,10 +86,18 @@ def as_of_page(when: str, json_wanted: bool) -> Any:
     try:
         on = parse_date(when)
     except BadDate as err:
-        abort(400, str(err))
+        raise BadDateArg("as_of", when, err) from None
     game = g.kb.game_filter(chosen_game())
     answer: AsOfAnswer = g.kb.as_of(on, game, paging())
     return keep_game(page("changes/asof.html", answer, json_wanted), game)
+
+
+@bp.route("/asof")
+def as_of_form() -> Any:
+    """What the as-of page's date control asks: ``/asof?as_of=D`` is the page ``/asof/D`` (today
+    without a date), its other query parameters kept."""
+    on = date_arg("as_of") or dt.date.today()
+    return redirect(encoded_url(f"/asof/{on.isoformat()}", kept_args("as_of")))
 
 
 @bp.route("/changes.atom")

@@ -18,6 +18,7 @@ from urllib.parse import quote, urlencode, urlsplit
 from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+from werkzeug.exceptions import BadRequest
 
 from kb.paging import EVERYTHING, MAX_SIZE, SIZE, Paging
 from rulings.dates import parse_date
@@ -36,15 +37,49 @@ def rich_text(text: str) -> Markup:
     return Markup(_ICON.sub(r'<span class="icon" title="\1 icon">\1</span>', html))
 
 
+class BadDateArg(BadRequest):
+    """A date query parameter that is not a date: a 400 whose page gives the form back, the
+    typed value kept and the message beside its field (`date_error`)."""
+
+    def __init__(self, name: str, value: str, err: BadDate) -> None:
+        super().__init__(f"{name}: {err}")
+        self.field = name
+        """The parameter (``as_of``, ``from``, ``to``)."""
+        self.value = value
+        """What was typed, as typed."""
+        self.message = str(err)
+        """Why it is not a date, to show beside the field."""
+
+
 def date_arg(name: str) -> dt.date | None:
-    """The date query parameter ``name`` of this request, if given (a bad one is a 400)."""
+    """The date query parameter ``name`` of this request, if given (a bad one is a `BadDateArg`)."""
     value = request.args.get(name, "").strip()
     if not value:
         return None
     try:
         return parse_date(value)
     except BadDate as err:
-        abort(400, f"{name}: {err}")
+        raise BadDateArg(name, value, err) from None
+
+
+def date_error(error: BadDateArg) -> tuple[Any, int]:
+    """The page of a date that is not one: the date form of the page asked for, with the value
+    typed and the message beside it (JSON for ``.json`` paths, as every error)."""
+    if request.path.endswith(".json"):
+        return jsonify({"status": 400, "error": error.description, "field": error.field, "suggestions": []}), 400
+    action = encoded_url(request.path, [])
+    if request.endpoint == "changes.as_of_page":  # its date is in the path: the form asks /asof?as_of=
+        action = "/asof"
+    fields = ["from", "to"] if error.field in ("from", "to") else [error.field]
+    typed = [(n, error.value if n == error.field else request.args.get(n, "").strip()) for n in fields]
+    body = render_template("dates/error.html", error=error, action=action, typed=typed, as_of="", status=400)
+    return body, 400
+
+
+def kept_args(*dropped: str) -> list[tuple[str, str]]:
+    """This request's query parameters but ``dropped`` (and the page offset): what a form that
+    changes only those keeps as hidden fields."""
+    return [(k, v) for k, v in request.args.items(multi=True) if k not in dropped and k != "offset"]
 
 
 def int_arg(name: str, default: int, low: int, high: int) -> int:
@@ -98,7 +133,7 @@ def paging() -> Paging:
 
 
 def as_of() -> dt.date | None:
-    """The ``?as_of=`` date of this request, if any (a bad one is a 400)."""
+    """The ``?as_of=`` date of this request, if any (a bad one is a `BadDateArg`)."""
     return date_arg("as_of")
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from kb.answers import Added, Changed, DiffAnswer, Ending, Pending, Rescinded
+from kb.answers import Added, Changed, DiffAnswer, DocumentFacts, Ending, Pending, Rescinded
 from kb.model import Version, status
 from kb.paging import FIRST, Paging, page_of
 from kb.read.documents import document_day
@@ -132,17 +132,45 @@ def diff(
     return answer
 
 
-def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.date, dict[str, Any] | None]:
+def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.date, DocumentFacts | None]:
     """The range a diff shows by default: what the latest dated document (of ``game``) changed,
     from the day before its date to its date, and that document (None, and the range up to
     today, when no document is dated)."""
     dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
     if not dated:
         return dt.date.today() - dt.timedelta(days=1), dt.date.today(), None
-    latest = max(dated, key=lambda d: (d["date"], d["id"]))
-    day = dt.date.fromisoformat(latest["date"])
-    facts = {k: latest[k] for k in ("id", "game", "kind", "title", "version", "date")}  # not where its file lies
-    return day - dt.timedelta(days=1), day, facts
+    return _range_of(max(dated, key=lambda d: (d["date"], d["id"])))
+
+
+def document_range(parts: Parts, document: str) -> tuple[dt.date, dt.date, DocumentFacts] | None:
+    """The range a diff spans to show what ``document`` changed: from the day before its date to
+    the last day it changed what is in force (its date, or later when a version it made comes
+    into force later or one it ends stops later: the 12/18/00 update rescinds a text from
+    12/25/00), and the document (None when the library has no such document, or it is undated)."""
+    found = parts.reader.documents().get(document)
+    if found is None or not found["date"]:
+        return None
+    start, last, facts = _range_of(found)
+    for version in parts.reader.versions_of_documents({document}):
+        if version.document_id == document and version.valid_from is not None:
+            last = max(last, version.valid_from)
+        if version.valid_to is not None and (version.ended_by or {}).get("document") == document:
+            last = max(last, version.valid_to)
+    return start, last, facts
+
+
+def dated_documents(reader: Reader, game: str | None = None) -> list[DocumentFacts]:
+    """The dated documents (of ``game``), oldest first, each as `document_range` gives it."""
+    dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
+    return [_range_of(d)[2] for d in sorted(dated, key=lambda d: (d["date"], d["id"]))]
+
+
+def _range_of(document: dict[str, Any]) -> tuple[dt.date, dt.date, DocumentFacts]:
+    """The day before a dated document's date (its date if that is the first there is), its date,
+    and its facts (not where its file lies)."""
+    day = dt.date.fromisoformat(document["date"])
+    facts = cast(DocumentFacts, {k: document[k] for k in ("id", "game", "kind", "title", "version", "date")})
+    return (day - dt.timedelta(days=1) if day > dt.date.min else day), day, facts
 
 
 @dataclass

@@ -110,7 +110,7 @@ class Site:
 
     def resolve(self, path: str, query: str) -> str | None:
         """The export file a link to the app's ``path?query`` opens: a card by any spelling of
-        its name, a diff to a date by the diff from the document before it."""
+        its name, a diff to a date (or of a document, ``?document=``) by the diff from the document before it."""
         found = page_file(path, query)
         if found in self.files:
             return found
@@ -121,7 +121,11 @@ class Site:
                 return None
             return page_file("/card/" + self.card_name[key])
         if path == "/diff":
-            day = dict(parse_qsl(query)).get("to", "")
+            args = dict(parse_qsl(query))
+            day = args.get("to", "")
+            if "document" in args:  # what a document changed: the diff to its date
+                spanned = self.kb.document_range(args["document"])
+                day = (spanned[2]["date"] or "") if spanned else ""
             return self.diff_to.get(day, "diff")
         return found
 

@@ -346,13 +346,21 @@
           return el("ul", {}, items.map(function (t) { return el("li", {}, [el("a", { href: link("entry/" + t.topic + ".html") }, [t.headword])]); }));
         };
         var filtered = params.get("kind") || (params.get("deck") || "").trim() || params.get("game");
+        // As the server's page: Changed first, each count a link to its section.
+        var sections = [["changed", "Changed", changed], ["added", "Added", added], ["rescinded", "Rescinded", rescinded]];
+        var count = el("p", { "class": "count", "data-offline": "1" }, []);
+        sections.forEach(function (s, i) {
+          var text = s[2].length + " " + s[0];
+          count.append(i ? ", " : "", s[2].length ? el("a", { href: "#" + s[0] }, [text]) : text);
+        });
         main.append(
-          el("p", { "class": "count", "data-offline": "1" }, [added.length + " added, " + changed.length + " changed, " + rescinded.length + " rescinded"]),
+          count,
           el("p", { "class": "note" }, ["Compared in your browser from the knowledge base as of " + (dates.filter(function (d) { return d <= start; }).pop() || "before its first document") +
             " and as of " + (dates.filter(function (d) { return d <= end; }).pop() || "before its first document") +
             ". Pending rulings are not counted here" + (filtered ? ", and the kind, deck and game filters are not applied" : "") +
             "; the server's diff page shows them."]),
-          el("h2", {}, ["Added"]), list(added), el("h2", {}, ["Changed"]), list(changed), el("h2", {}, ["Rescinded"]), list(rescinded));
+          el("h2", { id: "changed" }, ["Changed"]), list(changed), el("h2", { id: "added" }, ["Added"]), list(added),
+          el("h2", { id: "rescinded" }, ["Rescinded"]), list(rescinded));
       }).catch(function (error) { main.append(el("p", { "class": "error", "data-offline": "1" }, [String(error)])); });
     });
   }
