@@ -126,4 +126,5 @@ def _in_turn(view: Callable[..., Any], line: str, busy: str) -> Callable[..., An
         finally:
             turns.leave()
 
+    in_turn.turns = line  # type: ignore[attr-defined]  # how the server tells costly requests (web.cli.dispatch)
     return in_turn

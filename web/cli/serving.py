@@ -181,11 +181,14 @@ def waitress_worker(args: argparse.Namespace) -> type:
     from gunicorn.workers.base import Worker
     from waitress.server import create_server
 
+    from web.cli.dispatch import cheap_first
+
     settings = {k: v for k, v in waitress_settings(args).items() if k not in ("host", "port")}
 
     class WaitressWorker(Worker):  # type: ignore[misc]
         def run(self) -> None:
             server = strict(create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings))
+            cheap_first(server, self.wsgi)
             threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
             server.run()  # until SIGTERM or SIGINT (`handle_exit`)
 
@@ -231,10 +234,12 @@ def serve(args: argparse.Namespace) -> None:
 
         from waitress.server import create_server
 
+        from web.cli.dispatch import cheap_first
+
         logging.basicConfig()  # waitress's warnings on standard error, as waitress.serve does
         app = create_app(app_settings(args))
         try:
-            server = strict(create_server(app, **waitress_settings(args)))
+            server = cheap_first(strict(create_server(app, **waitress_settings(args))), app)
         except OSError as err:
             raise refusal(args.host, args.port, err) from None
         _listening(args, [(server.effective_host, server.effective_port)])
