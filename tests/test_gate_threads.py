@@ -80,7 +80,7 @@ def held(app: Flask) -> int:
     return int(app.extensions["costly_turns"].held + app.extensions["page_turns"].held)
 
 
-@pytest.mark.parametrize(("threads", "waiting"), [(8, 2), (2, 0)])
+@pytest.mark.parametrize(("threads", "waiting"), [(8, 3), (2, 0)])
 def test_costly_requests_hold_few_threads_and_a_search_goes_on(bundled_root: Path, threads: int, waiting: int) -> None:
     with served(bundled_root, threads) as (app, server):
         port = server.effective_port

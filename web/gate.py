@@ -7,7 +7,8 @@ process:
 
 - at most `AT_ONCE` costly answers are made at a time;
 - at most ``waiting`` more wait for their turn (``COSTLY_WAITING`` in the app's config;
-  ``rulings serve`` lets `LINE` wait), each for at most `WAIT` seconds;
+  ``rulings serve`` sets it to a quarter of the threads, less the one made), each for at most
+  `WAIT` seconds;
 - any other costly request is refused at once with a 503 and ``Retry-After``.
 
 Heavy pages (a card, an entry, two cards together: up to a second for a card with hundreds of
@@ -18,9 +19,10 @@ card pages cannot fill the line of the diffs, nor the other way round.
 Both lines together hold at most ``COSTLY_THREADS`` threads, running or waiting (`Gate`): a
 request that would hold one more is refused at once, however short its line. ``rulings serve``
 sets it so that at least half of a process's threads (all but the one, with one thread) are
-left to the cheap answers: with its 8 threads, one costly answer is made, two more wait, and
-five threads answer searches as if nothing else ran. A search, an autocompletion and a
-document page take no turn at all: they never wait behind a costly answer for a thread.
+left to the cheap answers: with its 8 threads, one costly answer is made, three more wait, and
+four threads answer searches as if nothing else ran. A search, an autocompletion and a
+document page take no turn at all: they never wait behind a costly answer for a thread (and in
+the server's queue they go first: `web.cli.dispatch`).
 """
 
 from __future__ import annotations
@@ -37,8 +39,6 @@ AT_ONCE = 1
 """Costly answers made at a time in one process (the GIL lets one thread run Python at a time anyway)."""
 WAITING = 64
 """Costly requests that may wait for their turn, unless the app's config says otherwise."""
-LINE = 1
-"""Requests that may wait in each line under ``rulings serve``: a short line, the rest refused at once."""
 WAIT = 10.0
 """Seconds a costly request waits for its turn before it is refused."""
 RETRY_AFTER = 2

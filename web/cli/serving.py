@@ -209,16 +209,16 @@ def waitress_worker(args: argparse.Namespace) -> type:
 
 def app_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The app's settings: the knowledge base, and how many heavy pages and costly requests may
-    wait for their turn (`web.gate.LINE` in each line) and hold threads together, running or
-    waiting: at most half of each process's ``--threads`` (one with one thread), so that a search
-    always finds a thread free of them."""
-    from web.gate import AT_ONCE, LINE
+    wait for their turn (a line of their own each: the pages half of each process's ``--threads``,
+    the long answers a quarter) and hold threads together, running or waiting: at most half of the
+    threads (one with one thread), so that a search always finds a thread free of them."""
+    from web.gate import AT_ONCE
 
     return {
         "KB": args.kb,
-        "COSTLY_WAITING": LINE,
-        "PAGES_WAITING": LINE,
-        "COSTLY_THREADS": max(1, min(AT_ONCE + 2 * LINE, args.threads // 2)),
+        "COSTLY_WAITING": max(0, args.threads // 4 - AT_ONCE),
+        "PAGES_WAITING": max(0, args.threads // 2 - AT_ONCE),
+        "COSTLY_THREADS": max(1, args.threads // 2),
     }
 
 
