@@ -6,7 +6,7 @@ worker runs) on the knowledge base ``KB``, and from as many client threads, each
 keep-alive connection, asks ``/index.json`` ``--count`` distinct queries drawn from the
 knowledge base itself (`query_stream.stream`; those of the scope "as of" with ``as_of=``, the
 others in force: the web searches no other scope). It prints the server process's resident
-memory (VmRSS) once it has answered one search, then after 500, 2,000, 5,000 and 10,000
+memory (VmRSS) once it has answered one search, then after 500, 2,000, 5,000, 10,000 and 15,000
 searches (and the last), with the seconds taken so far.
 """
 
@@ -31,7 +31,7 @@ from served import free_port, wait_until_up  # noqa: E402
 
 from kb.paths import current  # noqa: E402
 
-MARKS = (500, 2000, 5000, 10000)
+MARKS = (500, 2000, 5000, 10000, 15000)
 
 
 def rss_mb(pid: int) -> float:
