@@ -130,16 +130,17 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     """The application, serving the knowledge base under ``config["KB"]`` (default: `kb.paths.DEFAULT_KB`); the
     feed's links start with ``config["BASE_URL"]`` (default: ``RULINGS_BASE_URL``, else none: relative);
     ``config["COSTLY_WAITING"]``, ``config["PAGES_WAITING"]``: costly requests and heavy pages that may
-    wait for their turn (`web.gate`);
+    wait for their turn, ``config["COSTLY_THREADS"]``: the threads they may hold together (`web.gate`);
     ``config["PAGED"]`` false answers long lists whole (the static export; `web.views.paging`)."""
     app = Flask(__name__)
     app.config.update(KB=str(DEFAULT_KB), BASE_URL=os.environ.get("RULINGS_BASE_URL", ""), JSON_SORT_KEYS=False)
     app.config.update(config or {})
     app.json.sort_keys = False  # type: ignore[attr-defined]
     bases = app.extensions["knowledge_bases"] = KnowledgeBases(Path(app.config["KB"]))
-    running = threading.BoundedSemaphore(gate.AT_ONCE)  # the two lines take turns with each other
-    app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)), running)
-    app.extensions["page_turns"] = gate.Turns(int(app.config.get("PAGES_WAITING", gate.WAITING)), running)
+    most = app.config.get("COSTLY_THREADS")
+    turns = gate.Gate(None if most is None else int(most))  # the two lines take turns with each other
+    app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)), turns)
+    app.extensions["page_turns"] = gate.Turns(int(app.config.get("PAGES_WAITING", gate.WAITING)), turns)
 
     @app.before_request
     def open_kb() -> None:

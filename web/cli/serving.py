@@ -179,11 +179,14 @@ def waitress_worker(args: argparse.Namespace) -> type:
     from gunicorn.workers.base import Worker
     from waitress.server import create_server
 
+    from web.cli.dispatch import cheap_first
+
     settings = {k: v for k, v in waitress_settings(args).items() if k not in ("host", "port")}
 
     class WaitressWorker(Worker):  # type: ignore[misc]
         def run(self) -> None:
             server = strict(create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings))
+            cheap_first(server, self.wsgi)
             threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
             server.run()  # until SIGTERM or SIGINT (`handle_exit`)
 
@@ -204,15 +207,17 @@ def waitress_worker(args: argparse.Namespace) -> type:
 
 def app_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The app's settings: the knowledge base, and how many heavy pages and costly requests may
-    wait for their turn (`web.gate`) so that they hold at most half and a quarter of each
-    process's ``--threads``: at least a quarter is always left to searches."""
+    wait for their turn (a line of their own each: the pages half of each process's ``--threads``,
+    the long answers a quarter) and hold threads together, running or waiting: at most half of the
+    threads (one with one thread), so that a search always finds a thread free of them."""
     from web.gate import AT_ONCE
 
-    waiting = {
+    return {
+        "KB": args.kb,
         "COSTLY_WAITING": max(0, args.threads // 4 - AT_ONCE),
         "PAGES_WAITING": max(0, args.threads // 2 - AT_ONCE),
+        "COSTLY_THREADS": max(1, args.threads // 2),
     }
-    return {"KB": args.kb, **waiting}
 
 
 def serve(args: argparse.Namespace) -> None:
@@ -227,10 +232,12 @@ def serve(args: argparse.Namespace) -> None:
 
         from waitress.server import create_server
 
+        from web.cli.dispatch import cheap_first
+
         logging.basicConfig()  # waitress's warnings on standard error, as waitress.serve does
         app = create_app(app_settings(args))
         try:
-            server = strict(create_server(app, **waitress_settings(args)))
+            server = cheap_first(strict(create_server(app, **waitress_settings(args))), app)
         except OSError as err:
             raise refusal(args.host, args.port, err) from None
         _listening(args, [(server.effective_host, server.effective_port)])
