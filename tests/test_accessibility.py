@@ -22,6 +22,7 @@ PAGES = {
     "card": "/card/Nebula",
     "deck": "/deck?list=" + quote("2x Nebula\nConundrum\nNo Such Card"),
     "docs": "/docs",
+    "sources": "/sources/stccg:conundrum",
     "document": "/docs/stccg-cr-update-2000-11-27?lines=79-83#L79",
     "asof": "/asof/2000-11-27",
     "error-404": "/entry/no-such-topic",

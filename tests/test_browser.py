@@ -232,7 +232,8 @@ def test_a_cited_line_lands_below_the_header_and_highlighted(page: object, site:
                                   "/card/Nebula", "/deck?list=Nebula%0AConundrum", "/docs",
                                   "/docs/stccg-cr-update-2000-11-27?lines=79-83", "/asof/2000-11-27", "/diff",
                                   "/entry/no-such-topic", "/cards?names=Stop+First+Contact,Hero+of+the+Empire",
-                                  "/?q=how+many+seed+cards&game=stccg"])  # fmt: skip
+                                  "/?q=how+many+seed+cards&game=stccg", "/sources/stccg:conundrum",
+                                  "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary"])  # fmt: skip
 def test_every_control_is_44_px_on_a_phone(browser: object, site: str, path: str) -> None:
     context = browser.new_context(viewport={"width": 360, "height": 800})  # type: ignore[attr-defined]
     phone = context.new_page()

@@ -1,4 +1,5 @@
-"""Dates on every page (issue #36, item 5): a date control on the entry, card and as-of pages
+"""Dates on every page (issue #36, item 5): a date control on the entry, card, as-of, documents,
+sources and version pages
 (not in the static export, which answers no other date), a later version said to be later on
 the date asked, the diff page's links to what each document changed, its Changed section first
 with counts that jump to their sections, and a date that is not one given back in its form with
@@ -72,10 +73,36 @@ def test_the_as_of_page_asks_another_date_and_lands_on_its_page(client: FlaskCli
     assert (response.status_code, response.headers["Location"]) == (302, "/asof/2000-11-01?game=stccg")
 
 
+@pytest.mark.parametrize(
+    ("url", "action"),
+    [
+        ("/docs?as_of=2000-11-27", "/docs"),
+        ("/sources/stccg:conundrum?as_of=2000-11-27", "/sources/stccg:conundrum"),
+        ("/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary?as_of=2000-11-27",
+         "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary"),
+    ],
+)  # fmt: skip
+def test_the_documents_sources_and_version_pages_have_one(client: FlaskClient, url: str, action: str) -> None:
+    body = html(client, url)
+    control = body[body.index('<form method="get" class="date-control"') :].split("</form>")[0]
+    assert control.startswith(f'<form method="get" class="date-control" action="{action}">')
+    assert '<label>As of <input type="date" name="as_of" value="2000-11-27"></label>' in control
+    today = html(client, action)  # no date asked: the box holds the day answered, today
+    assert f'<input type="date" name="as_of" value="{TODAY}">' in today
+
+
+def test_the_version_page_says_the_day_it_is_seen_on(client: FlaskClient) -> None:
+    key = "stccg:conundrum@stccg-cr-update-2000-11-27@glossary"
+    assert as_json(client, f"/version/{key}.json?as_of=2000-11-01", 200)["as_of"] == "2000-11-01"
+    assert as_json(client, f"/version/{key}.json", 200)["as_of"] == TODAY
+
+
 def test_the_static_export_shows_no_date_control(client: FlaskClient, bundled_root: Path) -> None:
     """The export has each entry and card as of its build day only: a date box would lead nowhere."""
     exported = create_app({"KB": str(bundled_root), "TESTING": True, "EXPORT": True, "PAGED": False}).test_client()
-    for url in ("/entry/stccg:commandeering", "/card/Nebula", "/asof/2000-11-27"):
+    pages = ("/entry/stccg:commandeering", "/card/Nebula", "/asof/2000-11-27", "/docs", "/sources/stccg:conundrum",
+             "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary")  # fmt: skip
+    for url in pages:
         assert 'class="date-control"' in html(client, url)
         assert "date-control" not in html(exported, url)
 

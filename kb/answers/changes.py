@@ -160,10 +160,12 @@ class Comparison(TypedDict):
 
 class VersionPage(Part):
     """A version's permalink page (`KnowledgeBase.version_page`): the version as a part, its topic,
-    and ``now``: for a version no longer in force, its series' text in force then (key, dates,
-    citation; ``{"key": None}`` when nothing is), None while it is in force."""
+    the date it is seen on (``as_of``), and ``now``: for a version no longer in force then, its
+    series' text in force then (key, dates, citation; ``{"key": None}`` when nothing is), None
+    while it is in force."""
 
     topic: str
+    as_of: str
     now: dict[str, Any] | None
 
 

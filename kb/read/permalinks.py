@@ -21,7 +21,7 @@ def version_page(parts: Parts, key: str, on: dt.date) -> VersionPage | None:
     found = reader.version_at(key) or (reader.version(number) if number is not None else None)
     if found is None:
         return None
-    return {**parts.part(found, on), "topic": found.topic, "now": _now(parts, found, on)}
+    return {**parts.part(found, on), "topic": found.topic, "as_of": on.isoformat(), "now": _now(parts, found, on)}
 
 
 def _now(parts: Parts, found: Version, on: dt.date) -> dict[str, Any] | None:

@@ -71,14 +71,13 @@ def _document(args: argparse.Namespace) -> int:
 
 
 def cmd_version(args: argparse.Namespace) -> int:
-    on = parse_date(args.as_of)
-    found: VersionPage | None = _open(args).version_page(args.key, on)
+    found: VersionPage | None = _open(args).version_page(args.key, parse_date(args.as_of))
     if found is None:
         raise UnknownVersion(args.key, [])
     if args.json:
         print_json(found)
         return 0
-    print(f"{found['headword']}  ({found['topic']}), the version {found['key']}, on {on.isoformat()}")
+    print(f"{found['headword']}  ({found['topic']}), the version {found['key']}, on {found['as_of']}")
     print_part(found)
     now = found["now"]
     if now is not None:
