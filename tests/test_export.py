@@ -220,8 +220,10 @@ def test_the_export_works_offline_in_the_browser(static_host: str, site: Path, c
             offline = page.evaluate(f"fetch({json.dumps(static_host + quote(path) + '.json')}).then(r => r.json())")
             twin = url.replace("?", ".json?") if "?" in url else url + ".json"
             assert offline == app_json(client, twin), path
-        page.click("a.cite")
-        assert page.eval_on_selector_all("span.cited", "els => els.length") > 0
+        page.click("a.cite")  # the cited lines are marked by the page's script once it has loaded: wait for them
+        page.wait_for_selector("span.cited")
+        assert page.url.endswith("docs/stccg-cr-update-2000-11-27.html?lines=79-83#L79")
+        assert page.eval_on_selector_all("span.cited", "els => els.map(e => e.id)") == [f"L{n}" for n in range(79, 84)]
 
         page.goto(static_host + "deck.html?list=" + quote("2x Conundrum\nNo Such Card"))
         page.wait_for_selector(".deckcard h3 a")
