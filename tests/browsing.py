@@ -27,6 +27,8 @@ SMALL_TARGETS = """() => [...document.querySelectorAll(
              Math.round(e.getBoundingClientRect().height)])
   .filter(([, w, h]) => w < TAP || h < TAP)""".replace("TAP", str(TAP))
 """Script: every visible control smaller than TAP by TAP pixels, as [html, width, height]."""
+SEVERE = ("moderate", "serious", "critical")
+"""The axe-core impacts a page of the app may not have."""
 
 
 def serve(kb: Path) -> Iterator[str]:
@@ -46,6 +48,27 @@ def launch() -> Iterator[object]:
         launched = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
         yield launched
         launched.close()
+
+
+def opened_at(browser: object, width: int) -> Iterator[object]:
+    """A page of a new context ``width`` px wide (800 high), its ``width`` noted on it; closed after
+    the test, which fails if a script of the page threw."""
+    context = browser.new_context(viewport={"width": width, "height": 800})  # type: ignore[attr-defined]
+    opened = context.new_page()
+    opened.width = width
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert errors == []
+
+
+def severe_violations(page: object) -> list[tuple[str, str, list[str]]]:
+    """Each moderate, serious or critical axe-core violation of the page: rule, impact, the elements' selectors."""
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+
+    found = Axe().run(page).response["violations"]
+    return [(v["id"], v["impact"], [str(n["target"]) for n in v["nodes"]]) for v in found if v["impact"] in SEVERE]
 
 
 def open_filters(page: object) -> None:

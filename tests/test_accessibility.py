@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 import pytest
 
-from browsing import NEEDS_CHROMIUM, launch, serve
+from browsing import NEEDS_CHROMIUM, launch, serve, severe_violations
 
 pytestmark = NEEDS_CHROMIUM
 VERSION = "stccg:conundrum@stccg-cr-update-2000-11-27@glossary"
@@ -40,7 +40,6 @@ HISTORY_PAGES = {
     "asof-history": "/docs?as_of=2000-11-01",
     "diff-latest": "/diff",
 }
-SEVERE = ("moderate", "serious", "critical")
 
 
 @pytest.fixture(scope="module")
@@ -66,14 +65,6 @@ def viewer(request: pytest.FixtureRequest, browser: object) -> Iterator[object]:
     opened.scheme = scheme
     yield opened
     context.close()
-
-
-def severe_violations(page: object) -> list[tuple[str, str, list[str]]]:
-    """Each moderate, serious or critical axe-core violation of the page: rule, impact, the elements' selectors."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    found = Axe().run(page).response["violations"]
-    return [(v["id"], v["impact"], [str(n["target"]) for n in v["nodes"]]) for v in found if v["impact"] in SEVERE]
 
 
 @pytest.mark.parametrize("name", [*PAGES, *HISTORY_PAGES])

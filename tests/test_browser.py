@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, open_filters, serve
+from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, open_filters, opened_at, serve
 from helpers import ROOT
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -39,14 +39,7 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(params=[360, 1280], ids=["phone", "desktop"])
 def page(request: pytest.FixtureRequest, browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": request.param, "height": 800})  # type: ignore[attr-defined]
-    opened = context.new_page()
-    opened.width = request.param
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == []
+    yield from opened_at(browser, request.param)
 
 
 def shot(page: object, name: str) -> None:

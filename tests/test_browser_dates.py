@@ -11,11 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, serve
+from browsing import NEEDS_CHROMIUM, SMALL_TARGETS, launch, opened_at, serve, severe_violations
 
 pytestmark = NEEDS_CHROMIUM
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
-SEVERE = ("moderate", "serious", "critical")
 WIDE = "() => document.documentElement.scrollWidth"
 
 
@@ -31,21 +30,7 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture(params=[360, 1280], ids=["phone", "desktop"])
 def page(request: pytest.FixtureRequest, browser: object) -> Iterator[object]:
-    context = browser.new_context(viewport={"width": request.param, "height": 800})  # type: ignore[attr-defined]
-    opened = context.new_page()
-    opened.width = request.param
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert errors == []
-
-
-def severe_violations(page: object) -> list[tuple[str, str, list[str]]]:
-    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
-
-    found = Axe().run(page).response["violations"]
-    return [(v["id"], v["impact"], [str(n["target"]) for n in v["nodes"]]) for v in found if v["impact"] in SEVERE]
+    yield from opened_at(browser, request.param)
 
 
 def checked(page: object, name: str) -> None:

@@ -10,9 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_accessibility import severe_violations
 
-from browsing import NEEDS_CHROMIUM, launch, serve
+from browsing import NEEDS_CHROMIUM, launch, serve, severe_violations
 from kb.paths import current
 
 pytestmark = NEEDS_CHROMIUM
