@@ -136,7 +136,7 @@ def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.d
     """The range a diff shows by default: what the latest dated document (of ``game``) changed,
     from the day before its date to its date, and that document (None, and the range up to
     today, when no document is dated)."""
-    dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
+    dated = _dated(reader, game)
     if not dated:
         return dt.date.today() - dt.timedelta(days=1), dt.date.today(), None
     return _range_of(max(dated, key=lambda d: (d["date"], d["id"])))
@@ -161,8 +161,13 @@ def document_range(parts: Parts, document: str) -> tuple[dt.date, dt.date, Docum
 
 def dated_documents(reader: Reader, game: str | None = None) -> list[DocumentFacts]:
     """The dated documents (of ``game``), oldest first, each as `document_range` gives it."""
-    dated = [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
+    dated = _dated(reader, game)
     return [_range_of(d)[2] for d in sorted(dated, key=lambda d: (d["date"], d["id"]))]
+
+
+def _dated(reader: Reader, game: str | None) -> list[dict[str, Any]]:
+    """The library's dated documents (of ``game``; every game when None)."""
+    return [d for d in reader.documents().values() if d["date"] and game in (None, d["game"])]
 
 
 def _range_of(document: dict[str, Any]) -> tuple[dt.date, dt.date, DocumentFacts]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from kb.answers import SiteCard, SitePages
+from kb.read.documents import dates as document_dates
 from kb.read.reader import Reader
 
 
@@ -15,16 +16,15 @@ def site_pages(reader: Reader) -> SitePages:
     aliases), the documents' dates (sorted, each once) and ``days``: those dates and every day a
     version came into force or stopped. Between two of those days the as-of view is the same, so
     the as-of views at them give the diff between any two dates."""
-    documents = reader.documents()
-    dates = {d["date"] for d in documents.values() if d["date"]}
+    dates = document_dates(reader)
     cards: list[SiteCard] = [
         {"key": str(row["key"]), "name": row["name"], "aliases": json.loads(row["aliases"])}
         for row in sorted(reader.cards(), key=lambda c: str(c["key"]))
     ]
     return {
-        "documents": sorted(documents),
-        "dates": sorted(dates),
-        "days": sorted(dates | reader.change_days()),
+        "documents": sorted(reader.documents()),
+        "dates": dates,
+        "days": sorted(set(dates) | reader.change_days()),
         "topics": sorted(str(t["id"]) for t in reader.topics()),
         "versions": reader.version_keys(),
         "cards": cards,
