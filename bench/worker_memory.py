@@ -6,8 +6,9 @@ worker runs) on the knowledge base ``KB``, and from as many client threads, each
 keep-alive connection, asks ``/index.json`` ``--count`` distinct queries drawn from the
 knowledge base itself (`query_stream.stream`; those of the scope "as of" with ``as_of=``, the
 others in force: the web searches no other scope). It prints the server process's resident
-memory (VmRSS) once it has answered one search, then after 500, 2,000, 5,000, 10,000 and 15,000
-searches (and the last), with the seconds taken so far.
+memory (VmRSS; of it its own, RssAnon, and the files it maps, RssFile) once it has answered one
+search, then after 500, 2,000, 5,000, 10,000 and 15,000 searches (and the last), with the
+seconds taken so far.
 """
 
 from __future__ import annotations
@@ -34,10 +35,18 @@ from kb.paths import current  # noqa: E402
 MARKS = (500, 2000, 5000, 10000, 15000)
 
 
-def rss_mb(pid: int) -> float:
-    """The resident memory of process ``pid``, in MB."""
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """The resident memory of process ``pid`` in MB: all of it (``VmRSS``), its own (``RssAnon``:
+    what it allocated) or the files it maps (``RssFile``: the index and the store, pages the
+    system shares between processes and may take back)."""
     status = Path(f"/proc/{pid}/status").read_text()
-    return int(status.split("VmRSS:")[1].split()[0]) / 1024
+    return int(status.split(f"{field}:")[1].split()[0]) / 1024
+
+
+def memory(pid: int) -> str:
+    """The resident memory of process ``pid``, whole and in its two parts."""
+    return (f"{rss_mb(pid):.0f} MB (own {rss_mb(pid, 'RssAnon'):.0f} MB, "
+            f"mapped files {rss_mb(pid, 'RssFile'):.0f} MB)")  # fmt: skip
 
 
 def path_of(query: Query) -> str:
@@ -86,7 +95,7 @@ def main() -> int:
         connection.request("GET", "/index.json?q=warm+up")
         connection.getresponse().read()
         connection.close()
-        print(f"after 1 search: {rss_mb(server.pid):.0f} MB", flush=True)
+        print(f"after 1 search: {memory(server.pid)}", flush=True)
         jobs, done, lock = itertools.count(), [0, 0], threading.Lock()
         clients = [
             threading.Thread(target=ask, args=(port, paths, jobs, done, lock), daemon=True)
@@ -98,7 +107,7 @@ def main() -> int:
         marks = [m for m in MARKS if m < len(paths)] + [len(paths)]
         while marks:
             if done[0] >= marks[0]:
-                print(f"after {marks.pop(0)} searches: {rss_mb(server.pid):.0f} MB "
+                print(f"after {marks.pop(0)} searches: {memory(server.pid)} "
                       f"({time.monotonic() - started:.0f} s, {done[1]} not 200)", flush=True)  # fmt: skip
             else:
                 time.sleep(0.2)
