@@ -35,18 +35,13 @@ from kb.paths import current  # noqa: E402
 MARKS = (500, 2000, 5000, 10000, 15000)
 
 
-def rss_mb(pid: int, field: str = "VmRSS") -> float:
-    """The resident memory of process ``pid`` in MB: all of it (``VmRSS``), its own (``RssAnon``:
-    what it allocated) or the files it maps (``RssFile``: the index and the store, pages the
-    system shares between processes and may take back)."""
-    status = Path(f"/proc/{pid}/status").read_text()
-    return int(status.split(f"{field}:")[1].split()[0]) / 1024
-
-
 def memory(pid: int) -> str:
-    """The resident memory of process ``pid``, whole and in its two parts."""
-    return (f"{rss_mb(pid):.0f} MB (own {rss_mb(pid, 'RssAnon'):.0f} MB, "
-            f"mapped files {rss_mb(pid, 'RssFile'):.0f} MB)")  # fmt: skip
+    """The resident memory of process ``pid`` in MB, read at one moment: all of it (VmRSS), its
+    own (RssAnon: what it allocated) and the files it maps (RssFile: the index and the store,
+    pages the system shares between processes and may take back)."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    mb = {f: int(status.split(f"{f}:")[1].split()[0]) / 1024 for f in ("VmRSS", "RssAnon", "RssFile")}
+    return f"{mb['VmRSS']:.0f} MB (own {mb['RssAnon']:.0f} MB, mapped files {mb['RssFile']:.0f} MB)"
 
 
 def path_of(query: Query) -> str:
