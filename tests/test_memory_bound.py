@@ -9,6 +9,7 @@ import datetime as dt
 import gc
 import re
 import threading
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -97,3 +98,32 @@ def test_eight_threads_of_distinct_searches_keep_the_tables_within_the_process_b
     kb.close()
     gc.collect()
     assert pool.holds() == live_weight(pool)
+
+
+def test_what_a_table_of_stored_fields_weighs_counts_the_days_kept_for_searches_as_of_dates(history_root: Path) -> None:
+    """The table of topics' stored fields counts all it keeps: what reading every topic (as a
+    search as of a date does, with the days its versions in force change) allocates, measured by
+    tracemalloc, is within what the table says it weighs (it counted the days' tuples: not before)."""
+    from kb.search import history
+
+    kb = KnowledgeBase(current(history_root))
+    searcher = kb.history_searcher(None)
+    assert searcher is not None
+    table = memo.of(searcher).stored
+    table.empty()
+    docnums = list(range(searcher.doc_count_all()))
+    assert len(docnums) == 52
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for docnum in docnums:
+            history._in_force(history._stored(searcher, docnum), dt.date(2000, 12, 1).toordinal())
+        gc.collect()
+        taken = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert len(table.held) == len(docnums)
+    assert all("changes" in stored for stored in table.held.values())
+    assert taken <= table.weighs < 1.5 * taken, (taken, table.weighs)
+    kb.close()

@@ -212,12 +212,14 @@ def _found(stored: dict[str, Any], which: list[int], score: float) -> Found:
 def _stored(searcher: Searcher, docnum: int) -> dict[str, Any]:
     """The stored fields of topic document ``docnum`` (its topic and versions), read once per
     searcher (`kb.search.memo`): a search as of a date checks hundreds of topics, most of them
-    asked before (and `_in_force` keeps there when their versions in force change)."""
+    asked before, with the days their versions in force change (`_in_force`), all weighed as kept."""
     kept = memo.of(searcher).stored
     stored = kept.get(docnum)
     if stored is None:
-        stored = kept.put(docnum, searcher.stored_fields(docnum))
+        stored = searcher.stored_fields(docnum)
         stored["versions"] = tuple(map(tuple, stored["versions"]))  # numbers only: the collector stops walking them
+        stored["changes"] = _changes(stored["versions"])  # before the table weighs it: it is kept too
+        kept.put(docnum, stored)
     return stored
 
 
@@ -243,10 +245,7 @@ def _changes(spans: Sequence[Span]) -> tuple[tuple[int, ...], tuple[tuple[int, .
 
 def _in_force(stored: dict[str, Any], day: int) -> set[int]:
     """The versions (numbered within the topic) of a topic document's ``stored`` fields in force on ``day``."""
-    changes = stored.get("changes")
-    if changes is None:
-        changes = stored["changes"] = _changes(stored["versions"])
-    days, sets = changes
+    days, sets = stored["changes"]
     at = bisect_right(days, day) - 1
     return set(sets[at]) if at >= 0 else set()
 

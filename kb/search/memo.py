@@ -11,6 +11,7 @@ share from the pool forgets what it held, and keeps nothing more while the other
 
 from __future__ import annotations
 
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -31,8 +32,6 @@ ENTRY = 120
 """What an entry of a table costs beyond its value: its key, its place, a small object."""
 VALUE_BYTES = 41
 """What one encoded position (a bytes object) costs beyond its length, and its place."""
-SPAN_BYTES = 140
-"""What one version's span (a tuple of three numbers) of a topic's stored fields costs."""
 
 
 class Pool:
@@ -120,12 +119,21 @@ def _bytes(read: Any) -> int:
     return int(read.ids.nbytes + read.scores.nbytes) + sum(map(len, values)) + VALUE_BYTES * len(values) + ENTRY
 
 
+def _deep(value: Any) -> int:
+    """What ``value`` (text, a number, or tuples and lists of them) takes in memory, its parts
+    included: Python's own size of each object (the small numbers Python shares cost nothing)."""
+    if isinstance(value, (tuple, list)):
+        return sys.getsizeof(value) + sum(map(_deep, value))
+    if isinstance(value, int) and -5 <= value <= 256:
+        return 0
+    return sys.getsizeof(value)
+
+
 def _stored_bytes(stored: dict[str, Any]) -> int:
-    """What a topic document's stored fields weigh: their text, and each version's span."""
-    size = ENTRY
-    for name, value in stored.items():
-        size += len(name) + (SPAN_BYTES * len(value) if isinstance(value, (list, tuple)) else len(str(value)) + ENTRY)
-    return size
+    """What a topic document's stored fields weigh: the dict, its names and values (the topic, the
+    versions' spans, the days their versions in force change: `kb.search.history`), all parts
+    counted."""
+    return ENTRY + sys.getsizeof(stored) + sum(_deep(name) + _deep(value) for name, value in stored.items())
 
 
 def _entry(value: float) -> int:
