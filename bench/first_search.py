@@ -43,8 +43,8 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
     warm: list[float] = []
     for _ in range(ROUNDS):
         for text in queries:
-            postings.KEPT = postings.Kept(postings.KEPT.most)
-            version_keys.DECODED = postings.Kept(version_keys.DECODED.most)
+            postings.KEPT.empty()
+            version_keys.DECODED.empty()
             memo.forget()
             plans.forget()
             history.MARKING.layouts.clear()

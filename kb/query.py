@@ -144,8 +144,11 @@ class KnowledgeBase:
         self.close()
 
     def close(self) -> None:
-        """Close every connection and searcher of every thread; answering afterwards is a `BuildError`."""
+        """Close every connection and searcher of every thread, and forget what their indexes told
+        them; answering afterwards is a `BuildError`."""
         self.store.close()
+        if self._searchers is not None:
+            self._searchers.forget()
 
     def names(self) -> Names:
         """Folded headword or card name -> the name, for "did you mean" (read from the store as asked)."""

@@ -16,10 +16,11 @@ from whoosh.lang.porter import stem
 from whoosh.query import Term
 
 from kb.engine import postings
+from kb.engine.kept import Kept, Pool
 from kb.engine.postings import Postings
 from kb.paths import INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk, memo
+from kb.search import bulk
 
 
 def _read(root: Path, words: list[bytes] | None = None) -> dict[bytes, Postings]:
@@ -73,7 +74,7 @@ def test_each_build_reads_its_own_postings(bundled_root: Path, history_root: Pat
 def test_kept_postings_are_bounded_least_recently_asked_first(bundled_root: Path) -> None:
     entries = list(_read(bundled_root).items())
     size = {word: postings.size_of(found) for word, found in entries}
-    kept = postings.Kept(most=8 * max(size.values()))
+    kept: Kept[Postings] = Kept(8 * max(size.values()), postings.size_of)
     assert len(entries) > 100 and sum(size.values()) > 2 * kept.most  # more than it holds
     first = entries[0][0]
     for number, (word, found) in enumerate(entries):
@@ -119,13 +120,34 @@ def test_positions_read_together_are_each_postings_own(history_root: Path) -> No
         assert compared > 3_000
 
 
-def test_a_searchers_table_is_emptied_when_one_more_would_weigh_it_over() -> None:
-    table: memo.Table[str, bytes] = memo.Table(10, len)
+def test_a_full_table_drops_its_least_recently_asked_entries_not_all_of_them() -> None:
+    table: Kept[bytes] = Kept(10, len, largest=10)
     assert table.put("a", b"1234") == b"1234" and table.put("b", b"123456") == b"123456"
-    assert (table.get("a"), table.weighs) == (b"1234", 10)
-    table.put("c", b"1")  # over 10: the table starts anew with it
-    assert (table.get("a"), table.get("b"), table.get("c"), table.weighs) == (None, None, b"1", 1)
-    counted: memo.Table[int, str] = memo.Table(2)
+    assert (table.get("a"), table.size) == (b"1234", 10)  # "a" asked last
+    assert table.put("c", b"1") == b"1"  # over 10: "b" goes, "a" stays
+    assert (table.get("a"), table.get("b"), table.get("c"), table.size) == (b"1234", None, b"1", 5)
+    assert table.put("a", b"other") == b"1234"  # what is kept under a key stays
+    assert table.put("big", b"12345678901") == b"12345678901" and table.keys() == ["a", "c"]  # over largest
+    counted: Kept[str] = Kept(2, largest=1)
     for n in range(5):
         counted.put(n, str(n))
-    assert counted.held == {4: "4"}
+    assert counted.keys() == [3, 4]
+
+
+def test_tables_sharing_a_pool_give_way_within_themselves() -> None:
+    """When the pool is full, a table drops its own oldest entries for a new one; a table with
+    nothing to drop keeps nothing; what tables drop or forget goes back to the pool."""
+    pool = Pool(10)
+    first: Kept[bytes] = Kept(10, len, pool, largest=10)
+    second: Kept[bytes] = Kept(10, len, pool, largest=10)
+    first.put("a", b"123456")
+    second.put("b", b"1234")
+    assert pool.holds() == 10
+    second.put("c", b"12")
+    assert (first.get("a"), second.get("b"), second.get("c"), pool.holds()) == (b"123456", None, b"12", 8)
+    third: Kept[bytes] = Kept(10, len, pool, largest=10)
+    third.put("d", b"123")
+    assert (third.get("d"), len(third), pool.holds()) == (None, 0, 8)
+    second.empty()
+    del first
+    assert pool.holds() == 0

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES, SEEDS
+from kb.engine.searching import Searcher
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search import memo
@@ -59,8 +60,7 @@ def questions(pairs: int = 0) -> list[tuple[str, dict[str, object]]]:
 def live_weight(pool: memo.Pool) -> int:
     """What the tables of the live searchers that take from ``pool`` weigh, by their own count (the
     searchers of earlier tests, still alive in a whole run, take from the process's own pool)."""
-    tables = [t for m in list(memo._MEMOS.values()) for t in (m.scored, m.stored, m.frequency)]
-    return sum(t.weighs for t in tables if t.pool is pool)
+    return sum(table.size for shared in memo.memos() for table in shared.tables() if table.pool is pool)
 
 
 @pytest.mark.parametrize(
@@ -85,7 +85,7 @@ def test_eight_threads_of_distinct_searches_keep_the_tables_within_the_process_b
             for k, (text, options) in enumerate(mine):
                 if k == len(mine) // 4:
                     warmed.wait()
-                kb.search(text, **options)  # type: ignore[arg-type]
+                kb.search(text, **options)
                 highest[0] = max(highest[0], pool.holds())
         except BaseException as err:  # reported in the main thread
             errors.append(err)
@@ -136,7 +136,38 @@ def test_what_a_table_of_stored_fields_weighs_counts_the_days_kept_for_searches_
         taken = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
-    assert len(table.held) == len(docnums)
-    assert all("changes" in stored for stored in table.held.values())
-    assert taken <= table.weighs < 1.5 * taken, (taken, table.weighs)
+    kept = [table.get(docnum) for docnum in docnums]
+    assert len(table) == len(docnums) and all(stored is not None and "changes" in stored for stored in kept)
+    assert taken <= table.size < 1.5 * taken, (taken, table.size)
+    kb.close()
+
+
+def test_the_searchers_of_one_index_share_its_tables_whatever_thread_opened_them(history_root: Path) -> None:
+    """Each thread searches with its own searchers, but what one thread's search read of the index
+    the others find kept: the same search in 8 other threads adds nothing to the tables (each
+    thread's searcher kept its own before, 8 copies)."""
+    kb = KnowledgeBase(current(history_root))
+    opened: list[Searcher] = []
+
+    def search() -> None:
+        kb.search("mission attempt", as_of=dt.date(2000, 10, 1))
+        searcher = kb.history_searcher(None)
+        assert searcher is not None
+        opened.append(searcher)
+
+    def weighed() -> list[int]:
+        return [table.size for table in memo.of(opened[0]).tables()]
+
+    first = threading.Thread(target=search)
+    first.start()
+    first.join()
+    after_one = weighed()
+    others = [threading.Thread(target=search) for _ in range(THREADS)]
+    for thread in others:
+        thread.start()
+    for thread in others:
+        thread.join()
+    assert len({id(searcher) for searcher in opened}) == THREADS + 1
+    assert len({id(memo.of(searcher)) for searcher in opened}) == 1
+    assert after_one[1] > 0 and weighed() == after_one
     kb.close()

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import itertools
 import pickle
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -25,6 +23,7 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 from whoosh.system import _INT_SIZE
 
+from kb.engine.kept import Kept
 from kb.errors import Unsupported
 
 Ids = npt.NDArray[np.int64]
@@ -122,41 +121,6 @@ def segment_of(reader: Any) -> tuple[str, str] | None:
     return None if folder is None else (folder, reader.segment().segment_id())
 
 
-class Kept:
-    """Terms' postings read whole, kept for the searches that follow (a judge's next question
-    asks for the same rules words), the least recently asked dropped beyond ``most`` bytes.
-    Shared by the threads of a process: what it holds is never changed, and its table only
-    under its lock."""
-
-    def __init__(self, most: int) -> None:
-        self.most = most
-        self.size = 0
-        self._held: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> Any:
-        with self._lock:
-            found = self._held.get(key)
-            if found is None:
-                return None
-            self._held.move_to_end(key)
-            return found[0]
-
-    def put(self, key: Hashable, postings: Any, size: int | None = None) -> None:
-        """Keep ``postings`` (a term's `Postings`, or what else a table keeps: then its ``size`` in bytes)."""
-        size = size_of(postings) if size is None else size
-        if size > self.most // 8:
-            return  # one term does not push out the rest
-        with self._lock:
-            if key in self._held:
-                return
-            self._held[key] = (postings, size)
-            self.size += size
-            while self.size > self.most:
-                _, (_, dropped) = self._held.popitem(last=False)
-                self.size -= dropped
-
-
 def size_of(postings: Postings) -> int:
     """About the bytes a term's postings read whole take in memory."""
     ids, weights, values = postings
@@ -165,7 +129,7 @@ def size_of(postings: Postings) -> int:
 
 VALUE_BYTES = 41
 """What a posting's value (a bytes object) costs beyond its length, and its place in the tuple."""
-KEPT = Kept(64 << 20)
+KEPT = Kept(64 << 20, size_of)
 """The postings a process keeps: 64 MiB (a few dozen common words of a 90,000-version library)."""
 
 

@@ -19,6 +19,7 @@ from kb.errors import BuildError, Damaged
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read.reader import Reader
+from kb.search import memo
 
 if TYPE_CHECKING:
     from kb.engine.searching import Searcher
@@ -50,6 +51,8 @@ class Searchers:
         """The indexes' field lengths (`kb.engine.weighting`), read once, shared by every thread's searchers."""
         self._totals: dict[tuple[str, str], int] = {}
         """The indexes' field lengths summed over the live documents of each segment (`kb.engine.weighting`)."""
+        self._memos = {name: memo.Memo() for name in (INDEX_DIR, CURRENT_DIR)}
+        """What each index told a search (`kb.search.memo`), shared by every thread's searchers of it."""
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),
@@ -82,9 +85,19 @@ class Searchers:
         return searcher if "versions" in searcher.schema else None
 
     def index_searcher(self, name: str) -> Searcher:
-        """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`)."""
+        """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`),
+        sharing the tables of the index's other searchers."""
         directory = self.reader.directory / name
-        return cast("Searcher", self.reader.own(name, lambda: _open_index(directory, self._lengths, self._totals)))
+        opened = self.reader.own(
+            name, lambda: memo.shared(_open_index(directory, self._lengths, self._totals), self._memos[name])
+        )
+        return cast("Searcher", opened)
+
+    def forget(self) -> None:
+        """Forget what the indexes told their searchers, giving the tables' bytes back to the
+        process (the knowledge base is closed)."""
+        for shared in self._memos.values():
+            shared.empty()
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""

@@ -27,7 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from kb.engine.postings import NONE, Ids, Kept, Read, held_in, phrase_starts, positions_in, segment_of
+from kb.engine.kept import Kept
+from kb.engine.postings import NONE, Ids, Read, held_in, phrase_starts, positions_in, segment_of
 from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
 from kb.layout import STRIDE
@@ -36,7 +37,7 @@ VERSIONS = 1 << 24
 """Versions a topic may have: key = topic document * VERSIONS + version."""
 ENABLED = True
 """Whether history searches find matching versions this way (off: topic by topic, as a test compares)."""
-DECODED = Kept(64 << 20)
+DECODED: Kept[tuple[Ids, Ids]] = Kept(64 << 20, lambda found: found[0].nbytes + found[1].nbytes)
 """Words' positions in all their topic documents, decoded: 64 MiB at most, the least recently asked dropped."""
 
 
@@ -102,7 +103,7 @@ class VersionKeys:
             places.setflags(write=False)
             found = (docnums, places)
             if key is not None:
-                DECODED.put(key, found, docnums.nbytes + places.nbytes)
+                DECODED.put(key, found)
         return found
 
 

@@ -1,0 +1,126 @@
+"""Tables of what searches read, kept in memory for the searches that follow, bounded in bytes.
+
+A `Kept` table is shared by the threads of a process: what it holds is never changed once put,
+and its table only under its lock. Beyond its bound the least recently asked entries are
+dropped, one at a time, so a full table stays full (it is never emptied whole, which would
+make the searches that follow read everything again at once). A table may also take its bytes
+from a `Pool` that several tables share: the process's bound for all of them together.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+Value = TypeVar("Value")
+
+
+class Pool:
+    """The bytes the tables of a process hold together, at most ``most``. Tables of any thread
+    take from it under its lock; what a table gives back (dropped, or collected with it,
+    perhaps inside another `take`) is queued without the lock and counted at the next `take`."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.held = 0
+        self._given: list[int] = []
+        self._lock = threading.Lock()
+
+    def take(self, size: int) -> bool:
+        """Whether ``size`` more bytes fit (then they are held)."""
+        with self._lock:
+            while self._given:
+                self.held -= self._given.pop()
+            if self.held + size > self.most:
+                return False
+            self.held += size
+            return True
+
+    def give(self, size: int) -> None:
+        """Give back ``size`` bytes (safe anywhere, even in a finalizer: no lock)."""
+        if size:
+            self._given.append(size)
+
+    def holds(self) -> int:
+        """The bytes held now."""
+        self.take(0)
+        return self.held
+
+
+class Kept(Generic[Value]):
+    """Entries weighing ``most`` bytes at most together (each ``weight(value)``), the least
+    recently asked dropped first; an entry over ``largest`` (an eighth of ``most`` unless said)
+    is not kept, so that one does not push out the rest. With a
+    ``pool``, each entry's bytes are taken from it too: when the pool is full, the table drops
+    its own oldest entries until the new one fits, and keeps nothing more if none are left."""
+
+    def __init__(
+        self,
+        most: int,
+        weight: Callable[[Value], int] = lambda value: 1,
+        pool: Pool | None = None,
+        largest: int | None = None,
+    ) -> None:
+        self.most = most
+        self.weight = weight
+        self.pool = pool
+        self.largest = most // 8 if largest is None else largest
+        self.size = 0
+        self._held: OrderedDict[Hashable, tuple[Value, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Value | None:
+        with self._lock:
+            found = self._held.get(key)
+            if found is None:
+                return None
+            self._held.move_to_end(key)
+            return found[0]
+
+    def put(self, key: Hashable, value: Value) -> Value:
+        """Keep ``value`` under ``key`` if it may be (see the class); return what is kept there,
+        or ``value`` when nothing is."""
+        size = self.weight(value)
+        if size > self.largest:
+            return value
+        with self._lock:
+            found = self._held.get(key)
+            if found is not None:
+                return found[0]
+            while self._held and self.size + size > self.most:
+                self._drop_oldest()
+            while self.pool is not None and not self.pool.take(size):
+                if not self._held:
+                    return value  # the other tables hold the whole pool
+                self._drop_oldest()
+            self._held[key] = (value, size)
+            self.size += size
+        return value
+
+    def _drop_oldest(self) -> None:
+        _, (_, dropped) = self._held.popitem(last=False)
+        self.size -= dropped
+        if self.pool is not None:
+            self.pool.give(dropped)
+
+    def empty(self) -> None:
+        """Forget everything, giving its bytes back to the pool."""
+        with self._lock:
+            self._held.clear()
+            if self.pool is not None:
+                self.pool.give(self.size)
+            self.size = 0
+
+    def keys(self) -> list[Hashable]:
+        """The keys held, the least recently asked first."""
+        with self._lock:
+            return list(self._held)
+
+    def __len__(self) -> int:
+        return len(self._held)
+
+    def __del__(self) -> None:
+        if self.pool is not None:
+            self.pool.give(self.size)
