@@ -47,8 +47,8 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
             version_keys.DECODED.empty()
             memo.forget()
             plans.forget()
-            history.MARKING.layouts.clear()
-            snippet.TEXT_TOKENS.layouts.clear()
+            history.MARKING.layouts.empty()
+            snippet.TEXT_TOKENS.layouts.empty()
             kb.store.forget_outlines()
             for times in (emptied, warm):
                 started = time.thread_time()

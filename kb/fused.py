@@ -23,12 +23,18 @@ from typing import Any
 
 from kb.analysis import WORD, fold_word
 from kb.analysis import inflection_stem as stem
+from kb.engine.kept import Kept, sized
 from kb.engine.text import Token
 from rulings.normalize import fold_quotes
 
 Terms = tuple[tuple[tuple[str, int], ...], int]
 """The terms one raw word gives (text, position offset from the word's first position), and
 how many positions the word takes."""
+
+
+LAYOUTS = 8 << 20
+"""What the texts' tokens each analyser keeps weigh at most, in bytes (about 3 KB a text): a text
+is split into words once, not each time an answer shows it; the threads share them."""
 
 
 class FusedAnalyzer:
@@ -44,8 +50,8 @@ class FusedAnalyzer:
         self.terms: dict[str, Terms] = {}
         self.single: dict[str, str | None] = {}
         """Raw word -> its one term (None: it gives none or several), filled by `term`."""
-        self.layouts: dict[tuple[str, bool], Any] = {}
-        """(text, merged) -> its tokens, as a snippet measures them (`kb.search.passages`)."""
+        self.layouts: Kept[tuple[str, Any]] = Kept(LAYOUTS, sized)
+        """(text, merged) -> the text and its tokens, as a snippet measures them (`kb.search.passages`)."""
 
     def analysed(self, raw: str) -> Terms:
         """What the chain makes of the raw word ``raw`` (as `kb.analysis.FoldFilter` does, then

@@ -14,7 +14,6 @@ from whoosh import highlight
 
 from kb.fused import FusedAnalyzer
 from kb.paths import current
-from kb.search import passages
 from kb.search.passages import _leaping, marked
 from kb.search.snippet import PASSAGES, EarlierOnTies
 
@@ -123,16 +122,20 @@ def test_texts_of_every_shape_are_marked_as_whoosh_marks_them() -> None:
 def test_each_analyser_keeps_a_texts_tokens_for_each_way_of_marking_and_no_more_than_it_may() -> None:
     """A text's tokens are kept by the analyser that made them, apart for merged marks (a kept
     layout marks as Whoosh does, for other words too), and an analyser keeps at most
-    `passages.LAYOUTS` texts."""
+    `kb.fused.LAYOUTS` bytes of them, the least recently shown dropped first."""
     text = "A Bio-ship's crew may attempt the mission; the bio-ship stops & the <crew> attempts again."
     analyzer = FusedAnalyzer(stemmed=True)
     for merge in (True, False):
         for words in (frozenset({"bio"}), frozenset({"crew", "attempt"}), frozenset({"mission"})):
             assert marked(text, words, analyzer, merge) == whooshs(text, words, analyzer, merge)
-    assert sorted(analyzer.layouts) == [(text, False), (text, True)]
-    assert analyzer.layouts[text, True] is None  # a word of several terms, to be merged: walked
-    assert analyzer.layouts[text, False] is not None
-    assert not ANALYZERS["history"].layouts.get((text, False))  # other analysers keep their own
-    for n in range(passages.LAYOUTS + 10):
-        marked(f"mission number {n}", frozenset({"mission"}), analyzer, False)
-    assert 0 < len(analyzer.layouts) <= passages.LAYOUTS
+    assert sorted(analyzer.layouts.asked()) == [(text, False), (text, True)]
+    assert analyzer.layouts.get((text, True)) == (text, None)  # a word of several terms, to be merged: walked
+    assert analyzer.layouts.get((text, False)) not in (None, (text, None))
+    assert ANALYZERS["history"].layouts.get((text, False)) is None  # other analysers keep their own
+    analyzer.layouts.most = analyzer.layouts.largest = 64 << 10
+    texts = [f"mission number {n} " + "and so on " * (n % 5) for n in range(300)]
+    for shown in texts:
+        marked(shown, frozenset({"mission"}), analyzer, False)
+    assert 0 < analyzer.layouts.size <= 64 << 10
+    held = [key[0] for key in analyzer.layouts.asked() if key[0] in texts]
+    assert 10 < len(held) < len(texts) and held == texts[-len(held) :]  # the last shown, in order

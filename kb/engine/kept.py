@@ -9,12 +9,37 @@ from a `Pool` that several tables share: the process's bound for all of them tog
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Generic, TypeVar
 
 Value = TypeVar("Value")
+
+
+ENTRY = 120
+"""What an entry of a table costs beyond its value: its key, its place, a small object."""
+
+
+def size(value: object) -> int:
+    """What ``value`` takes in memory with its parts: Python's own size of each object, walking
+    tuples, lists, sets, dicts and dataclasses (the small numbers Python shares cost nothing)."""
+    if isinstance(value, (tuple, list, set, frozenset)):
+        return sys.getsizeof(value) + sum(map(size, value))
+    if isinstance(value, dict):
+        return sys.getsizeof(value) + sum(size(k) + size(v) for k, v in value.items())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return sys.getsizeof(value) + size(vars(value))
+    if isinstance(value, int) and -5 <= value <= 256:
+        return 0
+    return sys.getsizeof(value)
+
+
+def sized(value: object) -> int:
+    """What an entry holding ``value`` costs: `size` and `ENTRY`."""
+    return ENTRY + size(value)
 
 
 class Pool:
@@ -113,7 +138,7 @@ class Kept(Generic[Value]):
                 self.pool.give(self.size)
             self.size = 0
 
-    def keys(self) -> list[Hashable]:
+    def asked(self) -> list[Hashable]:
         """The keys held, the least recently asked first."""
         with self._lock:
             return list(self._held)

@@ -25,16 +25,19 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from kb import schema
+from kb.engine.kept import Kept, sized
 from kb.errors import BuildError, Damaged
 from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
 from kb.read.names import NameReading
 
-HISTORIES = 256
-"""Topics whose versions a knowledge base keeps in memory (the most recently asked for)."""
+HISTORIES = 16 << 20
+"""What the topics' versions a knowledge base keeps in memory weigh at most, in bytes (the most
+recently asked for)."""
 OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
 """The columns of a version's `Outline`, in its order."""
-OUTLINES = 8192
-"""Topics whose outlines it keeps (a few hundred bytes a version, where a version is kilobytes)."""
+OUTLINES = 16 << 20
+"""What the topics' outlines it keeps weigh at most, in bytes (a few hundred bytes a version,
+where a version is kilobytes)."""
 PAGE_CACHE_KB = 128
 """SQLite's page cache of each connection (its default, 2 MB, times the threads of each process;
 512 KB held 0.3 MB more per thread of a server with no answer any faster: the system caches
@@ -68,10 +71,10 @@ class Reader:
         self._owned: dict[threading.Thread, dict[str, Closable]] = {}
         """Each thread's own connection and searchers, by name: none is ever shared."""
         weakref.finalize(self, _close_all, self._owned)  # a reader dropped unclosed
-        self._histories: dict[str, tuple[Version, ...]] = {}
-        """Topic id -> its versions in id order, least recently asked first."""
-        self._outlines: dict[str, Outlines] = {}
-        """Topic id -> its versions' outlines, least recently asked first."""
+        self._histories: Kept[tuple[Version, ...]] = Kept(HISTORIES, sized, largest=HISTORIES // 4)
+        """Topic id -> its versions in id order."""
+        self._outlines: Kept[Outlines] = Kept(OUTLINES, sized, largest=OUTLINES // 4)
+        """Topic id -> its versions' outlines."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self.names_read = NameReading(self)
         """The folded names and their characters counted, read once (`kb.read.names`)."""
@@ -187,44 +190,30 @@ class Reader:
 
     def versions_of(self, topic: str) -> list[Version]:
         """Every version of ``topic``, in id order (none for an unknown topic)."""
-        found = self._recent(
-            self._histories, topic, HISTORIES, lambda: tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic))
-        )
+        found = self._histories.get(topic)
+        if found is None:
+            found = self._histories.put(topic, tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic)))
         return list(found)
 
     def outline(self, topic: str) -> Outlines:
         """The outline of every version of ``topic`` (`kb.model.Outlines`): from its versions when
         they are kept, else read without their texts (not counted in `versions_read`)."""
 
-        def read() -> Outlines:
-            with self._lock:
-                kept = self._histories.get(topic)
+        found = self._outlines.get(topic)
+        if found is None:
+            kept = self._histories.get(topic)
             if kept is not None:
-                return outlines([outline_of(v) for v in kept])
-            sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
-            return outlines([(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in self.rows(sql, topic)])
-
-        return cast(Outlines, self._recent(self._outlines, topic, OUTLINES, read))
+                found = outlines([outline_of(v) for v in kept])
+            else:
+                sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
+                rows = self.rows(sql, topic)
+                found = outlines([(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in rows])
+            found = self._outlines.put(topic, found)
+        return found
 
     def forget_outlines(self) -> None:
         """Drop the outlines kept (a benchmark's first search of a topic: `bench/first_search.py`)."""
-        with self._lock:
-            self._outlines.clear()
-
-    def _recent(self, cache: dict[str, Any], topic: str, most: int, read: Callable[[], Any]) -> Any:
-        """What ``cache`` keeps for ``topic`` (now its most recently asked), or else ``read`` and
-        kept there, the least recently asked dropped beyond ``most``; changed only under the lock."""
-        with self._lock:
-            found = cache.pop(topic, None)
-            if found is not None:
-                cache[topic] = found
-                return found
-        found = read()
-        with self._lock:
-            cache[topic] = found
-            while len(cache) > most:
-                del cache[next(iter(cache))]
-        return found
+        self._outlines.empty()
 
     def version(self, ident: int) -> Version | None:
         """The version numbered ``ident`` in this build, or None."""

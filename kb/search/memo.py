@@ -11,14 +11,13 @@ weigh at most `MEMO_BYTES` (`POOL`), however many threads search and builds are 
 
 from __future__ import annotations
 
-import sys
 import threading
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from kb.engine.kept import Kept, Pool
+from kb.engine.kept import ENTRY, Kept, Pool, sized
 from kb.engine.postings import Read, size_of
 from kb.engine.searching import Searcher
 
@@ -26,8 +25,6 @@ Value = TypeVar("Value")
 
 MEMO_BYTES = 128 << 20
 """What the tables of a process's searchers weigh at most together, in bytes."""
-ENTRY = 120
-"""What an entry of a table costs beyond its value: its key, its place, a small object."""
 POOL = Pool(MEMO_BYTES)
 """The process's pool of the tables' bytes."""
 
@@ -35,23 +32,6 @@ POOL = Pool(MEMO_BYTES)
 def _bytes(read: Read) -> int:
     """What a term's scored postings (`kb.engine.postings.Read`) weigh: as its postings read whole."""
     return size_of((read.ids, read.scores, read.values)) + ENTRY
-
-
-def _deep(value: Any) -> int:
-    """What ``value`` (text, a number, or tuples and lists of them) takes in memory, its parts
-    included: Python's own size of each object (the small numbers Python shares cost nothing)."""
-    if isinstance(value, (tuple, list)):
-        return sys.getsizeof(value) + sum(map(_deep, value))
-    if isinstance(value, int) and -5 <= value <= 256:
-        return 0
-    return sys.getsizeof(value)
-
-
-def _stored_bytes(stored: dict[str, Any]) -> int:
-    """What a topic document's stored fields weigh: the dict, its names and values (the topic, the
-    versions' spans, the days their versions in force change: `kb.search.history`), all parts
-    counted."""
-    return ENTRY + sys.getsizeof(stored) + sum(_deep(name) + _deep(value) for name, value in stored.items())
 
 
 def _entry(value: float) -> int:
@@ -70,7 +50,7 @@ class Memo:
     An entry may weigh half its table at most."""
 
     scored: Kept[Read] = field(default_factory=lambda: _table(32 << 20, _bytes))
-    stored: Kept[dict[str, Any]] = field(default_factory=lambda: _table(40 << 20, _stored_bytes))
+    stored: Kept[dict[str, Any]] = field(default_factory=lambda: _table(40 << 20, sized))
     frequency: Kept[float] = field(default_factory=lambda: _table(1 << 20, _entry))
 
     def tables(self) -> tuple[Kept[Read], Kept[dict[str, Any]], Kept[float]]:

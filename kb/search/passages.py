@@ -24,7 +24,7 @@ from collections.abc import Callable
 from heapq import nlargest
 from itertools import accumulate, compress, count
 from operator import sub
-from typing import Any, cast
+from typing import cast
 
 from kb.fused import FusedAnalyzer
 
@@ -39,16 +39,9 @@ CLASSES = 5
 _SPECIAL = re.compile("[&<>]")
 """What escaping a text changes (without quotes)."""
 
-LAYOUTS = 2048
-"""Texts whose tokens each analyser keeps (`kb.fused.FusedAnalyzer.layouts`, emptied when
-full; about 3 KB a text with its key): a text is split into words once, not each time an
-answer shows it; the threads share them (a dict's get and set are atomic, and a text only
-ever gets its one layout)."""
 Layout = tuple[tuple[int, ...], tuple[int, ...], tuple[str, ...], tuple[int, ...], tuple[int, ...]]
 """A text's tokens (`_layout`): tuples of plain values, which the cyclic collector stops
 walking the first time it sees them (arrays it would walk at every full collection)."""
-MISSING: Any = object()
-"""A text an analyser has not kept the tokens of."""
 Mark = tuple[int, int, str]
 """A marked word (or merged words): start and end characters, and its term text."""
 Passage = tuple[int, int, list[Mark]]
@@ -80,17 +73,14 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
     """`_passages` of the text's tokens (``merge``: `_merged` first), found from the marks alone:
     the tokens between them are not walked one by one, the passage around a mark is measured
     on the running sum of the tokens' lengths (the text's tokens measured once, `_layout`, and
-    kept: `LAYOUTS`). The passages no mark is in (they never score) are left out. None for a
+    kept: `kb.fused.LAYOUTS`). The passages no mark is in (they never score) are left out. None for a
     text this cannot measure so, whose tokens `_passages` walks: a
     word longer than `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, a word of
     several terms (a hyphenated word's parts) or two words with nothing between them."""
-    kept = analyzer.layouts
-    layout = kept.get((text, merge), MISSING)
-    if layout is MISSING:
-        layout = _layout(text, analyzer, merge)
-        if len(kept) >= LAYOUTS:
-            kept.clear()
-        kept[text, merge] = layout
+    kept = analyzer.layouts.get((text, merge))
+    if kept is None:
+        kept = analyzer.layouts.put((text, merge), (text, _layout(text, analyzer, merge)))
+    layout = kept[1]
     if layout is None:
         return None
     starts, ends, terms, sizes, before = layout

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.analysis import name_analyzer, text_analyzer
+from kb.engine.kept import Kept, sized
 from kb.engine.searching import Searcher, query
 from kb.search import budget
 from kb.search.questions import Clause, Typed
@@ -39,21 +40,20 @@ def analysed(analyzer: Any, text: str) -> list[str]:
     key = (analyzer is NAMES, text)
     found = _ANALYSED.get(key)
     if found is None:
-        if len(_ANALYSED) >= ANALYSED:
-            _ANALYSED.clear()
-        found = _ANALYSED[key] = tuple(t.text for t in analyzer(text))
-    return list(found)
+        found = _ANALYSED.put(key, (text, *(t.text for t in analyzer(text))))
+    return list(found[1:])
 
 
-ANALYSED = 50_000
-"""Texts whose terms are kept (the table is emptied when full); threads share it (a dict's
-get and set are atomic, and a text only ever gets its one entry)."""
-_ANALYSED: dict[tuple[bool, str], tuple[str, ...]] = {}
+ANALYSED = 8 << 20
+"""What the texts whose terms are kept weigh at most, in bytes (the least recently asked
+dropped first); threads share them."""
+_ANALYSED: Kept[tuple[str, ...]] = Kept(ANALYSED, sized)
+"""(names?, text) -> the text and its terms."""
 
 
 def forget() -> None:
     """Empty `ANALYSED`'s table (a benchmark's first search: `bench/first_search.py`)."""
-    _ANALYSED.clear()
+    _ANALYSED.empty()
 
 
 def word_query(word: str, inflections: list[str] | None = None) -> query.Query | None:

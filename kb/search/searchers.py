@@ -14,6 +14,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from kb.engine.kept import Kept, sized
 from kb.engine.searching import query
 from kb.errors import BuildError, Damaged
 from kb.layout import NEVER
@@ -26,8 +27,8 @@ if TYPE_CHECKING:
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
 
-MAX_FILTERS = 64
-"""Dates whose document filters are kept (the cache is emptied when full)."""
+FILTERS = 32 << 20
+"""What the dates' document filters kept weigh at most, in bytes (the least recently asked dropped first)."""
 
 
 def date_filter(on: dt.date) -> query.Query:
@@ -43,7 +44,7 @@ class Searchers:
         self.reader = reader
         self.built_on = built_on
         self._lock = threading.Lock()
-        self._allowed: dict[dt.date, set[int]] = {}
+        self._allowed: Kept[set[int]] = Kept(FILTERS, sized, largest=FILTERS // 2)
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._vocabulary: Vocabulary | None = None
         self._completion: Completions | None = None
@@ -64,14 +65,9 @@ class Searchers:
         searcher = self.index_searcher(INDEX_DIR)
         if on is None:
             return searcher, None
-        with self._lock:
-            allowed = self._allowed.get(on)
+        allowed = self._allowed.get(on)
         if allowed is None:
-            allowed = set(searcher.docs_for_query(date_filter(on)))
-            with self._lock:
-                if len(self._allowed) >= MAX_FILTERS:
-                    self._allowed = {}
-                self._allowed[on] = allowed
+            allowed = self._allowed.put(on, set(searcher.docs_for_query(date_filter(on))))
         return searcher, allowed
 
     def history_searcher(self, on: dt.date | None) -> Searcher | None:
