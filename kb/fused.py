@@ -18,12 +18,14 @@ makes no `Token`.
 from __future__ import annotations
 
 import re
+import sys
+import threading
 from collections.abc import Iterator
 from typing import Any
 
 from kb.analysis import WORD, fold_word
 from kb.analysis import inflection_stem as stem
-from kb.engine.kept import Kept, sized
+from kb.engine.kept import ENTRY, Kept, sized
 from kb.engine.text import Token
 from rulings.normalize import fold_quotes
 
@@ -32,9 +34,22 @@ Terms = tuple[tuple[tuple[str, int], ...], int]
 how many positions the word takes."""
 
 
-LAYOUTS = 8 << 20
-"""What the texts' tokens each analyser keeps weigh at most, in bytes (about 3 KB a text): a text
-is split into words once, not each time an answer shows it; the threads share them."""
+TERMS = 32 << 20
+"""What the raw words' terms each analyser keeps weigh at most, in bytes (about 300 bytes a word:
+a library's words, and each new word of the questions a server is asked)."""
+LAYOUTS = 16 << 20
+"""What the texts' tokens each analyser keeps weigh at most, in bytes (8 to 11 KB a text shown
+on the 90k stress knowledge base: as many texts as the 2,048 kept before, counted): a text is
+split into words once, not each time an answer shows it; the threads share them."""
+
+
+def _layout_bytes(kept: tuple[str, Any]) -> int:
+    """What a text's tokens kept for snippets weigh (`kb.search.passages`): the text, and five
+    tuples of as many numbers as tokens (at most 28 bytes each, and 8 for its place); the terms'
+    texts are the analyser's own, counted in `FusedAnalyzer.weighs`."""
+    text, layout = kept
+    tokens = len(layout[0]) + 1 if layout else 0
+    return ENTRY + sys.getsizeof(text) + 5 * (sys.getsizeof(()) + 36 * tokens)
 
 
 class FusedAnalyzer:
@@ -48,9 +63,13 @@ class FusedAnalyzer:
         self.splitter = re.compile(f"({self.expression.pattern})")
         """The expression as one group: ``splitter.split(text)`` gives the gaps and raw words in turn."""
         self.terms: dict[str, Terms] = {}
+        """Raw word -> what the chain makes of it (`analysed`), filled by `_entry`."""
         self.single: dict[str, str | None] = {}
         """Raw word -> its one term (None: it gives none or several), filled by `term`."""
-        self.layouts: Kept[tuple[str, Any]] = Kept(LAYOUTS, sized)
+        self.weighs = 0
+        """What `terms` and `single` weigh, in bytes: both start afresh beyond `TERMS`."""
+        self._lock = threading.Lock()
+        self.layouts: Kept[tuple[str, Any]] = Kept(LAYOUTS, _layout_bytes)
         """(text, merged) -> the text and its tokens, as a snippet measures them (`kb.search.passages`)."""
 
     def analysed(self, raw: str) -> Terms:
@@ -70,13 +89,23 @@ class FusedAnalyzer:
             words = [(stem(text), offset) for text, offset in words]
         return tuple(words), len(parts) if folded and len(parts) >= 2 else 1
 
+    def _entry(self, raw: str) -> Terms:
+        """`analysed`, kept in `terms`; a word's entries (in `terms` and `single`) counted in
+        `weighs`, and both tables started afresh when that passes `TERMS` (the lookups are the
+        inner loop of indexing and of analysing a text: no order of use is kept)."""
+        entry = self.analysed(raw)
+        with self._lock:
+            self.weighs += sized((raw, entry)) + ENTRY
+            if self.weighs > TERMS:
+                self.terms, self.single, self.weighs = {}, {}, 0
+            self.terms[raw] = entry
+        return entry
+
     def term(self, raw: str) -> str | None:
         """The one term the raw word ``raw`` gives; None when it gives none or several (a
         hyphenated word's parts). Kept in `single`, which threads share: a raw word only ever
         gets its one possible entry (a dict's get and set are atomic)."""
-        entry = self.terms.get(raw)
-        if entry is None:
-            entry = self.terms[raw] = self.analysed(raw)
+        entry = self.terms.get(raw) or self._entry(raw)
         found = entry[0][0][0] if len(entry[0]) == 1 else None
         self.single[raw] = found
         return found
@@ -98,7 +127,8 @@ class FusedAnalyzer:
         if keeporiginal or not tokenize or no_morph:
             raise ValueError("a fused analyser neither keeps the original text nor skips tokenizing or stemming")
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        table, mark, stride = self.terms, self.mark, self.stride
+        mark, stride = self.mark, self.stride
+        table = self.terms
         pos, version, start = start_pos, 0, 0
         for match in self.expression.finditer(value):
             raw = match.group(0)
@@ -107,9 +137,7 @@ class FusedAnalyzer:
                 start = pos + 1 if positions else 0
                 pos += 1
                 continue
-            entry = table.get(raw)
-            if entry is None:
-                entry = table[raw] = self.analysed(raw)
+            entry = table.get(raw) or self._entry(raw)
             words, width = entry
             base = version * stride + pos - start if mark else pos
             if chars:
@@ -128,7 +156,8 @@ class FusedAnalyzer:
         """Each term of ``value`` with its positions, in the order it first occurs: what
         Whoosh's ``Positions.word_values`` gathers from the tokens of `__call__` (positions on)."""
         found: dict[str, list[int]] = {}
-        table, mark, stride = self.terms, self.mark, self.stride
+        mark, stride = self.mark, self.stride
+        table = self.terms
         pos, version, start = 0, 0, 0
         for raw in self.expression.findall(value):
             if mark and raw == mark:
@@ -136,9 +165,7 @@ class FusedAnalyzer:
                 start = pos + 1
                 pos += 1
                 continue
-            entry = table.get(raw)
-            if entry is None:
-                entry = table[raw] = self.analysed(raw)
+            entry = table.get(raw) or self._entry(raw)
             words, width = entry
             base = version * stride + pos - start if mark else pos
             for text, offset in words:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from whoosh import highlight, index
 
-from kb import layout
+from kb import fused, layout
 from kb.engine.writing import fused_writing
 from kb.fused import FusedAnalyzer
 from kb.index import history
@@ -167,3 +167,21 @@ def snippet_parts() -> tuple[Any, Any]:
     return highlight.ContextFragmenter(maxchars=240, surround=60), highlight.HtmlFormatter(
         tagname="mark", between=" … "
     )
+
+
+def test_an_analysers_table_of_words_is_bounded_in_bytes_however_many_new_words_it_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each new word a server is asked adds to what an analyser keeps: `kb.fused.TERMS` bounds it
+    (it grew without end), and a word analysed after the table started afresh gets the same terms."""
+    monkeypatch.setattr(fused, "TERMS", 64 << 10)
+    analyzer = FusedAnalyzer(stemmed=True)
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    words = [f"zork{letters[n // 676]}{letters[n // 26 % 26]}{letters[n % 26]}ing" for n in range(3_000)]
+    words += ["missions", "Bio-ship"]
+    found = [analyzer.term(word) for word in words]
+    assert 0 < analyzer.weighs <= 64 << 10 and 0 < len(analyzer.terms) < 1_000
+    assert found[-2:] == ["mission", None] and analyzer.term("missions") == "mission"
+    fresh = FusedAnalyzer(stemmed=True)
+    asked = "zorkabcing Missions zorkdefing"
+    assert [t.text for t in analyzer(asked)] == [t.text for t in fresh(asked)] == ["zorkabc", "mission", "zorkdef"]

@@ -26,14 +26,16 @@ ENTRY = 120
 def size(value: object) -> int:
     """What ``value`` takes in memory with its parts: Python's own size of each object, walking
     tuples, lists, sets, dicts and dataclasses (the small numbers Python shares cost nothing)."""
+    if isinstance(value, int):
+        return 0 if -5 <= value <= 256 else sys.getsizeof(value)
+    if isinstance(value, (str, bytes, float)) or value is None:
+        return sys.getsizeof(value)
     if isinstance(value, (tuple, list, set, frozenset)):
         return sys.getsizeof(value) + sum(map(size, value))
     if isinstance(value, dict):
         return sys.getsizeof(value) + sum(size(k) + size(v) for k, v in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return sys.getsizeof(value) + size(vars(value))
-    if isinstance(value, int) and -5 <= value <= 256:
-        return 0
     return sys.getsizeof(value)
 
 

@@ -35,7 +35,7 @@ HISTORIES = 16 << 20
 recently asked for)."""
 OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
 """The columns of a version's `Outline`, in its order."""
-OUTLINES = 16 << 20
+OUTLINES = 64 << 20
 """What the topics' outlines it keeps weigh at most, in bytes (a few hundred bytes a version,
 where a version is kilobytes)."""
 PAGE_CACHE_KB = 128

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from kb.engine.kept import Kept, sized
 from kb.engine.postings import (
     NONE,
     ZERO,
@@ -305,13 +306,14 @@ def allowed_ids(allowed: set[int]) -> Ids:
     """The documents of a date filter (a set never changed once made) as a sorted array, made once per set."""
     kept = _ALLOWED.get(id(allowed))
     if kept is None or kept[0] is not allowed:
-        if len(_ALLOWED) >= 64:
-            _ALLOWED.clear()
-        kept = _ALLOWED[id(allowed)] = (allowed, np.fromiter(sorted(allowed), dtype=np.int64, count=len(allowed)))
+        made = (allowed, np.fromiter(sorted(allowed), dtype=np.int64, count=len(allowed)))
+        kept = made if kept is not None else _ALLOWED.put(id(allowed), made)
     return kept[1]
 
 
-_ALLOWED: dict[int, tuple[set[int], Ids]] = {}
+ALLOWED = 16 << 20
+"""What the date filters' arrays kept weigh at most, in bytes, with their sets (counted here too)."""
+_ALLOWED: Kept[tuple[set[int], Ids]] = Kept(ALLOWED, sized, largest=ALLOWED // 2)
 """id of a date filter -> (the filter, kept alive so the id stays its own; its array)."""
 
 
