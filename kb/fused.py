@@ -127,8 +127,7 @@ class FusedAnalyzer:
         if keeporiginal or not tokenize or no_morph:
             raise ValueError("a fused analyser neither keeps the original text nor skips tokenizing or stemming")
         token = Token(positions, chars, removestops=removestops, mode=mode, **kwargs)
-        mark, stride = self.mark, self.stride
-        table = self.terms
+        table, mark, stride = self.terms, self.mark, self.stride
         pos, version, start = start_pos, 0, 0
         for match in self.expression.finditer(value):
             raw = match.group(0)
@@ -156,8 +155,7 @@ class FusedAnalyzer:
         """Each term of ``value`` with its positions, in the order it first occurs: what
         Whoosh's ``Positions.word_values`` gathers from the tokens of `__call__` (positions on)."""
         found: dict[str, list[int]] = {}
-        mark, stride = self.mark, self.stride
-        table = self.terms
+        table, mark, stride = self.terms, self.mark, self.stride
         pos, version, start = 0, 0, 0
         for raw in self.expression.findall(value):
             if mark and raw == mark:

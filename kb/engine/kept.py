@@ -79,9 +79,9 @@ class Pool:
 class Kept(Generic[Value]):
     """Entries weighing ``most`` bytes at most together (each ``weight(value)``), the least
     recently asked dropped first; an entry over ``largest`` (an eighth of ``most`` unless said)
-    is not kept, so that one does not push out the rest. With a
-    ``pool``, each entry's bytes are taken from it too: when the pool is full, the table drops
-    its own oldest entries until the new one fits, and keeps nothing more if none are left."""
+    is not kept, so that one does not push out the rest. With a ``pool``, each entry's bytes
+    are taken from it too: when the pool is full, the table drops its own least recently asked
+    entries until the new one fits, and keeps nothing more if none are left."""
 
     def __init__(
         self,
