@@ -10,6 +10,7 @@ from a `Pool` that several tables share: the process's bound for all of them tog
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import sys
 import threading
 from collections import OrderedDict
@@ -25,18 +26,25 @@ ENTRY = 120
 
 def size(value: object) -> int:
     """What ``value`` takes in memory with its parts: Python's own size of each object, walking
-    tuples, lists, sets, dicts and dataclasses (the small numbers Python shares cost nothing)."""
+    tuples, lists, sets, dicts and dataclasses (the small numbers Python shares cost nothing,
+    but in a container of plain values only, each counted whole: those are sized at C speed)."""
     if isinstance(value, int):
         return 0 if -5 <= value <= 256 else sys.getsizeof(value)
-    if isinstance(value, (str, bytes, float)) or value is None:
+    if isinstance(value, (float, str, bytes, dt.date)) or value is None:
         return sys.getsizeof(value)
     if isinstance(value, (tuple, list, set, frozenset)):
+        if _PLAIN.issuperset(map(type, value)):
+            return sys.getsizeof(value) + sum(map(sys.getsizeof, value))
         return sys.getsizeof(value) + sum(map(size, value))
     if isinstance(value, dict):
         return sys.getsizeof(value) + sum(size(k) + size(v) for k, v in value.items())
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return sys.getsizeof(value) + size(vars(value))
     return sys.getsizeof(value)
+
+
+_PLAIN = frozenset({int, float, str, bytes, bool, type(None), dt.date})
+"""The types of plain values, holding no others."""
 
 
 def sized(value: object) -> int:
@@ -95,16 +103,18 @@ class Kept(Generic[Value]):
         self.pool = pool
         self.largest = most // 8 if largest is None else largest
         self.size = 0
-        self._held: OrderedDict[Hashable, tuple[Value, int]] = OrderedDict()
+        self._held: OrderedDict[Hashable, Value] = OrderedDict()
+        self._sizes: dict[Hashable, int] = {}
+        """Each key's weight, apart: a (value, size) pair per entry would be one more object for
+        Python's cyclic collector to walk at each full collection."""
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Value | None:
         with self._lock:
             found = self._held.get(key)
-            if found is None:
-                return None
-            self._held.move_to_end(key)
-            return found[0]
+            if found is not None:
+                self._held.move_to_end(key)
+            return found
 
     def put(self, key: Hashable, value: Value) -> Value:
         """Keep ``value`` under ``key`` if it may be (see the class); return what is kept there,
@@ -115,19 +125,21 @@ class Kept(Generic[Value]):
         with self._lock:
             found = self._held.get(key)
             if found is not None:
-                return found[0]
+                return found
             while self._held and self.size + size > self.most:
                 self._drop_oldest()
             while self.pool is not None and not self.pool.take(size):
                 if not self._held:
                     return value  # the other tables hold the whole pool
                 self._drop_oldest()
-            self._held[key] = (value, size)
+            self._held[key] = value
+            self._sizes[key] = size
             self.size += size
         return value
 
     def _drop_oldest(self) -> None:
-        _, (_, dropped) = self._held.popitem(last=False)
+        key, _ = self._held.popitem(last=False)
+        dropped = self._sizes.pop(key)
         self.size -= dropped
         if self.pool is not None:
             self.pool.give(dropped)
@@ -136,6 +148,7 @@ class Kept(Generic[Value]):
         """Forget everything, giving its bytes back to the pool."""
         with self._lock:
             self._held.clear()
+            self._sizes.clear()
             if self.pool is not None:
                 self.pool.give(self.size)
             self.size = 0

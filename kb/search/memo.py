@@ -45,11 +45,11 @@ def _table(most: int, weight: Callable[[Value], int]) -> Kept[Value]:
 @dataclass
 class Memo:
     """The tables of one index's searchers: terms' scored postings (`kb.search.bulk.scored`,
-    32 MiB at most), topic documents' stored fields (`kb.search.history`, 40 MiB) and terms'
+    16 MiB at most), topic documents' stored fields (`kb.search.history`, 40 MiB) and terms'
     occurrences (`kb.search.matching.rarity`, 1 MiB); all of them within the process's `POOL`.
     An entry may weigh half its table at most."""
 
-    scored: Kept[Read] = field(default_factory=lambda: _table(32 << 20, _bytes))
+    scored: Kept[Read] = field(default_factory=lambda: _table(16 << 20, _bytes))
     stored: Kept[dict[str, Any]] = field(default_factory=lambda: _table(40 << 20, sized))
     frequency: Kept[float] = field(default_factory=lambda: _table(1 << 20, _entry))
 

@@ -37,8 +37,9 @@ VERSIONS = 1 << 24
 """Versions a topic may have: key = topic document * VERSIONS + version."""
 ENABLED = True
 """Whether history searches find matching versions this way (off: topic by topic, as a test compares)."""
-DECODED: Kept[tuple[Ids, Ids]] = Kept(64 << 20, lambda found: found[0].nbytes + found[1].nbytes)
-"""Words' positions in all their topic documents, decoded: 64 MiB at most, the least recently asked dropped."""
+DECODED: Kept[tuple[Ids, Ids]] = Kept(40 << 20, lambda found: found[0].nbytes + found[1].nbytes)
+"""Words' positions in all their topic documents, decoded: 40 MiB at most (as `KEPT`), the least
+recently asked dropped."""
 
 
 class VersionKeys:
