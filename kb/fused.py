@@ -25,8 +25,8 @@ from typing import Any
 
 from kb.analysis import WORD, fold_word
 from kb.analysis import inflection_stem as stem
-from kb.engine.kept import ENTRY, Kept, sized
 from kb.engine.text import Token
+from kb.kept import ENTRY, Kept, sized
 from rulings.normalize import fold_quotes
 
 Terms = tuple[tuple[tuple[str, int], ...], int]

@@ -16,8 +16,8 @@ from whoosh.lang.porter import stem
 from whoosh.query import Term
 
 from kb.engine import postings
-from kb.engine.kept import Kept, Pool
 from kb.engine.postings import Postings
+from kb.kept import Kept, Pool
 from kb.paths import INDEX_DIR, current
 from kb.query import KnowledgeBase
 from kb.search import bulk

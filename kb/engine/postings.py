@@ -23,8 +23,8 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 from whoosh.system import _INT_SIZE
 
-from kb.engine.kept import Kept
 from kb.errors import Unsupported
+from kb.kept import Kept
 
 Ids = npt.NDArray[np.int64]
 Scores = npt.NDArray[np.float64]

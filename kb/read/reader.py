@@ -25,8 +25,8 @@ from pathlib import Path
 from typing import Any, Protocol, cast
 
 from kb import schema
-from kb.engine.kept import Kept, sized
 from kb.errors import BuildError, Damaged
+from kb.kept import Kept, sized
 from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
 from kb.read.names import NameReading
 

@@ -20,7 +20,6 @@ from typing import Any
 
 import numpy as np
 
-from kb.engine.kept import Kept, sized
 from kb.engine.postings import (
     NONE,
     ZERO,
@@ -36,6 +35,7 @@ from kb.engine.postings import (
 from kb.engine.searching import Results, Searcher, WeightScorer, query
 from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
+from kb.kept import Kept, sized
 from kb.search import budget, memo
 from kb.search.positions import Positions
 from kb.search.steady import ordered

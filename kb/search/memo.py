@@ -4,7 +4,7 @@ A Whoosh searcher reads one fixed state of its index: a build or an add writes a
 opens new searchers on it (`kb.search.searchers`), so what an index answered stays true as long
 as its build is read. Each thread has its own searchers (Whoosh's are not thread-safe), but
 they all read the same files: the searchers of one index share one `Memo`, whose tables
-(`kb.engine.kept.Kept`) any thread reads and fills under their locks. Each table is bounded in
+(`kb.kept.Kept`) any thread reads and fills under their locks. Each table is bounded in
 bytes, its least recently asked entries dropped first; and all the tables of a process together
 weigh at most `MEMO_BYTES` (`POOL`), however many threads search and builds are read.
 """
@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from kb.engine.kept import ENTRY, Kept, Pool, sized
 from kb.engine.postings import Read, size_of
 from kb.engine.searching import Searcher
+from kb.kept import ENTRY, Kept, Pool, sized
 
 Value = TypeVar("Value")
 

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.analysis import name_analyzer, text_analyzer
-from kb.engine.kept import Kept, sized
 from kb.engine.searching import Searcher, query
+from kb.kept import Kept, sized
 from kb.search import budget
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind

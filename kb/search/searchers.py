@@ -14,9 +14,9 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
-from kb.engine.kept import Kept, sized
 from kb.engine.searching import query
 from kb.errors import BuildError, Damaged
+from kb.kept import Kept, sized
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read.reader import Reader

@@ -27,10 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from kb.engine.kept import Kept
 from kb.engine.postings import NONE, Ids, Read, held_in, phrase_starts, positions_in, segment_of
 from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
+from kb.kept import Kept
 from kb.layout import STRIDE
 
 VERSIONS = 1 << 24
