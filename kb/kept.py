@@ -1,7 +1,8 @@
 """Tables of what searches read, kept in memory for the searches that follow, bounded in bytes.
 
 A `Kept` table is shared by the threads of a process: what it holds is never changed once put,
-and its table only under its lock. Beyond its bound the least recently asked entries are
+and its table is changed only under its lock (read without it: its keys are plain values, whose
+lookups run in C, uninterrupted). Beyond its bound the least recently asked entries are
 dropped, one at a time, so a full table stays full (it is never emptied whole, which would
 make the searches that follow read everything again at once). A table may also take its bytes
 from a `Pool` that several tables share: the process's bound for all of them together.
@@ -14,8 +15,9 @@ import datetime as dt
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Collection, Hashable, Iterable
+from itertools import chain
+from typing import Any, Generic, TypeVar, cast
 
 Value = TypeVar("Value")
 
@@ -26,25 +28,67 @@ ENTRY = 120
 
 def size(value: object) -> int:
     """What ``value`` takes in memory with its parts: Python's own size of each object, walking
-    tuples, lists, sets, dicts and dataclasses (the small numbers Python shares cost nothing,
-    but in a container of plain values only, each counted whole: those are sized at C speed)."""
-    if isinstance(value, int):
-        return 0 if -5 <= value <= 256 else sys.getsizeof(value)
-    if isinstance(value, (float, str, bytes, dt.date)) or value is None:
-        return sys.getsizeof(value)
-    if isinstance(value, (tuple, list, set, frozenset)):
-        if _PLAIN.issuperset(map(type, value)):
-            return sys.getsizeof(value) + sum(map(sys.getsizeof, value))
-        return sys.getsizeof(value) + sum(map(size, value))
-    if isinstance(value, dict):
-        return sys.getsizeof(value) + sum(size(k) + size(v) for k, v in value.items())
+    tuples, lists, sets, dicts and dataclasses. A small number Python shares costs nothing
+    alone; but the parts of a container of plain values, or of tuples of them (rows), are
+    weighed at C speed, each counted whole (a number as `_INT`), not walked one by one."""
+    sizer = _SIZERS.get(type(value))
+    if sizer is not None:
+        return sizer(value)
+    for kind, sizer in _SIZERS.items():  # a subclass: a named tuple, say
+        if isinstance(value, kind):
+            return sizer(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return sys.getsizeof(value) + size(vars(value))
+        fields = [getattr(value, field.name) for field in dataclasses.fields(value)]
+        return sys.getsizeof(value) + _parts(fields)  # not vars(): that would give it a dict for good
     return sys.getsizeof(value)
+
+
+def _int(value: int) -> int:
+    return 0 if -5 <= value <= 256 else sys.getsizeof(value)
+
+
+def _parts(values: Iterable[object]) -> int:
+    """The sizes of ``values`` together: at C speed when they are all plain, or all tuples of
+    plain values (a table's rows, say), or tuples of those."""
+    values = tuple(values)
+    return _of_kinds(values, set(map(type, values)))
+
+
+def _of_kinds(values: tuple[object, ...], kinds: set[type]) -> int:
+    if kinds == _INTS:  # not one by one: rows of numbers are most of what a table weighs
+        return _INT * len(values)
+    if kinds <= _PLAIN:
+        return sum(map(sys.getsizeof, values))
+    if kinds == _TUPLES:
+        cells: tuple[object, ...] = tuple(chain.from_iterable(cast("tuple[tuple[object, ...], ...]", values)))
+        inner = set(map(type, cells))
+        if inner <= _PLAIN or inner == _TUPLES:
+            return _TUPLE * len(values) + _CELL * len(cells) + _of_kinds(cells, inner)
+    return sum(map(size, values))
+
+
+def _items(value: Collection[object]) -> int:
+    return sys.getsizeof(value) + _parts(value)
+
+
+def _mapping(value: dict[object, object]) -> int:
+    return sys.getsizeof(value) + _parts(value.keys()) + _parts(value.values())
 
 
 _PLAIN = frozenset({int, float, str, bytes, bool, type(None), dt.date})
 """The types of plain values, holding no others."""
+_TUPLES = {tuple}
+_INTS = {int}
+_INT = sys.getsizeof(1 << 20)
+"""What a number takes (`sys.getsizeof`), up to 2**30."""
+_TUPLE = sys.getsizeof(())
+_CELL = sys.getsizeof((0,)) - _TUPLE
+"""What a tuple takes (`sys.getsizeof`): the first, and the second for each of its cells."""
+_SIZERS: dict[type, Callable[[Any], int]] = {
+    int: _int, **dict.fromkeys((float, str, bytes, bool, type(None), dt.date), sys.getsizeof),
+    **dict.fromkeys((tuple, list, set, frozenset), _items), dict: _mapping,
+}  # fmt: skip
+"""How a value of each type is weighed (`size`)."""
 
 
 def sized(value: object) -> int:
@@ -110,11 +154,16 @@ class Kept(Generic[Value]):
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Value | None:
-        with self._lock:
-            found = self._held.get(key)
-            if found is not None:
+        """The value kept under ``key``, now the most recently asked; None if none is. Without
+        the lock: each step is one call into the C of CPython's ordered dict, which no other
+        thread interrupts, and an entry dropped between the two only misses its move."""
+        found = self._held.get(key)
+        if found is not None:
+            try:  # noqa: SIM105 (contextlib.suppress would cost a context manager on every hit)
                 self._held.move_to_end(key)
-            return found
+            except KeyError:
+                pass
+        return found
 
     def put(self, key: Hashable, value: Value) -> Value:
         """Keep ``value`` under ``key`` if it may be (see the class); return what is kept there,
