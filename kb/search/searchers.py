@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import gc
 import json
-import threading
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
@@ -43,7 +42,6 @@ class Searchers:
     def __init__(self, reader: Reader, built_on: dt.date) -> None:
         self.reader = reader
         self.built_on = built_on
-        self._lock = threading.Lock()
         self._allowed: Kept[set[int]] = Kept(FILTERS, sized, largest=FILTERS // 2)
         """Date -> document numbers in force then; a set is never changed once stored."""
         self._vocabulary: Vocabulary | None = None
