@@ -10,7 +10,8 @@ alone: those answers are the baseline. Then, for each client count, that many th
 with its own keep-alive connection) send the set round-robin, bounded by ``--requests`` and
 ``--seconds``, while another thread runs ``rulings build --kb`` into the served directory
 ``--rebuilds`` times. Every status must be 200 or 4xx, and every JSON answer must equal its
-baseline; a costly answer (diff, as-of, feed, deck: `web.gate`) may instead be a 503 with
+baseline; an answer that takes turns (`web.gate`: a diff, as-of view, feed or deck, and since
+#33 a card's, an entry's or two cards' page) may instead be a 503 with
 ``Retry-After`` when others of its kind are being built, and those are counted apart. Prints
 the counts and median / p99 latency, and exits 1 on any failure.
 """
@@ -66,15 +67,16 @@ def ask(connection: http.client.HTTPConnection, path: str) -> tuple[int, bytes, 
     connection.request("GET", path)
     response = connection.getresponse()
     status = response.status
-    if status == 503 and response.getheader("Retry-After") and path.startswith(COSTLY):
+    if status == 503 and response.getheader("Retry-After") and path.startswith(IN_TURN):
         status = TURNED_AWAY
     return status, response.read(), response.getheader("Content-Type", "")
 
 
-COSTLY = ("/diff", "/asof", "/changes.atom", "/deck")
-"""The answers that take turns (`web.gate`): a 503 with ``Retry-After`` is their honest answer under load."""
+IN_TURN = ("/diff", "/asof", "/changes.atom", "/deck", "/card", "/entry")
+"""The answers that take turns (`web.gate`: `costly` and `heavy`, `/card` covering `/cards`): a 503
+with ``Retry-After`` is their honest answer under load."""
 TURNED_AWAY = -503
-"""The status counted for a costly answer asked to come back later."""
+"""The status counted for an answer taking turns asked to come back later."""
 
 
 def answer(status: int, body: bytes, kind: str) -> Any:
@@ -156,7 +158,7 @@ def phase(port: int, clients: int, args: argparse.Namespace, paths: list[str],
     times = sorted(tally.times)
     bad = {s: n for s, n in tally.statuses.items() if not (s in (200, TURNED_AWAY) or 400 <= s < 500)}
     print(f"\n{clients} clients: {len(times)} responses in {seconds:.1f} s ({len(times) / seconds:.0f}/s), "
-          f"statuses {dict(sorted(tally.statuses.items()))} (-503: a costly answer asked to come back later), "
+          f"statuses {dict(sorted(tally.statuses.items()))} (-503: an answer taking turns asked to come back later), "
           f"{len(tally.errors)} connection errors, "
           f"{len(tally.mismatches)} answers unlike the baseline")  # fmt: skip
     if times:
