@@ -4,7 +4,7 @@ A Whoosh searcher reads one fixed state of its index: a build or an add writes a
 opens new searchers on it (`kb.search.searchers`), so what an index answered stays true as long
 as its build is read. Each thread has its own searchers (Whoosh's are not thread-safe), but
 they all read the same files: the searchers of one index share one `Memo`, whose tables
-(`kb.kept.Kept`) any thread reads and fills under their locks. Each table is bounded in
+(`kb.kept.Kept`) any thread reads, and fills under their locks. Each table is bounded in
 bytes, its least recently asked entries dropped first; and all the tables of a process together
 weigh at most `MEMO_BYTES` (`POOL`), however many threads search and builds are read.
 """
