@@ -64,3 +64,67 @@ def test_it_is_detected_and_a_letter_is_refused(capsys: pytest.CaptureFixture[st
         f"rulings: error: {letter}: read as rule-changes, only 0 of 14 lines look like tracked rules; "
         "is it another kind?\n"
     )
+
+
+PAGE = FIXTURES / "kinds" / "rule-tracker-page.txt"
+"""The tracker as its page is laid out: no blank line anywhere; a rule starts two lines before its
+``Type | Status`` line, its successors run up to the next rule's title."""
+
+
+def test_the_page_with_no_blank_line_is_read_rule_by_rule() -> None:
+    result = parse_file(PAGE, "rule-changes")
+    assert [(e.kind, e.headword, e.lines[0], e.lines[-1]) for e in result.entries] == [
+        ("introduction", "rule-tracker-page", 1, 2),
+        ("rule", "Hand Limit rule", 3, 8),
+        ("rule", "Hand Limit rule (II): Eight cards", 9, 12),
+        ("rule", "Beacon Ratio rule", 13, 19),
+        ("rule", "Beacon Ratio rule (II): Sideboard beacons", 20, 23),
+        ("rule", "Drone icons", 24, 27),
+        ("rule", "Extra Draw rule", 28, 33),
+    ]
+    rules = {e.headword: e for e in result.entries if e.kind == "rule"}
+    assert rules["Drone icons"].fields == {
+        "type": "Major New Faction",
+        "status": "Active",
+        "source": "Drone Expansion Rules",
+    }
+    assert rules["Beacon Ratio rule"].text == "A deck may hold one beacon for every twelve cards."
+    assert rules["Beacon Ratio rule"].fields["note"] == (
+        "modified by Beacon Ratio rule (II): Sideboard beacons (2004 Sep); "
+        "modified by Beacon Ratio rule (III): No beacon win (2017 Jan)"
+    )
+    assert rules["Hand Limit rule (II): Eight cards"].fields["note"] == (
+        "supersedes Hand Limit rule (Starter Rulebook); rescinds Extra Draw rule (Starter Rulebook)"
+    )
+    assert [(e.until, e.ended) for e in (rules["Hand Limit rule"], rules["Extra Draw rule"])] == [
+        (dt.date(1999, 4, 1), "superseded"),
+        (dt.date(1999, 4, 1), "rescinded"),
+    ]
+    assert coverage(result).complete and not result.unparsed and not result.warnings
+
+
+def test_the_page_s_successors_show_in_history_both_ways(tmp_path: Path) -> None:
+    with built(tmp_path, PAGE, "rule-changes") as kb:
+        old, new = kb.history("Hand Limit rule"), kb.history("Hand Limit rule (II): Eight cards")
+        modified = kb.history("Beacon Ratio rule (II): Sideboard beacons")
+    assert [(v["valid_from"], v["valid_to"], v["ended"], v["note"]) for v in old["versions"]] == [
+        ("1995-03-03", "1999-04-01", "superseded", "superseded by Hand Limit rule (II): Eight cards (1999 Apr)")
+    ]
+    assert [(v["valid_from"], v["valid_to"], v["note"]) for v in new["versions"]] == [
+        (
+            "1999-04-12",
+            None,
+            "supersedes Hand Limit rule (Starter Rulebook); rescinds Extra Draw rule (Starter Rulebook)",
+        )
+    ]
+    assert [v["note"] for v in modified["versions"]] == ["modifies Beacon Ratio rule (Starter Rulebook)"]
+
+
+def test_a_stray_line_between_blocks_of_the_page_is_unparsed(tmp_path: Path) -> None:
+    lines = PAGE.read_text(encoding="utf-8").splitlines()
+    page = tmp_path / "tracker.txt"
+    page.write_text("\n".join([*lines[:27], "", "Printed from the tracker", "", *lines[27:]]) + "\n", encoding="utf-8")
+    result = parse_file(page, "rule-changes")
+    assert [e.headword for e in result.entries if e.kind == "rule"][-2:] == ["Drone icons", "Extra Draw rule"]
+    assert result.unparsed == [29]
+    assert result.warnings == [f"{page}:29: not a rule (title, text, Type | Status, source)"]

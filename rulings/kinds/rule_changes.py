@@ -1,15 +1,19 @@
 """The kind ``rule-changes``: a rule tracker, the supersession history of the rules as published.
 
-Each rule is a block of lines (blank lines between blocks): its title, its text, ``Type |
-Status`` (``Original | Superseded``, ``Major New Affiliation | Active``), the document it comes
-from with that document's date (``Premiere Rulebook (10 Nov 1994)``), then, for a rule that
-changed, ``Superseded by:``, ``Modified by:`` or ``Rescinded by:`` and the rules that did it,
-each with its month (``Seeding rule (II): Thirty-five cards (1998 Feb)``). Each rule is a
-``rule`` entry, a topic of its own: in force from its source's date, ended (``superseded``,
-``rescinded``) in the month of its first successor when its status says so. Each link is kept
-both ways, as the notes of both rules (``superseded by ...`` / ``supersedes ...``). A block
-before the first rule is the introduction; any other block with no ``Type | Status`` line, or
-whose dates cannot be read, is reported unparsed.
+Each rule is its title, its text, ``Type | Status`` (``Original | Superseded``, ``Major New
+Affiliation | Active``), the document it comes from with that document's date (``Premiere
+Rulebook (10 Nov 1994)``), then, for a rule that changed, ``Superseded by:``, ``Modified by:`` or
+``Rescinded by:`` and the rules that did it, each with its month (``Seeding rule (II): Thirty-five
+cards (1998 Feb)``). Two layouts are read: blocks separated by blank lines (a block's text may
+run over several lines), and the tracker's page as published, with no blank line anywhere: there
+a rule starts two lines before its ``Type | Status`` line (its title, then its one line of text),
+and the lines between one rule's source and the next rule's title are its successors.
+
+Each rule is a ``rule`` entry, a topic of its own: in force from its source's date, ended
+(``superseded``, ``rescinded``) in the month of its first successor when its status says so.
+Each link is kept both ways, as the notes of both rules (``superseded by ...`` / ``supersedes
+...``). Lines before the first rule are the introduction; any other lines outside a rule, and a
+rule whose dates cannot be read, are reported unparsed.
 """
 
 from __future__ import annotations
@@ -36,29 +40,52 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
     numbered = [(i + 1, t.strip()) for i, t in enumerate(source.lines) if t.strip()]
     result = ParseResult(document, [], len(source.lines), [n for n, _ in numbered])
     links: list[tuple[Entry, str, str, str]] = []  # (rule, how, successor, month)
-    for block in _blocks(source):
-        status = next((k for k, (_, t) in enumerate(block) if _STATUS.match(t)), None)
-        if status is None or status < 2 or status + 1 >= len(block):
+    for piece, status in _pieces(source):
+        if status is None or status < 2 or status + 1 >= len(piece):
             if not result.entries and status is None:
                 intro = Entry(
-                    document.title, "introduction", join_paragraphs([t for _, t in block]), [n for n, _ in block]
+                    document.title, "introduction", join_paragraphs([t for _, t in piece]), [n for n, _ in piece]
                 )
                 result.entries.append(intro)
             else:
-                result.unparsed += [n for n, _ in block]
+                result.unparsed += [n for n, _ in piece]
                 result.warnings.append(
-                    f"{document.path}:{block[0][0]}: not a rule (title, text, Type | Status, source)"
+                    f"{document.path}:{piece[0][0]}: not a rule (title, text, Type | Status, source)"
                 )
             continue
-        entry = _rule(document, block, status, links, result)
+        entry = _rule(document, piece, status, links, result)
         if entry is not None:
             result.entries.append(entry)
     _link(result, links)
     return result
 
 
-def _blocks(source: SourceText) -> list[list[tuple[int, str]]]:
-    blocks: list[list[tuple[int, str]]] = [[]]
+Line = tuple[int, str]
+"""A non-blank line: its 1-based number and its text, stripped."""
+
+
+def _pieces(source: SourceText) -> list[tuple[list[Line], int | None]]:
+    """The text cut into rules (each with the index of its ``Type | Status`` line) and the runs
+    of lines between them (None): a block between blank lines holding one status line is one
+    rule; in a block holding several (the page with no blank line) each rule starts two lines
+    before its status line, the lines before the first rule a run of their own."""
+    pieces: list[tuple[list[Line], int | None]] = []
+    for block in _blocks(source):
+        statuses = [k for k, (_, t) in enumerate(block) if _STATUS.match(t)]
+        if len(statuses) < 2:
+            pieces.append((block, statuses[0] if statuses else None))
+            continue
+        starts = [max(k - 2, before + 1) for before, k in zip([-1, *statuses], statuses, strict=False)]
+        if starts[0] > 0:
+            pieces.append((block[: starts[0]], None))
+        for at, (begin, status) in enumerate(zip(starts, statuses, strict=True)):
+            end = starts[at + 1] if at + 1 < len(starts) else len(block)
+            pieces.append((block[begin:end], status - begin))
+    return pieces
+
+
+def _blocks(source: SourceText) -> list[list[Line]]:
+    blocks: list[list[Line]] = [[]]
     for number, line in enumerate(source.lines, 1):
         if line.strip():
             blocks[-1].append((number, line.strip()))
@@ -68,7 +95,7 @@ def _blocks(source: SourceText) -> list[list[tuple[int, str]]]:
 
 
 def _rule(
-    document: Document, block: list[tuple[int, str]], status: int, links: list[tuple[Entry, str, str, str]],
+    document: Document, block: list[Line], status: int, links: list[tuple[Entry, str, str, str]],
     result: ParseResult,
 ) -> Entry | None:  # fmt: skip
     kind = _STATUS.match(block[status][1])
