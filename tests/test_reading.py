@@ -126,6 +126,7 @@ SOURCES_KINDS = {
     "2e-rulebook-1.1.txt": "rulebook", "2e-rulebook-glossary-d.txt": "glossary",
     "1e-cr-1997-09-25.txt": "faq", "1e-cr-1999-08-30-intro.txt": "current-rulings",
     "2e-cr-2007-09-21.txt": "current-rulings",
+    "1e-rules-update-2020-03-02-trekcc.txt": "rules-update", "1e-rules-update-2021-10-04-trekcc.txt": "rules-update",
 }  # fmt: skip
 """The real pages read today, each with the kind SOURCES.md gives it."""
 NOTHING_READ = {

@@ -53,6 +53,8 @@ DATES = {
     "1e-glossary-2014-12-intro.txt": ("December 2014", "2014-12-01~"),
     "1e-glossary-stccgfaq-BQT.txt": ("1.8", "2002-08-01~"),
     "2e-cr-2007-09-21.txt": ("9/21/07", "2007-09-21"),
+    "1e-rules-update-2020-03-02-trekcc.txt": ("March 2020", "2020-03-02"),
+    "1e-rules-update-2021-10-04-trekcc.txt": ("October 2021", "2021-10-04"),
     "2e-official-rulings.txt": ("trekcc.org", "2017-06-06"),
     "2e-rulebook-1.1.txt": ("1.1", "2003-08-19"),
     "2e-rulebook-glossary-d.txt": ("1.1", "2003-08-19~"),
@@ -149,6 +151,15 @@ TOPICS = [
         0,
         "Whether someone dies or not, if you do not meet the requirements, all your other personnel are stopped.",
         "2e-cr-2007-09-21.txt",
+    ),
+    (
+        "stccg",
+        "Rules Update, October 2021, ruling 2",
+        "repeatedly download outpost",
+        0,
+        "Over the course of a game, using multiple copies of Consume: Outpost, you may repeatedly download the exact "
+        "same outpost from outside the game, even after that outpost has been placed out-of-play.",
+        "1e-rules-update-2021-10-04-trekcc.txt",
     ),
 ]
 

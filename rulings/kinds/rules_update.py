@@ -1,0 +1,267 @@
+"""The kind ``rules-update``: a monthly Rules Update article, each of its rulings dated by the article.
+
+Since the Current Rulings Document was retired (March 2020), First Edition rules changes are
+announced in a monthly article: its title (``Rules Update, October 2021``), a byline (``by James
+Heaney, Rules Manager (1E)``) and its date (``4th October 2021``), prose in sections under short
+headings, and the rulings. Lines before the title are the site's menu (chrome). The title,
+byline, date and the prose before the first heading are the introduction; a sentence saying
+there are "no functional changes" this month is kept as its field ``functional changes``.
+
+A ruling is a ``ruling`` entry dated by the article (a topic of its own, named by the article and
+its number: ``Rules Update, October 2021, ruling 2``):
+
+- in a section whose heading names rulings (``Temporary "Bluetext" Rulings Update``), each
+  paragraph after the section's lead (the paragraphs up to one ending with ``:``), each bullet
+  of a paragraph of bullets, until a paragraph that speaks of "these rulings" (prose again);
+  a heading saying "temporary" or "bluetext" makes them ``temporary`` (their note says so);
+- numbered resolution steps (``1.``) and their bullets belong to the ruling before them; the
+  site renders an ordered list numbered ``1, 3, 5 ...``, read as ``1, 2, 3 ...``;
+- anywhere, a question ``Q:`` and its answer ``A:`` (an answer without its question, or a
+  question without its answer, is reported unparsed).
+
+The prose of each section is a ``section`` entry headed by its heading (no topic). A text with no
+``Rules Update,`` title is reported unparsed, line by line, with one warning.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+
+from rulings.kinds import DATED, Kind, Versions, register, term
+from rulings.model import Document, Entry, ParseResult
+from rulings.source import SourceText
+
+_TITLE = re.compile(r"^Rules Update,\s+[A-Z][a-z]+(?:\s+\d{4})?$")
+_BYLINE = re.compile(r"^by\s+\S")
+_DAY = re.compile(r"^(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>[A-Z][a-z]+)\s+(?P<year>\d{4})$")
+_STEP = re.compile(r"^(?P<number>\d{1,2})\.\s+(?P<text>\S.*)$")
+_BULLET = re.compile(r"^[\u2022*\u2013-]\s*(?P<text>\S.*)$")
+_QUESTION = re.compile(r"^Q[:.]\s*\S")
+_ANSWER = re.compile(r"^A[:.]\s*\S")
+_NO_CHANGES = re.compile(r"\bno functional changes\b", re.IGNORECASE)
+_RULINGS = re.compile(r"\brulings?\b", re.IGNORECASE)
+_TEMPORARY = re.compile(r"\btemporary\b|\bbluetext\b", re.IGNORECASE)
+_ABOUT = re.compile(r"\b(?:these|those|this month's)\s+(?:[\w\"\u201c\u201d]+\s+){0,2}rulings\b", re.IGNORECASE)
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")  # fmt: skip
+TEMPORARY_NOTE = 'temporary ("bluetext") ruling'
+"""The note of a temporary ruling's version."""
+
+Line = tuple[int, str]
+"""A non-blank line: its 1-based number and its text, stripped."""
+
+
+@dataclass
+class _Section:
+    heading: Line | None
+    paragraphs: list[list[Line]] = field(default_factory=list)
+
+
+def parse(document: Document, source: SourceText, titles: frozenset[str] = frozenset()) -> ParseResult:
+    """Parse a Rules Update article into its introduction, its prose sections and its dated rulings."""
+    numbered = [(i + 1, t.strip()) for i, t in enumerate(source.lines) if t.strip()]
+    result = ParseResult(document, [], len(source.lines), [n for n, _ in numbered])
+    at = next((k for k, (_, t) in enumerate(numbered) if _TITLE.match(t)), None)
+    if at is None:
+        result.unparsed = [n for n, _ in numbered]
+        if numbered:
+            result.warnings.append(f"{document.path}:{numbered[0][0]}: no title (Rules Update, October 2021)")
+        return result
+    result.chrome = [n for n, _ in numbered[:at]]
+    head = [numbered[at]]
+    rest = numbered[at + 1 :]
+    day = None
+    for line in rest[:2]:
+        if _BYLINE.match(line[1]) and len(head) == 1:
+            head.append(line)
+        elif (found := _DAY.match(line[1])) and day is None:
+            day = _date(found)
+            head.append(line)
+        else:
+            break
+    if day is None:
+        day = document.date
+        result.warnings.append(f"{document.path}:{head[-1][0]}: no date line (4th October 2021); dated by the manifest")
+    title = numbered[at][1]
+    intro = Entry(document.title, "introduction", "", [n for n, _ in head])
+    intro.fields = {"title": title, "byline": next((t for _, t in head if _BYLINE.match(t)), "")}
+    if day is not None:
+        intro.fields["date"] = day.isoformat()
+    result.entries.append(intro)
+    sections = _sections(source, {n for n, _ in head} | set(result.chrome))
+    reader = _Reader(document, result, title, day)
+    for section in sections:
+        reader.section(section, intro)
+    intro.text = "\n\n".join([*(t for _, t in head), *reader.intro_text])
+    if any(_NO_CHANGES.search(t) for t in reader.intro_text):
+        intro.fields["functional changes"] = "none this month"
+    from rulings.partial import mark_cut
+
+    mark_cut(result)
+    return result
+
+
+def _date(found: re.Match[str]) -> dt.date | None:
+    if found["month"] not in _MONTHS:
+        return None
+    try:
+        return dt.date(int(found["year"]), _MONTHS.index(found["month"]) + 1, int(found["day"]))
+    except ValueError:
+        return None
+
+
+def _sections(source: SourceText, taken: set[int]) -> list[_Section]:
+    """The paragraphs (runs of non-blank lines) after the header, grouped under their headings."""
+    sections = [_Section(None)]
+    paragraph: list[Line] = []
+    for number, raw in enumerate([*source.lines, ""], 1):
+        text = raw.strip()
+        if text and number not in taken:
+            paragraph.append((number, text))
+            continue
+        if not paragraph:
+            continue
+        if len(paragraph) == 1 and _heading(paragraph[0][1]):
+            sections.append(_Section(paragraph[0]))
+        else:
+            sections[-1].paragraphs.append(paragraph)
+        paragraph = []
+    return sections
+
+
+def _heading(text: str) -> bool:
+    """A short line ending no sentence, that is no step, bullet, question or answer."""
+    if any(p.match(text) for p in (_STEP, _BULLET, _QUESTION, _ANSWER)):
+        return False
+    return term(text, 8) and not re.search(r"[.:!?,;]$", text)
+
+
+class _Reader:
+    """The entries of the article's sections, in order, numbering its rulings."""
+
+    def __init__(self, document: Document, result: ParseResult, title: str, day: dt.date | None) -> None:
+        self.document, self.result, self.title, self.day = document, result, title, day
+        self.intro_text: list[str] = []
+        self.count = 0
+        self.headed = False
+
+    def section(self, section: _Section, intro: Entry) -> None:
+        """Read one section: its prose, its rulings, its questions and answers."""
+        self.headed = section.heading is None
+        start = len(self.result.entries)
+        prose: list[list[Line]] = []
+        rulings = section.heading is not None and bool(_RULINGS.search(section.heading[1]))
+        temporary = section.heading is not None and bool(_TEMPORARY.search(section.heading[1]))
+        lead = rulings and any(p[-1][1].endswith(":") for p in section.paragraphs)
+        current: Entry | None = None
+        paragraphs = list(section.paragraphs)
+        while paragraphs:
+            paragraph = paragraphs.pop(0)
+            first = paragraph[0][1]
+            if _QUESTION.match(first):
+                current = None
+                self.flush(section, prose, intro)
+                self.question(paragraph, paragraphs, temporary)
+            elif _ANSWER.match(first):
+                self.unparsed(paragraph, "an answer with no question before it")
+            elif rulings and lead:
+                prose.append(paragraph)
+                lead = not paragraph[-1][1].endswith(":")
+            elif rulings and _STEP.match(first) and current is not None:
+                self.steps(current, paragraph)
+            elif rulings and _BULLET.match(first):
+                self.flush(section, prose, intro)
+                for line in paragraph:
+                    current = self.ruling([line], temporary, bullet=True)
+            elif rulings and not _ABOUT.search(" ".join(t for _, t in paragraph)):
+                self.flush(section, prose, intro)
+                current = self.ruling(paragraph, temporary)
+            else:
+                rulings, current = False, None
+                prose.append(paragraph)
+        self.flush(section, prose, intro)
+        if not self.headed and section.heading is not None:
+            self.result.entries.insert(start, Entry(section.heading[1], "section", "", [section.heading[0]]))
+
+    def flush(self, section: _Section, prose: list[list[Line]], intro: Entry) -> None:
+        """The prose read so far: the introduction's before the first heading, else a section entry
+        (the first of the section holding its heading)."""
+        if section.heading is None:
+            for paragraph in prose:
+                intro.lines += [n for n, _ in paragraph]
+                self.intro_text.append(" ".join(t for _, t in paragraph))
+        elif prose:
+            lines = [n for p in prose for n, _ in p]
+            if not self.headed:
+                lines, self.headed = [section.heading[0], *lines], True
+            text = "\n\n".join(" ".join(t for _, t in p) for p in prose)
+            self.result.entries.append(Entry(section.heading[1], "section", text, lines))
+        prose.clear()
+
+    def ruling(self, paragraph: list[Line], temporary: bool, bullet: bool = False) -> Entry:
+        """A ruling of one paragraph (or one bullet), dated by the article."""
+        self.count += 1
+        texts = [_BULLET.sub(r"\g<text>", t) if bullet else t for _, t in paragraph]
+        entry = Entry(f"{self.title}, ruling {self.count}", "ruling", " ".join(texts), [n for n, _ in paragraph])
+        entry.date = self.day
+        if temporary:
+            entry.authority = "temporary"
+            entry.fields["note"] = TEMPORARY_NOTE
+        self.result.entries.append(entry)
+        return entry
+
+    def steps(self, ruling: Entry, paragraph: list[Line]) -> None:
+        """Numbered steps (and their bullets) added to the ruling before them, as paragraphs."""
+        numbers = [int(m["number"]) for _, t in paragraph if (m := _STEP.match(t))]
+        odd = numbers == list(range(1, 2 * len(numbers), 2)) and len(numbers) > 1
+        step = 0
+        for number, text in paragraph:
+            found = _STEP.match(text)
+            if found and odd:
+                step += 1
+                text = f"{step}. {found['text']}"
+            ruling.text += "\n\n" + text
+            ruling.lines.append(number)
+        if odd:
+            ruling.fields["steps"] = "numbered 1, 3, 5 ... on the page"
+
+    def question(self, paragraph: list[Line], following: list[list[Line]], temporary: bool) -> None:
+        """A question and its answer (in the same paragraph, or the next one) as one ruling."""
+        answer = next((k for k, (_, t) in enumerate(paragraph) if _ANSWER.match(t)), None)
+        if answer is None and following and _ANSWER.match(following[0][0][1]):
+            paragraph = [*paragraph, *following.pop(0)]
+            answer = 1
+        if answer is None:
+            self.unparsed(paragraph, "a question with no answer (A:)")
+            return
+        entry = self.ruling(paragraph, temporary)
+        question = " ".join(t for _, t in paragraph[:answer])
+        entry.text = f"{question}\n\n{' '.join(t for _, t in paragraph[answer:])}"
+
+    def unparsed(self, paragraph: list[Line], why: str) -> None:
+        self.result.unparsed += [n for n, _ in paragraph]
+        self.result.warnings.append(f"{self.document.path}:{paragraph[0][0]}: {why}; not read")
+
+
+def shaped(entry: Entry) -> bool:
+    """A dated ruling with its text, or a section of the article's prose headed by a term."""
+    if entry.kind == "ruling":
+        return entry.date is not None and bool(entry.text)
+    return entry.kind == "section" and term(entry.headword)
+
+
+KIND = register(
+    Kind(
+        name="rules-update",
+        parse=parse,
+        versions=Versions(DATED, series="current-rulings", topics=("ruling",), note_field="note"),
+        rank=4,
+        called="the Current Rulings",
+        shaped=shaped,
+        itself=r"\brules update\b",
+        starts=r"^Rules Update,\s",
+        entries="Rules Update rulings and sections",
+    )
+)
