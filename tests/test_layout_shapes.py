@@ -11,6 +11,7 @@ from pathlib import Path
 
 from rulings.model import ParseResult
 from rulings.parse import coverage, parse_file
+from rulings.reading import reading, refusal
 
 
 def parse(tmp_path: Path, text: str, kind: str = "glossary", titles: frozenset[str] = frozenset()) -> ParseResult:
@@ -316,3 +317,15 @@ def test_a_page_listing_its_own_letter_ranges_is_a_part(tmp_path: Path) -> None:
     )
     whole = parse(tmp_path, text.replace("INTRODUCTION | RULINGS A-L | RULINGS M-Z", "INTRODUCTION | RULINGS"))
     assert whole.document.part == ""
+
+
+def test_a_page_of_one_word_sub_headings_is_read_one_of_several_words_is_not(tmp_path: Path) -> None:
+    """A page begun inside an entry holding only its sub-headings, each one word as the Glossary prints
+    them, is read (the lines before them stay unparsed); a sub-heading of several words may be a card the
+    catalog lacks: its lines are not read."""
+    path = tmp_path / "doc.txt"
+    path.write_text(SUB_HEADINGS, encoding="utf-8")
+    assert refusal(parse_file(path, "glossary")) is None
+    assert reading(parse_file(path, "glossary")).read == 5
+    path.write_text(SUB_HEADINGS.replace("Triggers – ", "Delayed Triggers – "), encoding="utf-8")
+    assert reading(parse_file(path, "glossary")).read == 2

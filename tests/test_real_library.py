@@ -31,7 +31,7 @@ pytestmark = pytest.mark.skipif(
     not REAL.is_dir(), reason="../shared/real (excerpts of real published pages) is absent (only beside the project)"
 )
 COUNTS = FIXTURES / "real_counts.toml"
-UNREAD = {"1e-glossary-1.6-intro-2col.txt", "1e-crd-2010-06-11.txt", "1e-glossary-yumpu-p24.txt"}
+UNREAD = {"1e-glossary-1.6-intro-2col.txt", "1e-crd-2010-06-11.txt"}
 """The pages holding no entry of their kind (`tests/test_reading.py` refuses them without ``accept_unread``)."""
 DATES = {
     "1e-cr-1997-09-25.txt": ("9/25/97", "1997-09-25"),

@@ -15,6 +15,7 @@ from helpers import SHARED
 from kb.ingest.pipeline import build, report_for
 from rulings.model import ParseResult
 from rulings.parse import coverage, parse_file
+from rulings.reading import reading, refusal
 from web.cli.main import main
 
 REAL = SHARED / "real"
@@ -239,3 +240,20 @@ def test_how_to_use_the_glossary_is_versioned(tmp_path: Path, capsys: pytest.Cap
         "    Ended 2002-08-01: superseded by version 2 (Glossary (1.8), line 1)",
     ]
     assert "2. 2002-08-01 -> in force  [Glossary, version 2 of 2] replace, active" in lines
+
+
+@needs_real
+def test_a_page_begun_inside_an_entry_is_read_as_its_two_sub_headings() -> None:
+    """p24, counted by hand: no entry starts on it; lines 1-14 end an entry of an earlier page (its
+    "conditions" part); two sub-headings of that entry follow, Cures (lines 15-37) and “Stopping” (line 38,
+    cut off). The page is read as the Glossary lays it out: 24 of 38 lines, the 14 unparsed, warned."""
+    result = parse("1e-glossary-yumpu-p24.txt")
+    assert [(e.kind, e.headword, e.lines[0], e.lines[-1]) for e in result.entries] == [
+        ("sub-heading", "Cures", 15, 37),
+        ("sub-heading", "\u201cStopping\u201d", 38, 38),
+    ]
+    assert result.unparsed == list(range(1, 15))
+    assert len(result.warnings) == 4 and result.warnings[0].startswith(
+        f"{REAL / '1e-glossary-yumpu-p24.txt'}:1: lines 1-14, before the first entry, start mid-sentence"
+    )
+    assert reading(result).read == 24 and refusal(result) is None

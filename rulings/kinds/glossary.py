@@ -19,7 +19,12 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
 
 
 def shaped(entry: Entry) -> bool:
-    """An entry (or temporary ruling, or section) headed by a term, not a sentence."""
+    """An entry (or temporary ruling, or section) headed by a term, not a sentence; or a sub-heading of the
+    entry a page begins inside as the Glossary prints them, one word (``Cures –``, ``“Stopping” –``): the
+    Glossary's own layout, read as such (no topic of its own). A sub-heading of several words may be a
+    card the catalog in use lacks (``Temporal Rift``): not read."""
+    if entry.kind == "sub-heading":
+        return len(entry.headword.split()) == 1
     return entry.kind in ("glossary entry", "temporary ruling", "section") and term(entry.headword)
 
 
