@@ -128,3 +128,19 @@ def test_a_stray_line_between_blocks_of_the_page_is_unparsed(tmp_path: Path) -> 
     assert [e.headword for e in result.entries if e.kind == "rule"][-2:] == ["Drone icons", "Extra Draw rule"]
     assert result.unparsed == [29]
     assert result.warnings == [f"{page}:29: not a rule (title, text, Type | Status, source)"]
+
+
+def test_a_text_of_two_lines_on_the_page_stays_with_its_title(tmp_path: Path) -> None:
+    page = tmp_path / "tracker.txt"
+    text = PAGE.read_text(encoding="utf-8").replace(
+        "Beacons in the sideboard count toward the ratio.\n",
+        "Beacons in the sideboard count toward the ratio\nwhen the deck is built.\n",
+    )
+    page.write_text(text, encoding="utf-8")
+    result = parse_file(page, "rule-changes")
+    rules = {e.headword: e for e in result.entries if e.kind == "rule"}
+    assert rules["Beacon Ratio rule (II): Sideboard beacons"].text == (
+        "Beacons in the sideboard count toward the ratio\n\nwhen the deck is built."
+    )
+    assert rules["Beacon Ratio rule"].lines == [13, 14, 15, 16, 17, 18, 19]
+    assert not result.warnings and not result.unparsed

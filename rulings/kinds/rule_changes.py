@@ -68,7 +68,9 @@ def _pieces(source: SourceText) -> list[tuple[list[Line], int | None]]:
     """The text cut into rules (each with the index of its ``Type | Status`` line) and the runs
     of lines between them (None): a block between blank lines holding one status line is one
     rule; in a block holding several (the page with no blank line) each rule starts two lines
-    before its status line, the lines before the first rule a run of their own."""
+    before its status line, or earlier over lines that cannot end the rule before it (a text of
+    several lines: neither its source, nor ``... by:``, nor a dated successor); the lines before
+    the first rule are a run of their own."""
     pieces: list[tuple[list[Line], int | None]] = []
     for block in _blocks(source):
         statuses = [k for k, (_, t) in enumerate(block) if _STATUS.match(t)]
@@ -76,12 +78,20 @@ def _pieces(source: SourceText) -> list[tuple[list[Line], int | None]]:
             pieces.append((block, statuses[0] if statuses else None))
             continue
         starts = [max(k - 2, before + 1) for before, k in zip([-1, *statuses], statuses, strict=False)]
+        for at in range(1, len(starts)):
+            while starts[at] - 1 > statuses[at - 1] + 1 and not _tail(block[starts[at] - 1][1]):
+                starts[at] -= 1
         if starts[0] > 0:
             pieces.append((block[: starts[0]], None))
         for at, (begin, status) in enumerate(zip(starts, statuses, strict=True)):
             end = starts[at + 1] if at + 1 < len(starts) else len(block)
             pieces.append((block[begin:end], status - begin))
     return pieces
+
+
+def _tail(text: str) -> bool:
+    """Whether a line can end a rule: its source, ``Superseded by:`` and the like, a dated successor."""
+    return any(p.match(text) for p in (_SOURCE, _BY, _SUCCESSOR))
 
 
 def _blocks(source: SourceText) -> list[list[Line]]:
