@@ -19,8 +19,12 @@ needs_real = pytest.mark.skipif(
 )
 
 
+CARDS = frozenset({"Beacon Relay", "Scout Ship"})
+"""The card titles of the catalog in use the article's errata are headed by."""
+
+
 def test_each_ruling_is_dated_by_the_article_and_temporary_ones_say_so() -> None:
-    result = parse_file(ARTICLE, "rules-update")
+    result = parse_file(ARTICLE, "rules-update", CARDS)
     assert [(e.kind, e.headword, e.lines) for e in result.entries] == [
         ("introduction", "rules-update", [4, 6, 8, 11, 13]),
         ("section", "Temporary Rulings", [15, 17]),
@@ -34,10 +38,13 @@ def test_each_ruling_is_dated_by_the_article_and_temporary_ones_say_so() -> None
         ("section", "Clarified Rulings", [44, 46]),
         ("ruling", "Rules Update, May 2031, ruling 6", [48]),
         ("ruling", "Rules Update, May 2031, ruling 7", [49]),
+        ("section", "Errata", [51]),
+        ("ruling", "Beacon Relay", [53, 55]),
+        ("ruling", "Scout Ship", [57, 59, 61, 62]),
     ]
     rulings = [e for e in result.entries if e.kind == "ruling"]
     assert {e.date for e in rulings} == {dt.date(2031, 5, 3)}
-    assert [e.authority for e in rulings] == ["temporary"] * 3 + ["official"] * 4
+    assert [e.authority for e in rulings] == ["temporary"] * 3 + ["official"] * 6
     assert result.entries[0].fields == {
         "title": "Rules Update, May 2031",
         "byline": "by Ana Rivera, Rules Steward",
@@ -51,8 +58,38 @@ def test_each_ruling_is_dated_by_the_article_and_temporary_ones_say_so() -> None
     )
     assert rulings[3].text == "Q: Can a scout move twice in one turn?\n\nA: Only with a card that says so."
     assert rulings[5].text == "A beacon in the discard pile is not in play."
+    assert (rulings[8].text, rulings[8].fields) == (
+        "It moves one space further when empty:\n\n1. Move it as usual.\n\n2. Move it one more space.",
+        {"steps": "numbered 1, 3, 5 ... on the page"},
+    )
     assert result.chrome == [1, 2]
     assert coverage(result).complete and not result.unparsed and not result.warnings
+
+
+def test_errata_headed_by_titles_the_catalog_lacks_are_prose_and_warned() -> None:
+    result = parse_file(ARTICLE, "rules-update")
+    assert [(e.kind, e.headword) for e in result.entries[-3:]] == [
+        ("section", "Errata"),
+        ("section", "Beacon Relay"),
+        ("section", "Scout Ship"),
+    ]
+    assert result.warnings == [
+        f"{ARTICLE}:{line}: {name!r}, under 'Errata' with no ruling of its own, is no card title of the catalog "
+        "in use: read as prose"
+        for line, name in ((53, "Beacon Relay"), (57, "Scout Ship"))
+    ]
+
+
+def test_other_titles_and_dates_of_the_article(tmp_path: Path) -> None:
+    page = tmp_path / "article.txt"
+    for title, day, on in (
+        ("First Edition Rules Update – June 2031", "June 7, 2031", dt.date(2031, 6, 7)),
+        ("Rules Update: July 2031", "5th July 2031", dt.date(2031, 7, 5)),
+    ):
+        page.write_text(f"{title}\n\n{day}\n\nQ: Is a beacon a card?\nA: Yes.\n", encoding="utf-8")
+        result = parse_file(page, "rules-update")
+        assert [(e.headword, e.date) for e in result.entries if e.kind == "ruling"] == [(f"{title}, ruling 1", on)]
+        assert not result.warnings and not result.unparsed
 
 
 def test_history_dates_each_ruling_by_the_article_and_notes_the_temporary(tmp_path: Path) -> None:

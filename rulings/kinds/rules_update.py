@@ -31,19 +31,30 @@ from dataclasses import dataclass, field
 
 from rulings.kinds import DATED, Kind, Versions, register, term
 from rulings.model import Document, Entry, ParseResult
+from rulings.normalize import title_key
 from rulings.source import SourceText
 
-_TITLE = re.compile(r"^Rules Update,\s+[A-Z][a-z]+(?:\s+\d{4})?$")
+_TITLE = re.compile(
+    r"^(?:(?:1E|2E|First Edition|Second Edition)\s+)?Rules Update[,:]?\s+(?:[-\u2013\u2014]\s+)?"
+    r"[A-Z][a-z]+(?:\s+\d{4})?$"
+)
 _BYLINE = re.compile(r"^by\s+\S")
-_DAY = re.compile(r"^(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>[A-Z][a-z]+)\s+(?P<year>\d{4})$")
+_DAY = re.compile(
+    r"^(?:(?P<day>\d{1,2})(?:st|nd|rd|th)?\s+(?P<month>[A-Z][a-z]+)"
+    r"|(?P<month2>[A-Z][a-z]+)\s+(?P<day2>\d{1,2})(?:st|nd|rd|th)?,)\s+(?P<year>\d{4})$"
+)
 _STEP = re.compile(r"^(?P<number>\d{1,2})\.\s+(?P<text>\S.*)$")
 _BULLET = re.compile(r"^[\u2022*\u2013-]\s*(?P<text>\S.*)$")
 _QUESTION = re.compile(r"^Q[:.]\s*\S")
 _ANSWER = re.compile(r"^A[:.]\s*\S")
 _NO_CHANGES = re.compile(r"\bno functional changes\b", re.IGNORECASE)
-_RULINGS = re.compile(r"\brulings?\b", re.IGNORECASE)
+_RULINGS = re.compile(
+    r"\brulings?\b|\berrat(?:a|um)\b|\bclarifications?\b|\b(?:rules?|glossary) changes?\b", re.IGNORECASE
+)
+"""A heading naming rulings: the paragraphs under it (after its lead) are rulings."""
 _TEMPORARY = re.compile(r"\btemporary\b|\bbluetext\b", re.IGNORECASE)
-_ABOUT = re.compile(r"\b(?:these|those|this month's)\s+(?:[\w\"\u201c\u201d]+\s+){0,2}rulings\b", re.IGNORECASE)
+_ABOUT = re.compile(r"\brulings\b", re.IGNORECASE)
+"""A paragraph that speaks of rulings (plural) is prose about them, not one of them."""
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")  # fmt: skip
 TEMPORARY_NOTE = 'temporary ("bluetext") ruling'
@@ -92,6 +103,7 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
     result.entries.append(intro)
     sections = _sections(source, {n for n, _ in head} | set(result.chrome))
     reader = _Reader(document, result, title, day)
+    reader.cards = frozenset(title_key(t) for t in titles)
     for section in sections:
         reader.section(section, intro)
     intro.text = "\n\n".join([*(t for _, t in head), *reader.intro_text])
@@ -104,10 +116,11 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
 
 
 def _date(found: re.Match[str]) -> dt.date | None:
-    if found["month"] not in _MONTHS:
+    month, day = found["month"] or found["month2"], found["day"] or found["day2"]
+    if month not in _MONTHS:
         return None
     try:
-        return dt.date(int(found["year"]), _MONTHS.index(found["month"]) + 1, int(found["day"]))
+        return dt.date(int(found["year"]), _MONTHS.index(month) + 1, int(day))
     except ValueError:
         return None
 
@@ -131,6 +144,13 @@ def _sections(source: SourceText, taken: set[int]) -> list[_Section]:
     return sections
 
 
+def _leads(paragraphs: list[list[Line]], k: int) -> bool:
+    """Whether paragraph ``k`` ends a section's lead: it ends with ``:`` and no numbered steps follow
+    it (a ruling that ends with ``:`` introduces its steps)."""
+    following = paragraphs[k + 1][0][1] if k + 1 < len(paragraphs) else ""
+    return paragraphs[k][-1][1].endswith(":") and not _STEP.match(following)
+
+
 def _heading(text: str) -> bool:
     """A short line ending no sentence, that is no step, bullet, question or answer."""
     if any(p.match(text) for p in (_STEP, _BULLET, _QUESTION, _ANSWER)):
@@ -146,15 +166,31 @@ class _Reader:
         self.intro_text: list[str] = []
         self.count = 0
         self.headed = False
+        self.cards: frozenset[str] = frozenset()
+        self.under: tuple[bool, bool] = (False, False)
+        self.bare: str | None = None
+        """A heading naming rulings with nothing under it before the next heading (its rulings are headed by cards)."""
+        """Whether the last heading that is no card's named rulings, and temporary ones."""
 
     def section(self, section: _Section, intro: Entry) -> None:
         """Read one section: its prose, its rulings, its questions and answers."""
         self.headed = section.heading is None
         start = len(self.result.entries)
         prose: list[list[Line]] = []
-        rulings = section.heading is not None and bool(_RULINGS.search(section.heading[1]))
-        temporary = section.heading is not None and bool(_TEMPORARY.search(section.heading[1]))
-        lead = rulings and any(p[-1][1].endswith(":") for p in section.paragraphs)
+        heading = section.heading[1] if section.heading else ""
+        if heading and title_key(heading) in self.cards and self.under[0]:
+            self.card(section, self.under[1])
+            return
+        rulings, temporary = bool(_RULINGS.search(heading)), bool(_TEMPORARY.search(heading))
+        if heading and not rulings and self.bare is not None and section.heading is not None:
+            self.result.warnings.append(
+                f"{self.document.path}:{section.heading[0]}: {heading!r}, under {self.bare!r} with no ruling of its "
+                "own, is no card title of the catalog in use: read as prose"
+            )
+        else:
+            self.bare = heading if rulings and not section.paragraphs else None
+        self.under = (rulings, temporary) if heading else (False, False)
+        lead = rulings and any(_leads(section.paragraphs, k) for k in range(len(section.paragraphs)))
         current: Entry | None = None
         paragraphs = list(section.paragraphs)
         while paragraphs:
@@ -168,7 +204,7 @@ class _Reader:
                 self.unparsed(paragraph, "an answer with no question before it")
             elif rulings and lead:
                 prose.append(paragraph)
-                lead = not paragraph[-1][1].endswith(":")
+                lead = not _leads([paragraph, *paragraphs], 0)
             elif rulings and _STEP.match(first) and current is not None:
                 self.steps(current, paragraph)
             elif rulings and _BULLET.match(first):
@@ -184,6 +220,19 @@ class _Reader:
         self.flush(section, prose, intro)
         if not self.headed and section.heading is not None:
             self.result.entries.insert(start, Entry(section.heading[1], "section", "", [section.heading[0]]))
+
+    def card(self, section: _Section, temporary: bool) -> None:
+        """A card's title as a heading under a heading naming rulings: its paragraphs are one ruling on
+        that card, headed by its title (numbered steps and bullets among them)."""
+        assert section.heading is not None
+        lines = [section.heading, *(line for p in section.paragraphs for line in p)]
+        entry = self.ruling(lines[1:] or [section.heading], temporary)
+        entry.headword, entry.lines = section.heading[1], [n for n, _ in lines]
+        entry.text = "\n\n".join(
+            _renumbered(p) if _STEP.match(p[0][1]) else " ".join(t for _, t in p) for p in section.paragraphs
+        )
+        if any(_odd(p) for p in section.paragraphs):
+            entry.fields["steps"] = "numbered 1, 3, 5 ... on the page"
 
     def flush(self, section: _Section, prose: list[list[Line]], intro: Entry) -> None:
         """The prose read so far: the introduction's before the first heading, else a section entry
@@ -214,17 +263,9 @@ class _Reader:
 
     def steps(self, ruling: Entry, paragraph: list[Line]) -> None:
         """Numbered steps (and their bullets) added to the ruling before them, as paragraphs."""
-        numbers = [int(m["number"]) for _, t in paragraph if (m := _STEP.match(t))]
-        odd = numbers == list(range(1, 2 * len(numbers), 2)) and len(numbers) > 1
-        step = 0
-        for number, text in paragraph:
-            found = _STEP.match(text)
-            if found and odd:
-                step += 1
-                text = f"{step}. {found['text']}"
-            ruling.text += "\n\n" + text
-            ruling.lines.append(number)
-        if odd:
+        ruling.text += "\n\n" + _renumbered(paragraph)
+        ruling.lines += [n for n, _ in paragraph]
+        if _odd(paragraph):
             ruling.fields["steps"] = "numbered 1, 3, 5 ... on the page"
 
     def question(self, paragraph: list[Line], following: list[list[Line]], temporary: bool) -> None:
@@ -243,6 +284,24 @@ class _Reader:
     def unparsed(self, paragraph: list[Line], why: str) -> None:
         self.result.unparsed += [n for n, _ in paragraph]
         self.result.warnings.append(f"{self.document.path}:{paragraph[0][0]}: {why}; not read")
+
+
+def _odd(paragraph: list[Line]) -> bool:
+    """Whether numbered steps run 1, 3, 5 ... (the site's rendering of an ordered list)."""
+    numbers = [int(m["number"]) for _, t in paragraph if (m := _STEP.match(t))]
+    return len(numbers) > 1 and numbers == list(range(1, 2 * len(numbers), 2))
+
+
+def _renumbered(paragraph: list[Line]) -> str:
+    """Steps (and their bullets) one paragraph each, numbered 1, 2, 3 ... when the page ran them 1, 3, 5 ..."""
+    odd, step, texts = _odd(paragraph), 0, []
+    for _, text in paragraph:
+        found = _STEP.match(text)
+        if found and odd:
+            step += 1
+            text = f"{step}. {found['text']}"
+        texts.append(text)
+    return "\n\n".join(texts)
 
 
 def shaped(entry: Entry) -> bool:
