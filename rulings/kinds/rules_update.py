@@ -10,10 +10,14 @@ there are "no functional changes" this month is kept as its field ``functional c
 A ruling is a ``ruling`` entry dated by the article (a topic of its own, named by the article and
 its number: ``Rules Update, October 2021, ruling 2``):
 
-- in a section whose heading names rulings (``Temporary "Bluetext" Rulings Update``), each
-  paragraph after the section's lead (the paragraphs up to one ending with ``:``), each bullet
-  of a paragraph of bullets, until a paragraph that speaks of "these rulings" (prose again);
-  a heading saying "temporary" or "bluetext" makes them ``temporary`` (their note says so);
+- in a section whose heading names rulings (``Temporary "Bluetext" Rulings Update``, errata,
+  clarifications, rules changes), each paragraph after the section's lead (the paragraphs up to
+  one ending with ``:`` and followed by no steps), each bullet of a paragraph of bullets, until a
+  paragraph that speaks of rulings (prose again); a heading saying "temporary" or "bluetext"
+  makes them ``temporary`` (their note says so);
+- under such a heading with nothing of its own, a heading that is a card title (of the catalog
+  in use) and its paragraphs: one ruling on that card, headed by its title (a heading that is no
+  card title there is prose, warned);
 - numbered resolution steps (``1.``) and their bullets belong to the ruling before them; the
   site renders an ordered list numbered ``1, 3, 5 ...``, read as ``1, 2, 3 ...``;
 - anywhere, a question ``Q:`` and its answer ``A:`` (an answer without its question, or a
