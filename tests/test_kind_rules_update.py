@@ -151,3 +151,38 @@ def test_the_march_2020_article_s_menu_is_chrome_and_its_prose_sections() -> Non
     ]
     assert result.entries[0].fields["date"] == "2020-03-02"
     assert coverage(result).complete and not result.unparsed
+
+
+PLAIN = """Rules Update, August 2031
+
+by Ana Rivera, Rules Steward
+
+4th August 2031
+
+Hello again. This month was a quiet one.
+
+Monthly Rulings
+
+The Beacon Errata
+
+You may wonder why the beacon changed again. We asked the same question.
+
+It took two meetings to settle the wording, and we think it reads well now.
+"""
+
+
+def test_an_article_with_no_ruling_set_apart_is_prose_and_says_so(tmp_path: Path) -> None:
+    """Discussion under a heading naming rulings, none of it indented, bulleted or a Q: and A:, is the
+    article's prose: no ruling is made of it, and a warning says the section held none."""
+    page = tmp_path / "plain.txt"
+    page.write_text(PLAIN, encoding="utf-8")
+    result = parse_file(page, "rules-update")
+    assert [(e.kind, e.headword) for e in result.entries] == [
+        ("introduction", "plain"),
+        ("section", "Monthly Rulings"),
+        ("section", "The Beacon Errata"),
+    ]
+    assert result.warnings == [
+        f"{page}:13: 'The Beacon Errata' names rulings, but none of its 2 paragraph(s) is set apart as one "
+        "(indented, a bullet, Q: and A:): read as prose"
+    ]

@@ -11,10 +11,11 @@ A ruling is a ``ruling`` entry dated by the article (a topic of its own, named b
 its number: ``Rules Update, October 2021, ruling 2``):
 
 - in a section whose heading names rulings (``Temporary "Bluetext" Rulings Update``, errata,
-  clarifications, rules changes), each paragraph after the section's lead (the paragraphs up to
-  one ending with ``:`` and followed by no steps), each bullet of a paragraph of bullets, until a
-  paragraph that speaks of rulings (prose again); a heading saying "temporary" or "bluetext"
-  makes them ``temporary`` (their note says so);
+  clarifications, rules changes), each paragraph set apart from the prose (indented deeper than
+  the article's prose: the site's blue box) and each bullet of a paragraph of bullets, until a
+  paragraph that speaks of rulings after one (prose again); a heading saying "temporary" or
+  "bluetext" makes them ``temporary`` (their note says so). Such a section of which nothing is
+  set apart is prose (a discussion of the month's changes), warned;
 - under such a heading with nothing of its own, a heading that is a card title (of the catalog
   in use) and its paragraphs: one ruling on that card, headed by its title (a heading that is no
   card title there is prose, warned);
@@ -108,6 +109,11 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
     sections = _sections(source, {n for n, _ in head} | set(result.chrome))
     reader = _Reader(document, result, title, day)
     reader.cards = frozenset(title_key(t) for t in titles)
+    taken = {n for n, _ in head} | set(result.chrome)
+    reader.indents = {
+        n: len(t) - len(t.lstrip()) for n, t in enumerate(source.lines, 1) if t.strip() and n not in taken
+    }
+    reader.base = min(reader.indents.values(), default=0)
     for section in sections:
         reader.section(section, intro)
     intro.text = "\n\n".join([*(t for _, t in head), *reader.intro_text])
@@ -148,11 +154,8 @@ def _sections(source: SourceText, taken: set[int]) -> list[_Section]:
     return sections
 
 
-def _leads(paragraphs: list[list[Line]], k: int) -> bool:
-    """Whether paragraph ``k`` ends a section's lead: it ends with ``:`` and no numbered steps follow
-    it (a ruling that ends with ``:`` introduces its steps)."""
-    following = paragraphs[k + 1][0][1] if k + 1 < len(paragraphs) else ""
-    return paragraphs[k][-1][1].endswith(":") and not _STEP.match(following)
+def _joined(paragraph: list[Line]) -> str:
+    return " ".join(t for _, t in paragraph)
 
 
 def _heading(text: str) -> bool:
@@ -173,6 +176,10 @@ class _Reader:
         self.cards: frozenset[str] = frozenset()
         self.under: tuple[bool, bool] = (False, False)
         self.bare: str | None = None
+        self.indents: dict[int, int] = {}
+        """Each body line's indentation: a paragraph indented deeper than the prose is set apart."""
+        self.base = 0
+        """The prose's indentation (the least of the body's)."""
         """A heading naming rulings with nothing under it before the next heading (its rulings are headed by cards)."""
         """Whether the last heading that is no card's named rulings, and temporary ones."""
 
@@ -194,7 +201,6 @@ class _Reader:
         else:
             self.bare = heading if rulings and not section.paragraphs else None
         self.under = (rulings, temporary) if heading else (False, False)
-        lead = rulings and any(_leads(section.paragraphs, k) for k in range(len(section.paragraphs)))
         current: Entry | None = None
         paragraphs = list(section.paragraphs)
         while paragraphs:
@@ -206,22 +212,28 @@ class _Reader:
                 self.question(paragraph, paragraphs, temporary)
             elif _ANSWER.match(first):
                 self.unparsed(paragraph, "an answer with no question before it")
-            elif rulings and lead:
-                prose.append(paragraph)
-                lead = not _leads([paragraph, *paragraphs], 0)
             elif rulings and _STEP.match(first) and current is not None:
                 self.steps(current, paragraph)
             elif rulings and _BULLET.match(first):
                 self.flush(section, prose, intro)
                 for line in paragraph:
                     current = self.ruling([line], temporary, bullet=True)
-            elif rulings and not _ABOUT.search(" ".join(t for _, t in paragraph)):
+            elif rulings and self.indents[paragraph[0][0]] > self.base and not _ABOUT.search(_joined(paragraph)):
                 self.flush(section, prose, intro)
                 current = self.ruling(paragraph, temporary)
             else:
-                rulings, current = False, None
+                if rulings and len(self.result.entries) > start and _ABOUT.search(_joined(paragraph)):
+                    rulings = False  # prose about the rulings before it: they end
+                current = None
                 prose.append(paragraph)
         self.flush(section, prose, intro)
+        own = [e for e in self.result.entries[start:] if e.kind == "ruling"]
+        plain = [p for p in section.paragraphs if not p[-1][1].endswith(":")]
+        if heading and _RULINGS.search(heading) and not own and plain:
+            self.result.warnings.append(
+                f"{self.document.path}:{plain[0][0][0]}: {heading!r} names rulings, but none of its {len(plain)} "
+                "paragraph(s) is set apart as one (indented, a bullet, Q: and A:): read as prose"
+            )
         if not self.headed and section.heading is not None:
             self.result.entries.insert(start, Entry(section.heading[1], "section", "", [section.heading[0]]))
 
