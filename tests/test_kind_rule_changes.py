@@ -103,6 +103,13 @@ def test_the_page_with_no_blank_line_is_read_rule_by_rule() -> None:
     assert coverage(result).complete and not result.unparsed and not result.warnings
 
 
+def test_the_page_is_detected_as_the_rule_tracker(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(PAGE)]) == 0
+    out, err = capsys.readouterr()
+    assert err == f"rulings: {PAGE}: read as rule-changes (detected)\n"
+    assert out.splitlines()[-1] == "read as rule-changes (detected): 33 of 33 lines as tracked rules (100.0%)"
+
+
 def test_the_page_s_successors_show_in_history_both_ways(tmp_path: Path) -> None:
     with built(tmp_path, PAGE, "rule-changes") as kb:
         old, new = kb.history("Hand Limit rule"), kb.history("Hand Limit rule (II): Eight cards")
