@@ -336,7 +336,7 @@ KIND = register(
         called="the Current Rulings",
         shaped=shaped,
         itself=r"\brules update\b",
-        starts=r"^Rules Update,\s",
+        starts=r"^(?:(?:1E|2E|First Edition|Second Edition)\s+)?Rules Update\b",
         entries="Rules Update rulings and sections",
     )
 )
