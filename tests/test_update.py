@@ -24,6 +24,7 @@ import pytest
 from helpers import ROOT, SHARED
 from rulings.errors import ManifestError
 from rulings.manifest import MANIFEST, load_manifest, load_sources
+from web.app import create_app
 from web.cli.main import main
 
 RELEASES = SHARED / "mtg-cr"
@@ -147,6 +148,14 @@ def test_update_brings_each_new_release_then_nothing(
     status, out, err = _run("update", "--library", str(library), "--kb", str(kb), capsys=capsys)
     assert (status, out.splitlines()[1:], err) == (0, ["  nothing new"], "")
     assert asked == [("/rules.html", 304)]  # the page unchanged: nothing downloaded
+
+    client = create_app({"KB": str(kb), "TESTING": True}).test_client()
+    home = client.get("/?game=mtg").get_data(as_text=True)
+    assert (
+        "Current release of mtg: Magic: The Gathering Comprehensive Rules of 2019-07-12 · "
+        '<a href="/diff?document=mtg-magiccomprules-20190712">what it changed</a>'
+    ) in home
+    assert "mtg-magiccomprules-20190712" in client.get("/changes.atom").get_data(as_text=True)
 
     status, out, _ = _run("games", "--library", str(library), "--kb", str(kb), "--json", capsys=capsys)
     game = json.loads(out)["games"][0]
