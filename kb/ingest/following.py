@@ -166,8 +166,8 @@ def _saved(document: Fetched, url: str, folder: Path) -> Path:
     suffix = PurePosixPath(name).suffix.lower()
     if suffix in _DOCUMENT_SUFFIXES and (_HTML.match(document.body) or "text/html" in document.content_type):
         raise FetchError(f"{url}: an HTML page came where a {suffix} document was linked (an error page?)")
-    if not suffix:
-        name += ".html" if "html" in document.content_type else ".txt"
+    if suffix not in (*_DOCUMENT_SUFFIXES, ".html", ".htm"):  # ruleChanges.php: named by what it is
+        name += ".html" if "html" in document.content_type or _HTML.match(document.body) else ".txt"
     folder.mkdir()
     path = folder / name
     path.write_bytes(document.body)
