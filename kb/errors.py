@@ -41,6 +41,10 @@ class EngineMismatch(BuildError):
     engine is imported, in one line naming the release, before any search runs."""
 
 
+class FetchError(BuildError):
+    """A download of ``rulings update`` that failed (`kb.ingest.fetching`): one line, ``URL: reason``."""
+
+
 class UnknownFilter(ValueError):
     """A filter value (kind, game) that names nothing; the message lists the valid ones."""
 

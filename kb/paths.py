@@ -55,10 +55,15 @@ DEFAULT_LIBRARY = Path(os.environ.get("RULINGS_LIBRARY") or BUNDLED_LIBRARY).abs
 working directory's. ``--library`` overrides both."""
 WAIT = 600.0
 """Seconds a ``build`` or ``add`` waits for another one on the same library or KB before refusing."""
-DEFAULT_KB = Path(os.environ.get("RULINGS_KB") or user_data_dir() / "kb").absolute()
-"""Where knowledge bases are built: ``RULINGS_KB``, else ``kb`` in the user's data directory
-(`user_data_dir`); never the working directory's. ``--kb`` overrides both; ``make run`` in a
-checkout passes ``--kb instance/kb``."""
+CHECKOUT = BUNDLED_LIBRARY.parent if (BUNDLED_LIBRARY.parent / "Makefile").is_file() else None
+"""The checkout the program runs from (an editable install, as ``make`` makes), or None when it
+is installed (a wheel has no ``Makefile`` beside its ``data``)."""
+DEFAULT_KB = Path(
+    os.environ.get("RULINGS_KB") or (CHECKOUT / "instance" / "kb" if CHECKOUT else user_data_dir() / "kb")
+).absolute()
+"""Where knowledge bases are built: ``RULINGS_KB``, else, in a checkout, its ``instance/kb`` (where
+``make run`` builds it), else ``kb`` in the user's data directory (`user_data_dir`); never the
+working directory's. ``--kb`` overrides them all."""
 CURRENT = "current"
 """The link, inside a knowledge-base directory, to the build in service."""
 BUILDS = "builds"

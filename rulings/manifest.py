@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import difflib
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 from rulings.errors import ManifestError as ManifestError
@@ -31,14 +32,17 @@ MAX_MANIFEST = 10_000_000
 """Largest manifest or titles file accepted, in bytes (a 1,000-document manifest is about 250 kB)."""
 
 REQUIRED = ("id", "file", "game", "kind", "title", "version", "date")
-OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread", "force_contradiction")
+OPTIONAL = ("date_approximate", "supersedes", "note", "part", "accept_unread", "force_contradiction", "url")
 DATED_BY_TEXT = ("comprehensive-rules",)
 """Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
 TOP_LEVEL_KEYS = ("game",)
 """Keys of the manifest outside any table: ``game``, the library's default game (`load_default_game`)."""
-TABLES = ("document", "release")
-"""The manifest's tables, each an array of tables (``[[document]]``, ``[[release]]``)."""
+TABLES = ("document", "release", "source")
+"""The manifest's tables, each an array of tables (``[[document]]``, ``[[release]]``, ``[[source]]``)."""
 RELEASE_KEYS = ("name", "date")
+SOURCE_KEYS = ("game", "kind", "url", "title", "links")
+"""The keys of a ``[[source]]`` table (`load_sources`): ``game``, ``kind`` and ``url`` required."""
+_KEYS = {"document": REQUIRED + OPTIONAL, "release": RELEASE_KEYS, "source": SOURCE_KEYS}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -108,7 +112,7 @@ def check_names(data: dict[str, object], text: str, where: str) -> None:
                 line = line_of_key(text, name, 1, None) or line_of_key(text, None, 1, name)
                 at = f"line {line}: " if line else ""
                 raise ManifestError(f"{where}: {at}'{name}' must be [[{name}]] tables (written with double brackets)")
-            keys = REQUIRED + OPTIONAL if name == "document" else RELEASE_KEYS
+            keys = _KEYS[name]
             for index, table in enumerate(value, start=1):
                 unknown = [k for k in table if k not in keys] if isinstance(table, dict) else []
                 if unknown:
@@ -137,7 +141,8 @@ def check_names(data: dict[str, object], text: str, where: str) -> None:
             what = f"unknown key '{name}' outside any table"
         at = f"line {line}: " if line else ""
         raise ManifestError(
-            f"{where}: {at}{what}{hint} (the manifest holds [[document]] and [[release]] tables and a 'game' key)"
+            f"{where}: {at}{what}{hint} "
+            "(the manifest holds [[document]], [[release]] and [[source]] tables and a 'game' key)"
         )
 
 
@@ -147,7 +152,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
             continue
         if key not in table:
             raise ManifestError(f"{where}: missing key '{key}'")
-    for key in ("id", "file", "game", "kind", "title", "version", "note", "supersedes", "part"):
+    for key in ("id", "file", "game", "kind", "title", "version", "note", "supersedes", "part", "url"):
         if key in table and not isinstance(table[key], str):
             raise ManifestError(f"{where}: key '{key}' must be a string")
     ident, game, kind = str(table["id"]), str(table["game"]), str(table["kind"])
@@ -189,6 +194,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         part=str(table.get("part", "")).strip(),
         accept_unread=bool(unread),
         force_contradiction=bool(table.get("force_contradiction", False)),
+        url=str(table.get("url", "")),
     )
 
 
@@ -272,6 +278,8 @@ def load_manifest(library: str | Path) -> list[Document]:
     where = str(path)
     data = _read(path)
     tables = data.get("document")
+    if tables is None and data.get("source"):
+        return []  # a library that only follows sources so far: `rulings update` brings its documents
     if not isinstance(tables, list) or not tables:
         raise ManifestError(f"{where}: no [[document]] tables")
     documents: list[Document] = []
@@ -305,3 +313,48 @@ def load_titles(library: str | Path, game: str) -> frozenset[str]:
         return frozenset()
     lines = _text(path, "titles file").splitlines()
     return frozenset(line.strip() for line in lines if line.strip() and not line.startswith("#"))
+
+
+@dataclass(frozen=True)
+class Source:
+    """A publisher's page the library follows (a ``[[source]]`` table): ``rulings update`` reads
+    ``url`` and brings in each document it links (whose link target ``links`` matches) or, with no
+    ``links``, the document ``url`` is."""
+
+    game: str
+    kind: str
+    url: str
+    title: str = ""
+    links: str = ""
+    """A regular expression searched in each link target of the page; empty: ``url`` is the document."""
+
+
+def load_sources(library: str | Path) -> list[Source]:
+    """The ``[[source]]`` tables of the library's manifest, in order, each checked: a game slug,
+    a known kind, an http(s) URL, a regular expression that compiles."""
+    path = Path(library) / MANIFEST
+    tables = _read(path).get("source", [])
+    sources: list[Source] = []
+    for index, table in enumerate(tables if isinstance(tables, list) else [], start=1):
+        where = f"{path}: [[source]] #{index}"
+        if not isinstance(table, dict):
+            raise ManifestError(f"{where}: not a table")
+        for key in SOURCE_KEYS:
+            if key in ("game", "kind", "url") and key not in table:
+                raise ManifestError(f"{where}: missing key '{key}'")
+            if key in table and not isinstance(table[key], str):
+                raise ManifestError(f"{where}: key '{key}' must be a string")
+        source = Source(**{k: str(v) for k, v in table.items()})
+        if not SLUG.match(source.game):
+            raise ManifestError(f"{where}: key 'game': {source.game!r} must be lower-case letters, digits and '-'")
+        if source.kind not in kind_names():
+            known = ", ".join(kind_names())
+            raise ManifestError(f"{where}: key 'kind': unknown kind {source.kind!r} (expected one of {known})")
+        if not re.match(r"^https?://[^\s/]+", source.url):
+            raise ManifestError(f"{where}: key 'url': {source.url!r} is not an http:// or https:// address")
+        try:
+            re.compile(source.links)
+        except re.error as err:
+            raise ManifestError(f"{where}: key 'links': {source.links!r} is not a regular expression ({err})") from None
+        sources.append(source)
+    return sources

@@ -123,6 +123,8 @@ class Document:
     """The part of an edition this document is (``M-O``: one page of a Current Rulings or FAQ
     published a page per letter range or subject); empty for a whole document. A part never
     rescinds what it does not hold."""
+    url: str = ""
+    """Where the document was downloaded from (``url`` in the manifest, written by ``rulings update``)."""
     force_contradiction: bool = False
     """True when the manifest keeps the kind and date it gives although the text says otherwise
     (`rulings.self_description`): each contradiction is then a warning, not an error."""

@@ -216,12 +216,12 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         (
             GOOD + GOOD.replace("[[document]]", "[[documnet]]").replace('"a"', '"b"'),
             "line 11: unknown table [[documnet]]; did you mean [[document]]? "
-            "(the manifest holds [[document]] and [[release]] tables and a 'game' key)",
+            "(the manifest holds [[document]], [[release]] and [[source]] tables and a 'game' key)",
         ),
         (
             GOOD + RELEASE.replace("[[release]]", "[[releases]]"),
             "line 11: unknown table [[releases]]; did you mean [[release]]? "
-            "(the manifest holds [[document]] and [[release]] tables and a 'game' key)",
+            "(the manifest holds [[document]], [[release]] and [[source]] tables and a 'game' key)",
         ),
         (
             GOOD + RELEASE.replace("[[release]]", "[release]"),
@@ -229,14 +229,14 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         ),
         (
             "title = 'x'\n" + GOOD,
-            "line 1: unknown key 'title' outside any table (the manifest holds [[document]] and "
-            "[[release]] tables and a 'game' key)",
+            "line 1: unknown key 'title' outside any table (the manifest holds [[document]], "
+            "[[release]] and [[source]] tables and a 'game' key)",
         ),
         (
             GOOD.replace("title =", "tittle ="),
             "[[document]] #1 (id 'a'): unknown key 'tittle' on line 7; did you mean 'title'? (expected id, file, "
             "game, kind, title, version, date, date_approximate, supersedes, note, part, accept_unread, "
-            "force_contradiction)",
+            "force_contradiction, url)",
         ),
         (
             GOOD + RELEASE.replace("date =", "data ="),
@@ -245,7 +245,7 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         (
             GOOD + 'note = """two\ntittle = lines"""\ncolour = "red"\n',
             "[[document]] #1 (id 'a'): unknown key 'colour' on line 12 (expected id, file, game, kind, title, "
-            "version, date, date_approximate, supersedes, note, part, accept_unread, force_contradiction)",
+            "version, date, date_approximate, supersedes, note, part, accept_unread, force_contradiction, url)",
         ),
     ],
     ids=["documnet", "releases", "single-bracket", "top-level-key", "tittle", "release-key", "after-multiline"],

@@ -71,6 +71,7 @@ def index(json_wanted: bool) -> Any:
             start=(number - 1) * limit,
         )
     games = g.kb.games()
+    dated = [] if text.strip() else g.kb.dated_documents(game or g.kb.default_game())
     other_games = len(games) > 1  # a library of one game has no other games' hits to look for
     elsewhere = _elsewhere(text, on, game, kind) if text.strip() and game and number == 1 and other_games else []
     response = page(
@@ -85,6 +86,7 @@ def index(json_wanted: bool) -> Any:
             "kinds": KINDS,
             "page": number,
             "examples": EXAMPLES,
+            "current": dated[-1] if dated else None,
         },
         json_wanted,
     )

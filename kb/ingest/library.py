@@ -33,6 +33,7 @@ from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
 from rulings.model import Document
 from rulings.parse import parse_document
 from rulings.reading import detect, refusal
+from rulings.self_description import Contradiction
 from rulings.source import read_source
 
 _ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
@@ -89,6 +90,7 @@ def add_document(
     notify: Callable[[str], None] | None = None,
     accept_unread: bool = False,
     force: bool = False,
+    url: str = "",
 ) -> BuildReport:
     """Add ``source`` to ``library`` as a document of ``kind`` (`detected_kind` names one) dated
     ``date``, and rebuild. A document little of which reads as its kind expects is refused, unless
@@ -97,33 +99,10 @@ def add_document(
     ``notify``) and the manifest entry says ``force_contradiction = true``."""
     if not SLUG.match(game):
         raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
-    titles = load_titles(library, game)
-    document = Document(
-        id=_slug(f"{game}-{source.stem}"),
-        path=str(source),
-        game=game,
-        kind=kind,
-        title=title or source.stem,
-        version=version or date.isoformat(),
-        date=date,
-        accept_unread=accept_unread,
-        force_contradiction=force,
-    )
-    result = parse_document(document, titles)
-    unread = refusal(result)
-    if unread and not accept_unread:
-        raise BuildError(f"{unread} (--accept-unread keeps it)")
-    report = report_for(result)
-    if not report.coverage.complete or report.unparsed:
-        raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
-    contradicted = claims.found(result, {"kind": "--kind", "date": "--date"})
-    if contradicted and not force:
-        raise BuildError(
-            f"{contradicted[0].message(str(source))}; correct the command, or add --force-contradiction to keep it"
-        )
-    for contradiction in contradicted:
-        if notify:
-            notify(f"warning: {contradiction.message(str(source))} (kept: --force-contradiction)")
+    document, contradicted, unread = checked(
+        source, kind=kind, date=date, game=game, titles=load_titles(library, game), title=title, version=version,
+        accept_unread=accept_unread, force=force, notify=notify,
+    )  # fmt: skip
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
         if changed and notify:
@@ -152,6 +131,8 @@ def add_document(
             "version": document.version,
             "date": date.isoformat(),
         }
+        if url:
+            fields["url"] = url
         if contradicted:
             fields["force_contradiction"] = True
         if unread:
@@ -177,6 +158,53 @@ def add_document(
                 with contextlib.suppress(OSError):
                     target.parent.rmdir()
             raise
+
+
+def checked(
+    source: Path,
+    *,
+    kind: str,
+    date: dt.date,
+    game: str,
+    titles: frozenset[str],
+    title: str | None = None,
+    version: str | None = None,
+    accept_unread: bool = False,
+    force: bool = False,
+    notify: Callable[[str], None] | None = None,
+) -> tuple[Document, list[Contradiction], str | None]:
+    """What `add_document` checks before it touches the library: ``source`` parsed as a document of
+    ``kind`` dated ``date``, refused (`BuildError`) if little of it reads as the kind expects (unless
+    ``accept_unread``), if a line would be lost, or if its text contradicts the kind or date given
+    (unless ``force``: then each contradiction is a warning to ``notify``). The document, the
+    contradictions kept and the refusal ``accept_unread`` overrode."""
+    document = Document(
+        id=_slug(f"{game}-{source.stem}"),
+        path=str(source),
+        game=game,
+        kind=kind,
+        title=title or source.stem,
+        version=version or date.isoformat(),
+        date=date,
+        accept_unread=accept_unread,
+        force_contradiction=force,
+    )
+    result = parse_document(document, titles)
+    unread = refusal(result)
+    if unread and not accept_unread:
+        raise BuildError(f"{unread} (--accept-unread keeps it)")
+    report = report_for(result)
+    if not report.coverage.complete or report.unparsed:
+        raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
+    contradicted = claims.found(result, {"kind": "--kind", "date": "--date"})
+    if contradicted and not force:
+        raise BuildError(
+            f"{contradicted[0].message(str(source))}; correct the command, or add --force-contradiction to keep it"
+        )
+    for contradiction in contradicted:
+        if notify:
+            notify(f"warning: {contradiction.message(str(source))} (kept: --force-contradiction)")
+    return document, contradicted, unread
 
 
 def detected_kind(path: Path, titles: frozenset[str]) -> str:

@@ -23,6 +23,7 @@ from web.cli.answers import (
 )
 from web.cli.commands import cmd_add, cmd_build, cmd_export, cmd_parse, cmd_serve
 from web.cli.documents import cmd_docs, cmd_version
+from web.cli.following import cmd_follow, cmd_games, cmd_update
 from web.cli.serving import CONNECTIONS, PORT, TIMEOUT, cores
 from web.errors import BadArguments
 
@@ -208,6 +209,31 @@ def parser() -> _Parser:
     add.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
     _wait_option(add)
     add.set_defaults(run=cmd_add)
+
+    follow = top.command("follow", "make a library follow a game's publisher: its [[source]] tables added")
+    follow.add_argument("game", help="the game whose publisher to follow: mtg, lorcana, vtes or stccg")
+    follow.add_argument("--library", required=True, help="your library folder (made if it does not exist)")
+    follow.add_argument("--url", help="read the publisher at this address instead (e.g. a mirror)")
+    follow.set_defaults(run=cmd_follow)
+
+    update = top.command("update", "bring in every new release the library's sources publish, and what it changed")
+    update.add_argument(
+        "--library", default=str(DEFAULT_LIBRARY), help=f"library directory (default {DEFAULT_LIBRARY})"
+    )
+    update.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
+    update.add_argument("--game", help="only the sources of this game")
+    update.add_argument("--json", action="store_true", help="print JSON")
+    update.add_argument(
+        "--timeout", type=_positive, default=60, help="seconds one download may take in all (default 60)"
+    )
+    _wait_option(update)
+    update.set_defaults(run=cmd_update)
+
+    games = top.command("games", "the games of the knowledge base, each one's current release and sources")
+    games.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
+    games.add_argument("--library", default=str(DEFAULT_LIBRARY), help=f"library directory (default {DEFAULT_LIBRARY})")
+    games.add_argument("--json", action="store_true", help="print JSON")
+    games.set_defaults(run=cmd_games)
 
     export = top.command("export", "write the knowledge base as a static site that works offline")
     export.add_argument("directory", metavar="DIR", help="folder to write (replaced whole if it holds an export)")
