@@ -2,7 +2,7 @@
 (``pdftotext -layout``, or a PDF's text): running page footers, wrapped paragraphs, and a
 Glossary whose terms have no blank line between them.
 
-- A page footer is a run of short lines that recurs page after page with only its page number
+- A page footer is a run of short lines (their spaces collapsed) that recurs page after page with only its page number
   changing (``disneylorcana.com`` then ``©Disney   12``): each of its lines, its number folded,
   is found at least `RECURS` times, and stands beside another such line. It is chrome, and the
   lines of a rule on both sides of it are one paragraph.
@@ -35,10 +35,9 @@ def _key(text: str) -> str:
 
 def page_footers(lines: Sequence[str]) -> set[int]:
     """The 0-based indices of the lines of running page footers."""
+    keys = {i: _key(line) for i, line in enumerate(lines) if line.strip()}
     short = {
-        i: _key(line)
-        for i, line in enumerate(lines)
-        if 0 < len(line.strip()) <= FOOTER and not _ENDS.search(line.strip()) and not _NUMBERED.match(line.strip())
+        i: key for i, key in keys.items() if len(key) <= FOOTER and not _ENDS.search(key) and not _NUMBERED.match(key)
     }
     counts = Counter(short.values())
     recurring = {i for i, key in short.items() if counts[key] >= RECURS}
