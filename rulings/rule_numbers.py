@@ -184,3 +184,20 @@ def sequence(numbering: Numbering, numbers: Sequence[tuple[str, int]], path: str
             )
         last[parent] = (ordinal, number)
     return warnings
+
+
+_RULE_LINE = re.compile(r"^\s*(?:[1-9]\d?(?:\.\d{1,3}){1,5}\.?|[1-9]\d\d\.\d+[a-z]?\.?)\s+\S")
+NUMBERED_SHARE = 0.25
+"""From this share of its text lines starting with a rule number (``1.1.1.``, ``702.19b``), a text is numbered rules."""
+GIANT = 4000
+"""An entry of more characters than this, in a text of numbered rules, is the rules read as one entry."""
+
+
+def numbered_rules(lines: Sequence[str]) -> str | None:
+    """``N of M lines start with a rule number`` when enough of ``lines`` do for the text to be
+    numbered rules (a Comprehensive Rules document), else None."""
+    text = [line for line in lines if line.strip()]
+    found = sum(1 for line in text if _RULE_LINE.match(line))
+    if not text or found < NUMBERED_SHARE * len(text):
+        return None
+    return f"{found} of {len(text)} lines start with a rule number"
