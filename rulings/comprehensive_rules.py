@@ -1,6 +1,8 @@
-"""Parse one release of Magic: The Gathering's Comprehensive Rules (kind ``comprehensive-rules``).
+"""Parse one release of a game's Comprehensive Rules (kind ``comprehensive-rules``): Magic: The
+Gathering's, Disney Lorcana's, any numbered rules in one of the numberings of `rulings.rule_numbers`
+(a Lorcana release's page footers, wrapped lines and Glossary: `rulings.rules_layout`).
 
-A release is one text file: a title, the effective date (``These rules are effective as of
+A Magic release is one text file: a title, the effective date (``These rules are effective as of
 June 1, 2020.``), an Introduction, a Contents list, the rules, a Glossary and Credits. Every
 numbered chapter (``1. Game Concepts``), section (``100. General``), rule (``100.1. ...``)
 and subrule (``100.1a ...``, once printed ``119.1d. ...``) is an entry whose headword is its
@@ -33,7 +35,7 @@ from rulings.source import SourceText
 KIND = "comprehensive-rules"
 """The document kind this module parses."""
 GAME = "mtg"
-"""The game whose rules these are."""
+"""The game whose rules this kind first read (others: `rulings.rule_numbers.GAMES`)."""
 RULE_KINDS = ("chapter", "section", "rule", "subrule")
 """Entry kinds of the numbered rules, largest first."""
 GLOSSARY_KINDS = ("glossary entry", "glossary reference")

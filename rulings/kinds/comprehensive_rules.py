@@ -1,5 +1,5 @@
-"""The kind ``comprehensive-rules``: a release of Magic: The Gathering's Comprehensive Rules
-(`rulings.comprehensive_rules`), game ``mtg``.
+"""The kind ``comprehensive-rules``: a release of a game's Comprehensive Rules, Magic: The
+Gathering's (game ``mtg``) or Disney Lorcana's (``lorcana``) (`rulings.comprehensive_rules`).
 
 Each release restates the whole rules and the whole Glossary: what it omits is rescinded, a
 text that changed number is recorded as moved, and its Glossary terms are the game's Glossary.
@@ -35,7 +35,8 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
 
 
 def detect(source: SourceText) -> float:
-    """Sure when the text opens with the title and states its effective date near the top."""
+    """Sure when the text opens with the title (``Magic: The Gathering Comprehensive Rules``,
+    ``COMPREHENSIVE RULES``) and states its effective date near the top."""
     head = [line.strip() for line in source.lines[:12] if line.strip()][:8]
     titled = any(_TITLE.match(line) for line in head[:2])
     dated = any(_EFFECTIVE.search(line) for line in head)
