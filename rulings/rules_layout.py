@@ -25,6 +25,7 @@ TERM = 50
 """The longest line read as a Glossary term."""
 _PAGE = re.compile(r"\s*\b(?:\d+|[ivxlc]+)$")
 _ENDS = re.compile(r"[.!?:;,]['\"\u2019\u201d)]*$")
+_SYMBOL = re.compile(r"\s[!\"#$%&*+<=>@^_|~]$")
 _NEW_PARAGRAPH = re.compile(r"^(?:Example\b|Examples\b|[\u2022\u25cf\u25aa*-]\s)")
 _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s")
 
@@ -57,8 +58,10 @@ def _neighbour(lines: Sequence[str], index: int, step: int) -> int | None:
 
 
 def ends_sentence(text: str) -> bool:
-    """Whether ``text`` ends a sentence (``.``, ``?``, ``:``..., before closing quotes or brackets)."""
-    return bool(_ENDS.search(text.strip()))
+    """Whether ``text`` ends a sentence (``.``, ``?``, ``:``..., before closing quotes or brackets;
+    not a symbol standing alone, as a game's icon font prints ``Lore value !``)."""
+    text = text.strip()
+    return bool(_ENDS.search(text)) and not _SYMBOL.search(text)
 
 
 def paragraphs(lines: Sequence[str]) -> str:

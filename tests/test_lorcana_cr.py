@@ -36,7 +36,7 @@ COUNTS = {
     "lorcana-cr-2024-05-20.pdf": (dt.date(2024, 5, 20), "May 20, 2024", 10, 55, 189, 113, 76, 1),
     "lorcana-cr-2025-02-28.txt": (dt.date(2025, 2, 28), "February 28, 2025", 10, 55, 215, 127, 78, 3),
     "lorcana-cr-2026-02-05-v2.0.0.txt": (dt.date(2026, 2, 5), "February 5, 2026", 10, 67, 270, 194, 99, 0),
-    "lorcana-cr-2026-04-30-v2.1.0.txt": (dt.date(2026, 4, 30), "April 30, 2026", 10, 67, 276, 198, 99, 1),
+    "lorcana-cr-2026-04-30-v2.1.0.txt": (dt.date(2026, 4, 30), "April 30, 2026", 10, 67, 276, 198, 101, 1),
 }
 """Each release: its date, as printed, then chapters, sections, rules, subrules, Glossary terms and
 update summaries. The rules add up to the reader's 367, 367, 407, 541 and 551 numbers."""
