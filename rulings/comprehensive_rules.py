@@ -106,9 +106,13 @@ def parse_comprehensive_rules(document: Document, source: SourceText) -> ParseRe
     footers = page_footers(lines)
     result.chrome += [n + 1 for n in footers]
     contents = _find(lines, "contents", 0)
-    glossary = _last(lines, "glossary")
-    tail = _tail(lines, glossary)
     body_start = _body_start(lines, contents, numbering, footers)
+    glossary = _last(lines, "glossary")
+    if glossary is not None and glossary < body_start:  # only the Contents name it
+        glossary = None
+    tail = _tail(lines, glossary)
+    if tail is not None and tail < body_start:
+        tail = None
     if numbering.wrapped:
         _front_wrapped(result, lines, contents, body_start, footers)
     else:
@@ -234,7 +238,8 @@ def _rules(
         if head and not head.dotted and not numbering.expected(head.number, ordinals, set(seen)):
             head = None  # a number cited at the start of a wrapped line, not a rule
         if head and head.kind in _TOP[numbering.name]:  # "1. ..." in a rule's list is not a chapter
-            if int(head.number) <= last.get(head.kind, 0):
+            before = last.get(head.kind, 0)
+            if int(head.number) <= before or (numbering.wrapped and not _heading(head.text, head.number, before)):
                 head = None
             else:
                 last[head.kind] = int(head.number)
@@ -265,6 +270,12 @@ def _rules(
     for entry in rules:
         entry.references = [n for n in cited_rules(entry.text, numbering) if n != entry.headword]
     result.warnings += sequence(numbering, [(e.headword, e.span.start) for e in rules], path)
+
+
+def _heading(text: str, number: str, before: int) -> bool:
+    """Whether a dotted chapter number reads as a chapter: the next one, or titled in capitals
+    (``9. MULTIPLAYER``); a list inside a rule (``5. Choose one``) skips ahead in lower case."""
+    return int(number) == before + 1 or not any(c.islower() for c in text)
 
 
 _TOP = {"magic": ("chapter", "section"), "dotted": ("chapter",)}

@@ -29,7 +29,7 @@ LETTERS = "abcdefghijkmnpqrstuvwxyz"
 
 _MAGIC = (
     ("chapter", re.compile(r"^(?P<number>[1-9])(?P<dot>\.)\s+(?P<text>\S.*)$")),
-    ("section", re.compile(r"^(?P<number>[1-9]\d\d)(?P<dot>\.)\s+(?P<text>\S.*)$")),
+    ("section", re.compile(r"^(?P<number>[1-9]\d\d)(?:(?P<dot>\.)\s+(?P<text>\S.*)|\s+(?P<bare>[A-Z].*))$")),
     ("rule", re.compile(r"^(?P<number>[1-9]\d\d\.\d+)(?:(?P<dot>\.)\s*(?P<text>.*)|\s+(?P<bare>\S.*))$")),
     ("subrule", re.compile(r"^(?P<number>[1-9]\d\d\.\d+[a-z]+)(?P<dot>\.)?(?:\s+(?P<text>.*)|$)")),
 )

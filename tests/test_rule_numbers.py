@@ -21,6 +21,9 @@ def test_a_dotted_number_needs_its_period_unless_in_sequence() -> None:
     assert not DOTTED.expected("6.1.2.2", {"6.1": 2}, {"6", "6.1", "6.1.2"})
     assert MAGIC.numbered("606.5 If the total cost") == Numbered("rule", "606.5", "If the total cost", False)
     assert MAGIC.expected("606.5", {"606": 4, "606.4": 1}, {"6", "606", "606.4"})
+    assert MAGIC.numbered("607 Linked Abilities") == Numbered("section", "607", "Linked Abilities", False)
+    assert MAGIC.expected("607", {"6": 6}, {"6", "606"}) and not MAGIC.expected("608", {"6": 6}, {"6", "606"})
+    assert MAGIC.numbered("100 cards is the minimum.") is None
 
 
 def test_the_sequence_warns_a_gap_a_number_out_of_order_and_one_read_twice() -> None:
