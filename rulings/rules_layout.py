@@ -4,7 +4,8 @@ Glossary whose terms have no blank line between them.
 
 - A page footer is a run of short lines (their spaces collapsed) that recurs page after page with only its page number
   changing (``disneylorcana.com`` then ``©Disney   12``): each of its lines, its number folded,
-  is found at least `RECURS` times, and stands beside another such line. It is chrome, and the
+  is found at least `RECURS` times, and stands beside another such line (or, alone, carries
+  the page number and is found twice as often). It is chrome, and the
   lines of a rule on both sides of it are one paragraph.
 - A wrapped paragraph's lines are joined with a space; ``Example:`` and a bullet start a new one.
 - A Glossary term is a short line (at most `TERM` characters) that does not end a sentence, after
@@ -45,7 +46,8 @@ def page_footers(lines: Sequence[str]) -> set[int]:
     found: set[int] = set()
     for index in recurring:
         neighbours = (_neighbour(lines, index, -1), _neighbour(lines, index, 1))
-        if any(n in recurring and short[n] != short[index] for n in neighbours if n is not None):
+        beside = any(n in recurring and short[n] != short[index] for n in neighbours if n is not None)
+        if beside or (short[index].endswith(" #") and counts[short[index]] >= 2 * RECURS):
             found.add(index)
     return found
 

@@ -183,3 +183,14 @@ def test_the_diff_across_the_renumbering_reports_moves(lorcana: KnowledgeBase) -
     moved = {(i["moved_from"], i["headword"]) for kind in ("added", "changed") for i in answer[kind] if i["moved_from"]}
     assert len(moved) == 94
     assert {("10.8", "8.10"), ("4.3.5", "4.5"), ("1.9.1.1", "1.8.1.1")} <= moved
+
+
+def test_a_footer_of_one_line_is_chrome_too() -> None:
+    path = RELEASES / "lorcana-cr-2025-02-28.txt"
+    source = read_source(path)
+    lines = [line for line in source.lines if line.strip() != "disneylorcana.com"]
+    document = _document(Path("cr.txt"))
+    result = parse_source(document, dataclasses.replace(source, lines=lines))
+    assert [e.headword for e in result.entries if e.kind in RULES] == rule_numbers(path)
+    assert not [e.headword for e in result.entries if "\u00a9Disney" in e.text]
+    assert (coverage(result).complete, result.warnings) == (True, [])

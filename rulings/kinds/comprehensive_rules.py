@@ -18,6 +18,7 @@ from rulings.source import SourceText
 
 _TITLE = re.compile(r"^\ufeff?(?:Magic: The Gathering |Disney Lorcana )?Comprehensive Rules\s*$", re.IGNORECASE)
 _EFFECTIVE = re.compile(r"\b[Ee]ffective (?:as of |on |from )?[A-Z][a-z]+ \d{1,2}, \d{4}")
+_MAGIC_DATE = re.compile(r"These rules are effective as of ")
 
 
 RULE_KINDS = ("chapter", "section", "rule", "subrule")
@@ -36,11 +37,12 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
 
 def detect(source: SourceText) -> float:
     """Sure when the text opens with the title (``Magic: The Gathering Comprehensive Rules``,
-    ``COMPREHENSIVE RULES``) and states its effective date near the top."""
+    ``COMPREHENSIVE RULES``) and states its effective date near the top (``Effective May 20,
+    2024``); half sure with the title alone or Magic's ``These rules are effective as of``."""
     head = [line.strip() for line in source.lines[:12] if line.strip()][:8]
     titled = any(_TITLE.match(line) for line in head[:2])
     dated = any(_EFFECTIVE.search(line) for line in head)
-    return 1.0 if titled and dated else 0.5 if titled or dated else 0.0
+    return 1.0 if titled and dated else 0.5 if titled or any(_MAGIC_DATE.search(t) for t in head) else 0.0
 
 
 def shaped(entry: Entry) -> bool:
