@@ -29,7 +29,7 @@ import re
 
 from rulings.model import Document, Entry, ParseResult
 from rulings.rule_numbers import MAGIC, Numbering, numbering_for, sequence
-from rulings.rules_layout import glossary_blocks, page_footers, paragraphs
+from rulings.rules_layout import ends_sentence, glossary_blocks, page_footers, paragraphs
 from rulings.source import SourceText
 
 KIND = "comprehensive-rules"
@@ -114,7 +114,7 @@ def parse_comprehensive_rules(document: Document, source: SourceText) -> ParseRe
     if tail is not None and tail < body_start:
         tail = None
     if numbering.wrapped:
-        _front_wrapped(result, lines, contents, body_start, footers)
+        _front_wrapped(result, lines, contents, body_start, footers, numbering)
     else:
         _front(result, lines, _find(lines, "introduction", 0), contents, body_start)
     body_end = glossary if glossary is not None else (tail if tail is not None else len(lines))
@@ -135,8 +135,10 @@ def parse_comprehensive_rules(document: Document, source: SourceText) -> ParseRe
 
 
 def _find(lines: list[str], heading: str, start: int) -> int | None:
-    """The 0-based index of the first line from ``start`` that is ``heading`` alone (any case)."""
-    return next((i for i in range(start, len(lines)) if lines[i].strip().casefold() == heading), None)
+    """The 0-based index of the first line from ``start`` that is ``heading`` alone (any case), or
+    heads the first of two columns (``CONTENTS          6.``)."""
+    column = re.compile(rf"\s*{heading}(?:\s{{3,}}\S.*)?", re.IGNORECASE)
+    return next((i for i in range(start, len(lines)) if column.fullmatch(lines[i].rstrip())), None)
 
 
 def _last(lines: list[str], heading: str) -> int | None:
@@ -202,20 +204,35 @@ def _front(result: ParseResult, lines: list[str], intro: int | None, contents: i
     result.chrome += [n + 1 for n in range(stop, body) if lines[n].strip()]
 
 
-def _front_wrapped(result: ParseResult, lines: list[str], contents: int | None, body: int, footers: set[int]) -> None:
+def _front_wrapped(
+    result: ParseResult, lines: list[str], contents: int | None, body: int, footers: set[int], numbering: Numbering
+) -> None:
     """A wrapped release's top: its title, version and date lines chrome, its notes to the reader
     (``A Note for New Players``, ``Introduction``, ``Updates``, their headings kept) one entry, the
-    Contents chrome."""
+    Contents chrome (a line of them printed above their heading too)."""
     stop = contents if contents is not None else body
     text = [n for n in range(stop) if lines[n].strip() and n not in footers]
     top = {n for n in text[:1]} | {n for n in text if effective_date(lines[n]) or _VERSION.match(lines[n].strip())}
+    top |= {n for n in text if numbering.numbered(lines[n].strip())}  # a Contents line printed above its heading
     result.chrome += [n + 1 for n in top]
     kept = [n for n in text if n not in top]
+    groups: list[list[str]] = []
+    for place, n in enumerate(kept):
+        line = lines[n].strip()
+        after = kept[place - 1] if place else None
+        fresh = after is None or after + 1 < n or (ends_sentence(lines[after]) and _titled(line))
+        if fresh or _titled(lines[after].strip() if after is not None else ""):
+            groups.append([])
+        groups[-1].append(line)
     if kept:
-        result.entries.append(
-            Entry("Introduction", "introduction", paragraphs([lines[n] for n in kept]), [n + 1 for n in kept])
-        )
+        joined = "\n\n".join(paragraphs(group) for group in groups)
+        result.entries.append(Entry("Introduction", "introduction", joined, [n + 1 for n in kept]))
     result.chrome += [n + 1 for n in range(stop, body) if lines[n].strip() and n not in footers]
+
+
+def _titled(line: str) -> bool:
+    """Whether a line of a release's top is a heading (``INTRODUCTION``, ``A Note for New Players``)."""
+    return 0 < len(line) <= 40 and not ends_sentence(line)
 
 
 def _rules(

@@ -81,6 +81,9 @@ def test_every_numbered_rule_of_each_release_is_read(name: str) -> None:
 def test_a_rule_is_read_whole_across_a_page_footer_with_its_example() -> None:
     result = parse_document(_document(RELEASES / "lorcana-cr-2026-02-05-v2.0.0.txt"))
     by = {e.headword: e for e in result.entries}
+    intro = by["Introduction"]
+    assert (intro.span.start, intro.span.end, intro.text.split("\n\n")[0]) == (7, 21, "A NOTE FOR NEW PLAYERS")
+    assert intro.text.endswith("Go to the Disney Lorcana Resources page for the most current version.")  # no Contents
     heads = (by["1"].kind, by["1"].text, by["1.2"].kind, by["1.2"].text)
     assert heads == ("chapter", "CONCEPTS", "section", "Golden Rules")
     assert by["1.2.1"].kind == "rule"

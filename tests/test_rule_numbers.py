@@ -63,7 +63,7 @@ def test_a_small_dotted_release_with_a_footer_inside_a_rule() -> None:
     assert coverage(result).complete and result.unparsed == [] and result.warnings == []
     read = [(e.kind, e.headword, e.text, e.references) for e in result.entries]
     assert read == [
-        ("introduction", "Introduction", "Introduction This document covers the rules.", []),
+        ("introduction", "Introduction", "Introduction\n\nThis document covers the rules.", []),
         ("chapter", "1", "CONCEPTS", []),
         ("section", "1.1", "General", []),
         (
