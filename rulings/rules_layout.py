@@ -7,7 +7,8 @@ Glossary whose terms have no blank line between them.
   is found at least `RECURS` times, and stands beside another such line (or, alone, carries
   the page number and is found twice as often). It is chrome, and the
   lines of a rule on both sides of it are one paragraph.
-- A wrapped paragraph's lines are joined with a space; ``Example:`` and a bullet start a new one.
+- A wrapped paragraph's lines are joined with a space (the runs of spaces the layout put inside a
+  line, in a diagram's labels, one space); ``Example:`` and a bullet start a new one.
 - A Glossary term is a short line (at most `TERM` characters) that does not end a sentence, after
   a line that does (or the heading), before its definition.
 """
@@ -29,6 +30,7 @@ _ENDS = re.compile(r"[.!?:;,]['\"\u2019\u201d)]*$")
 _SYMBOL = re.compile(r"\s[!\"#$%&*+<=>@^_|~]$")
 _NEW_PARAGRAPH = re.compile(r"^(?:Example\b|Examples\b|[\u2022\u25cf\u25aa*-]\s)")
 _NUMBERED = re.compile(r"^\d+(?:\.\d+)*\.?\s")
+_SPACES = re.compile(r"\s{2,}")
 
 
 def _key(text: str) -> str:
@@ -69,7 +71,7 @@ def ends_sentence(text: str) -> bool:
 def paragraphs(lines: Sequence[str]) -> str:
     """Wrapped lines as paragraphs: joined with a space, a new paragraph at ``Example:`` or a bullet."""
     found: list[str] = []
-    for line in (line.strip() for line in lines):
+    for line in (_SPACES.sub(" ", line.strip()) for line in lines):
         if not line:
             continue
         if found and not _NEW_PARAGRAPH.match(line):
