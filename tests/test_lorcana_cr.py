@@ -184,8 +184,8 @@ def test_a_library_of_the_five_shows_a_rule_as_of_a_date(lorcana: KnowledgeBase)
 def test_the_diff_across_the_renumbering_reports_moves(lorcana: KnowledgeBase) -> None:
     answer = lorcana.diff(dt.date(2025, 2, 28), dt.date(2026, 2, 5), "lorcana", paging=Paging(0, None))
     moved = {(i["moved_from"], i["headword"]) for kind in ("added", "changed") for i in answer[kind] if i["moved_from"]}
-    assert len(moved) == 94
-    assert {("10.8", "8.10"), ("4.3.5", "4.5"), ("1.9.1.1", "1.8.1.1")} <= moved
+    assert len(moved) == 101  # 94 as printed, 7 with the numbers they cite renumbered
+    assert {("10.8", "8.10"), ("4.3.5", "4.5"), ("1.9.1.1", "1.8.1.1"), ("6.1.2", "5.3.3")} <= moved
 
 
 def test_a_footer_of_one_line_is_chrome_too() -> None:
