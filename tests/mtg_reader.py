@@ -70,17 +70,34 @@ def changes(before: Release, after: Release) -> dict[str, set[str]]:
 
 def moves(before: Release, after: Release) -> set[tuple[str, str]]:
     """(old key, new key) for each text found once in each release, at another key, that is no
-    longer at its old key (rules and terms apart)."""
+    longer at its old key unchanged (rules and terms apart); then, among the others, each text
+    found so once its cited rule numbers are all read alike (renumbered with the rules it cites)."""
     found: set[tuple[str, str]] = set()
     for old, new in ((before.rules, after.rules), (_folded(before.terms), _folded(after.terms))):
-        seen = Counter(old.values())
-        once_old = {t: k for k, t in old.items() if seen[t] == 1}
-        counts = Counter(new.values())
-        for key, text in new.items():
-            origin = once_old.get(text)
-            if origin and origin != key and counts[text] == 1 and new.get(origin) != text and old.get(key) != text:
+        origins: set[str] = set()
+        targets: set[str] = set()
+        for shape in (_as_printed, _numbers_alike):
+            seen = Counter(shape(t) for t in old.values())
+            once_old = {shape(t): k for k, t in old.items() if seen[shape(t)] == 1}
+            counts = Counter(shape(t) for t in new.values())
+            for key, text in new.items():
+                origin = once_old.get(shape(text))
+                if not origin or origin == key or counts[shape(text)] != 1 or old.get(key) == text:
+                    continue
+                if new.get(origin) == old[origin] or origin in origins or key in targets:
+                    continue
                 found.add((origin, key))
+                origins.add(origin)
+                targets.add(key)
     return found
+
+
+def _as_printed(text: str) -> str:
+    return text
+
+
+def _numbers_alike(text: str) -> str:
+    return re.sub(r"\b\d+(?:\.\d+)+[a-z]?\b", "#", text)
 
 
 def _folded(terms: dict[str, str]) -> dict[str, str]:

@@ -1,17 +1,20 @@
-"""Apply a document that restates a whole series (a release of Magic's Comprehensive Rules).
+"""Apply a document that restates a whole series (a release of a game's Comprehensive Rules).
 
 Each release holds every rule and Glossary term in force. A topic gets a new version only
 where its text (or the references read from it) changed; one the release leaves out ends on
 its date (``rescinded``). A text that stood at one number in the release before and stands,
 new or changed, at another in this one (and at no other number in either) moved: the new
 number's version says ``moved from <old>``, the old number's last version ``moved to <new>``
-(`kb.vocabulary.MOVED_FROM`, `MOVED_TO`; `kb.vocabulary.moved_from` reads them back). Each release costs time in
-proportion to its own entries and the versions in force, never to the history behind them.
+(`kb.vocabulary.MOVED_FROM`, `MOVED_TO`; `kb.vocabulary.moved_from` reads them back). A text
+that differs only in the rule numbers it cites, renumbered with it (Lorcana's 2.0.0), moved too
+when no text moved from or to those numbers as it stood (`cited_as_one`). Each release costs
+time in proportion to its own entries and the versions in force, never to the history behind.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections import Counter
 from collections.abc import Callable
 from typing import Protocol
@@ -44,8 +47,6 @@ def restate(
     game, on = document.game, document.date or dt.date.min
     prefix = f"{game}:"
     before = {key[0]: v for key, v in ledger.in_force.items() if key[1] == series and key[0].startswith(prefix)}
-    texts_before = Counter(v.text for v in before.values())
-    where_before = {v.text: topic for topic, v in before.items() if texts_before[v.text] == 1}
     made: list[Version] = []
     for entry in entries:
         version = ledger.new(entry, game, series, document.id)
@@ -55,19 +56,39 @@ def restate(
         ledger.start(version, on)
         made.append(version)
     omitted(result, series, entries)
-    texts_now = Counter(e.text for e in entries)
-    for version in made:
-        origin = where_before.get(version.text)
-        if origin is None or origin == version.topic or texts_now[version.text] != 1:
-            continue
-        old = before[origin]
-        if ledger.in_force.get((origin, series)) is old:
-            continue  # the text is still at its old number too
-        version.note = _joined(version.note, f"{MOVED_FROM}{old.headword}")
-        old.note = _joined(old.note, f"{MOVED_TO}{version.headword}")
-        if old.ended_by is not None and old.end == "rescinded":
-            old.ended_by = {"document": document.id, "lines": lines(version.line_start, version.line_end)}
+    origins: set[str] = set()
+    targets: set[str] = set()
+    for shape in (_same, cited_as_one):  # the text as it was, then with the numbers it cites renumbered
+        shapes_before = Counter(shape(v.text) for v in before.values())
+        where = {shape(v.text): topic for topic, v in before.items() if shapes_before[shape(v.text)] == 1}
+        shapes_now = Counter(shape(e.text) for e in entries)
+        for version in made:
+            origin = where.get(shape(version.text))
+            if origin is None or origin == version.topic or shapes_now[shape(version.text)] != 1:
+                continue
+            old = before[origin]
+            if ledger.in_force.get((origin, series)) is old or origin in origins or version.topic in targets:
+                continue  # the text is still at its old number too, or a move from or to there is told
+            origins.add(origin)
+            targets.add(version.topic)
+            version.note = _joined(version.note, f"{MOVED_FROM}{old.headword}")
+            old.note = _joined(old.note, f"{MOVED_TO}{version.headword}")
+            if old.ended_by is not None and old.end == "rescinded":
+                old.ended_by = {"document": document.id, "lines": lines(version.line_start, version.line_end)}
     return len(made)
+
+
+_CITED = re.compile(r"\b\d+(?:\.\d+)+[a-z]?\b")
+
+
+def cited_as_one(text: str) -> str:
+    """``text`` with every rule number it cites (``702.19b``, ``4.6.6.1``) alike: a rule renumbered
+    with the rules it cites is the same text at its new number."""
+    return _CITED.sub("#", text)
+
+
+def _same(text: str) -> str:
+    return text
 
 
 def _joined(note: str, more: str) -> str:

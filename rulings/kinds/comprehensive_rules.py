@@ -1,5 +1,5 @@
-"""The kind ``comprehensive-rules``: a release of Magic: The Gathering's Comprehensive Rules
-(`rulings.comprehensive_rules`), game ``mtg``.
+"""The kind ``comprehensive-rules``: a release of a game's Comprehensive Rules, Magic: The
+Gathering's (game ``mtg``) or Disney Lorcana's (``lorcana``) (`rulings.comprehensive_rules`).
 
 Each release restates the whole rules and the whole Glossary: what it omits is rescinded, a
 text that changed number is recorded as moved, and its Glossary terms are the game's Glossary.
@@ -16,8 +16,9 @@ from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
-_TITLE = re.compile(r"^\ufeff?Magic: The Gathering Comprehensive Rules\s*$")
-_EFFECTIVE = re.compile(r"These rules are effective as of ")
+_TITLE = re.compile(r"^\ufeff?(?:Magic: The Gathering |Disney Lorcana )?Comprehensive Rules\s*$", re.IGNORECASE)
+_EFFECTIVE = re.compile(r"\b[Ee]ffective (?:as of |on |from )?[A-Z][a-z]+ \d{1,2}, \d{4}")
+_MAGIC_DATE = re.compile(r"These rules are effective as of ")
 
 
 RULE_KINDS = ("chapter", "section", "rule", "subrule")
@@ -35,11 +36,13 @@ def parse(document: Document, source: SourceText, titles: frozenset[str]) -> Par
 
 
 def detect(source: SourceText) -> float:
-    """Sure when the text opens with the title and states its effective date near the top."""
-    head = source.lines[:8]
+    """Sure when the text opens with the title (``Magic: The Gathering Comprehensive Rules``,
+    ``COMPREHENSIVE RULES``) and states its effective date near the top (``Effective May 20,
+    2024``); half sure with the title alone or Magic's ``These rules are effective as of``."""
+    head = [line.strip() for line in source.lines[:12] if line.strip()][:8]
     titled = any(_TITLE.match(line) for line in head[:2])
     dated = any(_EFFECTIVE.search(line) for line in head)
-    return 1.0 if titled and dated else 0.5 if titled or dated else 0.0
+    return 1.0 if titled and dated else 0.5 if titled or any(_MAGIC_DATE.search(t) for t in head) else 0.0
 
 
 def shaped(entry: Entry) -> bool:
@@ -64,7 +67,7 @@ KIND = register(
         called="the Comprehensive Rules",
         cleaned=False,
         shaped=shaped,
-        itself=r"Magic: The Gathering",
+        itself=r"Magic: The Gathering|\bcomprehensive rules\b",
         starts=r"^\s*\d{3}\.\d+[a-z]?\.?\s",
         entries="rules and Glossary terms",
     )

@@ -7,15 +7,27 @@ before it are consolidated into it; its temporary rulings are Current Rulings.
 from __future__ import annotations
 
 from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register, term
-from rulings.model import Document, Entry, ParseResult
+from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.source import SourceText
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse a Glossary (`rulings.glossary.parse_glossary`)."""
+    """Parse a Glossary (`rulings.glossary.parse_glossary`); refused in one line when a third of its
+    headwords or more are rule numbers (``5.1.1. Ready``): the document is numbered rules."""
     from rulings.glossary import parse_glossary
+    from rulings.rule_numbers import numbered_rules
 
-    return parse_glossary(document, source, titles)
+    result = parse_glossary(document, source, titles)
+    heads = [e for e in result.entries if e.kind == "glossary entry"]
+    numbered = [e for e in heads if numbered_rules([e.headword])]
+    if heads and 3 * len(numbered) >= len(heads) and (why := numbered_rules(source.lines)):
+        raise ParseError(
+            document.path,
+            numbered[0].span.start,
+            f"not a Glossary: {len(numbered)} of its {len(heads)} headwords are rule numbers "
+            f"({numbered[0].headword!r}) and {why}; the document is numbered rules (--kind comprehensive-rules)",
+        )
+    return result
 
 
 def shaped(entry: Entry) -> bool:

@@ -8,15 +8,26 @@ rulebook that supersedes another rescinds the sections it omits.
 from __future__ import annotations
 
 from rulings.kinds import RESTATEMENT, SUPERSEDING, Kind, Versions, register, term
-from rulings.model import Document, Entry, ParseResult
+from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.source import SourceText
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse a rulebook (`rulings.rulebook.parse_rulebook`)."""
+    """Parse a rulebook (`rulings.rulebook.parse_rulebook`); refused in one line when it reads a
+    document of numbered rules as a giant entry (`rulings.rule_numbers.GIANT` characters or more)."""
+    from rulings.rule_numbers import GIANT, numbered_rules
     from rulings.rulebook import parse_rulebook
 
-    return parse_rulebook(document, source, titles)
+    result = parse_rulebook(document, source, titles)
+    giant = max(result.entries, key=lambda e: len(e.text), default=None)
+    if giant is not None and len(giant.text) > GIANT and (why := numbered_rules(source.lines)):
+        raise ParseError(
+            document.path,
+            giant.span.start,
+            f"not a rulebook: its section {giant.headword!r} would hold {len(giant.text):,} characters and {why}; "
+            "the document is numbered rules (--kind comprehensive-rules)",
+        )
+    return result
 
 
 def shaped(entry: Entry) -> bool:
