@@ -197,7 +197,7 @@
       var today = new URLSearchParams(params);
       today.delete("as_of");
       if (chosenGame() && !index.games.has(chosenGame())) { today.delete("game"); }
-      results.replaceChildren(el("p", { "class": "notice", "data-offline": "1" }, [refused + " ",
+      results.replaceChildren(el("p", { "class": "note notice", "data-offline": "1" }, [refused + " ",
         el("a", { href: link("index.html") + "?" + today.toString() }, ["Search the texts in force on " + index.today + " instead"]), "."]));
       results.setAttribute("data-query", asked);
       results.setAttribute("data-offline", "1");
