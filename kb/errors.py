@@ -60,25 +60,35 @@ class UnknownName(LookupError):
     otherwise = ""
     """What to pass instead, said when there are no suggestions."""
 
-    def __init__(self, name: str, suggestions: list[str]) -> None:
-        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else self.otherwise
-        super().__init__(f"no {self.what} {name!r}{hint}")
-        self.suggestions = suggestions
+    def __init__(self, name: str, suggestions: list[str], elsewhere: list[str] | None = None) -> None:
+        games = elsewhere or []
+        hint = f"; did you mean: {', '.join(suggestions)}?" if suggestions else self.otherwise.format(name=name)
+        where = f" in this game; it is {_an(self.what)} of {', '.join(games)} (--game {games[0]})" if games else ""
+        super().__init__(f"no {self.what} {name!r}{where}{'' if games else hint}")
+        self.suggestions = [] if games else suggestions
+        self.elsewhere = games
+        """The games that do have an entry of that name (none asked: it is not in the game asked)."""
         self.name = name
-        self.bare = f"no {self.what} {name!r}"
+        self.bare = f"no {self.what} {name!r}{where}"
         """The message without its suggestions (a page shows them apart, as links)."""
+
+
+def _an(what: str) -> str:
+    return f"{'an' if what[0] in 'aeiou' else 'a'} {what}"
 
 
 class UnknownTopic(UnknownName):
     """No topic has that headword."""
 
     what = "entry"
+    otherwise = '; rulings search "{name}" searches the texts for it'
 
 
 class UnknownCard(UnknownName):
     """No card has that name."""
 
     what = "card"
+    otherwise = '; no card is named like it: rulings search "{name}" searches the rulings for the name'
 
 
 class UnknownDocument(UnknownName):

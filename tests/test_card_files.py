@@ -209,7 +209,7 @@ def test_rules_topics_are_no_cards_and_titles_are_read_as_the_glossary_prints_th
     for name, game in (("MATCHING COMMANDER", "stccg"), ("Naming a Number", "stccg-2e"),
                        ("Examining a Card", "stccg-2e"), ("One-Time Broadcast Abilities", "stccg-2e")):  # fmt: skip
         assert main(["card", "--kb", kb, "--game", game, name]) == 1
-        assert capsys.readouterr().err.startswith(f"rulings: no card {name!r}")
+        assert capsys.readouterr().err.startswith(f"rulings: error: no card {name!r}")
 
     def answer(name: str, game: str = "stccg", on: str = "2004-06-01") -> dict[str, list[str]]:
         assert main(["card", "--kb", kb, "--json", "--game", game, "--as-of", on, name]) == 0

@@ -217,7 +217,7 @@ def test_cli_card_deck_and_diff_by_deck(bundled_root: Path, tmp_path: Path, caps
     answer = json.loads(capsys.readouterr().out)
     assert answer["name"] == "Conundrum" and [e["headword"] for e in answer["entries"]] == ["Conundrum"]
     assert main(["card", "Conondrum", "--kb", kb_root]) == 1
-    assert capsys.readouterr().err == "rulings: no card 'Conondrum'; did you mean: Conundrum?\n"
+    assert capsys.readouterr().err == "rulings: error: no card 'Conondrum'; did you mean: Conundrum?\n"
     assert main(["show", "commandeering", "--kb", kb_root, "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["cards"] == ["A Fast Ship Would Be Nice"]
     deck_file = tmp_path / "deck.txt"

@@ -72,10 +72,10 @@ def test_a_version_as_its_permalink_page_shows_it(
 def test_unknown_names_and_bad_lines_say_what_to_pass(history_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kb = str(history_root)
     assert run(capsys, "docs", "nope", "--kb", kb) == (
-        1, "", "rulings: no document 'nope' ('rulings docs' lists the documents and their ids)\n"
+        1, "", "rulings: error: no document 'nope' ('rulings docs' lists the documents and their ids)\n"
     )  # fmt: skip
     assert run(capsys, "version", "nope", "--kb", kb) == (
-        1, "", "rulings: no version 'nope' (a version's key is TOPIC@DOCUMENT@SERIES, as 'rulings history TOPIC "
+        1, "", "rulings: error: no version 'nope' (a version's key is TOPIC@DOCUMENT@SERIES, as 'rulings history TOPIC "
         "--json' gives it)\n",
     )  # fmt: skip
     assert run(capsys, "docs", "cr-2001-01-29", "--lines", "x", "--kb", kb) == (

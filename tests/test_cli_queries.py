@@ -71,7 +71,7 @@ def test_unknown_topic_and_bad_date(bundled: str, capsys: pytest.CaptureFixture[
     assert run(capsys, "show", "conondrum", "--kb", bundled) == (
         1,
         "",
-        "rulings: no entry 'conondrum'; did you mean: Conundrum, Q-CONTINUUM?\n",
+        "rulings: error: no entry 'conondrum'; did you mean: Conundrum, Q-CONTINUUM?\n",
     )
     assert run(capsys, "diff", "2000-10-30", "30/10/2000", "--kb", bundled) == (
         2,

@@ -243,3 +243,39 @@ def test_the_browser_ranks_the_relevance_sets_as_the_server_does(site: Path, bun
     differing = [c.query for c in compared if not c.same_top3]
     assert len(differing) <= 0.1 * len(compared), differing
     assert sum(c.same_top1 for c in compared) >= 0.95 * len(compared)
+
+
+@needs_chromium
+def test_a_query_typed_and_submitted_with_enter_is_answered_as_the_server_answers(page: tuple[Any, str]) -> None:
+    """The form sends ``as_of=&game=any&kind=``: every game, today, any kind (issue 52 item 1: 0 results)."""
+    tab, host = page
+    tab.goto(host + "index.html")
+    tab.fill("#q", "conundrum")
+    with tab.expect_navigation():
+        tab.press("#q", "Enter")
+    assert "game=any" in tab.url and "as_of=" in tab.url
+    tab.wait_for_selector("#results[data-offline] .count")
+    assert tab.text_content("#results .count") == "1 result for “conundrum”"
+    assert tab.eval_on_selector_all("#results a.headword", TOPICS) == ["stccg:conundrum"]
+
+
+@needs_chromium
+def test_a_date_or_game_the_copy_cannot_answer_is_said_plainly(page: tuple[Any, str]) -> None:
+    tab, host = page
+    tab.goto(host + "index.html?q=conundrum&as_of=1999-01-01")
+    tab.wait_for_selector("#results[data-offline] .notice")
+    notice = tab.text_content("#results .notice") or ""
+    assert "searches the texts in force on " in notice and "not as of 1999-01-01" in notice
+    assert tab.eval_on_selector_all("#results a.headword", TOPICS) == []
+    tab.goto(host + "index.html?q=conundrum&game=chess")
+    tab.wait_for_selector("#results[data-offline] .notice")
+    assert (tab.text_content("#results .notice") or "").startswith("This copy holds nothing of the game “chess”.")
+
+
+@needs_chromium
+def test_the_diff_asked_for_two_dates_has_no_banner_of_the_latest_document(page: tuple[Any, str]) -> None:
+    tab, host = page
+    tab.goto(host + "diff.html?from=2000-01-01&to=2001-01-01")
+    tab.wait_for_selector("p.count[data-offline]")
+    assert tab.text_content("h1") == "Changes from 2000-01-01 to 2001-01-01"
+    assert tab.query_selector_all("p.banner") == []

@@ -27,7 +27,11 @@ def card_page(name: str, json_wanted: bool) -> Any:
         answer: CardAnswer = g.kb.card(name, as_of(), request.args.get("game") or None)
     except UnknownCard as err:
         found = [{"name": s, "url": url_for("cards.card_page", name=s)} for s in err.suggestions]
-        return error_page(404, err.bare, found)
+        found += [
+            {"name": f"{name} ({other})", "url": url_for("cards.card_page", name=name, game=other)}
+            for other in err.elsewhere
+        ]
+        return error_page(404, err.bare, found, search=name)
     return page("cards/card.html", card_page_of(answer, _card_paging()), json_wanted)
 
 
@@ -86,7 +90,7 @@ def pair_page(json_wanted: bool) -> Any:
                 {"name": s, "url": url_for("cards.pair_page", names=",".join(f))}
                 for s, f in zip(err.suggestions, fixed, strict=True)
             ]
-            return error_page(404, err.bare, found)
+            return error_page(404, err.bare, found, search=err.name)
         except NotAPair as err:
             abort(400, str(err))
     typed = [n.strip() for n in names if n.strip()] + ["", ""]

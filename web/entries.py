@@ -23,7 +23,8 @@ def entry(topic: str, json_wanted: bool) -> Any:
         shown: ShowAnswer = g.kb.show(topic, as_of())
     except UnknownTopic as err:
         found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
-        return error_page(404, err.bare, found)
+        found += [{"name": f"{topic} ({o})", "url": url_for("search.index", q=topic, game=o)} for o in err.elsewhere]
+        return error_page(404, err.bare, found, search=topic)
     history: HistoryAnswer = g.kb.history(shown["topic"])
     on = dt.date.fromisoformat(shown["as_of"])
     data = {

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import quote, urlencode, urlsplit
 
-from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request
+from flask import Blueprint, abort, current_app, g, jsonify, make_response, render_template, request, url_for
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from werkzeug.exceptions import BadRequest
@@ -200,9 +200,12 @@ def route(blueprint: Blueprint, rule: str) -> Callable[[Callable[..., Any]], Cal
     return register
 
 
-def error_page(status: int, message: str, suggestions: list[dict[str, str]]) -> tuple[Any, int]:
-    """An error as a page (or JSON for ``.json`` paths), never a traceback."""
-    data = {"status": status, "error": message, "suggestions": suggestions}
+def error_page(status: int, message: str, suggestions: list[dict[str, str]], search: str = "") -> tuple[Any, int]:
+    """An error as a page (or JSON for ``.json`` paths), never a traceback; a name nothing has
+    (``search``) gets a way on: a link searching the rulings for it."""
+    data: dict[str, Any] = {"status": status, "error": message, "suggestions": suggestions}
+    if search:
+        data["search"] = {"name": search, "url": url_for("search.index", q=search)}
     if request.path.endswith(".json"):
         return jsonify(data), status
     return render_template("error.html", **data, as_of=""), status

@@ -62,7 +62,8 @@ def find_card(parts: Parts, name: str, game: str | None = None) -> str:
     game = parts.game_filter(game)
     key = _known_card(parts, name, game)
     if key is None:
-        raise UnknownCard(name, _close_cards(_card_names(parts, game), name))
+        elsewhere = sorted({str(c["game"]) for c in parts.reader.cards_titled(_wanted(name))})
+        raise UnknownCard(name, _close_cards(_card_names(parts, game), name), elsewhere)
     return key
 
 
@@ -83,7 +84,13 @@ def _card_names(parts: Parts, game: str | None) -> dict[str, str]:
 
 
 def _close_cards(names: dict[str, str], name: str) -> list[str]:
-    return [names[c] for c in close_matches(_wanted(name), names, n=5, cutoff=0.6)]
+    """Up to five card names like ``name``: spelt alike, or holding its words (``kira`` finds
+    ``Kira Nerys``), those spelt alike first."""
+    wanted = _wanted(name)
+    alike = close_matches(wanted, names, n=5, cutoff=0.6)
+    words = wanted.split()
+    holding = sorted(k for k in names if words and all(w in k.split() for w in words) and k not in alike)
+    return [names[c] for c in [*alike, *holding][:5]]
 
 
 def card(parts: Parts, name: str, as_of: dt.date | None = None, game: str | None = None) -> CardAnswer:

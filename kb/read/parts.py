@@ -34,7 +34,11 @@ class Parts:
         matches = [t for t in self.reader.topics_keyed(key) if game in (None, t["game"])]
         if matches:
             return str(sorted(matches, key=lambda t: (t["game"] != "stccg", len(t["id"])))[0]["id"])
-        headwords = {headword_key(t["headword"]): t["headword"] for t in self.reader.topics()}
+        elsewhere = sorted({str(t["game"]) for t in self.reader.topics_keyed(key)})
+        if elsewhere:  # the name is of another game: say which, not "did you mean" the very name
+            raise UnknownTopic(query, [], elsewhere)
+        topics = [t for t in self.reader.topics() if game in (None, t["game"])]
+        headwords = {headword_key(t["headword"]): t["headword"] for t in topics}
         close = close_matches(key, headwords, n=5, cutoff=0.6)
         raise UnknownTopic(query, [headwords[c] for c in close])
 

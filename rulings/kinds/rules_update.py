@@ -189,8 +189,8 @@ class _Reader:
         start = len(self.result.entries)
         prose: list[list[Line]] = []
         heading = section.heading[1] if section.heading else ""
-        if heading and title_key(heading) in self.cards and self.under[0]:
-            self.card(section, self.under[1])
+        if section.heading and title_key(heading) in self.cards and self.under[0]:
+            self.card(section, section.heading, self.under[1])
             return
         rulings, temporary = bool(_RULINGS.search(heading)), bool(_TEMPORARY.search(heading))
         if heading and not rulings and self.bare is not None and section.heading is not None:
@@ -237,13 +237,12 @@ class _Reader:
         if not self.headed and section.heading is not None:
             self.result.entries.insert(start, Entry(section.heading[1], "section", "", [section.heading[0]]))
 
-    def card(self, section: _Section, temporary: bool) -> None:
-        """A card's title as a heading under a heading naming rulings: its paragraphs are one ruling on
-        that card, headed by its title (numbered steps and bullets among them)."""
-        assert section.heading is not None
-        lines = [section.heading, *(line for p in section.paragraphs for line in p)]
-        entry = self.ruling(lines[1:] or [section.heading], temporary)
-        entry.headword, entry.lines = section.heading[1], [n for n, _ in lines]
+    def card(self, section: _Section, heading: tuple[int, str], temporary: bool) -> None:
+        """A card's title as a heading (``heading``, the section's) under a heading naming rulings: its
+        paragraphs are one ruling on that card, headed by its title (numbered steps and bullets among them)."""
+        lines = [heading, *(line for p in section.paragraphs for line in p)]
+        entry = self.ruling(lines[1:] or [heading], temporary)
+        entry.headword, entry.lines = heading[1], [n for n, _ in lines]
         entry.text = "\n\n".join(
             _renumbered(p) if _STEP.match(p[0][1]) else " ".join(t for _, t in p) for p in section.paragraphs
         )

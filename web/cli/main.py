@@ -35,7 +35,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (BadArguments, BadDate, UnknownFilter, NotAPair) as err:
         return _failed(2, f"error: {err}", as_json)
     except UnknownName as err:
-        return _failed(1, str(err), as_json, {"suggestions": err.suggestions})
+        extra = {"suggestions": err.suggestions, **({"elsewhere": err.elsewhere} if err.elsewhere else {})}
+        return _failed(1, f"error: {err}", as_json, extra)
     except (ParseError, ManifestError, BuildError, PortInUse) as err:
         return _failed(1, f"error: {err}", as_json)
     except BrokenPipeError:

@@ -80,7 +80,10 @@
     // The index, read once per page from search-index.json (made by `rulings export`).
     if (loading) { return loading; }
     loading = (window.RulingsSearch && window.RulingsSearch.ask ? Promise.resolve() : searchScripts()).then(function () { return Promise.all([getJSON("search-index.json"), names]); }).then(function (both) {
-      return new window.RulingsSearch.Index(both[0]);
+      var index = new window.RulingsSearch.Index(both[0]);
+      index.today = both[0].today;
+      index.games = new Set(both[0].documents.map(function (d) { return d.game; }));
+      return index;
     });
     return loading;
   }
@@ -164,14 +167,41 @@
       box.select();
     }
   });
+  function chosenGame() {
+    // The form's game, as the server reads it (web.views.chosen_game): "any" or empty is every game.
+    var game = params.get("game") || "";
+    return game === "any" ? "" : game;
+  }
   function runSearch(text, live) {
     return searchIndex().then(function (index) {
-      return search(index, text, live, params.get("game") || "", params.get("kind") || "");
+      return search(index, text, live, chosenGame(), params.get("kind") || "");
     });
+  }
+  function cannotAnswer(index) {
+    // What of the form this copy cannot answer as the server would, said plainly (or "" when all):
+    // a game it holds nothing of, and a date other than the one its search index was made for.
+    var game = chosenGame();
+    if (game && !index.games.has(game)) { return "This copy holds nothing of the game \u201c" + game + "\u201d."; }
+    var on = params.get("as_of") || "";
+    if (on && on !== index.today) {
+      return "This offline copy searches the texts in force on " + index.today + " only, not as of " + on +
+        ": its pages of what was in force on a date are under \u201cAs of\u201d, and the served app searches any date.";
+    }
+    return "";
   }
   if (results && (params.get("q") || "").trim()) {
     var asked = params.get("q");
-    runSearch(asked, false).then(function (found) { showResults(results, asked, found); });
+    searchIndex().then(function (index) {
+      var refused = cannotAnswer(index);
+      if (!refused) { return runSearch(asked, false).then(function (found) { showResults(results, asked, found); }); }
+      var today = new URLSearchParams(params);
+      today.delete("as_of");
+      if (chosenGame() && !index.games.has(chosenGame())) { today.delete("game"); }
+      results.replaceChildren(el("p", { "class": "note notice", "data-offline": "1" }, [refused + " ",
+        el("a", { href: link("index.html") + "?" + today.toString() }, ["Search the texts in force on " + index.today + " instead"]), "."]));
+      results.setAttribute("data-query", asked);
+      results.setAttribute("data-offline", "1");
+    });
   }
   if (box && suggestions) {
     var timer = null;
@@ -318,6 +348,7 @@
         ? diffForm.form.nextElementSibling : diffForm.form;
       var clear = function () { while (after.nextSibling) { after.nextSibling.remove(); } };
       main.querySelector("h1").textContent = "Changes from " + start + " to " + end;
+      main.querySelectorAll("p.banner").forEach(function (b) { b.remove(); });  // the latest document's: not what was asked
       diffForm.form.elements.from.value = start;
       diffForm.form.elements.to.value = end;
       clear();
