@@ -243,7 +243,7 @@ def _restated_dated(ledger: Ledger, policy: Versions, document: Document, entrie
     version.line_end = max(e.span.end for e in entries)
     version.references = list(dict.fromkeys(r for e in entries for r in e.references))
     dropped = len([t for t in held if t not in texts])
-    said = f"rescinds {dropped} ruling(s) of the version before, which this document no longer holds" if dropped else ""
+    said = f"this document drops or rewords {dropped} ruling(s) of the version before" if dropped else ""
     version.note = "; ".join(n for n in (said, entries[-1].fields.get(policy.note_field, "")) if n)
     ledger.start(version, on)
 
