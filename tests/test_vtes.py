@@ -64,13 +64,19 @@ def test_each_ruling_an_entry_dated_by_its_earliest_reference() -> None:
         "The lantern stays in play when its bearer is burned: it goes to the controller's ash heap only when "
         "the lantern is burned itself. [ANK 20200301-2] [LSJ 20010615]"
     )
-    assert texts[("Ashen Lantern", 8)] == "[inferior Potence] Adds one strength to a Borrowed Blade strike. [TOM 19950705-3]"
+    assert (
+        texts[("Ashen Lantern", 8)]
+        == "[inferior Potence] Adds one strength to a Borrowed Blade strike. [TOM 19950705-3]"
+    )
     assert texts[("Ashen Lantern", 9)].startswith("[superior Potence] As above")
     assert texts[("Puppet Strings", 15)] == (
         "(Stolen minions, [superior Dominate]) A minion taken by another Methuselah returns at the end of the turn. "
         "[PIB 20120405]"
     )
-    assert texts[("Dark Thrall", 15)] == "(Stolen minions) The thrall returns at the start of its owner's next turn. [PIB 20120405]"
+    assert (
+        texts[("Dark Thrall", 15)]
+        == "(Stolen minions) The thrall returns at the start of its owner's next turn. [PIB 20120405]"
+    )
     lantern = [e for e in result.entries if e.headword == "Ashen Lantern"]
     assert [e.references for e in lantern] == [[], [], ["Borrowed Blade"], []]
     assert lantern[1].fields["note"] == (
@@ -131,7 +137,10 @@ def test_a_cards_rulings_add_up_each_from_its_date_with_its_provenance(tmp_path:
         "¶2 LSJ 19990110 https://example.org/rulings/lsj-1999-01-10"
     )
     assert early["parts"][0]["references"] == ["Borrowed Blade"]
-    assert thrall["parts"][0]["note"] == "¶1 (group Stolen minions) PIB 20120405 https://example.org/rulings/pib-2012-04-05"
+    assert (
+        thrall["parts"][0]["note"]
+        == "¶1 (group Stolen minions) PIB 20120405 https://example.org/rulings/pib-2012-04-05"
+    )
     assert page.status_code == 200 and "https://example.org/rulings/rtr-2005-01-01" in page.text
 
 
