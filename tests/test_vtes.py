@@ -137,6 +137,8 @@ def test_a_cards_rulings_add_up_each_from_its_date_with_its_provenance(tmp_path:
         "¶2 LSJ 19990110 https://example.org/rulings/lsj-1999-01-10"
     )
     assert early["parts"][0]["references"] == ["Borrowed Blade"]
+    cited = [(p["paragraph"], (p["source"] or {}).get("lines")) for p in history["versions"][-1]["paragraphs"]]
+    assert cited == [(1, "8"), (2, "4-5"), (3, "6-7"), (4, "9")]  # each ruling cites its own lines
     assert (
         thrall["parts"][0]["note"]
         == "¶1 (group Stolen minions) PIB 20120405 https://example.org/rulings/pib-2012-04-05"
@@ -222,6 +224,8 @@ def test_a_later_snapshot_rescinds_what_it_drops_and_versions_what_it_edits(
     last = tactics[-1]
     assert "May be played at any time during the polling step. [LSJ 19980130]" in last["text"]
     assert "The results are not tallied" not in last["text"] and "The results are not tallied" in tactics[-2]["text"]
+    cited = [(p["source"] or {}).get("lines") for p in last["paragraphs"]]
+    assert cited[:3] == ["59-60", "3516-3517", "57-58"]  # in the snapshot, each ruling's own lines
     assert last["note"].startswith("this document drops or rewords 2 ruling(s) of the version before; ¶1 RTR 19970630")
     grenade = kb.show("Grenade", as_of=dt.date(2026, 10, 2), game="vtes")
     assert grenade["parts"] == [] and grenade["ended"][0]["ended"] == "rescinded"

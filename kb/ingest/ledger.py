@@ -25,6 +25,7 @@ from kb.ingest import sources, textops
 from kb.ingest.restatement import restate
 from kb.ingest.versioning import Ledger, release_key, topic_id
 from kb.model import Version, lines
+from kb.sentences import sentence_grid
 from kb.vocabulary import reference_keys
 from rulings import kinds
 from rulings.amendments import Amendment, effective_release
@@ -197,8 +198,10 @@ def _dated(ledger: Ledger, policy: Versions, document: Document, entry: Entry, s
 
 
 def _added(version: Version, previous: Version) -> None:
-    """``version`` holds ``previous``'s text, then its own (an entry that adds up), and its references."""
+    """``version`` holds ``previous``'s text, then its own (an entry that adds up), and its references;
+    each sentence keeps the lines that wrote it (`kb.ingest.sources`)."""
     version.text = f"{previous.text}\n\n{version.text}"
+    version.sources = sources.carried(previous, version)
     version.line_start = min(version.line_start, previous.line_start)
     version.references = list(dict.fromkeys(previous.references + version.references))
 
@@ -242,6 +245,10 @@ def _restated_dated(ledger: Ledger, policy: Versions, document: Document, entrie
     version.line_start = min(e.span.start for e in entries)
     version.line_end = max(e.span.end for e in entries)
     version.references = list(dict.fromkeys(r for e in entries for r in e.references))
+    grid = sentence_grid(version.text)
+    if len(grid) == len(entries):  # each paragraph cites its entry's lines
+        cited = [[document.id, lines(e.span.start, e.span.end)] for e in entries]
+        version.sources = [[list(c) for _ in p] for c, p in zip(cited, grid, strict=True)]
     dropped = len([t for t in held if t not in texts])
     said = f"this document drops or rewords {dropped} ruling(s) of the version before" if dropped else ""
     version.note = "; ".join(n for n in (said, entries[-1].fields.get(policy.note_field, "")) if n)
