@@ -85,6 +85,7 @@ def test_each_ruling_an_entry_dated_by_its_earliest_reference() -> None:
         "¶3 ANK 20200301-2 https://example.org/rulings/ank-2020-03-01-2, LSJ 20010615 https://example.org/rulings/lsj-2001-06-15"
     )
     assert (lantern[1].fields["cited"], lantern[1].fields["ruler"]) == ("ANK 20200301-2 LSJ 20010615", "ANK LSJ")
+    assert lantern[1].fields["rulers"] == "Vincent Ripoll (Ankha), L. Scott Johnson"
     path = DATABASE / "rulings.yaml"
     assert result.warnings == [
         f"{path}:10: Ashen Lantern: a ruling with no reference in brackets at its end; not read",

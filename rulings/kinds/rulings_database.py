@@ -124,7 +124,7 @@ def _checked(result: ParseResult, name: str, ruling: Ruling, line: int) -> None:
 
 def _entry(ident: str, name: str, body: str, ruling: Ruling, lines: list[int], group: str) -> Entry:
     """One ruling of one card (or group) as an entry: rendered text, its references at its end."""
-    from rulings.vtes import render
+    from rulings.vtes import RULERS, render
 
     text, cards = render(body)
     if group:
@@ -137,6 +137,7 @@ def _entry(ident: str, name: str, body: str, ruling: Ruling, lines: list[int], g
         "id": ident,
         "cited": " ".join(r.key for r in ruling.references),
         "ruler": " ".join(dict.fromkeys(r.ruler for r in ruling.references)),
+        "rulers": ", ".join(dict.fromkeys(RULERS.get(r.ruler, r.ruler) for r in ruling.references)),
         "provenance": f"(group {group.split(',')[0]}) {provenance}" if group else provenance,
     }
     return entry
