@@ -29,7 +29,7 @@ def show(parts: Parts, query: str, as_of: dt.date | None = None, game: str | Non
     on = as_of or dt.date.today()
     topic = parts.find(query, game)
     shown = standing.govern([parts.part(v, on) for v in parts.in_force(topic, on)], parts.reader)
-    waiting = [parts.part(v, on) for v in parts.reader.versions_of(topic) if _waiting(parts, v, on)]
+    waiting = [parts.part(v, on) for v in parts.reader.versions_of(topic) if status(v, on) == "pending"]
     row = parts.reader.topic(topic) or {}
     return {
         "topic": topic,
@@ -43,13 +43,6 @@ def show(parts: Parts, query: str, as_of: dt.date | None = None, game: str | Non
         "backrefs": parts.backrefs(topic),
         "cards": parts.cards_of(parts.in_force(topic, on)),
     }
-
-
-def _waiting(parts: Parts, version: Version, on: dt.date) -> bool:
-    """Whether ``version`` waits on ``on``: pending then, and its document published by then (a
-    ruling a later document dates after ``on`` is no more known then than the document is)."""
-    published = parts.reader.documents()[version.document_id]["date"]
-    return status(version, on) == "pending" and (not published or str(published) <= on.isoformat())
 
 
 def history(parts: Parts, query: str, game: str | None = None) -> HistoryAnswer:
