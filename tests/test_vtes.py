@@ -149,7 +149,9 @@ def test_a_cards_rulings_add_up_each_from_its_date_with_its_provenance(tmp_path:
 
 
 @needs_real
-def test_the_real_database_every_ruling_an_entry() -> None:
+def test_the_real_database_every_ruling_an_entry(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["parse", str(REAL)]) == 0
+    assert capsys.readouterr().err.splitlines()[0] == f"rulings: {REAL}: read as rulings-database (detected)"
     result = parse_file(REAL, "rulings-database")
     loaded = yaml.safe_load(REAL.read_text(encoding="utf-8"))
     groups = yaml.safe_load((VTES / "groups.yaml").read_text(encoding="utf-8"))

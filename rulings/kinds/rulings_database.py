@@ -175,7 +175,7 @@ KIND = register(
         cleaned=False,
         shaped=shaped,
         itself=r"\blist of rulings\b|\brulings reference\b",
-        starts=r"^'?(?:\d{6}|G\d{5})\|[^:]+:'?:?$",
+        starts=r"^'?(?:\d{6}|G\d{5})\|.+:$",
         entries="rulings of a rulings database",
     )
 )
