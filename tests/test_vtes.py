@@ -15,6 +15,8 @@ from helpers import FIXTURES, SHARED
 from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
+from rulings.kinds.rulings_database import shaped
+from rulings.model import Entry
 from rulings.parse import coverage, parse_file
 from rulings.reading import reading
 from web.app import create_app
@@ -95,6 +97,7 @@ def test_each_ruling_an_entry_dated_by_its_earliest_reference() -> None:
     ]
     assert result.unparsed == [10, 11] and result.split == [15, 16, 17, 18]
     assert result.entries[0].kind == "introduction" and result.entries[0].lines == [1, 2, 3]
+    assert shaped(Entry("CrimethInc.", "ruling", "A ruling. [LSJ 20010101]", [4]))  # a card's name, not a sentence
     assert coverage(result).complete and (reading(result).read, reading(result).text) == (13, 18)
 
 

@@ -27,7 +27,7 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from rulings.kinds import ALWAYS, DATED, Kind, Versions, register, term
+from rulings.kinds import ALWAYS, DATED, Kind, Versions, register
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 from rulings.topics import join_paragraphs
@@ -159,8 +159,10 @@ def _noted(entries: list[Entry], on: dt.date | None) -> None:
 
 
 def shaped(entry: Entry) -> bool:
-    """A ruling with its text, under a card or group name that is a term; the header comments."""
-    return entry.kind == "introduction" or (entry.kind == "ruling" and bool(entry.text) and term(entry.headword, 12))
+    """A ruling with its text, under a card or group name of at most 12 words (a name, not a
+    sentence, though it may end with a stop: ``CrimethInc.``); the header comments."""
+    named = 0 < len(entry.headword.split()) <= 12
+    return entry.kind == "introduction" or (entry.kind == "ruling" and bool(entry.text) and named)
 
 
 KIND = register(
