@@ -189,9 +189,13 @@ def _snapshot(text: str) -> str:
 def snapshots(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[KnowledgeBase, Path]]:
     if not REAL.exists():
         pytest.skip("../shared/vtes/ (the VTES rulings database) is absent")
+    root = tmp_path_factory.mktemp("vtes")
     text = REAL.read_text(encoding="utf-8")
-    documents = [("vtes-2026-08", text, "2026-08-17"), ("vtes-2026-10", _snapshot(text), "2026-10-01")]
-    built = _library(tmp_path_factory.mktemp("vtes"), documents, VTES)
+    built = _library(root, [("vtes-2026-08", text, "2026-08-17")], VTES)
+    later = root / "vtes-2026-10.yaml"  # the later snapshot, added as a user would, beside the first
+    later.write_text(_snapshot(text), encoding="utf-8")
+    added = ["add", str(later), "--kind", "rulings-database", "--date", "2026-10-01", "--game", "vtes"]
+    assert main([*added, "--library", str(root / "library"), "--kb", str(built)]) == 0
     with KnowledgeBase(current(built)) as kb:
         yield kb, built
 
@@ -221,7 +225,10 @@ def test_delaying_tactics_as_of_1998_shows_the_rulings_published_by_then(
 def test_every_ruling_of_the_real_file_is_a_version(snapshots: tuple[KnowledgeBase, Path]) -> None:
     kb = snapshots[0]
     rows = kb.store.rows("SELECT document_id, COUNT(*) FROM versions GROUP BY document_id ORDER BY 1")
-    assert [tuple(r) for r in rows] == [("vtes-2026-08", 5241), ("vtes-2026-10", 2)]
+    assert [tuple(r) for r in rows] == [
+        ("vtes-2026-08", 5241),
+        ("vtes-vtes-2026-10", 2),
+    ]  # add: the game, then the file
     assert len(kb.store.rows("SELECT id FROM topics")) == 2089
 
 
