@@ -14,6 +14,9 @@ paragraphs before it are in force from the document's date.
 How a document's entries become versions is its kind's declared policy
 (`rulings.kinds.Versions`: a restatement, rulings that may amend, or dated rulings; its
 series; when it rescinds what it omits; what it consolidates): this module holds no list of kinds.
+Dated entries that add up (a rulings database) are restated by a later document of their series:
+what it adds after the text in force comes from its own date, anything else it changes (a ruling
+dropped or reworded) makes one version from the document's date (`_restated_dated`).
 The ledger the versions are written into is `kb.ingest.versioning`.
 """
 
