@@ -115,6 +115,11 @@ def test_companions_missing_and_bad_yaml_one_line(tmp_path: Path, capsys: pytest
     assert main(["parse", str(bad), "--kind", "rulings-database"]) == 1
     error = capsys.readouterr().err  # libyaml's words or PyYAML's, one line naming the line
     assert error.startswith(f"rulings: error: {bad}:3: not YAML: ") and error.count("\n") == 1
+    bad.write_text("# a list, not a mapping\n- 100001|Ashen Lantern\n")
+    assert main(["parse", str(bad), "--kind", "rulings-database"]) == 1
+    assert capsys.readouterr().err == (
+        f"rulings: error: {bad}:2: a rulings database is a mapping of cards to rulings\n"
+    )
 
 
 def test_a_cards_rulings_add_up_each_from_its_date_with_its_provenance(tmp_path: Path) -> None:
