@@ -57,7 +57,7 @@ def test_each_ruling_an_entry_dated_by_its_earliest_reference() -> None:
         ("Ashen Lantern", dt.date(2005, 1, 1), [9], "100001"),
         ("Borrowed Blade", dt.date(1996, 12, 1), [12, 13], "100002"),
         ("Borrowed Blade", None, [14], "100002"),  # only a rulebook section: dated by the document, warned
-        ("Stolen minions", dt.date(2012, 4, 5), [15, 16, 17, 18], "G00001"),
+        ("Stolen minions, for a turn", dt.date(2012, 4, 5), [15, 16, 17, 18], "G00001"),
         ("Puppet Strings", dt.date(2012, 4, 5), [15, 16, 17, 18], "100003"),
         ("Dark Thrall", dt.date(2012, 4, 5), [15, 16, 17, 18], "100004"),
     ]
@@ -72,12 +72,12 @@ def test_each_ruling_an_entry_dated_by_its_earliest_reference() -> None:
     )
     assert texts[("Ashen Lantern", 9)].startswith("[superior Potence] As above")
     assert texts[("Puppet Strings", 15)] == (
-        "(Stolen minions, [superior Dominate]) A minion taken by another Methuselah returns at the end of the turn. "
-        "[PIB 20120405]"
+        "(Stolen minions, for a turn, [superior Dominate]) A minion taken by another Methuselah returns at the end "
+        "of the turn. [PIB 20120405]"
     )
     assert (
         texts[("Dark Thrall", 15)]
-        == "(Stolen minions) The thrall returns at the start of its owner's next turn. [PIB 20120405]"
+        == "(Stolen minions, for a turn) The thrall returns at the start of its owner's next turn. [PIB 20120405]"
     )
     lantern = [e for e in result.entries if e.headword == "Ashen Lantern"]
     assert [e.references for e in lantern] == [[], [], ["Borrowed Blade"], []]
@@ -109,7 +109,7 @@ def test_companions_missing_and_bad_yaml_one_line(tmp_path: Path, capsys: pytest
         f"{alone}:1: no references.yaml beside it: references without URLs",
         f"{alone}:1: no groups.yaml beside it: group rulings on their own topic",
     ]
-    assert [e.headword for e in result.entries if e.lines[0] == 15] == ["Stolen minions"]
+    assert [e.headword for e in result.entries if e.lines[0] == 15] == ["Stolen minions, for a turn"]
     bad = tmp_path / "bad.yaml"
     bad.write_text("100001|Ashen Lantern:\n  - A ruling. [LSJ 19990110]\n  - 'It's unquoted. [LSJ 19990110]'\n")
     assert main(["parse", str(bad), "--kind", "rulings-database"]) == 1
@@ -151,7 +151,7 @@ def test_a_cards_rulings_add_up_each_from_its_date_with_its_provenance(tmp_path:
     assert cited == [(1, "8"), (2, "4-5"), (3, "6-7"), (4, "9")]  # each ruling cites its own lines
     assert (
         thrall["parts"][0]["note"]
-        == "¶1 (group Stolen minions) PIB 20120405 https://example.org/rulings/pib-2012-04-05"
+        == "¶1 (group Stolen minions, for a turn) PIB 20120405 https://example.org/rulings/pib-2012-04-05"
     )
     assert page.status_code == 200 and "https://example.org/rulings/rtr-2005-01-01" in page.text
 

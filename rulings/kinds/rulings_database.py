@@ -68,10 +68,10 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
         for k, ruling in enumerate(owner.rulings):
             lines = sorted({*ruling.lines, *([owner.line] if k == 0 else [])})
             _checked(result, owner.name, ruling, lines[0])
-            result.entries.append(_entry(owner.ident, owner.name, ruling.text, ruling, lines, ""))
+            result.entries.append(_entry(owner.ident, owner.name, ruling.text, ruling, lines))
             for ident, name, symbols in members:
                 text = ruling.overrides.get(f"{ident}|{name}", ruling.text)
-                result.entries.append(_entry(ident, name, text, ruling, lines, f"{owner.name}, {symbols}"))
+                result.entries.append(_entry(ident, name, text, ruling, lines, (owner.name, symbols)))
             if members:
                 result.split += lines
     _noted(result.entries, document.date)
@@ -122,13 +122,17 @@ def _checked(result: ParseResult, name: str, ruling: Ruling, line: int) -> None:
         result.warnings.append(f"{path}:{line}: {name}: no dated reference ({keys}); dated by the document")
 
 
-def _entry(ident: str, name: str, body: str, ruling: Ruling, lines: list[int], group: str) -> Entry:
-    """One ruling of one card (or group) as an entry: rendered text, its references at its end."""
+def _entry(
+    ident: str, name: str, body: str, ruling: Ruling, lines: list[int], group: tuple[str, str] = ("", "")
+) -> Entry:
+    """One ruling of one card (or group) as an entry: rendered text, its references at its end;
+    ``group``: the group's name and the symbols the card has it under, for a card of a group."""
     from rulings.vtes import RULERS, render
 
     text, cards = render(body)
-    if group:
-        text = f"({render(group.rstrip(', '))[0]}) {text}"
+    named, symbols = group
+    if named:
+        text = f"({', '.join(t for t in (named, render(symbols)[0]) if t)}) {text}"
     cited = " ".join(f"[{r.key}]" for r in ruling.references)
     entry = Entry(name, "ruling", f"{text} {cited}", list(lines), references=[c for c in cards if c != name])
     entry.date = ruling.date
@@ -138,7 +142,7 @@ def _entry(ident: str, name: str, body: str, ruling: Ruling, lines: list[int], g
         "cited": " ".join(r.key for r in ruling.references),
         "ruler": " ".join(dict.fromkeys(r.ruler for r in ruling.references)),
         "rulers": ", ".join(dict.fromkeys(RULERS.get(r.ruler, r.ruler) for r in ruling.references)),
-        "provenance": f"(group {group.split(',')[0]}) {provenance}" if group else provenance,
+        "provenance": f"(group {named}) {provenance}" if named else provenance,
     }
     return entry
 
@@ -154,7 +158,7 @@ def _noted(entries: list[Entry], on: dt.date | None) -> None:
     for each in by_topic.values():
         said: list[str] = []
         for entry in sorted(each, key=lambda e: e.date or on or dt.date.min):
-            said.append(f"¶{len(said) + 1} {entry.fields['provenance']}")
+            said.append(f"¶{len(said) + 1} {entry.fields.pop('provenance')}")  # in the note only
             entry.fields["note"] = "; ".join(said)
 
 
