@@ -14,6 +14,9 @@ paragraphs before it are in force from the document's date.
 How a document's entries become versions is its kind's declared policy
 (`rulings.kinds.Versions`: a restatement, rulings that may amend, or dated rulings; its
 series; when it rescinds what it omits; what it consolidates): this module holds no list of kinds.
+Dated entries that add up (a rulings database) are restated by a later document of their series:
+what it adds after the text in force comes from its own date, anything else it changes (a ruling
+dropped or reworded) makes one version from the document's date (`_restated_dated`).
 The ledger the versions are written into is `kb.ingest.versioning`.
 """
 
@@ -25,6 +28,7 @@ from kb.ingest import sources, textops
 from kb.ingest.restatement import restate
 from kb.ingest.versioning import Ledger, release_key, topic_id
 from kb.model import Version, lines
+from kb.sentences import sentence_grid
 from kb.vocabulary import reference_keys
 from rulings import kinds
 from rulings.amendments import Amendment, effective_release
@@ -75,12 +79,17 @@ def apply_documents(
         topics = [e for e in result.entries if _is_topic(policy, e)]
         series = f"{policy.series}:{lineage[document.id]}" if policy.lineage else policy.series
         if policy.how == DATED:
+            again = _held_before(ledger, policy, document, topics, series)
             for entry in sorted(topics, key=lambda e: e.date or on):
+                if topic_id(document.game, entry) in again:
+                    continue
                 version = _dated(ledger, policy, document, entry, series)
                 ledger.start(version, entry.date or on)
                 if entry.until:  # the document says when it ended
                     by = {"document": document.id, "lines": lines(entry.span.start, entry.span.end)}
                     ledger.stop((version.topic, series), entry.until, entry.ended or "superseded", by)
+            for entries in again.values():
+                _restated_dated(ledger, policy, document, sorted(entries, key=lambda e: e.date or on), series)
         elif policy.how == RULINGS:
             for seq, entry in enumerate(topics):
                 _ruling(ledger, result, entry, order * 10_000 + seq, series)
@@ -186,10 +195,67 @@ def _dated(ledger: Ledger, policy: Versions, document: Document, entry: Entry, s
     version = ledger.new(entry, document.game, series, document.id)
     previous = ledger.in_force.get((version.topic, series))
     if policy.accumulates and previous and previous.document_id == document.id:
-        version.text = f"{previous.text}\n\n{version.text}"
-        version.line_start = min(version.line_start, previous.line_start)
+        _added(version, previous)
     version.note = entry.fields.get(policy.note_field, "") if policy.note_field else ""
     return version
+
+
+def _added(version: Version, previous: Version) -> None:
+    """``version`` holds ``previous``'s text, then its own (an entry that adds up), and its references;
+    each sentence keeps the lines that wrote it (`kb.ingest.sources`)."""
+    version.text = f"{previous.text}\n\n{version.text}"
+    version.sources = sources.carried(previous, version)
+    version.line_start = min(version.line_start, previous.line_start)
+    version.references = list(dict.fromkeys(previous.references + version.references))
+
+
+def _held_before(
+    ledger: Ledger, policy: Versions, document: Document, topics: list[Entry], series: str
+) -> dict[str, list[Entry]]:
+    """For a kind whose entries add up (`Versions.accumulates`): the entries of each topic that a
+    version of another document holds in force, by topic: the document restates that topic."""
+    again: dict[str, list[Entry]] = {}
+    for entry in topics if policy.accumulates else []:
+        ident = topic_id(document.game, entry)
+        previous = ledger.in_force.get((ident, series))
+        if previous and previous.document_id != document.id:
+            again.setdefault(ident, []).append(entry)
+    return again
+
+
+def _restated_dated(ledger: Ledger, policy: Versions, document: Document, entries: list[Entry], series: str) -> None:
+    """A later document restates a topic whose entries add up (a later snapshot of a rulings
+    database), ``entries`` oldest first. When it keeps the text in force and adds entries dated
+    after it, each is added from its own date; else (an entry dropped, edited, or new but dated
+    before the text in force) its whole text is a version from the document's date, which says
+    how many entries it no longer holds (rescinded)."""
+    on = document.date or dt.date.min
+    key = (topic_id(document.game, entries[0]), series)
+    previous = ledger.in_force[key]
+    held = previous.text.split("\n\n")
+    kept = [e for e in entries if e.text in held]
+    added = [e for e in entries if e.text not in held]
+    since = previous.valid_from or dt.date.min
+    if "\n\n".join(e.text for e in kept) == previous.text and all((e.date or on) > since for e in added):
+        for entry in added:
+            version = ledger.new(entry, document.game, series, document.id)
+            _added(version, ledger.in_force[key])
+            version.note = entry.fields.get(policy.note_field, "")
+            ledger.start(version, entry.date or on)
+        return
+    texts = [e.text for e in entries]
+    version = ledger.new(entries[-1], document.game, series, document.id, text="\n\n".join(texts))
+    version.line_start = min(e.span.start for e in entries)
+    version.line_end = max(e.span.end for e in entries)
+    version.references = list(dict.fromkeys(r for e in entries for r in e.references))
+    grid = sentence_grid(version.text)
+    if len(grid) == len(entries):  # each paragraph cites its entry's lines
+        cited = [[document.id, lines(e.span.start, e.span.end)] for e in entries]
+        version.sources = [[list(c) for _ in p] for c, p in zip(cited, grid, strict=True)]
+    dropped = len([t for t in held if t not in texts])
+    said = f"this document drops or rewords {dropped} ruling(s) of the version before" if dropped else ""
+    version.note = "; ".join(n for n in (said, entries[-1].fields.get(policy.note_field, "")) if n)
+    ledger.start(version, on)
 
 
 def _is_topic(policy: Versions, entry: Entry) -> bool:
