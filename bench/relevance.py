@@ -43,25 +43,28 @@ class Outcome:
 
 
 def read_set(path: Path) -> list[dict[str, object]]:
-    """The queries of a relevance file."""
-    queries: list[dict[str, object]] = tomllib.loads(path.read_text(encoding="utf-8"))["query"]
-    return queries
+    """The queries of a relevance file; a file naming a ``game`` (``game = "mtg"``, as a judge
+    picks the game before searching its rules) gives it to each of its queries."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    queries: list[dict[str, object]] = data["query"]
+    return [{"game": data.get("game", "any"), **q} for q in queries]
 
 
-def ask(kb: Path, text: str) -> list[str]:
-    """The distinct topics ``rulings search --json`` returns for ``text``, in order."""
+def ask(kb: Path, text: str, game: str = "any") -> list[str]:
+    """The distinct topics ``rulings search --json`` returns for ``text`` (in ``game``: "any", every
+    game, as the STCCG sets span two), in order."""
     from web.cli.main import main
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        main(["search", text, "--kb", str(kb), "--json", "--limit", "10", "--game", "any"])  # the set spans two games
+        main(["search", text, "--kb", str(kb), "--json", "--limit", "10", "--game", game])
     return list(dict.fromkeys(hit["topic"] for hit in json.loads(out.getvalue())["results"]))
 
 
 def evaluate(kb: Path, queries: list[dict[str, object]]) -> list[Outcome]:
     """Every query's outcome against the knowledge base under ``kb``."""
     return [
-        Outcome(str(q["q"]), str(q.get("type", "")), list(q["answers"]), ask(kb, str(q["q"])))  # type: ignore[call-overload]
+        Outcome(str(q["q"]), str(q.get("type", "")), list(q["answers"]), ask(kb, str(q["q"]), str(q["game"])))  # type: ignore[call-overload]
         for q in queries
     ]
 
