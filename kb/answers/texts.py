@@ -79,6 +79,18 @@ class TopicRef(TypedDict):
     headword: str
 
 
+class RuleNode(TypedDict):
+    """A numbered rule under another as the document prints it (`kb.read.rules.tree`): its
+    ``number``, topic id, text in force, the topics its text cites (``links``: each with the
+    words that name it) and the rules under it in turn, in number order."""
+
+    number: str
+    topic: str
+    text: str
+    links: list[TopicRef]
+    children: list[RuleNode]
+
+
 class GivesWay(TypedDict):
     """The text in force that governs over a part, and why (`kb.read.standing.govern`)."""
 
@@ -149,6 +161,10 @@ class ShowAnswer(TypedDict):
     pending: list[Part]
     backrefs: list[TopicRef]
     cards: list[str]
+    cites: list[TopicRef]
+    """The topics its texts in force cite ("See rule 702.2"), each with the words that name it."""
+    rules: list[RuleNode]
+    """A numbered rule's subrules as printed, with their text (`kb.read.rules.tree`); else empty."""
 
 
 class BlamePart(TypedDict):

@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, cast
 
-from kb.answers import Ending, Entry, Part, Source
+from kb.answers import Ending, Entry, Part, RuleNode, Source
 from kb.asking import EXAMPLES, limit_problem, page_problem
 from kb.errors import UnknownFilter
 from kb.paging import PageFacts, Paging
@@ -157,9 +157,23 @@ def cmd_show(args: argparse.Namespace) -> int:
         print_part(part)
     for part in answer["pending"]:
         print_part(part)
+    if answer["rules"]:
+        print("  Rules under it, as printed:")
+        print_rules(answer["rules"])
     if answer["backrefs"]:
         print("  Referred to by: " + ", ".join(b["headword"] for b in answer["backrefs"]))
     return 0
+
+
+def print_rules(nodes: list[RuleNode], indent: str = "    ") -> None:
+    """A numbered rule's subrules as the document prints them: each number and its text, its own
+    subrules indented under it."""
+    for node in nodes:
+        text = " ".join(node["text"].split("\n\n")[:1])
+        print(textwrap.fill(f"{node['number']} {text}", 92, initial_indent=indent, subsequent_indent=indent + "  "))
+        for paragraph in node["text"].split("\n\n")[1:]:
+            print(textwrap.fill(paragraph, 92, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
+        print_rules(node["children"], indent + "  ")
 
 
 def _authority(part: Part) -> str:
