@@ -44,6 +44,7 @@ from kb.answers.changes import (
     Rescinded,
     SiteCard,
     SitePages,
+    Typography,
     VersionPage,
 )
 from kb.answers.texts import (
@@ -123,6 +124,7 @@ __all__ = [
     "SitePages",
     "Source",
     "TopicRef",
+    "Typography",
     "UnknownDeckName",
     "VersionPage",
     "iso",

@@ -31,7 +31,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import operator
 import os
 import shutil
 from collections.abc import Iterable
@@ -361,7 +360,13 @@ def _written_in(state: State, keys: tuple[str, ...]) -> bool:
     return False
 
 
-_end = operator.attrgetter("valid_from", "valid_to", "end", "supersedes", "condition")
+def _end(version: Version) -> tuple[dt.date | None, dt.date | None, str | None, int | None, str | None, int]:
+    """What a later document can change of an earlier version: its dates, end, predecessor,
+    condition, and the releases restating it (`kb.model.Version.restated`, counted: it grows in place)."""
+    v = version
+    return (v.valid_from, v.valid_to, v.end, v.supersedes, v.condition, len(v.restated))
+
+
 """What applying a later document may change of a version (its dates and end)."""
 
 

@@ -1,7 +1,10 @@
 """Apply a document that restates a whole series (a release of Magic's Comprehensive Rules).
 
 Each release holds every rule and Glossary term in force. A topic gets a new version only
-where its text (or the references read from it) changed; one the release leaves out ends on
+where its text (or the references read from it) changed; a release restating a text unchanged,
+or changed in its typography alone (`kb.typography`), is recorded on the version in force
+(`Version.restated`: the release, its lines, and its text if its typography differs), which a
+citation names as of a later date. One the release leaves out ends on
 its date (``rescinded``). A text that stood at one number in the release before and stands,
 new or changed, at another in this one (and at no other number in either) moved: the new
 number's version says ``moved from <old>``, the old number's last version ``moved to <new>``
@@ -17,6 +20,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from kb.model import Version, lines
+from kb.typography import typography_only
 from kb.vocabulary import MOVED_FROM, MOVED_TO
 from rulings.model import Entry, ParseResult
 
@@ -50,8 +54,12 @@ def restate(
     for entry in entries:
         version = ledger.new(entry, game, series, document.id)
         previous = ledger.in_force.get((version.topic, series))
-        if previous and (previous.text, previous.references) == (version.text, version.references):
-            continue  # restated unchanged: not a new version
+        if previous and _same(previous, version):  # restated unchanged: not a new version, but cited
+            same = previous.text == version.text
+            previous.restated.append(
+                [document.id, lines(version.line_start, version.line_end), "" if same else version.text]
+            )
+            continue
         ledger.start(version, on)
         made.append(version)
     omitted(result, series, entries)
@@ -68,6 +76,14 @@ def restate(
         if old.ended_by is not None and old.end == "rescinded":
             old.ended_by = {"document": document.id, "lines": lines(version.line_start, version.line_end)}
     return len(made)
+
+
+def _same(previous: Version, version: Version) -> bool:
+    """Whether ``version`` restates ``previous``: the same references, and the same text or one
+    whose typography alone differs (`kb.typography`: quotes, dashes, spaces, line breaks)."""
+    if previous.references != version.references:
+        return False
+    return previous.text == version.text or typography_only(previous.text, version.text)
 
 
 def _joined(note: str, more: str) -> str:

@@ -64,6 +64,23 @@ class Parts:
             "sources": sources.cited(self.reader, version),
         }
 
+    def restatement(self, version: Version, on: dt.date) -> list[str] | None:
+        """The latest release dated on or before ``on`` that restated ``version``'s text
+        (`Version.restated`: ``[document id, lines, text]``, the text empty when the same), or None."""
+        documents = self.reader.documents()
+        found = None
+        for restated in version.restated:
+            date = documents[restated[0]]["date"]
+            if date is not None and dt.date.fromisoformat(date) <= on:
+                found = restated
+        return found
+
+    def printed(self, version: Version, on: dt.date) -> str:
+        """``version``'s text as the latest release on or before ``on`` prints it (its typography
+        may differ from the text's first printing: `kb.typography`)."""
+        found = self.restatement(version, on)
+        return found[2] if found and found[2] else version.text
+
     def series_label(self, series: str) -> str:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
@@ -85,7 +102,7 @@ class Parts:
             "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword,
-            "text": version.text,
+            "text": self.printed(version, on),
             "status": status(version, on),
             "authority": version.authority,
             "operation": version.operation,

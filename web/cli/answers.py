@@ -243,6 +243,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for waiting in answer["pending"]:
         print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
         _print_sources([waiting])
+    if answer["typography"]:
+        folded = ", ".join(i["headword"] for i in answer["typography"])
+        print(f"Typography only, not counted: {len(answer['typography'])} restated with the same words (quotes,")
+        print(_wrap(f"dashes, spaces or line breaks alone differ): {folded}", "  "))
     _print_page(answer["page"], "changes")
     return 0
 
