@@ -272,6 +272,55 @@ def test_the_offline_copy_of_a_rule_page_prints_its_subrules_linked_within_the_e
     assert '(See rule <a href="../entry/mtg:510.html">510</a>, &quot;Combat Damage Step.&quot;)' in body
 
 
+TRAMPLE_LINES = {"2017-08-25": 3186, "2018-07-13": 3268, "2019-07-12": 3324, "2020-06-01": 3398, "2021-04-22": 3477}
+"""The line of ``702.19. Trample`` in each release, by its date (counted with grep)."""
+
+
+def test_a_citation_names_the_release_in_force_then_the_text_unchanged_since(mtg: KnowledgeBase) -> None:
+    for day, line in TRAMPLE_LINES.items():
+        (part,) = mtg.show("702.19", dt.date.fromisoformat(day), "mtg")["parts"]
+        later = part["restated"]
+        assert (part["citation"]["date"], part["citation"]["lines"], part["valid_from"]) == (
+            "2017-08-25",
+            "3186",
+            "2017-08-25",
+        )
+        if day == "2017-08-25":
+            assert later is None
+        else:
+            assert later is not None
+            assert (later["date"], later["lines"], later["typography"]) == (day, str(line), False)
+    (own,) = mtg.show("702.19b", dt.date(2020, 6, 1), "mtg")["parts"]  # changed that day: its own release alone
+    assert (own["valid_from"], own["citation"]["document"], own["restated"]) == ("2020-06-01", "cr-20200601", None)
+    (later,) = mtg.show("702.19b", dt.date(2021, 4, 22), "mtg")["parts"]
+    assert later["restated"] is not None and later["version"] == own["version"]
+    assert (later["restated"]["document"], later["restated"]["lines"]) == ("cr-20210419", "3481-3483")
+
+
+def test_the_citation_on_the_command_line_and_the_page(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["show", "702.19", "--game", "mtg", "--as-of", "2020-06-01", "--kb", str(mtg_root)])
+    out = capsys.readouterr().out
+    assert (
+        "    Source: Comprehensive Rules (20200601), 2020-06-01, line 3398; unchanged since Comprehensive Rules"
+        " (20170825), 2017-08-25, line 3186\n"
+    ) in out
+    main(["show", "702.19", "--game", "mtg", "--as-of", "2020-06-01", "--kb", str(mtg_root), "--json"])
+    (part,) = json.loads(capsys.readouterr().out)["parts"]
+    assert (part["restated"]["document"], part["restated"]["lines"], part["citation"]["lines"]) == (
+        "cr-20200601",
+        "3398",
+        "3186",
+    )
+    client = create_app({"KB": str(mtg_root), "TESTING": True}).test_client()
+    page = client.get("/entry/702.19?as_of=2020-06-01").get_data(as_text=True)
+    cited = re.findall(r'<p class="source">(.*?) · <a href="/version/', page)
+    assert [re.sub(r"<[^>]+>", "", c) for c in cited] == [
+        "Comprehensive Rules (20200601), 2020-06-01, line 3398; unchanged since Comprehensive Rules (20170825),"
+        " 2017-08-25, line 3186"
+    ]
+    assert "&#10;— Comprehensive Rules (20200601), 2020-06-01, line 3398; unchanged since Comprehensive Rules" in page
+
+
 def test_a_diff_lists_rules_in_number_order_then_terms(mtg: KnowledgeBase) -> None:
     answer = mtg.diff(dt.date(2020, 6, 1), dt.date(2021, 4, 22), "mtg", paging=Paging(0, None))
     added = [i["headword"] for i in answer["added"]]

@@ -15,8 +15,10 @@ from pathlib import Path
 
 import pytest
 from mtg_reader import Release, read_release
+from test_answers import NUMBERED_RULES, mismatches
 
 from helpers import SHARED
+from kb import answers
 from kb.ingest.pipeline import build
 from kb.paging import Paging
 from kb.paths import current
@@ -152,3 +154,16 @@ def test_the_diff_folds_typography_on_the_command_line_and_the_page(
     assert re.findall(r"<summary>(Typography only, not counted: \d+ texts)", page) == [
         "Typography only, not counted: 1492 texts"
     ]
+
+
+def test_the_answers_of_numbered_rules_hold_their_contracts(kb: KnowledgeBase) -> None:
+    """The shapes the bundled libraries never give (`test_answers.NUMBERED_RULES`), met here in real answers."""
+    reached: set[str] = set()
+    asked = [
+        (kb.show("702.19", dt.date(2021, 6, 1), "mtg"), answers.ShowAnswer),
+        (kb.show("100", dt.date(2021, 6, 1), "mtg"), answers.ShowAnswer),
+        (kb.diff(dt.date(2021, 4, 22), dt.date(2021, 6, 1), "mtg"), answers.DiffAnswer),
+        (kb.history("702.19b", "mtg"), answers.HistoryAnswer),
+    ]
+    wrong = [list(mismatches(json.loads(json.dumps(a)), shape, reached=reached)) for a, shape in asked]
+    assert (wrong, NUMBERED_RULES - reached) == ([[], [], [], []], set())

@@ -31,6 +31,15 @@ class CitedSource(Source):
     paragraphs: str
 
 
+class Restated(Source):
+    """A later release that restated a version's text with the same words (`kb.read.parts`):
+    the release in force on the date asked, cited first, the version's own first printing
+    after it ("unchanged since"); ``typography``: whether this release prints it with other
+    quotes, dashes, spaces or line breaks (`kb.typography`)."""
+
+    typography: bool
+
+
 class Citation(Source):
     """Where a version's text comes from: the document, its title, version and date, the lines;
     ``sources``: when more than one document wrote it (an amended text), each of them, first
@@ -130,6 +139,9 @@ class Part(TypedDict):
     references: list[str]
     summary: str | None
     citation: Citation
+    restated: Restated | None
+    """The latest release on or before the date asked that restated this text with the same
+    words (a release of numbered rules), to cite first; None when none did: ``citation`` alone."""
     ended_by: Ending | None
     cards: list[str]
     partial: str | None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from kb.answers import Citation, Ending, Part, TopicRef, iso
+from kb.answers import Citation, Ending, Part, Restated, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
 from kb.model import ID, KEY, Version, history_order, lines, status
 from kb.read import sources, standing
@@ -75,6 +75,14 @@ class Parts:
                 found = restated
         return found
 
+    def restated(self, version: Version, on: dt.date) -> Restated | None:
+        """The latest release on or before ``on`` that restated ``version``'s text with the same
+        words, as a citation names it (None: none did, its own document is the one to cite)."""
+        found = self.restatement(version, on)
+        if found is None:
+            return None
+        return {**sources.source(self.reader, found[:2]), "typography": bool(found[2])}
+
     def printed(self, version: Version, on: dt.date) -> str:
         """``version``'s text as the latest release on or before ``on`` prints it (its typography
         may differ from the text's first printing: `kb.typography`)."""
@@ -114,6 +122,7 @@ class Parts:
             "references": version.references,
             "summary": version.summary,
             "citation": self.citation(version),
+            "restated": self.restated(version, on),
             "ended_by": self.ending(version),
             "cards": self.cards_of([version]) if cards is None else cards,
             "number": number,

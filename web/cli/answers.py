@@ -66,7 +66,18 @@ def _wrap(text: str, indent: str = "    ") -> str:
 
 
 def _cite(part: Part) -> str:
-    """A part's citation: its document, or every document that wrote its text, with their paragraphs."""
+    """A part's citation: its document, or every document that wrote its text, with their
+    paragraphs; after the release in force on the date asked that restated it, if one did."""
+    later = part["restated"]
+    if later:
+        same = "the same words" if later["typography"] else "unchanged"
+        restated = f"{later['title']} ({later['version']}), {later['date']}, {lines_cited(later['lines'])}"
+        return f"{restated}; {same} since {_first_cite(part)}"
+    return _first_cite(part)
+
+
+def _first_cite(part: Part) -> str:
+    """Where a part's text was first written: its document, or every document that wrote it."""
     c = part["citation"]
     if c["sources"]:
         return "; ".join(
