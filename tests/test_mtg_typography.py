@@ -167,3 +167,30 @@ def test_the_answers_of_numbered_rules_hold_their_contracts(kb: KnowledgeBase) -
     ]
     wrong = [list(mismatches(json.loads(json.dumps(a)), shape, reached=reached)) for a, shape in asked]
     assert (wrong, NUMBERED_RULES - reached) == ([[], [], [], []], set())
+
+
+def test_adding_the_sixth_to_a_build_of_five_answers_as_the_full_build(typo_root: Path, tmp_path: Path) -> None:
+    """`rulings add` of the derived sixth release to a build of the five: the same versions (each with
+    the releases restating it) and the same diff as the build of all six."""
+    library = tmp_path / "library"
+    shutil.copytree(typo_root.parent / "library", library)
+    sixth = library / "mtg" / "MagicCompRules-20210601.txt"
+    moved = tmp_path / "MagicCompRules-20210601.txt"
+    sixth.rename(moved)
+    manifest = library / "library.toml"
+    tables = manifest.read_text(encoding="utf-8").split("\n[[document]]")
+    manifest.write_text("\n[[document]]".join(tables[:-1]), encoding="utf-8")
+    build(library, tmp_path / "kb")
+    flags = ["--kind", "comprehensive-rules", "--date", "2021-06-01", "--game", "mtg", "--version", "20210601"]
+    assert main(["add", str(moved), *flags, "--title", "Comprehensive Rules", "--library", str(library),
+                 "--kb", str(tmp_path / "kb")]) == 0  # fmt: skip
+    sql = "SELECT topic_id, valid_from, valid_to, line_start, restated FROM versions ORDER BY topic_id, valid_from"
+    added, full = KnowledgeBase(current(tmp_path / "kb")), KnowledgeBase(current(typo_root))
+    named = [tuple(r) for r in full.store.rows(sql)]  # the sixth is named by its manifest's id there, by its file here
+    assert [
+        (*r[:4], r[4].replace("mtg-magiccomprules-20210601", "cr-20210601")) for r in added.store.rows(sql)
+    ] == named
+    on = dt.date(2021, 6, 1)
+    restated = [kb.show("702.19", on, "mtg")["parts"][0]["restated"] or {} for kb in (added, full)]
+    assert [(r["date"], r["lines"], r["typography"]) for r in restated] == [("2021-06-01", "3477", False)] * 2
+    assert len(added.diff(dt.date(2021, 4, 22), on, "mtg")["typography"]) == 1492
