@@ -23,6 +23,7 @@ from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app
 from web.cli.main import main
+from web.entries import linked
 from web.export.site import Site, page_file, rewrite, split_url, urls
 
 RELEASES = SHARED / "mtg-cr"
@@ -257,6 +258,16 @@ def test_a_rule_page_prints_each_subrule_with_its_text_anchor_and_links(mtg_root
     assert 'See rule <a href="/entry/mtg:702-19?as_of=2021-04-22">702.19</a>, &quot;Trample.&quot;' in term
     answer = client.get("/entry/702.19.json?as_of=2021-04-22").get_json()
     assert [n["number"] for n in answer["rules"]] == [n for n, _ in TRAMPLE]
+
+
+def test_a_cited_number_is_linked_where_it_stands_alone(mtg_root: Path) -> None:
+    app = create_app({"KB": str(mtg_root), "TESTING": True})
+    with app.test_request_context():
+        shown = str(linked("See rules 509.1a and 509. Also 1509 and 509,", [{"topic": "mtg:509", "headword": "509"}]))
+    assert shown == (
+        '<p>See rules 509.1a and <a href="/entry/mtg:509">509</a>. Also 1509 and '
+        '<a href="/entry/mtg:509">509</a>,</p>\n'
+    )
 
 
 def test_the_offline_copy_of_a_rule_page_prints_its_subrules_linked_within_the_export(mtg_root: Path) -> None:

@@ -28,7 +28,7 @@ def linked(text: str, links: list[TopicRef], on: str | None = None) -> Markup:
         return Markup(rendered)
     target = {str(escape(link["headword"])).casefold(): link["topic"] for link in links}
     words = "|".join(re.escape(w) for w in sorted(target, key=len, reverse=True))
-    named = re.compile(rf"(?<![\w.])({words})(?!\w)", re.IGNORECASE)
+    named = re.compile(rf"(?<![\w.])({words})(?!\w|\.\w)", re.IGNORECASE)  # not 509 of 509.1a
 
     def link(found: re.Match[str]) -> str:
         href = url_for("entries.entry", topic=target[found[1].casefold()], as_of=on or None)
