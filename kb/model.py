@@ -50,6 +50,10 @@ class Version:
     """Per paragraph, per sentence, ``[document id, lines]`` that wrote it, when some sentence was
     written by another document than its own (an amendment's base, `kb.ingest.sources`); empty:
     every sentence is its own document's."""
+    restated: list[list[str]] = field(default_factory=list)
+    """The later documents that restated its text unchanged (a release of numbered rules), oldest
+    first: ``[document id, lines, text]``, the text empty when the same, else as that document
+    prints it (its typography alone differs: `kb.typography`)."""
 
 
 def status(version: Version, on: dt.date) -> str:

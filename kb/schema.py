@@ -12,10 +12,11 @@ from pathlib import Path
 from kb.model import Version
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (schema.DB_NAME)
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The build's layout (``PRAGMA user_version``): the store's tables, and how its indexes hold
 words (5: the text stemmed by inflection only, `kb.analysis.inflection_stem`; 6: each version's
-sentence sources, `kb.ingest.sources`); a build of
+sentence sources, `kb.ingest.sources`; 7: the releases restating each version, ``restated``, and
+topics by headword); a build of
 another layout must be rebuilt (its index would not find the words a query now makes)."""
 
 VERSION_COLUMNS = {
@@ -24,7 +25,7 @@ VERSION_COLUMNS = {
     "document_id": "TEXT NOT NULL REFERENCES documents(id)", "line_start": "INTEGER NOT NULL",
     "line_end": "INTEGER NOT NULL", "operation": "TEXT NOT NULL", "supersedes": "INTEGER", "note": "TEXT NOT NULL",
     "condition": "TEXT", "refs": "TEXT NOT NULL", "summary": "TEXT", "authority": "TEXT NOT NULL",
-    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE", "sources": "TEXT NOT NULL",
+    "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE", "sources": "TEXT NOT NULL", "restated": "TEXT NOT NULL",
 }  # fmt: skip
 """The versions table's columns and their declarations: the one list its CREATE, INSERT and
 SELECT are made from (`version_row` writes a row by these names, `version_of` reads one)."""
@@ -46,6 +47,7 @@ CREATE TABLE documents (
     nonblank INTEGER NOT NULL, duplicates_merged INTEGER NOT NULL, source TEXT NOT NULL
 );
 CREATE TABLE topics (id TEXT PRIMARY KEY, game TEXT NOT NULL, headword TEXT NOT NULL, kind TEXT NOT NULL);
+CREATE INDEX topics_headword ON topics(game, headword);
 CREATE TABLE versions ({versions});
 CREATE INDEX versions_topic ON versions(topic_id);
 CREATE INDEX versions_supersedes ON versions(supersedes);
@@ -84,7 +86,8 @@ def version_of(row: sqlite3.Row) -> Version:
     """A version from a row whose first columns are `VERSION_SELECT`'s (read by place, not by
     name: a search reads twenty a page)."""
     (ident, topic, series, headword, text, start, end, ended, document, line_start, line_end, operation,
-     supersedes, note, condition, refs, summary, authority, ended_by, key, sources) = tuple(row)[:_COLUMNS]  # fmt: skip
+     supersedes, note, condition, refs, summary, authority, ended_by, key, sources,
+     restated) = tuple(row)[:_COLUMNS]  # fmt: skip
     return Version(
         id=ident,
         topic=topic,
@@ -107,6 +110,7 @@ def version_of(row: sqlite3.Row) -> Version:
         ended_by=json.loads(ended_by) if ended_by else None,
         key=key,
         sources=[] if sources == "[]" else json.loads(sources),
+        restated=[] if restated == "[]" else json.loads(restated),
     )
 
 

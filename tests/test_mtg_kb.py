@@ -23,6 +23,8 @@ from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app
 from web.cli.main import main
+from web.entries import linked
+from web.export.site import Site, page_file, rewrite, split_url, urls
 
 RELEASES = SHARED / "mtg-cr"
 pytestmark = pytest.mark.skipif(not RELEASES.is_dir(), reason="../shared/mtg-cr (the real releases) is absent")
@@ -182,8 +184,8 @@ def test_a_rule_number_typed_alone_goes_straight_to_it(mtg: KnowledgeBase, typed
 def test_a_rule_page_shows_its_subrules_citations_and_moves(mtg_root: Path) -> None:
     client = create_app({"KB": str(mtg_root), "TESTING": True}).test_client()
     section = client.get("/entry/702.9?as_of=2020-06-01").get_data(as_text=True)
-    assert re.findall(r'<ul class="subrules">(.*?)</ul>', section) == [
-        "".join(f'<li><a href="/entry/mtg:702-9{x}?as_of=2020-06-01">702.9{x}</a></li>' for x in "abc")
+    assert re.findall(r'<li id="rule-(702-9[a-z])"><a class="number" href="([^"]*)">([^<]*)</a>', section) == [
+        (f"702-9{x}", f"/entry/mtg:702-9{x}?as_of=2020-06-01", f"702.9{x}") for x in "abc"
     ]
     rule = client.get("/entry/702.9b?as_of=2020-06-01").get_data(as_text=True)
     assert re.findall(r"<p>Cites: (.*?)</p>", rule) == [
@@ -195,6 +197,139 @@ def test_a_rule_page_shows_its_subrules_citations_and_moves(mtg_root: Path) -> N
         ("700.7a", "moved from 700.6a; moved to 700.8a"),
         ("700.8a", "moved from 700.7a; moved to 206.3a"),
     ]
+
+
+TRAMPLE = [
+    ("702.19a", "Trample is a static ability that modifies the rules for assigning"),
+    ("702.19b", "The controller of an attacking creature with trample first assigns"),
+    ("702.19c", "If an attacking creature with trample is blocked, but there are no"),
+    ("702.19d", "If a creature with trample is attacking a planeswalker, none of its"),
+    ("702.19e", "Multiple instances of trample on the same creature are redundant."),
+]
+"""702.19's subrules in 2021-04-22's release, and how the text of each begins."""
+
+
+def test_a_rule_is_shown_with_its_subrules_text_in_document_order(mtg: KnowledgeBase, releases: list[Release]) -> None:
+    latest = releases[-1]
+    shown = mtg.show("702.19", latest.date, "mtg")
+    assert shown["text"] == "Trample"
+    pairs = zip(shown["rules"], TRAMPLE, strict=True)
+    begun = [(n["number"], n["text"][: len(t)], n["children"]) for n, (_, t) in pairs]
+    assert begun == [(number, start, []) for number, start in TRAMPLE]
+    assert [n["text"] for n in shown["rules"]] == [latest.rules[number] for number, _ in TRAMPLE]
+    assert shown["rules"][0]["links"] == [{"topic": "mtg:510", "headword": "510"}]
+    section = mtg.show("100", latest.date, "mtg")["rules"]  # a section: its rules, each with its subrules
+    assert [(n["number"], [c["number"] for c in n["children"]]) for n in section][:3] == [
+        ("100.1", ["100.1a", "100.1b"]),
+        ("100.2", ["100.2a", "100.2b", "100.2c"]),
+        ("100.3", []),
+    ]
+    chapter = mtg.show("7", latest.date, "mtg")["rules"]  # too many below it: its sections, one level down
+    assert [(n["number"], n["text"], n["children"]) for n in chapter[:2]] == [
+        ("700", "General", []),
+        ("701", "Keyword Actions", []),
+    ]
+    assert mtg.show("Trample", latest.date, "mtg")["rules"] == []
+
+
+def test_show_prints_a_rule_with_its_subrules(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["show", "702.19", "--game", "mtg", "--as-of", "2021-04-22", "--kb", str(mtg_root)])
+    out = capsys.readouterr().out
+    printed = re.findall(r"^    (702\.19[a-z]) (.*)$", out, re.MULTILINE)
+    assert [(n, t[:40]) for n, t in printed] == [(n, t[:40]) for n, t in TRAMPLE]
+    assert "  Rules under it, as printed:\n    702.19a Trample is a static" in out
+    main(["show", "702.19", "--game", "mtg", "--as-of", "2021-04-22", "--kb", str(mtg_root), "--json"])
+    answer = json.loads(capsys.readouterr().out)
+    assert [(n["number"], n["topic"], n["text"][:40]) for n in answer["rules"]] == [
+        (n, f"mtg:{n.replace('.', '-')}", t[:40]) for n, t in TRAMPLE
+    ]
+
+
+def test_a_rule_page_prints_each_subrule_with_its_text_anchor_and_links(mtg_root: Path) -> None:
+    client = create_app({"KB": str(mtg_root), "TESTING": True}).test_client()
+    page = client.get("/entry/702.19?as_of=2021-04-22").get_data(as_text=True)
+    item = r'<li id="rule-([^"]+)"><a class="number" href="([^"]+)">([^<]+)</a><div class="text"><p>(.{40})'
+    tree = re.findall(item, page)
+    assert tree == [
+        (n.replace(".", "-"), f"/entry/mtg:{n.replace('.', '-')}?as_of=2021-04-22", n, t[:40]) for n, t in TRAMPLE
+    ]
+    assert '(See rule <a href="/entry/mtg:510?as_of=2021-04-22">510</a>, &quot;Combat Damage Step.&quot;)' in page
+    term = client.get("/entry/Trample?as_of=2021-04-22").get_data(as_text=True)
+    assert 'See rule <a href="/entry/mtg:702-19?as_of=2021-04-22">702.19</a>, &quot;Trample.&quot;' in term
+    answer = client.get("/entry/702.19.json?as_of=2021-04-22").get_json()
+    assert [n["number"] for n in answer["rules"]] == [n for n, _ in TRAMPLE]
+
+
+def test_a_cited_number_is_linked_where_it_stands_alone(mtg_root: Path) -> None:
+    app = create_app({"KB": str(mtg_root), "TESTING": True})
+    with app.test_request_context():
+        shown = str(linked("See rules 509.1a and 509. Also 1509 and 509,", [{"topic": "mtg:509", "headword": "509"}]))
+    assert shown == (
+        '<p>See rules 509.1a and <a href="/entry/mtg:509">509</a>. Also 1509 and '
+        '<a href="/entry/mtg:509">509</a>,</p>\n'
+    )
+
+
+def test_the_offline_copy_of_a_rule_page_prints_its_subrules_linked_within_the_export(mtg_root: Path) -> None:
+    """The page `rulings export` writes for 702.19: the app's page as the export asks it, its links
+    rewritten as the export writes them (a whole export of this library takes minutes)."""
+    app = create_app({"KB": str(mtg_root), "EXPORT": True, "PAGED": False})
+    site = Site(app.extensions["knowledge_bases"].acquire(), dt.date(2026, 1, 1))
+    site.files.update(f for url in urls(site.listed) if (f := page_file(*split_url(url))))
+    body = rewrite(site, "entry/mtg:702-19", app.test_client().get("/entry/mtg:702-19").get_data(as_text=True))
+    assert re.findall(r'<li id="rule-[^"]+"><a class="number" href="([^"]+)">([^<]+)</a>', body) == [
+        (f"../entry/mtg:{n.replace('.', '-')}.html", n) for n, _ in TRAMPLE
+    ]
+    assert '(See rule <a href="../entry/mtg:510.html">510</a>, &quot;Combat Damage Step.&quot;)' in body
+
+
+TRAMPLE_LINES = {"2017-08-25": 3186, "2018-07-13": 3268, "2019-07-12": 3324, "2020-06-01": 3398, "2021-04-22": 3477}
+"""The line of ``702.19. Trample`` in each release, by its date (counted with grep)."""
+
+
+def test_a_citation_names_the_release_in_force_then_the_text_unchanged_since(mtg: KnowledgeBase) -> None:
+    for day, line in TRAMPLE_LINES.items():
+        (part,) = mtg.show("702.19", dt.date.fromisoformat(day), "mtg")["parts"]
+        later = part["restated"]
+        assert (part["citation"]["date"], part["citation"]["lines"], part["valid_from"]) == (
+            "2017-08-25",
+            "3186",
+            "2017-08-25",
+        )
+        if day == "2017-08-25":
+            assert later is None
+        else:
+            assert later is not None
+            assert (later["date"], later["lines"], later["typography"]) == (day, str(line), False)
+    (own,) = mtg.show("702.19b", dt.date(2020, 6, 1), "mtg")["parts"]  # changed that day: its own release alone
+    assert (own["valid_from"], own["citation"]["document"], own["restated"]) == ("2020-06-01", "cr-20200601", None)
+    (later,) = mtg.show("702.19b", dt.date(2021, 4, 22), "mtg")["parts"]
+    assert later["restated"] is not None and later["version"] == own["version"]
+    assert (later["restated"]["document"], later["restated"]["lines"]) == ("cr-20210419", "3481-3483")
+
+
+def test_the_citation_on_the_command_line_and_the_page(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    main(["show", "702.19", "--game", "mtg", "--as-of", "2020-06-01", "--kb", str(mtg_root)])
+    out = capsys.readouterr().out
+    assert (
+        "    Source: Comprehensive Rules (20200601), 2020-06-01, line 3398; unchanged since Comprehensive Rules"
+        " (20170825), 2017-08-25, line 3186\n"
+    ) in out
+    main(["show", "702.19", "--game", "mtg", "--as-of", "2020-06-01", "--kb", str(mtg_root), "--json"])
+    (part,) = json.loads(capsys.readouterr().out)["parts"]
+    assert (part["restated"]["document"], part["restated"]["lines"], part["citation"]["lines"]) == (
+        "cr-20200601",
+        "3398",
+        "3186",
+    )
+    client = create_app({"KB": str(mtg_root), "TESTING": True}).test_client()
+    page = client.get("/entry/702.19?as_of=2020-06-01").get_data(as_text=True)
+    cited = re.findall(r'<p class="source">(.*?) · <a href="/version/', page)
+    assert [re.sub(r"<[^>]+>", "", c) for c in cited] == [
+        "Comprehensive Rules (20200601), 2020-06-01, line 3398; unchanged since Comprehensive Rules (20170825),"
+        " 2017-08-25, line 3186"
+    ]
+    assert "&#10;— Comprehensive Rules (20200601), 2020-06-01, line 3398; unchanged since Comprehensive Rules" in page
 
 
 def test_a_diff_lists_rules_in_number_order_then_terms(mtg: KnowledgeBase) -> None:

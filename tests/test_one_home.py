@@ -84,7 +84,8 @@ def test_unknown_names_share_one_base() -> None:
     topic, card = UnknownTopic("conondrum", ["Conundrum"]), UnknownCard("Zzz", [])
     assert isinstance(topic, UnknownName) and isinstance(card, UnknownName) and isinstance(card, LookupError)
     assert (str(topic), topic.suggestions) == ("no entry 'conondrum'; did you mean: Conundrum?", ["Conundrum"])
-    assert (str(card), card.suggestions) == ('no card \'Zzz\'; no card is named like it: rulings search "Zzz" searches the rulings for the name', [])
+    unknown = "no card 'Zzz'; no card is named like it: rulings search \"Zzz\" searches the rulings for the name"
+    assert (str(card), card.suggestions) == (unknown, [])
 
 
 def test_no_assert_statements_in_the_packages() -> None:

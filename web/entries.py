@@ -4,16 +4,46 @@ the sources of each sentence (``/sources/<topic>``)."""
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 from flask import Blueprint, abort, g, request, url_for
+from markupsafe import Markup, escape
 
-from kb.answers import BlameAnswer, Comparison, HistoryAnswer, HistoryVersion, ShowAnswer, VersionPage
+from kb.answers import BlameAnswer, Comparison, HistoryAnswer, HistoryVersion, ShowAnswer, TopicRef, VersionPage
 from kb.errors import UnknownTopic
 from web.gate import heavy
-from web.views import as_of, error_page, page, route
+from web.views import as_of, error_page, page, rich_text, route
 
 bp = Blueprint("entries", __name__)
+_TAG = re.compile(r"(<[^>]*>)")
+
+
+@bp.app_template_filter("linked")
+def linked(text: str, links: list[TopicRef], on: str | None = None) -> Markup:
+    """Entry text as safe HTML (`web.views.rich_text`) with the words naming each topic it cites
+    (``rule 510``, ``Trample``) linked to that topic's page as of ``on``."""
+    rendered = str(rich_text(text))
+    if not links:
+        return Markup(rendered)
+    target = {str(escape(link["headword"])).casefold(): link["topic"] for link in links}
+    words = "|".join(re.escape(w) for w in sorted(target, key=len, reverse=True))
+    named = re.compile(rf"(?<![\w.])({words})(?!\w|\.\w)", re.IGNORECASE)  # not 509 of 509.1a
+
+    def link(found: re.Match[str]) -> str:
+        href = url_for("entries.entry", topic=target[found[1].casefold()], as_of=on or None)
+        return f'<a href="{escape(href)}">{found[1]}</a>'
+
+    pieces = _TAG.split(rendered)
+    inside = 0  # how deep within a link a piece stands: never a link in a link
+    for n, piece in enumerate(pieces):
+        if piece.startswith("<a "):
+            inside += 1
+        elif piece == "</a>":
+            inside -= 1
+        elif n % 2 == 0 and not inside:
+            pieces[n] = named.sub(link, piece)
+    return Markup("".join(pieces))
 
 
 @route(bp, "/entry/<path:topic>")
@@ -32,7 +62,7 @@ def entry(topic: str, json_wanted: bool) -> Any:
         "versions": history["versions"],
         "compare": _compare(history["versions"]),
         "subrules": g.kb.subrules(shown["topic"], on),
-        "cited": g.kb.cited(shown["topic"], on),
+        "cited": shown["cites"],
     }
     return page("entries/entry.html", data, json_wanted)
 

@@ -44,6 +44,7 @@ from kb.answers.changes import (
     Rescinded,
     SiteCard,
     SitePages,
+    Typography,
     VersionPage,
 )
 from kb.answers.texts import (
@@ -60,6 +61,8 @@ from kb.answers.texts import (
     HistoryVersion,
     ParagraphSource,
     Part,
+    Restated,
+    RuleNode,
     SearchAnswer,
     SearchResult,
     SentenceSource,
@@ -113,6 +116,8 @@ __all__ = [
     "ReplacedDocument",
     "ReplacedRecord",
     "Rescinded",
+    "Restated",
+    "RuleNode",
     "SearchAnswer",
     "SearchResult",
     "SentenceSource",
@@ -121,6 +126,7 @@ __all__ = [
     "SitePages",
     "Source",
     "TopicRef",
+    "Typography",
     "UnknownDeckName",
     "VersionPage",
     "iso",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from kb.answers.texts import Citation, Ending, HistoryVersion, Part
+from kb.answers.texts import Citation, Ending, HistoryVersion, Part, Source
 from kb.paging import PageFacts
 
 
@@ -45,6 +45,16 @@ class Rescinded(DiffItem):
     ended_by: list[Ending | None]
 
 
+class Typography(DiffItem):
+    """A topic whose text in force is restated between the two dates with the same words, its
+    quotes, dashes, spaces or line breaks alone differing (`kb.typography`): not a change of rule,
+    shown apart and not counted. ``document``: the release that printed it so (its id, title,
+    version, date and ``lines``); ``diff``: the word diff of the two printings."""
+
+    document: Source
+    diff: list[tuple[str, str]]
+
+
 class Pending(Part):
     """A version published between the two dates that is not yet in force at the end."""
 
@@ -52,10 +62,11 @@ class Pending(Part):
 DiffAnswer = TypedDict(
     "DiffAnswer",
     {"from": str, "to": str, "added": list[Added], "changed": list[Changed], "rescinded": list[Rescinded],
-     "pending": list[Pending], "counts": dict[str, int], "page": PageFacts},
+     "pending": list[Pending], "counts": dict[str, int], "page": PageFacts, "typography": list[Typography]},
 )  # fmt: skip
 """Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`): those
-of one page (`kb.paging`), and how many of each kind there are in all."""
+of one page (`kb.paging`), and how many of each kind there are in all; apart, every topic whose
+text was restated in another typography alone (``typography``: not counted, never paged)."""
 
 
 class DocumentFacts(TypedDict):

@@ -31,6 +31,15 @@ class CitedSource(Source):
     paragraphs: str
 
 
+class Restated(Source):
+    """A later release that restated a version's text with the same words (`kb.read.parts`):
+    the release in force on the date asked, cited first, the version's own first printing
+    after it ("unchanged since"); ``typography``: whether this release prints it with other
+    quotes, dashes, spaces or line breaks (`kb.typography`)."""
+
+    typography: bool
+
+
 class Citation(Source):
     """Where a version's text comes from: the document, its title, version and date, the lines;
     ``sources``: when more than one document wrote it (an amended text), each of them, first
@@ -79,6 +88,18 @@ class TopicRef(TypedDict):
     headword: str
 
 
+class RuleNode(TypedDict):
+    """A numbered rule under another as the document prints it (`kb.read.rules.tree`): its
+    ``number``, topic id, text in force, the topics its text cites (``links``: each with the
+    words that name it) and the rules under it in turn, in number order."""
+
+    number: str
+    topic: str
+    text: str
+    links: list[TopicRef]
+    children: list[RuleNode]
+
+
 class GivesWay(TypedDict):
     """The text in force that governs over a part, and why (`kb.read.standing.govern`)."""
 
@@ -118,6 +139,9 @@ class Part(TypedDict):
     references: list[str]
     summary: str | None
     citation: Citation
+    restated: Restated | None
+    """The latest release on or before the date asked that restated this text with the same
+    words (a release of numbered rules), to cite first; None when none did: ``citation`` alone."""
     ended_by: Ending | None
     cards: list[str]
     partial: str | None
@@ -149,6 +173,10 @@ class ShowAnswer(TypedDict):
     pending: list[Part]
     backrefs: list[TopicRef]
     cards: list[str]
+    cites: list[TopicRef]
+    """The topics its texts in force cite ("See rule 702.2"), each with the words that name it."""
+    rules: list[RuleNode]
+    """A numbered rule's subrules as printed, with their text (`kb.read.rules.tree`); else empty."""
 
 
 class BlamePart(TypedDict):

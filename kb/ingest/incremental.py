@@ -31,7 +31,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import hashlib
-import operator
 import os
 import shutil
 from collections.abc import Iterable
@@ -253,6 +252,7 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     if any(v.id != number for number, v in enumerate(ledger.versions, 1)):
         raise AssertionError("version numbers are not their places")
     changed = [n for n, end in enumerate(ends, 1) if _end(ledger.versions[n - 1]) != end]
+    dated = [n for n in changed if _end(ledger.versions[n - 1])[:-1] != ends[n - 1][:-1]]  # not restated alone
     topics = [t.id for t in ledger.topics.values() if names.get(t.id) != (t.game, t.headword, t.kind)]
     state.ordinary |= words
     state.catalog = catalog
@@ -268,10 +268,10 @@ def extend(state: State, results: list[ParseResult], documents: list[Document]) 
     state.documents += documents
     referring = any(v.references for v in ledger.versions)  # else no "See" text, and no headword keys to compute
     seen = see_texts(ledger.versions, ledger.topics) if referring else {}
-    touched = {*changed, *range(first + 1, len(ledger.versions) + 1)}
+    touched = {*dated, *range(first + 1, len(ledger.versions) + 1)}  # a restatement leaves the index as it was
     touched |= {n for n in seen.keys() | state.seen.keys() if seen.get(n) != state.seen.get(n)}
     state.seen = seen
-    before = {n: days(*ends[n - 1][:2]) for n in changed}
+    before = {n: days(*ends[n - 1][:2]) for n in dated}
     return Extension(
         results=results,
         first=first,
@@ -361,7 +361,13 @@ def _written_in(state: State, keys: tuple[str, ...]) -> bool:
     return False
 
 
-_end = operator.attrgetter("valid_from", "valid_to", "end", "supersedes", "condition")
+def _end(version: Version) -> tuple[dt.date | None, dt.date | None, str | None, int | None, str | None, int]:
+    """What a later document can change of an earlier version: its dates, end, predecessor,
+    condition, and the releases restating it (`kb.model.Version.restated`, counted: it grows in place)."""
+    v = version
+    return (v.valid_from, v.valid_to, v.end, v.supersedes, v.condition, len(v.restated))
+
+
 """What applying a later document may change of a version (its dates and end)."""
 
 

@@ -1,7 +1,10 @@
 """Apply a document that restates a whole series (a release of a game's Comprehensive Rules).
 
 Each release holds every rule and Glossary term in force. A topic gets a new version only
-where its text (or the references read from it) changed; one the release leaves out ends on
+where its text (or the references read from it) changed; a release restating a text unchanged,
+or changed in its typography alone (`kb.typography`), is recorded on the version in force
+(`Version.restated`: the release, its lines, and its text if its typography differs), which a
+citation names as of a later date. One the release leaves out ends on
 its date (``rescinded``). A text that stood at one number in the release before and stands,
 new or changed, at another in this one (and at no other number in either) moved: the new
 number's version says ``moved from <old>``, the old number's last version ``moved to <new>``
@@ -20,6 +23,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from kb.model import Version, lines
+from kb.typography import typography_only
 from kb.vocabulary import MOVED_FROM, MOVED_TO
 from rulings.model import Entry, ParseResult
 
@@ -51,14 +55,18 @@ def restate(
     for entry in entries:
         version = ledger.new(entry, game, series, document.id)
         previous = ledger.in_force.get((version.topic, series))
-        if previous and (previous.text, previous.references) == (version.text, version.references):
-            continue  # restated unchanged: not a new version
+        if previous and _same(previous, version):  # restated unchanged: not a new version, but cited
+            same = previous.text == version.text
+            previous.restated.append(
+                [document.id, lines(version.line_start, version.line_end), "" if same else version.text]
+            )
+            continue
         ledger.start(version, on)
         made.append(version)
     omitted(result, series, entries)
     origins: set[str] = set()
     targets: set[str] = set()
-    for shape in (_same, cited_as_one):  # the text as it was, then with the numbers it cites renumbered
+    for shape in (_as_is, cited_as_one):  # the text as it was, then with the numbers it cites renumbered
         shapes_before = Counter(shape(v.text) for v in before.values())
         where = {shape(v.text): topic for topic, v in before.items() if shapes_before[shape(v.text)] == 1}
         shapes_now = Counter(shape(e.text) for e in entries)
@@ -87,8 +95,16 @@ def cited_as_one(text: str) -> str:
     return _CITED.sub("#", text)
 
 
-def _same(text: str) -> str:
+def _as_is(text: str) -> str:
     return text
+
+
+def _same(previous: Version, version: Version) -> bool:
+    """Whether ``version`` restates ``previous``: the same references, and the same text or one
+    whose typography alone differs (`kb.typography`: quotes, dashes, spaces, line breaks)."""
+    if previous.references != version.references:
+        return False
+    return previous.text == version.text or typography_only(previous.text, version.text)
 
 
 def _joined(note: str, more: str) -> str:

@@ -51,7 +51,7 @@ class Extension:
     first: int
     """How many versions there were before (the new ones follow)."""
     changed: list[int]
-    """Earlier versions whose dates or end changed."""
+    """Earlier versions whose dates or end changed, or that a new release restated (`Version.restated`)."""
     topics: list[str]
     """Topics new or renamed."""
     links: list[tuple[int, str, str]]
@@ -59,7 +59,7 @@ class Extension:
     touched: set[int]
     """Versions whose index document is new or different."""
     before: dict[int, tuple[int, int]]
-    """The days in force (`kb.index.writer.days`) the ``changed`` versions had before."""
+    """The days in force (`kb.index.writer.days`) the ``changed`` versions whose dates or end changed had before."""
     cards: list[Card]
     """The cards new or changed (safely, `catalog_risk`), in catalog order."""
 

@@ -218,6 +218,7 @@ def version_row(version: Version, key: str) -> tuple[object, ...]:
         "ended_by": json.dumps(v.ended_by) if v.ended_by else None,
         "key": key,
         "sources": json.dumps(v.sources),
+        "restated": json.dumps(v.restated),
     }
     return tuple(fields[column] for column in VERSION_COLUMNS)
 

@@ -5,12 +5,14 @@ ended (`ending`: when, by which document and lines, and why)."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
-from kb.answers import Added, Changed, DiffAnswer, DocumentFacts, Ending, Pending, Rescinded
+from kb.answers import Added, Changed, DiffAnswer, DocumentFacts, Ending, Pending, Rescinded, Typography
 from kb.model import Version, status
 from kb.paging import FIRST, Paging, page_of
+from kb.read import sources
 from kb.read.documents import document_day
 from kb.read.rules import listing_order
 from kb.read.worddiff import word_diff
@@ -116,6 +118,7 @@ def diff(
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
                 found["pending"].append(_Change("pending", topic, [], [version]))
     every = [change for kind in CHANGE_KINDS for change in found[kind]]
+    reprinted = _typography(parts, start, end, game, keep)
     made, page = page_of(every, paging, lambda change: change.made(parts, end, start))
     answer: DiffAnswer = {
         "from": start.isoformat(),
@@ -126,10 +129,33 @@ def diff(
         "pending": [],
         "counts": {kind: len(found[kind]) for kind in CHANGE_KINDS},
         "page": page,
+        "typography": reprinted,
     }
     for change, item in zip(every[page["offset"] :], made, strict=False):
         answer[change.kind].append(item)  # type: ignore[literal-required]
     return answer
+
+
+def _typography(
+    parts: Parts, start: dt.date, end: dt.date, game: str | None, keep: Callable[[Version], bool]
+) -> list[Typography]:
+    """The topics (of ``game``) whose text in force on both dates a release between them printed
+    in another typography alone (`kb.typography`), by headword: not a change of rule."""
+    found: list[Typography] = []
+    topics = {t["id"]: t for t in parts.reader.topics()}
+    for version in parts.reader.versions_in_force(end):
+        if not version.restated or status(version, start) != "active" or not keep(version):
+            continue
+        topic = topics[version.topic]
+        before, after = parts.printed(version, start), parts.printed(version, end)
+        if game not in (None, topic["game"]) or before == after:
+            continue
+        by = parts.restatement(version, end) or []
+        document = sources.source(parts.reader, by[:2])
+        item: Typography = {"topic": version.topic, "headword": topic["headword"], "document": document,
+                            "diff": word_diff(before, after)}  # fmt: skip
+        found.append(item)
+    return sorted(found, key=lambda t: listing_order(t["headword"]))
 
 
 def latest_range(reader: Reader, game: str | None = None) -> tuple[dt.date, dt.date, DocumentFacts | None]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from kb.answers import Citation, Ending, Part, TopicRef, iso
+from kb.answers import Citation, Ending, Part, Restated, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
 from kb.model import ID, KEY, Version, history_order, lines, status
 from kb.read import sources, standing
@@ -68,6 +68,31 @@ class Parts:
             "sources": sources.cited(self.reader, version),
         }
 
+    def restatement(self, version: Version, on: dt.date) -> list[str] | None:
+        """The latest release dated on or before ``on`` that restated ``version``'s text
+        (`Version.restated`: ``[document id, lines, text]``, the text empty when the same), or None."""
+        documents = self.reader.documents()
+        found = None
+        for restated in version.restated:
+            date = documents[restated[0]]["date"]
+            if date is not None and dt.date.fromisoformat(date) <= on:
+                found = restated
+        return found
+
+    def restated(self, version: Version, on: dt.date) -> Restated | None:
+        """The latest release on or before ``on`` that restated ``version``'s text with the same
+        words, as a citation names it (None: none did, its own document is the one to cite)."""
+        found = self.restatement(version, on)
+        if found is None:
+            return None
+        return {**sources.source(self.reader, found[:2]), "typography": bool(found[2])}
+
+    def printed(self, version: Version, on: dt.date) -> str:
+        """``version``'s text as the latest release on or before ``on`` prints it (its typography
+        may differ from the text's first printing: `kb.typography`)."""
+        found = self.restatement(version, on)
+        return found[2] if found and found[2] else version.text
+
     def series_label(self, series: str) -> str:
         """A reader's name for a series."""
         if series.startswith("rulebook:"):
@@ -89,7 +114,7 @@ class Parts:
             "series": version.series,
             "label": self.series_label(version.series),
             "headword": version.headword,
-            "text": version.text,
+            "text": self.printed(version, on),
             "status": status(version, on),
             "authority": version.authority,
             "operation": version.operation,
@@ -101,6 +126,7 @@ class Parts:
             "references": version.references,
             "summary": version.summary,
             "citation": self.citation(version),
+            "restated": self.restated(version, on),
             "ended_by": self.ending(version),
             "cards": self.cards_of([version]) if cards is None else cards,
             "number": number,

@@ -1,30 +1,34 @@
-"""Numbered rules (Magic's Comprehensive Rules): a rule's subrules and the rules it cites, as of a date.
+"""Numbered rules (a game's Comprehensive Rules): a rule's subrules and the rules it cites, as of a date.
 
-A chapter's subrules are its sections (``7``: ``700`` ... ``799``), a section's its rules
-(``702``: ``702.1``, ``702.2``...), a rule's its lettered subrules (``702.9``: ``702.9a``...),
-each in number order (`listing_order`: a diff lists rules so too) and only those in force on
-the date. The rules a text cites (``See rule 702.19b``: its references) are resolved to topics
-of the same game, shown as of the same date.
+A rule's subrules are the numbered topics of its game whose number it begins, one level down:
+under ``702.19`` stand ``702.19a``...``702.19e``, under ``702`` the rules ``702.1``, ``702.2``...,
+under a chapter ``7`` its sections ``700``...``799``, and under Lorcana's ``6.1.`` its ``6.1.1.``.
+A number stands under the longest number of the same game it begins at a boundary (a period, a
+letter after a digit, or one all-digit number beginning another: a chapter's section), so the
+tree is read from the numbers themselves, whatever their format, and a number whose parent is
+missing hangs from the nearest one present. Each is listed in number order (`listing_order`: a
+diff lists rules so too) and only when in force on the date. `tree` gives a rule as printed:
+each subrule with its text and its own subrules, down to `MAX_TREE` rules (a section or a
+chapter deeper than that lists its rules one level down). The rules a text cites (``See rule
+702.19b``: its references) are resolved to topics of the same game, shown as of the same date.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from kb.answers import TopicRef
-from kb.errors import UnknownTopic
+from kb.answers import RuleNode, TopicRef
 from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
 
-_CHAPTER = re.compile(r"^\d$")
-_SECTION = re.compile(r"^\d{3}$")
-_RULE = re.compile(r"^\d{3}\.\d+$")
 _PIECE = re.compile(r"\d+|[a-z]+")
-_NUMBERED = re.compile(r"^\d+(?:\.\d+[a-z]*)?$")
+_NUMBERED = re.compile(r"^\d+(?:\.\d+)*[a-z]*\.?$")
+MAX_TREE = 400
+"""How many rules a rule's tree holds at most below it; past that, only the rules directly under it."""
 
 
 def number_order(number: str) -> tuple[tuple[int, str], ...]:
@@ -39,43 +43,97 @@ def listing_order(headword: str) -> tuple[int, tuple[tuple[int, str], ...], str]
     return 1, (), headword_key(headword)
 
 
-def _children(number: str) -> re.Pattern[str] | None:
-    """The pattern of the numbers directly under ``number`` (None: it has none)."""
-    if _CHAPTER.match(number):
-        return re.compile(rf"^{number}\d\d$")
-    if _SECTION.match(number):
-        return re.compile(rf"^{number}\.\d+$")
-    if _RULE.match(number):
-        return re.compile(rf"^{re.escape(number)}[a-z]+$")
-    return None
+def bare(headword: str) -> str | None:
+    """A rule number without its trailing period (``6.1.`` -> ``6.1``); None for a headword that is no number."""
+    return headword.rstrip(".") if _NUMBERED.match(headword) else None
+
+
+def under(child: str, parent: str) -> bool:
+    """Whether the (bare) number ``child`` begins with ``parent`` at a boundary of its numbering."""
+    if len(child) <= len(parent) or not child.startswith(parent):
+        return False
+    next_char = child[len(parent)]
+    return next_char == "." or (parent[-1].isdigit() and next_char.isalpha()) or (parent + child).isdigit()
+
+
+def _below(parts: Parts, topic: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:
+    """The row of the numbered rule ``topic`` and every numbered topic of its game below it (any depth)."""
+    row = parts.reader.topic(topic)
+    number = bare(str(row["headword"])) if row else None
+    if row is None or number is None:
+        return None, []
+    sql = "SELECT id, headword FROM topics WHERE game = ? AND headword > ? AND headword < ?"
+    rows = parts.reader.records(sql, row["game"], number, number + "\uffff")
+    return row, [r for r in rows if (b := bare(r["headword"])) is not None and under(b, number)]
+
+
+def _parents(number: str, rows: list[dict[str, Any]]) -> dict[str, str]:
+    """Each row's id -> the id of the row it stands directly under ("": directly under ``number``)."""
+    by_number = {bare(r["headword"]) or "": r["id"] for r in rows}
+    found: dict[str, str] = {}
+    for r in rows:
+        mine = bare(r["headword"]) or ""
+        found[r["id"]] = next(
+            (by_number[mine[:i]] for i in range(len(mine) - 1, len(number), -1)
+             if mine[:i] in by_number and under(mine, mine[:i])),
+            "",
+        )  # fmt: skip
+    return found
 
 
 def subrules(parts: Parts, topic: str, on: dt.date) -> list[TopicRef]:
     """The rules directly under the numbered rule ``topic`` that are in force on ``on``, in number order."""
-    row = parts.reader.topic(topic)
-    pattern = _children(str(row["headword"])) if row else None
-    if row is None or pattern is None:
+    return [{"topic": n["topic"], "headword": n["number"]} for n in _nodes(parts, topic, on, deep=False)]
+
+
+def tree(parts: Parts, topic: str, on: dt.date) -> list[RuleNode]:
+    """The rules under the numbered rule ``topic`` in force on ``on``, as printed: each with its
+    text, the rules and terms its text cites (``links``) and its own subrules, in number order."""
+    return _nodes(parts, topic, on, deep=True)  # deep: with their text, links and subrules
+
+
+def _nodes(parts: Parts, topic: str, on: dt.date, deep: bool) -> list[RuleNode]:
+    row, rows = _below(parts, topic)
+    if row is None:
         return []
-    sql = "SELECT id, headword FROM topics WHERE game = ? AND id >= ? AND id < ?"  # ids begin with the topic's
-    rows = parts.reader.records(sql, row["game"], topic, topic + "\uffff")
-    under = [r for r in rows if pattern.match(r["headword"]) and parts.in_force(r["id"], on)]
-    under.sort(key=lambda r: number_order(r["headword"]))
-    return [{"topic": r["id"], "headword": r["headword"]} for r in under]
+    number = bare(row["headword"]) or ""
+    if not deep or len(rows) > MAX_TREE:  # one level down: its rules (each read only if directly under)
+        parent = _parents(number, rows)
+        rows = [r for r in rows if not parent[r["id"]]]
+    live = [r for r in rows if parts.in_force(r["id"], on)]
+    parent = _parents(number, live)
+    live.sort(key=lambda r: number_order(r["headword"]))
+    nodes: dict[str, RuleNode] = {
+        r["id"]: {"number": r["headword"], "topic": r["id"], "text": "", "links": [], "children": []} for r in live
+    }
+    top: list[RuleNode] = []
+    for r in live:
+        node = nodes[r["id"]]
+        if deep:
+            node["text"] = "\n\n".join(v.text for v in parts.in_force(r["id"], on) if v.text)
+            node["links"] = cited(parts, r["id"], on)
+        holder = nodes.get(parent[r["id"]])
+        (holder["children"] if holder else top).append(node)
+    return top
 
 
 def cited(parts: Parts, topic: str, on: dt.date) -> list[TopicRef]:
-    """The topics the texts of ``topic`` in force on ``on`` refer to, in order, once each (those the
-    knowledge base holds: a reference to no topic is left out)."""
+    """The topics the texts of ``topic`` in force on ``on`` refer to, in order, once each, each
+    with the words its text names it by (those the knowledge base holds: a reference to no topic
+    is left out)."""
     row = parts.reader.topic(topic)
     if row is None:
         return []
     found: list[TopicRef] = []
     for version in parts.in_force(topic, on):
         for target in version.references:
-            try:
-                ident = parts.find(target, row["game"])
-            except UnknownTopic:
-                continue
-            if all(f["topic"] != ident for f in found):
+            ident = resolved(parts, target, row["game"])
+            if ident is not None and all(f["topic"] != ident for f in found):
                 found.append({"topic": ident, "headword": target})
     return found
+
+
+def resolved(parts: Parts, target: str, game: str) -> str | None:
+    """The topic of ``game`` a reference (``702.19``, ``Trample``) names, or None."""
+    matches = [t for t in parts.reader.topics_keyed(headword_key(target)) if t["game"] == game]
+    return str(sorted(matches, key=lambda t: len(t["id"]))[0]["id"]) if matches else None

@@ -12,7 +12,7 @@ from kb.answers import AsOfAnswer, Entry, HistoryAnswer, HistoryVersion, ShowAns
 from kb.errors import UnknownTopic
 from kb.model import Version, history_order, status
 from kb.paging import FIRST, Paging, page_of
-from kb.read import standing
+from kb.read import rules, standing
 from kb.read.worddiff import word_diff
 from kb.vocabulary import moved_from
 from rulings.normalize import headword_key
@@ -42,6 +42,8 @@ def show(parts: Parts, query: str, as_of: dt.date | None = None, game: str | Non
         "pending": waiting,
         "backrefs": parts.backrefs(topic),
         "cards": parts.cards_of(parts.in_force(topic, on)),
+        "cites": rules.cited(parts, topic, on),
+        "rules": rules.tree(parts, topic, on),
     }
 
 

@@ -16,7 +16,7 @@ import textwrap
 from pathlib import Path
 from typing import Any, cast
 
-from kb.answers import Ending, Entry, Part, Source
+from kb.answers import Ending, Entry, Part, RuleNode, Source
 from kb.asking import EXAMPLES, limit_problem, page_problem
 from kb.errors import UnknownFilter
 from kb.paging import PageFacts, Paging
@@ -66,7 +66,18 @@ def _wrap(text: str, indent: str = "    ") -> str:
 
 
 def _cite(part: Part) -> str:
-    """A part's citation: its document, or every document that wrote its text, with their paragraphs."""
+    """A part's citation: its document, or every document that wrote its text, with their
+    paragraphs; after the release in force on the date asked that restated it, if one did."""
+    later = part["restated"]
+    if later:
+        same = "the same words" if later["typography"] else "unchanged"
+        restated = f"{later['title']} ({later['version']}), {later['date']}, {lines_cited(later['lines'])}"
+        return f"{restated}; {same} since {_first_cite(part)}"
+    return _first_cite(part)
+
+
+def _first_cite(part: Part) -> str:
+    """Where a part's text was first written: its document, or every document that wrote it."""
     c = part["citation"]
     if c["sources"]:
         return "; ".join(
@@ -157,9 +168,23 @@ def cmd_show(args: argparse.Namespace) -> int:
         print_part(part)
     for part in answer["pending"]:
         print_part(part)
+    if answer["rules"]:
+        print("  Rules under it, as printed:")
+        print_rules(answer["rules"])
     if answer["backrefs"]:
         print("  Referred to by: " + ", ".join(b["headword"] for b in answer["backrefs"]))
     return 0
+
+
+def print_rules(nodes: list[RuleNode], indent: str = "    ") -> None:
+    """A numbered rule's subrules as the document prints them: each number and its text, its own
+    subrules indented under it."""
+    for node in nodes:
+        text = " ".join(node["text"].split("\n\n")[:1])
+        print(textwrap.fill(f"{node['number']} {text}", 92, initial_indent=indent, subsequent_indent=indent + "  "))
+        for paragraph in node["text"].split("\n\n")[1:]:
+            print(textwrap.fill(paragraph, 92, initial_indent=indent + "  ", subsequent_indent=indent + "  "))
+        print_rules(node["children"], indent + "  ")
 
 
 def _authority(part: Part) -> str:
@@ -229,6 +254,10 @@ def cmd_diff(args: argparse.Namespace) -> int:
     for waiting in answer["pending"]:
         print(f"? {waiting['headword']} ({waiting['condition'] or 'from ' + str(waiting['valid_from'])})")
         _print_sources([waiting])
+    if answer["typography"]:
+        folded = ", ".join(i["headword"] for i in answer["typography"])
+        print(f"Typography only, not counted: {len(answer['typography'])} restated with the same words (quotes,")
+        print(_wrap(f"dashes, spaces or line breaks alone differ): {folded}", "  "))
     _print_page(answer["page"], "changes")
     return 0
 
