@@ -15,7 +15,7 @@
   var MAX_QUERY = 500;
 
   function foldQuotes(s) { return s.replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"'); }
-  function fold(word) { return foldQuotes(word).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
+  function fold(word) { return foldQuotes(word.normalize("NFKC")).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
 
   function queryWords(text) {
     // The folded words of a query, a compound as its parts (bio-ship: bio, ship), each once.
