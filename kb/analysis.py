@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -62,7 +63,10 @@ class FoldFilter(Filter):  # type: ignore[misc]
 
 
 def fold_word(word: str) -> str:
-    """``Cha’Joh`` -> ``chajoh``, ``U.S.S.`` -> ``uss``, ``[MQ]`` -> ``mq``, ``Bio-ship`` -> ``bioship``."""
+    """``Cha’Joh`` -> ``chajoh``, ``U.S.S.`` -> ``uss``, ``[MQ]`` -> ``mq``, ``Bio-ship`` -> ``bioship``;
+    compatibility forms folded (NFKC): fullwidth ``\\uff2d\\uff49..`` -> ``mi..``, the ``fi`` ligature -> ``fi``."""
+    if not word.isascii():
+        word = unicodedata.normalize("NFKC", word)
     return re.sub(r"[\[\]'.\-]", "", fold_quotes(word)).lower()
 
 

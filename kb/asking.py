@@ -67,4 +67,16 @@ def cited_lines(value: str) -> tuple[tuple[int, int], str | None]:
     if not marked:
         wrong = f"lines: expected a line number or a range such as 79-83, got {value[:40]!r}" if value else None
         return NO_LINES, wrong
-    return (int(marked[1]), int(marked[2] or marked[1])), None
+    low, high = int(marked[1]), int(marked[2] or marked[1])
+    if low < 1:
+        return NO_LINES, f"lines: lines are numbered from 1, got {value!r}"
+    if high < low:
+        return NO_LINES, f"lines: a range ends at or after its first line (such as 79-83), got {value!r}"
+    return (low, high), None
+
+
+def lines_beyond(low: int, high: int, count: int) -> str | None:
+    """Why lines ``low``-``high`` (`cited_lines`) are not lines of a document of ``count`` lines, or None."""
+    if (low, high) == NO_LINES or high <= count:
+        return None
+    return f"lines: the document has {count} lines, not {high}"

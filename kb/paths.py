@@ -14,6 +14,7 @@ command line, the web app) share, so that reading needs nothing of building.
         built_on.txt              BUILT_ON, the build date (its presence marks a finished build)
         built_from.json           BUILT_FROM, the library and manifest it was built from
         default_game.txt          DEFAULT_GAME, the game the manifest names the default (may be empty)
+        checksums.json            what the build wrote, checked when it is opened (`kb.checksums`)
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ import zlib
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from kb import checksums
 from kb.answers import (
     AsOfAnswer,
     BlameAnswer,
@@ -84,6 +85,7 @@ class KnowledgeBase:
     """Read-only answers over one build directory."""
 
     def __init__(self, directory: Path) -> None:
+        checksums.check(directory)  # a file damaged or missing since it was built: one line, no answer
         if not (directory / BUILT_ON).is_file():
             raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'")
         try:

@@ -155,6 +155,7 @@ def test_a_store_built_before_the_present_layout_asks_for_a_rebuild(
 
     older = tmp_path / "kb" / "builds" / "older"
     shutil.copytree(current(bundled_root), older)
+    (older / "checksums.json").unlink()  # an older build kept no list of what it wrote (`kb.checksums`)
     (tmp_path / "kb" / "current").symlink_to(Path("builds") / "older")
     with sqlite3.connect(older / "kb.sqlite") as db:
         db.execute("ALTER TABLE versions DROP COLUMN authority")

@@ -81,6 +81,12 @@ def test_unknown_names_and_bad_lines_say_what_to_pass(history_root: Path, capsys
     assert run(capsys, "docs", "cr-2001-01-29", "--lines", "x", "--kb", kb) == (
         2, "", "rulings: error: lines: expected a line number or a range such as 79-83, got 'x'\n"
     )  # fmt: skip
+    assert run(capsys, "docs", "cr-2001-01-29", "--lines", "999999999-1", "--kb", kb) == (
+        2, "", "rulings: error: lines: a range ends at or after its first line (such as 79-83), got '999999999-1'\n"
+    )  # fmt: skip
+    assert run(capsys, "docs", "cr-2001-01-29", "--lines", "16-999", "--kb", kb)[::2] == (
+        2, "rulings: error: lines: the document has 15 lines, not 999\n"
+    )  # fmt: skip
     assert run(capsys, "docs", "--lines", "3", "--kb", kb) == (
         2, "", "rulings: error: --lines marks lines of one document: name it (rulings docs DOCUMENT --lines 79-83)\n"
     )  # fmt: skip

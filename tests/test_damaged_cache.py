@@ -4,6 +4,7 @@ makes, and the read path's advice ("run 'rulings build'") works when the store i
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import sqlite3
 from contextlib import closing
@@ -13,10 +14,13 @@ import pytest
 
 from helpers import FIXTURES, SEEDS
 from kb.ingest.incremental import PARSED, STATE
+from kb.ingest.library import add_document
+from kb.ingest.pipeline import build
 from kb.paths import DB_NAME
 from web.cli.main import main
 
 TABLES = ("documents", "topics", "versions", "cards", "links")
+HEAD = "STAR TREK CUSTOMIZABLE CARD GAME\nCURRENT RULINGS UPDATE\n3/5/01\n\nRULINGS\n\n"
 
 
 @pytest.fixture
@@ -81,3 +85,21 @@ def test_the_read_paths_advice_works_when_store_and_caches_are_damaged(
     capsys.readouterr()
     assert main(["show", "mission attempt", "--kb", str(kb)]) == 0
     assert capsys.readouterr().out.startswith("mission attempt  (stccg:mission-attempt), in force on ")
+
+
+def test_an_add_onto_a_damaged_store_is_a_full_build_that_says_so(library: Path, tmp_path: Path) -> None:
+    """An add extends the build in service; one whose store changed since it was built (a bit of
+    a ruling flipped) is not extended but built anew, with one warning naming the store (#48 item 5)."""
+    kb = tmp_path / "kb"
+    build(library, kb)
+    store = (kb / "current").resolve() / DB_NAME
+    data = bytearray(store.read_bytes())
+    data[data.index(b"You may not target") + len(b"You may no")] ^= 0x02
+    store.write_bytes(bytes(data))
+    new = tmp_path / "current-rulings-update-2001-03-05.txt"
+    new.write_text(HEAD + "outpost placement - Playing an outpost where you have a ship is allowed.\n")
+    report = add_document(new, kind="current-rulings-update", date=dt.date(2001, 3, 5), library=library, kb=kb)
+    assert report.full == "no build in service saved its state with this code"
+    assert [w.split(" (")[0] for w in report.warnings if "discarded" in w] == [f"{store}: damaged, cannot be read"]
+    assert "changed since it was built: CRC-32 " in report.warnings[0]
+    assert rows(kb) == rows(build(library, tmp_path / "clean").directory.parent.parent)

@@ -67,9 +67,10 @@ def in_service(kb: Path) -> tuple[str, dict[str, bytes]]:
 def contents(kb: Path) -> dict[str, object]:
     """What the KB in service holds, comparable across builds: every file byte for byte, except
     the Whoosh indexes (whose segment names are random), compared by their stored documents, and
-    what a build saves for the next one (pickles, compared through the builds they make)."""
+    what a build saves for the next one (pickles, compared through the builds they make), and the
+    list of what it wrote (``checksums.json``, which names the segments)."""
     directory = (kb / "current").resolve()
-    saved = ("index", "parsed/", "state.pickle")
+    saved = ("index", "parsed/", "state.pickle", "checksums.json")
     answer: dict[str, object] = {k: v for k, v in tree(directory).items() if not k.startswith(saved)}
     for name in ("index", "index-current"):
         with whoosh_index.open_dir(str(directory / name)).searcher() as searcher:

@@ -222,6 +222,23 @@ process.stdout.write(JSON.stringify(words.map(window.RulingsSearch.inflectionSte
 """
 
 
+FOLDS = """
+global.window = {};
+process.argv.slice(1).forEach(function (file) { require(file); });
+const text = require("fs").readFileSync(0, "utf8");
+process.stdout.write(JSON.stringify(window.RulingsSearch.textWords(text)));
+"""
+
+
+@needs_node
+def test_the_browser_folds_compatibility_forms_as_the_server_does() -> None:
+    text = "\uff2d\uff49\uff53\uff53\uff49\uff4f\uff4e \ufb01rst "
+    text += "\uff22\uff49\uff4f-\uff53\uff48\uff49\uff50 \u2460 U.S.S."
+    done = subprocess.run([str(NODE), "-e", FOLDS, *map(str, SEARCH_JS)], input=text, capture_output=True, text=True,
+                          check=True, timeout=120)  # fmt: skip
+    assert json.loads(done.stdout) == folded_words(text) == ["mission", "first", "bioship", "bio", "ship", "1", "uss"]
+
+
 @needs_node
 def test_the_browser_stems_every_word_as_the_server_does(site: Path) -> None:
     words = sorted(json.loads((site / "search-index.json").read_text())["postings"])

@@ -62,6 +62,15 @@ def test_findable_however_typed(bundled: KnowledgeBase) -> None:
     assert "Collect" in headwords(bundled.search("I.K.S. QhonDoq"))
 
 
+def test_compatibility_forms_are_folded(bundled: KnowledgeBase) -> None:
+    """Fullwidth letters and ligatures (NFKC) find what their plain letters find (#48 item 12)."""
+    assert headwords(bundled.search("Mission"))[:3] == ["Mission II", "MISSIONS", "mission attempt"]
+    fullwidth = "\uff2d\uff49\uff53\uff53\uff49\uff4f\uff4e"
+    assert headwords(bundled.search(fullwidth)) == headwords(bundled.search("Mission"))
+    assert headwords(bundled.search("\ufb01rst")) == headwords(bundled.search("first"))
+    assert headwords(bundled.search("headword:\uff23onundrum")) == ["Conundrum"]
+
+
 def test_exclusion_prefix_and_kind(bundled: KnowledgeBase) -> None:
     assert "mirror universe" in headwords(bundled.search("mirror quadrant"))
     assert "mirror universe" not in headwords(bundled.search("mirror quadrant -bajor"))
@@ -165,6 +174,7 @@ def test_cli_search_json(capsys: pytest.CaptureFixture[str], bundled_root: Path)
         ("Quark 2E", ["quark", "2e"], ["quark", "2e"]),
         ("Bio-ship Alpha", ["bioship", "bio", "ship", "alpha"], ["bioship", "bio", "ship", "alpha"]),
         ("damaged ships", ["damaged", "ships"], ["damag", "ship"]),
+        ("\uff2d\uff49\uff53\uff53\uff49\uff4f\uff4e \ufb01rst", ["mission", "first"], ["mission", "first"]),
     ],
 )
 def test_analyzers_keep_card_game_words(typed: str, names: list[str], text: list[str]) -> None:

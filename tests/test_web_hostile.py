@@ -114,6 +114,11 @@ def test_feed_links_use_the_configured_base_url(hostile_root: Path, monkeypatch:
         ("/version/%C2%B2", 404, "no version '²'"),
         ("/docs/cr-2000-10-30?lines=" + "9" * 5000, 400, "lines: expected a line number or a range such as 79-83"),
         ("/docs/cr-2000-10-30?lines=5-" + "9" * 5000, 400, "lines: expected a line number or a range such as 79-83"),
+        ("/docs/cr-2000-10-30?lines=999999999-1", 400, "lines: a range ends at or after its first line"),
+        ("/docs/cr-2000-10-30.json?lines=5-2", 400, "lines: a range ends at or after its first line"),
+        ("/docs/cr-2000-10-30?lines=0-3", 400, "lines: lines are numbered from 1, got '0-3'"),
+        ("/docs/cr-2000-10-30?lines=999999999", 400, "lines: the document has 19 lines, not 999999999"),
+        ("/docs/cr-2000-10-30.json?lines=15-20", 400, "lines: the document has 19 lines, not 20"),
         ("/?q=card&limit=" + "9" * 5000, 400, "limit: expected a whole number from 1 to 100"),
         ("/index.json?q=card&limit=%C2%B2", 400, "limit: expected a whole number from 1 to 100"),
         ("/?q=card&limit=0", 400, "limit: expected a whole number from 1 to 100"),
@@ -130,6 +135,8 @@ def test_limit_and_lines_within_bounds_still_work(hostile: FlaskClient) -> None:
     assert len(hostile.get("/index.json?q=commandeering&limit=1").get_json()["results"]) == 1
     lines = hostile.get("/docs/cr-2000-10-30.json?lines=2-3").get_json()["lines"]
     assert [line["number"] for line in lines if line["cited"]] == [2, 3]
+    lines = hostile.get("/docs/cr-2000-10-30.json?lines=19").get_json()["lines"]
+    assert [line["number"] for line in lines if line["cited"]] == [19] and len(lines) == 19
     assert not any(line["cited"] for line in hostile.get("/docs/cr-2000-10-30.json?lines=").get_json()["lines"])
 
 
@@ -150,6 +157,23 @@ def test_post_is_405_with_allow(hostile: FlaskClient) -> None:
         assert sorted(response.headers["Allow"].split(", ")) == ["GET", "HEAD", "OPTIONS"]
         assert response.content_type.startswith("application/json" if url.endswith(".json") else "text/html")
         assert response.headers["X-Frame-Options"] == "DENY"
+
+
+def test_options_answers_the_allowed_methods_without_a_page(hostile: FlaskClient) -> None:
+    for url in ("/", "/index.json", "/entry/stccg:conundrum", "/docs"):
+        response = hostile.options(url)
+        assert (response.status_code, response.data) == (204, b""), url
+        assert sorted(response.headers["Allow"].split(", ")) == ["GET", "HEAD", "OPTIONS"]
+        assert "Content-Type" not in response.headers and response.headers["X-Frame-Options"] == "DENY"
+    assert hostile.options("/no/such/page").status_code == 404
+
+
+def test_a_long_query_is_not_echoed_into_the_link_header(hostile: FlaskClient) -> None:
+    response = hostile.get("/?q=" + "a" * 100_000)
+    assert response.status_code == 200 and "Link" not in response.headers
+    assert sum(len(k) + len(v) for k, v in response.headers.items()) < 1_000
+    response = hostile.get("/?q=" + "a" * 2000)  # a twin's URL within LINK_MOST is still given
+    assert response.headers["Link"] == f'</index.json?q={"a" * 2000}>; rel="alternate"; type="application/json"'
 
 
 def test_link_header_encodes_the_query(hostile: FlaskClient) -> None:

@@ -144,6 +144,8 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
 
     @app.before_request
     def open_kb() -> None:
+        if request.method == "OPTIONS":
+            return  # answered by its Allow header alone (`secure`): no page, no knowledge base
         g.kb = bases.acquire()
 
     @app.teardown_request
@@ -156,6 +158,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     @app.after_request
     def secure(response: BaseResponse) -> BaseResponse:
         response.headers.update(SECURITY_HEADERS)
+        if request.method == "OPTIONS" and response.status_code == 200:  # the methods allowed, no page
+            response.status_code = 204
+            response.headers.pop("Content-Type", None)
         if request.path == "/static/sw.js":  # the service worker serves the whole site, not only /static/
             response.headers["Service-Worker-Allowed"] = "/"
         if isinstance(request.routing_exception, RequestRedirect):  # e.g. //docs -> /docs: not via the Host

@@ -28,6 +28,9 @@ _MARKDOWN = MarkdownIt("commonmark", {"html": False, "linkify": False}).disable(
 _ICON = re.compile(r"\[([A-Za-z0-9]{1,8})\]")
 _WHOLE = re.compile(r"[0-9]{1,9}")
 _PATH_SAFE = "/:@"  # besides letters, digits and -._~: what a path keeps unencoded
+LINK_MOST = 2048
+"""The longest JSON twin's URL given in a page's ``Link`` header: a longer one (a query of
+kilobytes) is not echoed into a header; the twin is still at ``/path.json``."""
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # not in XML 1.0
 
 
@@ -167,7 +170,9 @@ def page(template: str, data: Mapping[str, Any], json_wanted: bool, status: int 
         return make_response(jsonify(data), status)
     context = {**data, "answered_on": data.get("as_of"), "as_of": request.args.get("as_of", "")}
     response = make_response(render_template(template, **context), status)
-    response.headers["Link"] = f'<{json_url()}>; rel="alternate"; type="application/json"'
+    twin = json_url()
+    if len(twin) <= LINK_MOST:
+        response.headers["Link"] = f'<{twin}>; rel="alternate"; type="application/json"'
     return response
 
 

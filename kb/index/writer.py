@@ -186,41 +186,67 @@ def extend_indexes(
     in the in-force index, the versions that came into force or left it since the previous
     build's date, and those touched or whose "See" text changed. ``before``: the days (as
     `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
-    of every version. The vocabulary gains the words of the new versions."""
+    of every version. The vocabulary gains the words of the new versions.
+
+    An index whose previous copy already has `SEGMENTS` segments is written whole instead, as
+    a full build writes it: each add's copy is one more segment, which every searcher of every
+    thread holds open and every search walks."""
     rewritten_topics = {versions[n - 1].topic for n in touched | set(before)}
-    grouped: dict[str, list[dict[str, Any]]] = {t: [] for t in rewritten_topics}
-    for version in versions:
-        if version.topic in grouped:
-            grouped[version.topic].append(version_document(version, topics, card_names, seen))
-    _patch(
-        previous / INDEX_DIR,
-        build / INDEX_DIR,
-        "topic",
-        rewritten_topics,
-        [topic_document(grouped[t]) for t in sorted(rewritten_topics)],
-        fused_analysers(),
-    )
+    if segments(previous / INDEX_DIR) >= SEGMENTS:
+        write_history(build / INDEX_DIR, (version_document(v, topics, card_names, seen) for v in versions))
+    else:
+        grouped: dict[str, list[dict[str, Any]]] = {t: [] for t in rewritten_topics}
+        for version in versions:
+            if version.topic in grouped:
+                grouped[version.topic].append(version_document(version, topics, card_names, seen))
+        _patch(
+            previous / INDEX_DIR,
+            build / INDEX_DIR,
+            "topic",
+            rewritten_topics,
+            [topic_document(grouped[t]) for t in sorted(rewritten_topics)],
+            fused_analysers(),
+        )
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
-    was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
     now = [v for v in versions if _in_force(_days(v), day)]
-    old_seen, new_seen = see_texts(was, topics), see_texts(now, topics)
-    old_ids = {v.id for v in was}
-    rewritten = [v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)]
-    gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
-    _patch(
-        previous / CURRENT_DIR,
-        build / CURRENT_DIR,
-        "version",
-        gone,
-        [version_document(v, topics, card_names, new_seen) for v in rewritten],
-        _fused_analysers(),
-    )
+    new_seen = see_texts(now, topics)
+    if segments(previous / CURRENT_DIR) >= SEGMENTS:
+        write_index(build / CURRENT_DIR, now, topics, card_names, new_seen)
+    else:
+        was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
+        old_seen = see_texts(was, topics)
+        old_ids = {v.id for v in was}
+        rewritten = [
+            v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)
+        ]
+        gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
+        _patch(
+            previous / CURRENT_DIR,
+            build / CURRENT_DIR,
+            "version",
+            gone,
+            [version_document(v, topics, card_names, new_seen) for v in rewritten],
+            _fused_analysers(),
+        )
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
     counts.update(folded_counts(_texts(versions[first:]) - _texts(versions[:first])))
     _write_vocabulary(build / VOCABULARY, counts, set(old["names"]) | _name_words(versions[first:], card_names))
     (build / BUILT_ON).write_text(today.isoformat())
+
+
+SEGMENTS = 4
+"""The most segments an add leaves an index with (a full build writes one): an add to an index
+that has as many writes it whole (`extend_indexes`). Each segment is an open file for every
+thread's searcher and a walk for every search: 16 adds, never merged, made the same searches
+cost 3.9 times the CPU and a worker hold 16 more open files an add."""
+
+
+def segments(directory: Path) -> int:
+    """How many segments the index in ``directory`` has."""
+    with index.open_dir(str(directory)).reader() as reader:
+        return sum(1 for _ in reader.leaf_readers())
 
 
 def _patch(
@@ -235,7 +261,8 @@ def _patch(
     ``key`` is among ``removed``, and with the ``added`` documents, in a segment of their own.
     Its segments are never merged: a merge leaves one segment without deletions whose documents
     stand in another order than a full build's, and a search orders documents of equal score by
-    document number in such an index (`kb.search.bulk.best`), as it rightly does in a full build's."""
+    document number in such an index (`kb.search.bulk.best`), as it rightly does in a full build's;
+    past `SEGMENTS`, `extend_indexes` writes the index whole instead."""
     target.mkdir()
     for path in source.iterdir():
         if path.suffix == ".toc":  # replaced by the next commit: a copy of its own

@@ -36,7 +36,8 @@ import shutil
 from collections.abc import Iterable
 from pathlib import Path
 
-from kb.errors import DamagedCache
+from kb import checksums
+from kb.errors import Damaged, DamagedCache
 from kb.ingest import sealed, store
 from kb.ingest.catalog import Card, Catalog, bundled_catalog, headword_titles
 from kb.ingest.ledger import apply_documents
@@ -192,9 +193,16 @@ def save_state(build: Path, state: State) -> None:
 
 
 def load_state(previous: Path | None, damaged: dict[str, str] | None = None) -> State | None:
-    """The state the ``previous`` build saved, if it saved one with this code; one that does not
-    load is recorded in ``damaged`` (`STATE`: why)."""
+    """The state the ``previous`` build saved, if it saved one with this code and its files are
+    what it wrote (`kb.checksums`); one that does not load, or a damaged build, is recorded in
+    ``damaged`` (why), and the build is a full one."""
     if previous is None or not (previous / STATE).is_file():
+        return None
+    try:  # an add extends the store and indexes in service: never damaged ones (`kb.checksums`)
+        checksums.check(previous)
+    except Damaged as err:
+        if damaged is not None:
+            damaged[checksums.CHECKSUMS] = str(err).removesuffix("; run 'rulings build'")
         return None
     try:
         state = sealed.load(previous / STATE)

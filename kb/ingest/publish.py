@@ -15,7 +15,7 @@ import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 
-from kb import files
+from kb import checksums, files
 from kb.errors import BuildError
 from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_GAME
 from rulings.manifest import MANIFEST, load_default_game
@@ -49,6 +49,7 @@ def publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]:
                 write(staging)
             except sqlite3.Error as err:  # a full disk, a file size limit: the store says it in its words
                 raise BuildError(f"{kb}: cannot write the new build's store: {err}") from None
+            checksums.seal(staging)  # what the build wrote, checked when it is read
             _fsync_tree(staging)
             staging.rename(final)
             files.fsync_directory(builds)

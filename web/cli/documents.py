@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 
 from kb.answers import DocumentPage, VersionPage
-from kb.asking import cited_lines
+from kb.asking import cited_lines, lines_beyond
 from kb.errors import UnknownDocument, UnknownVersion
 from rulings.dates import parse_date
 from web.citing import lines_cited
@@ -55,6 +55,9 @@ def _document(args: argparse.Namespace) -> int:
     found: DocumentPage | None = _open(args).document_page(args.document, low, high)
     if found is None:
         raise UnknownDocument(args.document, [])
+    beyond = lines_beyond(low, high, found["line_count"])
+    if beyond:
+        raise BadArguments(beyond)
     if args.json:
         print_json(found)
         return 0

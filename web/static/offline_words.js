@@ -1,10 +1,11 @@
 // The words of the exported site's search, read as the server reads them (first of the three
 // files of the search: offline_words.js, offline_index.js, offline_search.js, loaded in that
-// order): words folded (kb.analysis: Cha'Joh = chajoh, U.S.S. = uss, a compound also as its
-// parts), inflectionStem (kb.analysis.inflection_stem, letter for letter), the edit distance of
-// the spelling correction, and a query read as kb.questions.read_query reads it (filler words
-// dropped, -word excluded, word* a prefix, field:value and "phrases" as clauses). It starts
-// window.RulingsSearch, which the next two files fill in.
+// order): words folded (kb.analysis: Cha'Joh = chajoh, U.S.S. = uss, fullwidth letters and
+// ligatures as NFKC folds them, a compound also as its parts), inflectionStem
+// (kb.analysis.inflection_stem, letter for letter), the edit distance of the spelling correction,
+// and a query read as kb.questions.read_query reads it (filler words dropped, -word excluded,
+// word* a prefix, field:value and "phrases" as clauses). It starts window.RulingsSearch, which
+// the next two files fill in.
 (function () {
   "use strict";
   var WORD = /\[[\p{L}\p{N}_]+\]|[\p{L}\p{N}_]+(?:['\u2019.\-][\p{L}\p{N}_]+)*\.?/gu;
@@ -15,7 +16,7 @@
   var MAX_QUERY = 500;
 
   function foldQuotes(s) { return s.replace(/[\u2018\u2019\u201b\u2032]/g, "'").replace(/[\u201c\u201d]/g, '"'); }
-  function fold(word) { return foldQuotes(word).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
+  function fold(word) { return foldQuotes(word.normalize("NFKC")).replace(/[\[\]'.\-]/g, "").toLowerCase(); }
 
   function queryWords(text) {
     // The folded words of a query, a compound as its parts (bio-ship: bio, ship), each once.
