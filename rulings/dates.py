@@ -1,8 +1,9 @@
 """Dates as documents and users write them: ``11/27/00`` (M/D/YY) and ``2000-11-27``.
 
 One rule for two-digit years (70-99 are 19xx, the rest 20xx), used by the Current Rulings
-parser for the dates its documents print and by every command and page for the dates a
-user gives (`parse_date`, which raises `BadDate`).
+parser for the dates its documents print. Every command and page takes a date a user gives in
+one form, ``YYYY-MM-DD`` (`parse_date`, which raises `BadDate`): ``02/01/2000`` is refused,
+naming both days it could be.
 """
 
 from __future__ import annotations
@@ -34,16 +35,34 @@ def parse_us_date(text: str) -> dt.date | None:
 
 
 def parse_date(text: str | None) -> dt.date:
-    """``YYYY-MM-DD`` or ``M/D/YY`` as a date; today when None. Anything else is a `BadDate`."""
+    """``YYYY-MM-DD`` as a date; today when None. Anything else is a `BadDate`: a date written
+    with slashes too (``02/01/2000`` is February 1 to one reader and January 2 to another), the
+    message naming what it could be in the one form every command and page takes."""
     if text is None:
         return dt.date.today()
     value = text.strip()
-    day = parse_us_date(value) if US_DATE.fullmatch(value) else None
-    if day is not None:
-        return day
     if _ISO_DATE.fullmatch(value):
         try:
             return dt.date.fromisoformat(value)
         except ValueError:
             pass
+    if US_DATE.fullmatch(value):
+        readings = _readings(value)
+        if readings:
+            said = " or ".join(d.isoformat() for d in readings)
+            raise BadDate(f"{text!r}: dates are written YYYY-MM-DD here ({said}?), never with slashes")
     raise BadDate(f"{text!r} is not a date (expected YYYY-MM-DD, e.g. 2000-11-27)")
+
+
+def _readings(value: str) -> list[dt.date]:
+    """The days a slashed date can be: month first and day first, each if a real date."""
+    first, second, year = (int(g) for g in value.split("/"))
+    if year < 100:
+        year += 1900 if year >= 70 else 2000
+    found = []
+    for month, day in ((first, second), (second, first)):
+        try:
+            found.append(dt.date(year, month, day))
+        except ValueError:
+            continue
+    return list(dict.fromkeys(found))

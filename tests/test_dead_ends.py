@@ -4,11 +4,13 @@ JSON and on the command line; a not-found line is the README's one-line ``ruling
 
 from __future__ import annotations
 
+import tomllib
 from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
+from helpers import ROOT
 from web.cli.main import main
 
 
@@ -47,3 +49,10 @@ def test_a_name_of_another_game_says_which_game_has_it(bundled_root: Path, capsy
     """It suggested "did you mean: Conundrum", the very name it rejected."""
     assert _run(capsys, "history", "Conundrum", "--game", "neutral-zone", "--kb", str(bundled_root)) == (
         1, "rulings: error: no entry 'Conundrum' in this game; it is an entry of stccg (--game stccg)\n")  # fmt: skip
+
+
+def test_the_program_says_its_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    assert (done.value.code, capsys.readouterr().out) == (0, f"rulings {version}\n")

@@ -383,7 +383,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
     if args.json:
         print_json(answer)
         return 0
-    print(f"Deck of {answer['total']} cards, rulings in force on {answer['as_of']}")
+    print(f"Deck of {answer['total']} card{'' if answer['total'] == 1 else 's'}, rulings in force on {answer['as_of']}")
     for item in answer["cards"]:
         print(
             f"{item['count']}x {item['name']}: {len(item['entries'])} entr{'y' if len(item['entries']) == 1 else 'ies'}"

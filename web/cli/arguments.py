@@ -63,9 +63,20 @@ def _whole(text: str) -> int:
     return int(text)
 
 
+def _version() -> str:
+    """The installed distribution's version (``pyproject.toml``), or "unknown" when it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("rulings")
+    except PackageNotFoundError:
+        return "unknown"
+
+
 def parser() -> _Parser:
     """The argument parser for every ``rulings`` command."""
     top = _Parser(prog="rulings", description="Card-game rules and rulings knowledge base.")
+    top.add_argument("--version", action="version", version=f"rulings {_version()}", help="print the version")
 
     parse = top.command("parse", "parse one document and show its entries and coverage")
     parse.add_argument("file", help="the document, a plain-text file")

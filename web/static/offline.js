@@ -281,7 +281,7 @@
         if (same) { same.count += count; } else { known.push({ name: card[0], file: card[1], count: count }); }
       });
       var total = known.reduce(function (a, k) { return a + k.count; }, 0);
-      var shown = [el("p", { "class": "count" }, [total + " cards, " + known.length + " distinct known" + (unknown.length ? ", " + unknown.length + " unknown" : "")])];
+      var shown = [el("p", { "class": "count" }, [total + (total === 1 ? " card, " : " cards, ") + known.length + " distinct known" + (unknown.length ? ", " + unknown.length + " unknown" : "")])];
       unknown.forEach(function (u) {
         var close = window.RulingsSearch ? closeNames(cards, u) : [];
         var line = el("p", { "class": "error" }, ["Unknown card: " + u]);

@@ -37,12 +37,16 @@
   function ready() {
     // Kept whole: the worker puts its mark last in the cache named by the build.
     return caches.open("rulings-" + build).then(function (cache) { return cache.match(new URL("../.rulings-kept", script.src)); }).then(function (found) {
-      if (found) { mark.replaceChildren("Ready offline: build " + build); }
+      if (found) {
+        mark.replaceChildren("Ready offline: build " + build);
+        if (save) { save.textContent = "Save again"; }  // kept already: "Save for offline" beside it contradicts it
+      }
       return Boolean(found);
     });
   }
+  var save = null;
   if (shownBuild && build) {
-    var save = document.createElement("button");
+    save = document.createElement("button");
     save.type = "button";
     save.textContent = "Save for offline";
     save.addEventListener("click", function () {
