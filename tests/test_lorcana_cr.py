@@ -181,6 +181,13 @@ def test_a_library_of_the_five_shows_a_rule_as_of_a_date(lorcana: KnowledgeBase)
     assert alert.startswith("The Alert keyword represents a static ability.")
 
 
+@pytest.mark.parametrize("typed", ["4.6.8", "4.6.8.", "rule 4.6.8"])
+def test_a_dotted_rule_number_typed_alone_goes_to_that_rule(lorcana: KnowledgeBase, typed: str) -> None:
+    """As Magic's ``702.9a`` does: the first result is the rule (it was any text citing the number)."""
+    found = lorcana.search(typed, dt.date(2026, 5, 1), "lorcana", limit=3)["results"]
+    assert found[0]["headword"] == "4.6.8"
+
+
 def test_the_diff_across_the_renumbering_reports_moves(lorcana: KnowledgeBase) -> None:
     answer = lorcana.diff(dt.date(2025, 2, 28), dt.date(2026, 2, 5), "lorcana", paging=Paging(0, None))
     moved = {(i["moved_from"], i["headword"]) for kind in ("added", "changed") for i in answer[kind] if i["moved_from"]}
