@@ -25,6 +25,7 @@ from kb import files
 from kb.errors import BuildError
 from kb.ingest import claims
 from kb.ingest.copies import refuse_copy
+from kb.ingest.manifest_file import toml_string
 from kb.ingest.pipeline import build_locked, transaction
 from kb.ingest.publish import library_changed
 from kb.ingest.reports import BuildReport, report_for
@@ -35,30 +36,9 @@ from rulings.parse import parse_document
 from rulings.reading import detect, refusal
 from rulings.source import read_source
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "document"
-
-
-def toml_string(text: str) -> str:
-    """``text`` as a TOML basic string: quotes, backslashes and control characters escaped,
-    everything else (accents, emoji) written as itself. Raises ValueError on text that is not
-    Unicode (a lone surrogate, e.g. from undecodable command-line bytes)."""
-    out = ['"']
-    for char in text:
-        code = ord(char)
-        if 0xD800 <= code <= 0xDFFF:
-            raise ValueError(f"{text!r} is not valid Unicode text")
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
 
 
 def _table(fields: dict[str, str | bool], where: str) -> bytes:

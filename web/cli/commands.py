@@ -135,7 +135,13 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 0
     cards = [Path(c) for c in args.cards or []]
     report = build(
-        Path(args.library), Path(args.kb), cards, wait=args.wait, notify=_notify, accept_unread=args.accept_unread
+        Path(args.library),
+        Path(args.kb),
+        cards,
+        wait=args.wait,
+        notify=_notify,
+        accept_unread=args.accept_unread,
+        keep_cards=True,
     )
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
@@ -149,6 +155,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 "imported": report.imported,
                 "links": report.links,
                 "imports": [{**vars(i), "path": str(i.path)} for i in report.imports],
+                "kept": report.kept,
                 "warnings": report.warnings,
                 "references": report.references,
             }
@@ -162,6 +169,9 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"cards: {report.cards} in the catalog ({report.imported} rows imported), {report.links} links")
     for imported in report.imports:
         print(f"  {imported.line()}")
+    if report.kept:
+        kept = ", ".join(report.kept)
+        print(f"  kept in the library as {kept} ([[cards]] in {MANIFEST}): every build and add imports them")
     for warning in report.warnings:
         print(f"  warning: {warning}")
     print(f"references: {len(report.references)} to topics not in this knowledge base")
