@@ -343,3 +343,54 @@ def test_a_full_disk_after_the_switch_leaves_the_library_and_the_kb_in_service_a
     assert (check.returncode, check.stderr) == (0, "")
     assert contents(kb) == clean_build(library)
     assert leftovers(library, kb) == []
+
+
+def stopped(step: str, *args: str | Path) -> subprocess.Popen[str]:
+    """The real ``rulings`` command line, stopped (SIGSTOP) at the fault point ``step``: the test acts, then
+    continues it (SIGCONT)."""
+    env = {**os.environ, "RULINGS_FAULT": f"{step}:stop"}
+    command = [sys.executable, "-m", "web.cli", *map(str, args)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    _, status = os.waitpid(run.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status)
+    return run
+
+
+def by_hand(library: Path) -> bytes:
+    """A document put in the library by an editor, and the [[document]] table the editor appends for it."""
+    (library / "stccg" / "by-hand.txt").write_bytes(UPDATE.read_bytes().replace(b"cards stay", b"cards remain"))
+    return TABLE.replace(b"stccg-new-update", b"stccg-by-hand").replace(b"new-update", b"by-hand")
+
+
+def test_an_add_interrupted_after_a_hand_edit_leaves_the_edit(library: Path, kb: Path) -> None:
+    new, manifest = library.parent / "new-update.txt", library / "library.toml"
+    before, served, hand = manifest.read_bytes(), in_service(kb), by_hand(library)
+    run = stopped("mid-build", "add", new, *ADD, "--library", library, "--kb", kb)
+    with manifest.open("ab") as editor:
+        editor.write(hand)
+    run.send_signal(signal.SIGINT)
+    run.send_signal(signal.SIGCONT)
+    _, err = run.communicate(timeout=300)
+    copy = library / "stccg" / "new-update.txt"
+    assert (run.returncode, err) == (130, f"rulings: interrupted; {manifest} was edited while this add ran: left as "
+                                          f"edited, with this add's [[document]] table for {copy}; 'rulings build' "
+                                          "puts the library in service (or delete that table and file)\n")  # fmt: skip
+    assert manifest.read_bytes() == before + TABLE + hand
+    assert copy.read_bytes() == new.read_bytes() and in_service(kb) == served
+    assert rulings("build", "--library", library, "--kb", kb).returncode == 0
+    assert [d.id for d in load_manifest(library)][-2:] == ["stccg-new-update", "stccg-by-hand"]
+
+
+def test_an_add_refuses_to_write_over_a_hand_edit(library: Path, kb: Path) -> None:
+    new, manifest = library.parent / "new-update.txt", library / "library.toml"
+    before, served, hand = manifest.read_bytes(), in_service(kb), by_hand(library)
+    run = stopped("after-copy", "add", new, *ADD, "--library", library, "--kb", kb)
+    with manifest.open("ab") as editor:
+        editor.write(hand)
+    run.send_signal(signal.SIGCONT)
+    _, err = run.communicate(timeout=300)
+    assert (run.returncode, err) == (1, f"rulings: error: new-update.txt not added: {manifest} was edited while "
+                                        "this add ran, and is left as edited; run the add again\n")  # fmt: skip
+    assert manifest.read_bytes() == before + hand
+    assert not (library / "stccg" / "new-update.txt").exists() and in_service(kb) == served

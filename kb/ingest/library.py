@@ -7,10 +7,12 @@ library (`kb.ingest.copies`), copies it into the library, appends its ``[[docume
 manifest and rebuilds. The copy and the manifest are each written to a temporary file, fsynced and
 renamed. If any step fails before the new knowledge base is in service, the library is put back byte
 for byte: the saved manifest is renamed back, and the copied file (and the game directory) removed
-if this add created them; once the knowledge base in service is the one built from the new manifest,
-the add stands whatever fails after (`kb.ingest.publish.publish` reports such a failure as a
-warning). A file left in the library by an interrupted add (same bytes, not in the manifest) is
-taken over by a retry.
+if this add created them. The manifest is written only over the bytes this add read or wrote last
+(`kb.ingest.manifest_file`): edited by hand meanwhile, it is left as edited (and the copy with it
+when it names it), and the add says so in one line. Once the knowledge base in service is the one
+built from the new manifest, the add stands whatever fails after (`kb.ingest.publish.publish`
+reports such a failure as a warning). A file left in the library by an interrupted add (same bytes,
+not in the manifest) is taken over by a retry.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 
 from kb import files
 from kb.errors import BuildError
-from kb.ingest import claims
+from kb.ingest import claims, manifest_file
 from kb.ingest.copies import refuse_copy
 from kb.ingest.manifest_file import toml_string
 from kb.ingest.pipeline import build_locked, transaction
@@ -143,20 +145,44 @@ def add_document(
             if not adopted:
                 _write(target, lambda: files.copy_atomic(source, target, step="copy"))
             files.fault("after-copy")
-            _write(manifest, lambda: files.write_atomic(manifest, before + table, step="manifest"))
+            manifest_file.replace(manifest, before, before + table, step="manifest")
             files.fault("after-manifest")
             return build_locked(library, kb)
-        except BaseException:
-            if manifest.read_bytes() != before and library_changed(library, kb, strict=True) is None:
+        except BaseException as err:
+            now = manifest.read_bytes()
+            if now != before and library_changed(library, kb, strict=True) is None:
                 raise  # the knowledge base in service was built from the new manifest: the add stands
-            if manifest.read_bytes() != before:
-                files.write_atomic(manifest, before)
-            if not adopted:
+            edited = _edited(err, manifest, before, table, now, target)
+            if now == before + table:
+                manifest_file.replace(manifest, now, before)
+            if not adopted and (edited is None or table not in now):
                 target.unlink(missing_ok=True)
-            if made_directory:
-                with contextlib.suppress(OSError):
-                    target.parent.rmdir()
-            raise
+                if made_directory:
+                    with contextlib.suppress(OSError):
+                        target.parent.rmdir()
+            if edited is None:
+                raise
+            if isinstance(err, KeyboardInterrupt):
+                raise KeyboardInterrupt(f"interrupted; {edited}") from None
+            raise BuildError(edited) from None
+
+
+def _edited(err: BaseException, manifest: Path, before: bytes, table: bytes, now: bytes, target: Path) -> str | None:
+    """What an add that failed (``err``) says when ``manifest`` was edited meanwhile (it holds neither the
+    bytes read, ``before``, nor those this add wrote): it is left as edited, never written over, and so
+    is the copy ``target`` when the edited manifest holds this add's ``table``. None when not edited."""
+    if now in (before, before + table):
+        return None
+    if table in now:
+        return (
+            f"{manifest} was edited while this add ran: left as edited, with this add's [[document]] table "
+            f"for {target}; 'rulings build' puts the library in service (or delete that table and file)"
+        )
+    failed = "" if "changed while this command ran" in str(err) else f" ({str(err) or type(err).__name__})"
+    return (
+        f"{target.name} not added{failed}: {manifest} was edited while this add ran, and is left as edited; "
+        "run the add again"
+    )
 
 
 def detected_kind(path: Path, titles: frozenset[str]) -> str:
