@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, SEEDS
+from helpers import FIXTURES, SEEDS, SHARED
 from web.cli.main import main
 
 UPDATE = "stccg/current-rulings-update-2000-12-18.txt"
@@ -187,3 +187,30 @@ def test_a_ruling_quoting_an_update_says_nothing_of_its_document(tmp_path: Path)
     path.write_text("CURRENT RULINGS UPDATE\nonly new or changed rulings\n" + text, encoding="utf-8")
     said = contradictions(parse_file(path, "current-rulings"), path.read_text(encoding="utf-8").splitlines())
     assert [c.line for c in said] == [1]
+
+
+HZ = SHARED / "real" / "1e-cr-2001-03-26-hz.txt"
+"""A page of the Current Rulings of 3/26/01 (rulings H-Z), which reads as a Glossary's entries too."""
+
+
+@pytest.mark.skipif(not HZ.is_file(), reason="../shared/real/1e-cr-2001-03-26-hz.txt is absent")
+def test_a_page_whose_kind_would_end_another_series_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    library, kb = shutil.copytree(SEEDS, tmp_path / "library"), str(tmp_path / "kb")
+    at = ["--library", str(library), "--kb", kb]
+    assert run(capsys, "build", *at)[0] == 0
+    manifest = (library / "library.toml").read_bytes()
+    add = ["add", str(HZ), "--kind", "glossary", "--date", "2001-03-26", *at]
+    said = (
+        f"{HZ}: as a glossary it would end 43 versions in force of the current-rulings series, which it does not "
+        "hold, but its text reads as a current-rulings"
+    )
+    assert run(capsys, *add) == (
+        1, "", f"rulings: error: {said}; correct --kind, or add --force-contradiction to keep it\n")  # fmt: skip
+    assert (library / "library.toml").read_bytes() == manifest and not (library / "stccg" / HZ.name).exists()
+    status, out, _ = run(capsys, "show", "Conundrum", "--kb", kb)
+    assert status == 0 and "  [Glossary, version 1 of 1] active since 2000-11-27; replace" in out.splitlines()
+    status, _, err = run(capsys, *add, "--force-contradiction")
+    assert (status, err.splitlines()[0]) == (0, f"rulings: warning: {said} (kept: --force-contradiction)")
+    assert "nothing in force" in run(capsys, "show", "Conundrum", "--kb", kb)[1]  # what the wrong kind does

@@ -1,7 +1,8 @@
 """Bring a newly published document into a library: check, copy, register, rebuild.
 
 `add_document` parses the file first and refuses it (with the parse report) if any line would be
-lost, or when its text contradicts ``--kind`` or ``--date`` (`kb.ingest.claims`); then, holding the
+lost, or when its text contradicts ``--kind`` or ``--date`` (`kb.ingest.claims`), or when, read as
+its kind, it would end many versions of another series (`kb.ingest.ending`); then, holding the
 library's and the KB's locks (`kb.ingest.pipeline.transaction`), refuses a text already in the
 library (`kb.ingest.copies`), copies it into the library, appends its ``[[document]]`` table to the
 manifest and rebuilds. The copy and the manifest are each written to a temporary file, fsynced and
@@ -18,6 +19,7 @@ not in the manifest) is taken over by a retry.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -25,7 +27,7 @@ from pathlib import Path
 
 from kb import files
 from kb.errors import BuildError
-from kb.ingest import claims, manifest_file
+from kb.ingest import claims, ending, manifest_file
 from kb.ingest.copies import refuse_copy
 from kb.ingest.manifest_file import toml_string
 from kb.ingest.pipeline import build_locked, transaction
@@ -147,7 +149,8 @@ def add_document(
             files.fault("after-copy")
             manifest_file.replace(manifest, before, before + table, step="manifest")
             files.fault("after-manifest")
-            return build_locked(library, kb)
+            guard = ending.guard(dataclasses.replace(document, id=ident), source, titles, force, notify)
+            return build_locked(library, kb, guard=guard)
         except BaseException as err:
             now = manifest.read_bytes()
             if now != before and library_changed(library, kb, strict=True) is None:

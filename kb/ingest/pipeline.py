@@ -38,6 +38,7 @@ from kb.ingest.linking import link_versions, ordinary_words
 from kb.ingest.publish import library_changed, publish, write_reports
 from kb.ingest.reports import BuildReport, check_coverage, damaged_caches, report_for
 from kb.ingest.state import Extension, Run, State
+from kb.ingest.versioning import Ledger
 from kb.paths import CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
 from kb.texts import see_texts
 from rulings.manifest import (
@@ -139,12 +140,19 @@ def transaction(
 
 
 def build_locked(
-    library: Path, kb: Path, cards: list[Path] | Path | None = None, *, accept_unread: bool = False
+    library: Path,
+    kb: Path,
+    cards: list[Path] | Path | None = None,
+    *,
+    accept_unread: bool = False,
+    guard: Callable[[Ledger], None] | None = None,
 ) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
     service saved (`kb.ingest.incremental`): its parse results, and when the library only gained
-    newer documents, everything else too."""
+    newer documents, everything else too. ``guard`` sees the documents applied before anything is
+    written, and may refuse the build (an add's check of what its document ends)."""
     run = _begin(library, kb, cards, accept_unread)
+    run.guard = guard
     state = incremental.load_state(run.previous, run.damaged)
     run.moved = incremental.relocate(state, run.keys, run.documents) if state else {}
     full = incremental.newer_only(state, run.keys, run.documents, run.releases, bool(run.card_files))
@@ -154,6 +162,8 @@ def build_locked(
         check_coverage(added, run.accept_unread)
         extension = incremental.extend(state, added, run.documents[len(state.keys) :])
         if not isinstance(extension, str):
+            if guard:
+                guard(state.ledger)
             return _extend(run, state, extension)
         full = extension
     return _full(run, full)
@@ -203,6 +213,8 @@ def _full(run: Run, full: str | None) -> BuildReport:
     claims.check(results)
     reports = check_coverage(results, run.accept_unread)
     ledger = apply_documents(results, run.releases)
+    if run.guard:
+        run.guard(ledger)
     catalog = bundled_catalog(results)
     saved = State(
         code=incremental.code_fingerprint(),
