@@ -214,3 +214,23 @@ def test_a_page_whose_kind_would_end_another_series_is_refused(
     status, _, err = run(capsys, *add, "--force-contradiction")
     assert (status, err.splitlines()[0]) == (0, f"rulings: warning: {said} (kept: --force-contradiction)")
     assert "nothing in force" in run(capsys, "show", "Conundrum", "--kb", kb)[1]  # what the wrong kind does
+
+
+@pytest.mark.parametrize(
+    ("name", "stated", "given"),
+    [("1e-cr-2001-03-26-hz.txt", "2001-03-26", "2001-04-26"), ("1e-cr-2001-09-24-ag.txt", "2001-09-24", "2001-10-24")],
+)
+def test_a_page_headed_rulings_updated_is_dated_by_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, stated: str, given: str
+) -> None:
+    """``Rulings Updated: 03/26/01`` (``Rulings Updated 09/24/01``) heads the pages of the Current Rulings web site."""
+    page = SHARED / "real" / name
+    if not page.is_file():
+        pytest.skip(f"../shared/real/{name} is absent")
+    library = shutil.copytree(SEEDS, tmp_path / "library")
+    manifest = (library / "library.toml").read_bytes()
+    at = ["--kind", "current-rulings", "--library", str(library), "--kb", str(tmp_path / "kb")]
+    assert run(capsys, "add", str(page), "--date", given, *at) == (1, "", (
+        f"rulings: error: {page}:1: the text is dated {stated}, but --date is {given}; correct the command, or add "
+        "--force-contradiction to keep it\n"))  # fmt: skip
+    assert (library / "library.toml").read_bytes() == manifest and not (tmp_path / "kb" / "current").exists()
