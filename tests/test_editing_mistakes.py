@@ -234,3 +234,29 @@ def test_a_page_headed_rulings_updated_is_dated_by_it(
         f"rulings: error: {page}:1: the text is dated {stated}, but --date is {given}; correct the command, or add "
         "--force-contradiction to keep it\n"))  # fmt: skip
     assert (library / "library.toml").read_bytes() == manifest and not (tmp_path / "kb" / "current").exists()
+
+
+def test_an_update_without_its_forum_preamble_is_refused_as_a_copy(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kb = str(tmp_path / "kb")
+    assert run(capsys, "build", "--library", str(library), "--kb", kb)[0] == 0
+    manifest = (library / "library.toml").read_bytes()
+    seed = (library / "stccg" / "current-rulings-update-2000-11-27.txt").read_text(encoding="utf-8")
+    assert seed.splitlines()[1].startswith("Current Rulings Update (Repost") and seed.splitlines()[13] == "11/27/00"
+    first = "document 'cr-update-2000-11-27' (stccg/current-rulings-update-2000-11-27.txt), already in the library"
+    near = tmp_path / "bare.txt"
+    near.write_text("\n".join(seed.splitlines()[11:]) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "add", str(near), "--kind", "current-rulings-update", "--date", "2000-11-27",
+                           "--library", str(library), "--kb", kb)  # fmt: skip
+    assert (status, out, err) == (1, "", (
+        f"rulings: error: {near}: refused: its text is within the text of {first}, but for 805 characters before "
+        "or after it (a repost's preamble?); an update added twice would be applied twice\n"))  # fmt: skip
+    signed = tmp_path / "signed.txt"  # the whole text and a line more, which no entry holds
+    signed.write_text(seed + "\nRakal\n", encoding="utf-8")
+    status, out, err = run(capsys, "add", str(signed), "--kind", "current-rulings-update", "--date", "2000-11-27",
+                           "--library", str(library), "--kb", kb)  # fmt: skip
+    assert (status, out, err) == (1, "", (
+        f"rulings: error: {signed}: refused, it would lose lines: 1 of its 98 non-blank lines are read as no entry "
+        f"(unparsed: line 188); see 'rulings parse {signed}'\n"))  # fmt: skip
+    assert (library / "library.toml").read_bytes() == manifest

@@ -394,3 +394,35 @@ def test_an_add_refuses_to_write_over_a_hand_edit(library: Path, kb: Path) -> No
                                         "this add ran, and is left as edited; run the add again\n")  # fmt: skip
     assert manifest.read_bytes() == before + hand
     assert not (library / "stccg" / "new-update.txt").exists() and in_service(kb) == served
+
+
+def test_the_same_add_retried_after_a_kill_finishes_it(library: Path, kb: Path) -> None:
+    new = library.parent / "new-update.txt"
+    before = (library / "library.toml").read_bytes()
+    assert rulings("add", new, *ADD, "--library", library, "--kb", kb, fault="mid-build").returncode == -9
+    retry = rulings("add", new, *ADD, "--library", library, "--kb", kb)
+    changed = f"{library / 'library.toml'} changed since the knowledge base in service was built"
+    finishes = "an interrupted add of new-update.txt left it there; this add finishes it"
+    assert (retry.returncode, retry.stderr) == (0, f"rulings: note: {changed}: {finishes}\n")
+    assert retry.stdout.startswith("stccg-new-update: 11 entries")
+    assert (library / "library.toml").read_bytes() == before + TABLE
+    assert rulings("build", "--check", "--library", library, "--kb", kb).returncode == 0
+    assert contents(kb) == clean_build(library)
+
+
+@pytest.mark.parametrize("command", ["add", "build"])
+def test_ctrl_c_after_the_switch_says_the_work_completed(library: Path, kb: Path, command: str) -> None:
+    args = ["add", library.parent / "new-update.txt", *ADD] if command == "add" else ["build"]
+    env = {**os.environ, "RULINGS_FAULT": "after-switch:sigint"}
+    command_line = [sys.executable, "-m", "web.cli", *map(str, args), "--library", str(library), "--kb", str(kb)]
+    done = subprocess.run(command_line, capture_output=True, text=True, env=env, timeout=300, check=False,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    serving = (kb / "current").resolve()
+    said = {
+        "add": "interrupted after the add completed: stccg-new-update is in the library and in the knowledge base "
+        "in service",
+        "build": f"interrupted after the new build was put in service ({serving})",
+    }[command]
+    assert (done.returncode, done.stderr) == (130, f"rulings: {said}\n")
+    assert rulings("build", "--check", "--library", library, "--kb", kb).returncode == 0
+    assert contents(kb) == clean_build(library)

@@ -36,7 +36,7 @@ from kb.ingest.reports import BuildReport, report_for
 from kb.paths import WAIT
 from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
 from rulings.model import Document
-from rulings.parse import parse_document
+from rulings.parse import Coverage, parse_document
 from rulings.reading import detect, refusal
 from rulings.source import read_source
 
@@ -99,7 +99,7 @@ def add_document(
         raise BuildError(f"{unread} (--accept-unread keeps it)")
     report = report_for(result)
     if not report.coverage.complete or report.unparsed:
-        raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
+        raise BuildError(_losing(source, result.unparsed, report.coverage))
     contradicted = claims.found(result, {"kind": "--kind", "date": "--date"})
     if contradicted and not force:
         raise BuildError(
@@ -110,16 +110,22 @@ def add_document(
             notify(f"warning: {contradiction.message(str(source))} (kept: --force-contradiction)")
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
+        existing = load_manifest(library)
+        manifest = library / MANIFEST
+        target = library / game / source.name
+        begun = next((d for d in existing if Path(d.path).resolve() == target.resolve()), None)
+        if changed and begun and begun.kind == kind and target.read_bytes() == source.read_bytes():
+            if notify:  # an interrupted add registered this very file: this one finishes it
+                notify(f"note: {changed}: an interrupted add of {source.name} left it there; this add finishes it")
+            guard = ending.guard(dataclasses.replace(document, id=begun.id), source, titles, force, notify)
+            return build_locked(library, kb, guard=guard)
+        refuse_copy(source, existing, library)
         if changed and notify:
             notify(f"warning: {changed} (an interrupted add?); this add rebuilds it")
-        existing = load_manifest(library)
-        refuse_copy(source, existing, library)
         ident = _slug(f"{game}-{source.stem}")
         taken = {d.id for d in existing}
         while ident in taken:
             ident += "-2"
-        manifest = library / MANIFEST
-        target = library / game / source.name
         files.remove_stale_temporaries([library, target.parent], [Path(d.path) for d in existing])
         if target.resolve() in {Path(d.path).resolve() for d in existing}:
             raise BuildError(f"{target}: a file of that name is already in the library")
@@ -154,6 +160,11 @@ def add_document(
         except BaseException as err:
             now = manifest.read_bytes()
             if now != before and library_changed(library, kb, strict=True) is None:
+                if isinstance(err, KeyboardInterrupt):  # the add stands: say so, not that nothing was done
+                    raise KeyboardInterrupt(
+                        f"interrupted after the add completed: {ident} is in the library and in the knowledge "
+                        "base in service"
+                    ) from None
                 raise  # the knowledge base in service was built from the new manifest: the add stands
             edited = _edited(err, manifest, before, table, now, target)
             if now == before + table:
@@ -185,6 +196,19 @@ def _edited(err: BaseException, manifest: Path, before: bytes, table: bytes, now
     return (
         f"{target.name} not added{failed}: {manifest} was edited while this add ran, and is left as edited; "
         "run the add again"
+    )
+
+
+def _losing(source: Path, unparsed: list[int], coverage: Coverage) -> str:
+    """The line refusing a document some of whose lines no entry holds (or that are lost or counted twice)."""
+    if unparsed:
+        first = ", ".join(map(str, unparsed[:3])) + (", ..." if len(unparsed) > 3 else "")
+        return (
+            f"{source}: refused, it would lose lines: {len(unparsed)} of its {coverage.nonblank} non-blank lines "
+            f"are read as no entry (unparsed: line {first}); see 'rulings parse {source}'"
+        )
+    return (
+        f"{source}: refused, it would lose lines: lost {list(coverage.missing)}, counted twice {list(coverage.twice)}"
     )
 
 

@@ -70,6 +70,8 @@ def publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]:
     except OSError as err:
         failed = err.strerror or str(err)
         return final, f"{kb / CURRENT}: the new build is in service, but what follows the switch failed: {failed}"
+    except KeyboardInterrupt:  # after the commit: say the build stands, not that nothing was done
+        raise KeyboardInterrupt(f"interrupted after the new build was put in service ({final})") from None
     return final, None
 
 

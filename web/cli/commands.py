@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb.errors import BuildError
 from kb.paths import LIBRARY_HINT, current
@@ -16,6 +17,9 @@ from rulings.model import ParseResult
 from web.cli.answers import print_json
 from web.cli.serving import serve
 from web.errors import BadArguments, ExportError
+
+if TYPE_CHECKING:
+    from kb.ingest.reports import BuildReport
 
 
 def _coverage_line(result: ParseResult) -> str:
@@ -143,6 +147,14 @@ def cmd_build(args: argparse.Namespace) -> int:
         accept_unread=args.accept_unread,
         keep_cards=True,
     )
+    try:
+        _print_build(args, report)
+    except KeyboardInterrupt:  # the build is done: say so, not that nothing was done
+        raise KeyboardInterrupt(f"interrupted after the build completed: {report.directory} is in service") from None
+    return 0
+
+
+def _print_build(args: argparse.Namespace, report: BuildReport) -> None:
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
     if args.json:
@@ -160,7 +172,7 @@ def cmd_build(args: argparse.Namespace) -> int:
                 "references": report.references,
             }
         )
-        return 0
+        return
     for document in report.documents:
         print(document.line())
         print(f"  {document.read_line()}")
@@ -178,7 +190,6 @@ def cmd_build(args: argparse.Namespace) -> int:
     for reference in report.references:
         print(f"  {reference}")
     print(f"built {report.directory} in {report.seconds:.2f} s")
-    return 0
 
 
 def cmd_add(args: argparse.Namespace) -> int:
@@ -199,13 +210,16 @@ def cmd_add(args: argparse.Namespace) -> int:
         accept_unread=args.accept_unread,
         force=args.force_contradiction,
     )
-    if report.unsettled:
-        _notify(f"warning: {report.unsettled}")
-    print(report.documents[-1].line() if report.documents else "")
-    print(f"  {report.documents[-1].read_line()}" if report.documents else "")
-    how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
-    how += f" (a full build: {report.full})" if report.full else ""
-    print(f"built {report.directory} in {report.seconds:.2f} s{how}")
+    try:
+        if report.unsettled:
+            _notify(f"warning: {report.unsettled}")
+        print(report.documents[-1].line() if report.documents else "")
+        print(f"  {report.documents[-1].read_line()}" if report.documents else "")
+        how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
+        how += f" (a full build: {report.full})" if report.full else ""
+        print(f"built {report.directory} in {report.seconds:.2f} s{how}")
+    except KeyboardInterrupt:  # the add is done: say so, not that nothing was done
+        raise KeyboardInterrupt(f"interrupted after the add completed: {report.directory} is in service") from None
     return 0
 
 
