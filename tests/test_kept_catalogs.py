@@ -55,6 +55,13 @@ def test_an_imported_catalog_survives_adds_and_builds(tmp_path: Path, capsys: py
         f"rulings: the card files {library / 'library.toml'} names are not those the knowledge base in service "
         "imported; run 'rulings build'\n"
     )
+    newer = tmp_path / "Virtual.csv"  # another file of the same name replaces the library's copy
+    newer.write_bytes(PHYSICAL.read_bytes())
+    assert main(["build", *at, "--cards", str(newer)]) == 0
+    assert cards_line(capsys.readouterr().out) == "cards: 3092 in the catalog (6792 rows imported), 203 links"
+    assert (library / "cards" / "Virtual.csv").read_bytes() == newer.read_bytes()
+    assert (library / "library.toml").read_bytes().count(b"[[cards]]") == 2
+    assert main(["build", "--check", *at]) == 0
 
 
 def test_a_card_file_that_gives_no_card_leaves_the_library_as_it_was(

@@ -400,8 +400,15 @@ def test_the_same_add_retried_after_a_kill_finishes_it(library: Path, kb: Path) 
     new = library.parent / "new-update.txt"
     before = (library / "library.toml").read_bytes()
     assert rulings("add", new, *ADD, "--library", library, "--kb", kb, fault="mid-build").returncode == -9
-    retry = rulings("add", new, *ADD, "--library", library, "--kb", kb)
     changed = f"{library / 'library.toml'} changed since the knowledge base in service was built"
+    renamed = library.parent / "renamed.txt"  # the same text under another name: a copy, and the way out said
+    renamed.write_bytes(new.read_bytes())
+    copy = rulings("add", renamed, *ADD, "--library", library, "--kb", kb)
+    assert (copy.returncode, copy.stderr) == (1, (
+        f"rulings: error: {renamed}: refused: its text is the text of document 'stccg-new-update' "
+        "(stccg/new-update.txt), already in the library; an update added twice would be applied twice; and "
+        f"{changed}: 'rulings build' brings it up to date\n"))  # fmt: skip
+    retry = rulings("add", new, *ADD, "--library", library, "--kb", kb)
     finishes = "an interrupted add of new-update.txt left it there; this add finishes it"
     assert (retry.returncode, retry.stderr) == (0, f"rulings: note: {changed}: {finishes}\n")
     assert retry.stdout.startswith("stccg-new-update: 11 entries")

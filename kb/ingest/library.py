@@ -119,7 +119,12 @@ def add_document(
                 notify(f"note: {changed}: an interrupted add of {source.name} left it there; this add finishes it")
             guard = ending.guard(dataclasses.replace(document, id=begun.id), source, titles, force, notify)
             return build_locked(library, kb, guard=guard)
-        refuse_copy(source, existing, library)
+        try:
+            refuse_copy(source, existing, library)
+        except BuildError as err:
+            if not changed:
+                raise
+            raise BuildError(f"{err}; and {changed}: 'rulings build' brings it up to date") from None
         if changed and notify:
             notify(f"warning: {changed} (an interrupted add?); this add rebuilds it")
         ident = _slug(f"{game}-{source.stem}")
