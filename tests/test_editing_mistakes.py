@@ -194,10 +194,15 @@ HZ = SHARED / "real" / "1e-cr-2001-03-26-hz.txt"
 
 
 @pytest.mark.skipif(not HZ.is_file(), reason="../shared/real/1e-cr-2001-03-26-hz.txt is absent")
+@pytest.mark.parametrize("extended", [False, True], ids=["full-build", "from-the-previous-build"])
 def test_a_page_whose_kind_would_end_another_series_is_refused(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extended: bool
 ) -> None:
     library, kb = shutil.copytree(SEEDS, tmp_path / "library"), str(tmp_path / "kb")
+    if extended:  # without the Neutral Zone rulebook (2023), the page is the newest: the build extends the last
+        text = (library / "library.toml").read_text(encoding="utf-8")
+        start = text.index('[[document]]\nid = "nz-rulebook"')
+        (library / "library.toml").write_text(text[:start] + text[text.index("[[document]]", start + 1) :])
     at = ["--library", str(library), "--kb", kb]
     assert run(capsys, "build", *at)[0] == 0
     manifest = (library / "library.toml").read_bytes()
@@ -211,8 +216,9 @@ def test_a_page_whose_kind_would_end_another_series_is_refused(
     assert (library / "library.toml").read_bytes() == manifest and not (library / "stccg" / HZ.name).exists()
     status, out, _ = run(capsys, "show", "Conundrum", "--kb", kb)
     assert status == 0 and "  [Glossary, version 1 of 1] active since 2000-11-27; replace" in out.splitlines()
-    status, _, err = run(capsys, *add, "--force-contradiction")
+    status, out, err = run(capsys, *add, "--force-contradiction")
     assert (status, err.splitlines()[0]) == (0, f"rulings: warning: {said} (kept: --force-contradiction)")
+    assert ("from the previous build" in out) == extended
     assert "nothing in force" in run(capsys, "show", "Conundrum", "--kb", kb)[1]  # what the wrong kind does
 
 
