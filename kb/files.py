@@ -38,8 +38,9 @@ _PID = re.compile(r"\.(\d+)\.tmp$")
 
 
 def fault(step: str) -> None:
-    """The fault-injection point ``step``: die (``step``), fail with a full disk (``step:enospc``) or
-    be interrupted (``step:sigint``) here when ``RULINGS_FAULT`` names it."""
+    """The fault-injection point ``step``: die (``step``), fail with a full disk (``step:enospc``),
+    be interrupted (``step:sigint``) or stop until continued (``step:stop``, SIGSTOP: a test then acts
+    while the command is half-way) here when ``RULINGS_FAULT`` names it."""
     wanted = os.environ.get("RULINGS_FAULT")
     if wanted == step:
         os.kill(os.getpid(), signal.SIGKILL)
@@ -47,6 +48,8 @@ def fault(step: str) -> None:
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
     if wanted == f"{step}:sigint":  # Ctrl-C, as the terminal sends it
         os.kill(os.getpid(), signal.SIGINT)
+    if wanted == f"{step}:stop":
+        os.kill(os.getpid(), signal.SIGSTOP)
 
 
 @contextlib.contextmanager

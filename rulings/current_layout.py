@@ -29,7 +29,7 @@ TITLE = re.compile(
     re.IGNORECASE,
 )
 _DECLARED = re.compile(
-    r"^(?:.{0,60}?\bCURRENT RULINGS(?: UPDATE)?:?\s+|Released\s+|Issued\s+)?"
+    r"^(?:.{0,60}?\bCURRENT RULINGS(?: UPDATE)?:?\s+|Released\s+|Issued\s+|(?:Rulings\s+)?Updated:?\s+)?"
     rf"(?P<date>{US_DATE_TEXT})(?![\d/])",
     re.IGNORECASE,
 )
@@ -79,7 +79,8 @@ def join_bare_heads(pieces: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def declared_date(texts: list[str]) -> dt.date | None:
     """The date the title block states (``11/27/00``, ``CURRENT RULINGS 02/13/98``,
-    ``Released 10/19/98``, ``12/05/01This special ...``), if any of ``texts`` starts with one."""
+    ``Released 10/19/98``, ``Rulings Updated: 03/26/01``, ``12/05/01This special ...``), if any of
+    ``texts`` starts with one."""
     for text in texts:
         match = _DECLARED.match(text.strip())
         if match:

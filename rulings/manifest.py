@@ -6,7 +6,9 @@ documents with one id, a ``supersedes`` naming no document, a top-level ``game``
 library's default game, `load_default_game`) naming no game of it (a ``date`` may be left out
 only for a kind whose text states its date, `DATED_BY_TEXT`), and every table or key the manifest
 does not know (``[[documnet]]``, ``[[releases]]``, ``tittle = ...``), named with its line and the
-nearest known name: a mistyped table would otherwise drop a whole document silently. ``part = "M-O"`` says a
+nearest known name: a mistyped table would otherwise drop a whole document silently. ``[[cards]]`` tables
+name the card catalogs the library keeps (`load_card_files`: Lackey files that ``rulings build --cards``
+copied into it), which every build imports. ``part = "M-O"`` says a
 document is one part of an edition (a page per letter range or subject). A manifest that is not a
 regular file, is over `MAX_MANIFEST` bytes, is not UTF-8 (a BOM is accepted), holds a
 NUL byte or nests too deeply is refused in one line too, naming the line where it can.
@@ -37,12 +39,16 @@ DATED_BY_TEXT = ("comprehensive-rules",)
 """Kinds whose text states its effective date: for them the manifest's ``date`` may be left out."""
 TOP_LEVEL_KEYS = ("game",)
 """Keys of the manifest outside any table: ``game``, the library's default game (`load_default_game`)."""
-TABLES = ("document", "release", "source")
-"""The manifest's tables, each an array of tables (``[[document]]``, ``[[release]]``, ``[[source]]``)."""
+TABLES = ("document", "release", "source", "cards")
+"""The manifest's tables, each an array of tables (``[[document]]``, ``[[release]]``, ``[[source]]``,
+``[[cards]]``)."""
 RELEASE_KEYS = ("name", "date")
 SOURCE_KEYS = ("game", "kind", "url", "title", "links")
 """The keys of a ``[[source]]`` table (`load_sources`): ``game``, ``kind`` and ``url`` required."""
-_KEYS = {"document": REQUIRED + OPTIONAL, "release": RELEASE_KEYS, "source": SOURCE_KEYS}
+CARDS_KEYS = ("file", "note")
+CARDS_FOLDER = "cards"
+"""Where in the library ``rulings build --cards`` keeps the card files it imports."""
+_KEYS = {"document": REQUIRED + OPTIONAL, "release": RELEASE_KEYS, "source": SOURCE_KEYS, "cards": CARDS_KEYS}
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _ISO = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -142,7 +148,7 @@ def check_names(data: dict[str, object], text: str, where: str) -> None:
         at = f"line {line}: " if line else ""
         raise ManifestError(
             f"{where}: {at}{what}{hint} "
-            "(the manifest holds [[document]], [[release]] and [[source]] tables and a 'game' key)"
+            "(the manifest holds [[document]], [[release]], [[source]] and [[cards]] tables and a 'game' key)"
         )
 
 
@@ -165,21 +171,7 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         if not isinstance(table.get(flag, False), bool):
             raise ManifestError(f"{where}: key '{flag}' must be true or false")
     approximate, unread = bool(table.get("date_approximate", False)), table.get("accept_unread", False)
-    name = str(table["file"])
-    if "\x00" in name:
-        raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
-    try:
-        path = (library / name).resolve()
-        inside = path.is_relative_to(library.resolve())
-        exists, regular = path.exists(), path.is_file()
-    except (OSError, ValueError, RuntimeError) as err:
-        raise ManifestError(f"{where}: key 'file': {name!r} is not a usable path ({_one_line(err)})") from None
-    if not inside:
-        raise ManifestError(f"{where}: key 'file': {name!r} is outside the library")
-    if not exists:
-        raise ManifestError(f"{where}: key 'file': no such file {name!r}")
-    if not regular:
-        raise ManifestError(f"{where}: key 'file': {name!r} is not a regular file")
+    path = _file(library, str(table["file"]), where)
     return Document(
         id=ident,
         path=str(path),
@@ -196,6 +188,25 @@ def _document(table: dict[str, object], where: str, library: Path) -> Document:
         force_contradiction=bool(table.get("force_contradiction", False)),
         url=str(table.get("url", "")),
     )
+
+
+def _file(library: Path, name: str, where: str) -> Path:
+    """The regular file ``name`` (a ``file`` key) names inside ``library``, resolved."""
+    if "\x00" in name:
+        raise ManifestError(f"{where}: key 'file': {name!r} contains a NUL character")
+    try:
+        path = (library / name).resolve()
+        inside = path.is_relative_to(library.resolve())
+        exists, regular = path.exists(), path.is_file()
+    except (OSError, ValueError, RuntimeError) as err:
+        raise ManifestError(f"{where}: key 'file': {name!r} is not a usable path ({_one_line(err)})") from None
+    if not inside:
+        raise ManifestError(f"{where}: key 'file': {name!r} is outside the library")
+    if not exists:
+        raise ManifestError(f"{where}: key 'file': no such file {name!r}")
+    if not regular:
+        raise ManifestError(f"{where}: key 'file': {name!r} is not a regular file")
+    return path
 
 
 def _one_line(error: BaseException) -> str:
@@ -256,6 +267,21 @@ def load_releases(library: str | Path) -> dict[str, dt.date]:
             raise ManifestError(f"{where}: missing key 'date'")
         releases[table["name"]] = _date(table["date"], where)
     return releases
+
+
+def load_card_files(library: str | Path) -> list[Path]:
+    """The card files the library keeps (its ``[[cards]]`` tables' ``file``, inside the library), in
+    manifest order: every build imports them."""
+    root = Path(library)
+    path = root / MANIFEST
+    found: list[Path] = []
+    tables = _read(path).get("cards", [])
+    for index, table in enumerate(tables if isinstance(tables, list) else [], start=1):  # `check_names`: a list
+        where = f"{path}: [[cards]] #{index}"
+        if not isinstance(table, dict) or not isinstance(table.get("file"), str):
+            raise ManifestError(f"{where}: missing key 'file' (a string)")
+        found.append(_file(root, table["file"], where))
+    return found
 
 
 def load_default_game(library: str | Path) -> str | None:

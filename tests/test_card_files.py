@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import json
+import shutil
 import sys
 from pathlib import Path
 
@@ -136,8 +137,8 @@ def test_the_plugin_set_files_give_the_exports_cards_and_their_game_text(
     ]
     assert printed(from_sets) == printed(from_exports) and not from_sets.problems
     assert {p.lore for c in from_sets.cards.values() for p in c.printings} == {""}  # the set files have no Lore
-    kb = str(tmp_path / "kb")
-    assert main(["build", "--library", str(SEEDS), "--kb", kb, "--cards", str(sets[0]), "--cards", str(sets[1])]) == 0
+    kb, seeds = str(tmp_path / "kb"), shutil.copytree(SEEDS, tmp_path / "library")  # the build keeps the card files
+    assert main(["build", "--library", str(seeds), "--kb", kb, "--cards", str(sets[0]), "--cards", str(sets[1])]) == 0
     assert "  Virtual.txt: 12 rows, 12 printings of 8 titles" in capsys.readouterr().out
     hail = (
         'Plays on any ship "flying by" one of your ships; it must stop at your location. OR Select two ships; they '

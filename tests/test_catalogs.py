@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 import unicodedata
 from pathlib import Path
@@ -91,8 +92,8 @@ def test_two_files_import_with_report_and_printings(our_files: list[Path]) -> No
 def test_build_with_repeated_cards_option(
     our_files: list[Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    kb = str(tmp_path / "kb")
-    args = ["build", "--library", str(SEEDS), "--kb", kb, "--cards", str(our_files[0]), "--cards", str(our_files[1])]
+    kb, seeds = str(tmp_path / "kb"), shutil.copytree(SEEDS, tmp_path / "library")  # the build keeps the card files
+    args = ["build", "--library", str(seeds), "--kb", kb, "--cards", str(our_files[0]), "--cards", str(our_files[1])]
     assert main(args) == 0
     out = capsys.readouterr().out.splitlines()
     at = next(i for i, line in enumerate(out) if line.startswith("cards: "))

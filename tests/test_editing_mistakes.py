@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import FIXTURES, SEEDS
+from helpers import FIXTURES, SEEDS, SHARED
 from web.cli.main import main
 
 UPDATE = "stccg/current-rulings-update-2000-12-18.txt"
@@ -187,3 +187,82 @@ def test_a_ruling_quoting_an_update_says_nothing_of_its_document(tmp_path: Path)
     path.write_text("CURRENT RULINGS UPDATE\nonly new or changed rulings\n" + text, encoding="utf-8")
     said = contradictions(parse_file(path, "current-rulings"), path.read_text(encoding="utf-8").splitlines())
     assert [c.line for c in said] == [1]
+
+
+HZ = SHARED / "real" / "1e-cr-2001-03-26-hz.txt"
+"""A page of the Current Rulings of 3/26/01 (rulings H-Z), which reads as a Glossary's entries too."""
+
+
+@pytest.mark.skipif(not HZ.is_file(), reason="../shared/real/1e-cr-2001-03-26-hz.txt is absent")
+@pytest.mark.parametrize("extended", [False, True], ids=["full-build", "from-the-previous-build"])
+def test_a_page_whose_kind_would_end_another_series_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extended: bool
+) -> None:
+    library, kb = shutil.copytree(SEEDS, tmp_path / "library"), str(tmp_path / "kb")
+    if extended:  # without the Neutral Zone rulebook (2023), the page is the newest: the build extends the last
+        text = (library / "library.toml").read_text(encoding="utf-8")
+        start = text.index('[[document]]\nid = "nz-rulebook"')
+        (library / "library.toml").write_text(text[:start] + text[text.index("[[document]]", start + 1) :])
+    at = ["--library", str(library), "--kb", kb]
+    assert run(capsys, "build", *at)[0] == 0
+    manifest = (library / "library.toml").read_bytes()
+    add = ["add", str(HZ), "--kind", "glossary", "--date", "2001-03-26", *at]
+    said = (
+        f"{HZ}: as a glossary it would end 43 versions in force of the current-rulings series, which it does not "
+        "hold, but its text reads as a current-rulings"
+    )
+    assert run(capsys, *add) == (
+        1, "", f"rulings: error: {said}; correct --kind, or add --force-contradiction to keep it\n")  # fmt: skip
+    assert (library / "library.toml").read_bytes() == manifest and not (library / "stccg" / HZ.name).exists()
+    status, out, _ = run(capsys, "show", "Conundrum", "--kb", kb)
+    assert status == 0 and "  [Glossary, version 1 of 1] active since 2000-11-27; replace" in out.splitlines()
+    status, out, err = run(capsys, *add, "--force-contradiction")
+    assert (status, err.splitlines()[0]) == (0, f"rulings: warning: {said} (kept: --force-contradiction)")
+    assert ("from the previous build" in out) == extended
+    assert "nothing in force" in run(capsys, "show", "Conundrum", "--kb", kb)[1]  # what the wrong kind does
+
+
+@pytest.mark.parametrize(
+    ("name", "stated", "given"),
+    [("1e-cr-2001-03-26-hz.txt", "2001-03-26", "2001-04-26"), ("1e-cr-2001-09-24-ag.txt", "2001-09-24", "2001-10-24")],
+)
+def test_a_page_headed_rulings_updated_is_dated_by_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, stated: str, given: str
+) -> None:
+    """``Rulings Updated: 03/26/01`` (``Rulings Updated 09/24/01``) heads the pages of the Current Rulings web site."""
+    page = SHARED / "real" / name
+    if not page.is_file():
+        pytest.skip(f"../shared/real/{name} is absent")
+    library = shutil.copytree(SEEDS, tmp_path / "library")
+    manifest = (library / "library.toml").read_bytes()
+    at = ["--kind", "current-rulings", "--library", str(library), "--kb", str(tmp_path / "kb")]
+    assert run(capsys, "add", str(page), "--date", given, *at) == (1, "", (
+        f"rulings: error: {page}:1: the text is dated {stated}, but --date is {given}; correct the command, or add "
+        "--force-contradiction to keep it\n"))  # fmt: skip
+    assert (library / "library.toml").read_bytes() == manifest and not (tmp_path / "kb" / "current").exists()
+
+
+def test_an_update_without_its_forum_preamble_is_refused_as_a_copy(
+    library: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    kb = str(tmp_path / "kb")
+    assert run(capsys, "build", "--library", str(library), "--kb", kb)[0] == 0
+    manifest = (library / "library.toml").read_bytes()
+    seed = (library / "stccg" / "current-rulings-update-2000-11-27.txt").read_text(encoding="utf-8")
+    assert seed.splitlines()[1].startswith("Current Rulings Update (Repost") and seed.splitlines()[13] == "11/27/00"
+    first = "document 'cr-update-2000-11-27' (stccg/current-rulings-update-2000-11-27.txt), already in the library"
+    near = tmp_path / "bare.txt"
+    near.write_text("\n".join(seed.splitlines()[11:]) + "\n", encoding="utf-8")
+    status, out, err = run(capsys, "add", str(near), "--kind", "current-rulings-update", "--date", "2000-11-27",
+                           "--library", str(library), "--kb", kb)  # fmt: skip
+    assert (status, out, err) == (1, "", (
+        f"rulings: error: {near}: refused: its text is within the text of {first}, but for 805 characters before "
+        "or after it (a repost's preamble?); an update added twice would be applied twice\n"))  # fmt: skip
+    signed = tmp_path / "signed.txt"  # the whole text and a line more, which no entry holds
+    signed.write_text(seed + "\nRakal\n", encoding="utf-8")
+    status, out, err = run(capsys, "add", str(signed), "--kind", "current-rulings-update", "--date", "2000-11-27",
+                           "--library", str(library), "--kb", kb)  # fmt: skip
+    assert (status, out, err) == (1, "", (
+        f"rulings: error: {signed}: refused, it would lose lines: 1 of its 98 non-blank lines are read as no entry "
+        f"(unparsed: line 188); see 'rulings parse {signed}'\n"))  # fmt: skip
+    assert (library / "library.toml").read_bytes() == manifest

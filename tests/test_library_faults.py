@@ -344,3 +344,93 @@ def test_a_full_disk_after_the_switch_leaves_the_library_and_the_kb_in_service_a
     assert (check.returncode, check.stderr) == (0, "")
     assert contents(kb) == clean_build(library)
     assert leftovers(library, kb) == []
+
+
+def stopped(step: str, *args: str | Path) -> subprocess.Popen[str]:
+    """The real ``rulings`` command line, stopped (SIGSTOP) at the fault point ``step``: the test acts, then
+    continues it (SIGCONT)."""
+    env = {**os.environ, "RULINGS_FAULT": f"{step}:stop"}
+    command = [sys.executable, "-m", "web.cli", *map(str, args)]
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    _, status = os.waitpid(run.pid, os.WUNTRACED)
+    assert os.WIFSTOPPED(status)
+    return run
+
+
+def by_hand(library: Path) -> bytes:
+    """A document put in the library by an editor, and the [[document]] table the editor appends for it."""
+    (library / "stccg" / "by-hand.txt").write_bytes(UPDATE.read_bytes().replace(b"cards stay", b"cards remain"))
+    return TABLE.replace(b"stccg-new-update", b"stccg-by-hand").replace(b"new-update", b"by-hand")
+
+
+def test_an_add_interrupted_after_a_hand_edit_leaves_the_edit(library: Path, kb: Path) -> None:
+    new, manifest = library.parent / "new-update.txt", library / "library.toml"
+    before, served, hand = manifest.read_bytes(), in_service(kb), by_hand(library)
+    run = stopped("mid-build", "add", new, *ADD, "--library", library, "--kb", kb)
+    with manifest.open("ab") as editor:
+        editor.write(hand)
+    run.send_signal(signal.SIGINT)
+    run.send_signal(signal.SIGCONT)
+    _, err = run.communicate(timeout=300)
+    copy = library / "stccg" / "new-update.txt"
+    assert (run.returncode, err) == (130, f"rulings: interrupted; {manifest} was edited while this add ran: left as "
+                                          f"edited, with this add's [[document]] table for {copy}; 'rulings build' "
+                                          "puts the library in service (or delete that table and file)\n")  # fmt: skip
+    assert manifest.read_bytes() == before + TABLE + hand
+    assert copy.read_bytes() == new.read_bytes() and in_service(kb) == served
+    assert rulings("build", "--library", library, "--kb", kb).returncode == 0
+    assert [d.id for d in load_manifest(library)][-2:] == ["stccg-new-update", "stccg-by-hand"]
+
+
+def test_an_add_refuses_to_write_over_a_hand_edit(library: Path, kb: Path) -> None:
+    new, manifest = library.parent / "new-update.txt", library / "library.toml"
+    before, served, hand = manifest.read_bytes(), in_service(kb), by_hand(library)
+    run = stopped("after-copy", "add", new, *ADD, "--library", library, "--kb", kb)
+    with manifest.open("ab") as editor:
+        editor.write(hand)
+    run.send_signal(signal.SIGCONT)
+    _, err = run.communicate(timeout=300)
+    assert (run.returncode, err) == (1, f"rulings: error: new-update.txt not added: {manifest} was edited while "
+                                        "this add ran, and is left as edited; run the add again\n")  # fmt: skip
+    assert manifest.read_bytes() == before + hand
+    assert not (library / "stccg" / "new-update.txt").exists() and in_service(kb) == served
+
+
+def test_the_same_add_retried_after_a_kill_finishes_it(library: Path, kb: Path) -> None:
+    new = library.parent / "new-update.txt"
+    before = (library / "library.toml").read_bytes()
+    assert rulings("add", new, *ADD, "--library", library, "--kb", kb, fault="mid-build").returncode == -9
+    changed = f"{library / 'library.toml'} changed since the knowledge base in service was built"
+    renamed = library.parent / "renamed.txt"  # the same text under another name: a copy, and the way out said
+    renamed.write_bytes(new.read_bytes())
+    copy = rulings("add", renamed, *ADD, "--library", library, "--kb", kb)
+    assert (copy.returncode, copy.stderr) == (1, (
+        f"rulings: error: {renamed}: refused: its text is the text of document 'stccg-new-update' "
+        "(stccg/new-update.txt), already in the library; an update added twice would be applied twice; and "
+        f"{changed}: 'rulings build' brings it up to date\n"))  # fmt: skip
+    retry = rulings("add", new, *ADD, "--library", library, "--kb", kb)
+    finishes = "an interrupted add of new-update.txt left it there; this add finishes it"
+    assert (retry.returncode, retry.stderr) == (0, f"rulings: note: {changed}: {finishes}\n")
+    assert retry.stdout.startswith("stccg-new-update: 11 entries")
+    assert (library / "library.toml").read_bytes() == before + TABLE
+    assert rulings("build", "--check", "--library", library, "--kb", kb).returncode == 0
+    assert contents(kb) == clean_build(library)
+
+
+@pytest.mark.parametrize("command", ["add", "build"])
+def test_ctrl_c_after_the_switch_says_the_work_completed(library: Path, kb: Path, command: str) -> None:
+    args = ["add", library.parent / "new-update.txt", *ADD] if command == "add" else ["build"]
+    env = {**os.environ, "RULINGS_FAULT": "after-switch:sigint"}
+    command_line = [sys.executable, "-m", "web.cli", *map(str, args), "--library", str(library), "--kb", str(kb)]
+    done = subprocess.run(command_line, capture_output=True, text=True, env=env, timeout=300, check=False,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    serving = (kb / "current").resolve()
+    said = {
+        "add": "interrupted after the add completed: stccg-new-update is in the library and in the knowledge base "
+        "in service",
+        "build": f"interrupted after the new build was put in service ({serving})",
+    }[command]
+    assert (done.returncode, done.stderr) == (130, f"rulings: {said}\n")
+    assert rulings("build", "--check", "--library", library, "--kb", kb).returncode == 0
+    assert contents(kb) == clean_build(library)

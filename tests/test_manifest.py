@@ -216,12 +216,12 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         (
             GOOD + GOOD.replace("[[document]]", "[[documnet]]").replace('"a"', '"b"'),
             "line 11: unknown table [[documnet]]; did you mean [[document]]? "
-            "(the manifest holds [[document]], [[release]] and [[source]] tables and a 'game' key)",
+            "(the manifest holds [[document]], [[release]], [[source]] and [[cards]] tables and a 'game' key)",
         ),
         (
             GOOD + RELEASE.replace("[[release]]", "[[releases]]"),
             "line 11: unknown table [[releases]]; did you mean [[release]]? "
-            "(the manifest holds [[document]], [[release]] and [[source]] tables and a 'game' key)",
+            "(the manifest holds [[document]], [[release]], [[source]] and [[cards]] tables and a 'game' key)",
         ),
         (
             GOOD + RELEASE.replace("[[release]]", "[release]"),
@@ -230,7 +230,7 @@ RELEASE = '\n[[release]]\nname = "Blaze of Glory"\ndate = "1999-10-04"\n'
         (
             "title = 'x'\n" + GOOD,
             "line 1: unknown key 'title' outside any table (the manifest holds [[document]], "
-            "[[release]] and [[source]] tables and a 'game' key)",
+            "[[release]], [[source]] and [[cards]] tables and a 'game' key)",
         ),
         (
             GOOD.replace("title =", "tittle ="),

@@ -7,8 +7,10 @@ accepted encoding, BOM or none, any line ending), quotes folded, case folded, an
 spaces, tabs and line breaks one space (a copy reflowed or with blank lines is the same). A PDF
 is compared by its bytes (its text is only known after an extraction that costs seconds).
 `refuse_copies` checks a manifest's documents (a ``build``), `refuse_copy` a document about to be
-added (an ``add``). A build keeps its documents' fingerprints (`FINGERPRINTS`, by parse key:
-the key covers the bytes), so the next one computes only those of new or changed documents.
+added (an ``add``), which also refuses a near copy: the same text without (or with) a preamble or
+a signature, e.g. an update without the forum post that reposted it. A build keeps its documents'
+fingerprints (`FINGERPRINTS`, by parse key: the key covers the bytes), so the next one computes
+only those of new or changed documents.
 """
 
 from __future__ import annotations
@@ -22,33 +24,51 @@ from kb.errors import BuildError
 from rulings.model import Document, ParseError
 from rulings.source import MAX_BYTES, decode, read_bounded
 
+NEAR = 0.5
+"""The share of the longer text a shorter one within it makes for the two to be one document (`refuse_copy`)."""
 FINGERPRINTS = "fingerprints.json"
 """The documents' text fingerprints inside a build directory."""
 _QUOTES = (("\u2018", "'"), ("\u2019", "'"), ("\u201b", "'"), ("\u2032", "'"), ("\u201c", '"'), ("\u201d", '"'))
 
 
-def text_fingerprint(path: str | Path) -> str:
-    """SHA-256 of the normalized text of the document at ``path`` (of its bytes for a PDF, or
-    for bytes no accepted encoding decodes: the parse then says what is wrong with them)."""
+def normalized_text(path: str | Path) -> str | None:
+    """The normalized text of the document at ``path`` (see the module); None for a PDF, for bytes
+    no accepted encoding decodes, or for a file that does not read."""
     from rulings.extract import kind_of  # here: a search reads no document
 
     name = str(path)
     try:
         data = read_bounded(path, MAX_BYTES)
     except (OSError, ValueError):
-        return ""  # unreadable: the parse refuses it, naming why
+        return None
     if kind_of(name, data) == "pdf":
-        return hashlib.sha256(data).hexdigest()
+        return None
     try:
         lines = decode(name, data).lines
     except ParseError:
-        return hashlib.sha256(data).hexdigest()
+        return None
     text = "\n".join(lines)
     if not text.isascii():
         text = unicodedata.normalize("NFKC", text)
         for curly, straight in _QUOTES:  # `rulings.normalize.fold_quotes`, five times faster on a long text
             text = text.replace(curly, straight)
-    return hashlib.sha256(" ".join(text.casefold().split()).encode("utf-8", "surrogatepass")).hexdigest()
+    return " ".join(text.casefold().split())
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def text_fingerprint(path: str | Path) -> str:
+    """SHA-256 of the normalized text of the document at ``path`` (of its bytes for a PDF, or
+    for bytes no accepted encoding decodes: the parse then says what is wrong with them)."""
+    text = normalized_text(path)
+    if text is not None:
+        return _digest(text)
+    try:
+        return hashlib.sha256(read_bounded(path, MAX_BYTES)).hexdigest()
+    except (OSError, ValueError):
+        return ""  # unreadable: the parse refuses it, naming why
 
 
 def _name(document: Document, library: Path | None) -> str:
@@ -93,11 +113,25 @@ def save(build: Path, prints: dict[str, str]) -> None:
 
 
 def refuse_copy(source: Path, documents: list[Document], library: Path) -> None:
-    """A `BuildError` when ``source`` has the text of one of the library's ``documents``."""
+    """A `BuildError` when ``source`` has the text of one of the library's ``documents``, or is a near
+    copy of one: its text within theirs, or theirs within its, making at least `NEAR` of the longer
+    (a repost's preamble or signature added or taken away)."""
+    text = normalized_text(source)
     fingerprint = text_fingerprint(source)
     for document in documents:
-        if fingerprint and text_fingerprint(document.path) == fingerprint:
+        theirs = normalized_text(document.path)
+        if fingerprint and (_digest(theirs) if theirs is not None else text_fingerprint(document.path)) == fingerprint:
             raise BuildError(
                 f"{source}: refused: its text is the text of {_name(document, library)}, already in the library; "
+                "an update added twice would be applied twice"
+            )
+        if not text or not theirs:
+            continue
+        shorter, longer = sorted((text, theirs), key=len)
+        if len(shorter) >= NEAR * len(longer) and shorter in longer:
+            how = "is within the text of" if shorter is text else "holds the whole text of"
+            raise BuildError(
+                f"{source}: refused: its text {how} {_name(document, library)}, already in the library, but for "
+                f"{len(longer) - len(shorter)} characters before or after it (a repost's preamble?); "
                 "an update added twice would be applied twice"
             )

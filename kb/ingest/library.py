@@ -1,21 +1,25 @@
 """Bring a newly published document into a library: check, copy, register, rebuild.
 
 `add_document` parses the file first and refuses it (with the parse report) if any line would be
-lost, or when its text contradicts ``--kind`` or ``--date`` (`kb.ingest.claims`); then, holding the
+lost, or when its text contradicts ``--kind`` or ``--date`` (`kb.ingest.claims`), or when, read as
+its kind, it would end many versions of another series (`kb.ingest.ending`); then, holding the
 library's and the KB's locks (`kb.ingest.pipeline.transaction`), refuses a text already in the
 library (`kb.ingest.copies`), copies it into the library, appends its ``[[document]]`` table to the
 manifest and rebuilds. The copy and the manifest are each written to a temporary file, fsynced and
 renamed. If any step fails before the new knowledge base is in service, the library is put back byte
 for byte: the saved manifest is renamed back, and the copied file (and the game directory) removed
-if this add created them; once the knowledge base in service is the one built from the new manifest,
-the add stands whatever fails after (`kb.ingest.publish.publish` reports such a failure as a
-warning). A file left in the library by an interrupted add (same bytes, not in the manifest) is
-taken over by a retry.
+if this add created them. The manifest is written only over the bytes this add read or wrote last
+(`kb.ingest.manifest_file`): edited by hand meanwhile, it is left as edited (and the copy with it
+when it names it), and the add says so in one line. Once the knowledge base in service is the one
+built from the new manifest, the add stands whatever fails after (`kb.ingest.publish.publish`
+reports such a failure as a warning). A file left in the library by an interrupted add (same bytes,
+not in the manifest) is taken over by a retry.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import re
 from collections.abc import Callable
@@ -23,43 +27,23 @@ from pathlib import Path
 
 from kb import files
 from kb.errors import BuildError
-from kb.ingest import claims
+from kb.ingest import claims, ending, manifest_file
 from kb.ingest.copies import refuse_copy
+from kb.ingest.manifest_file import toml_string
 from kb.ingest.pipeline import build_locked, transaction
 from kb.ingest.publish import library_changed
 from kb.ingest.reports import BuildReport, report_for
 from kb.paths import WAIT
 from rulings.manifest import MANIFEST, SLUG, load_manifest, load_titles
 from rulings.model import Document
-from rulings.parse import parse_document
+from rulings.parse import Coverage, parse_document
 from rulings.reading import detect, refusal
 from rulings.self_description import Contradiction
 from rulings.source import read_source
 
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "document"
-
-
-def toml_string(text: str) -> str:
-    """``text`` as a TOML basic string: quotes, backslashes and control characters escaped,
-    everything else (accents, emoji) written as itself. Raises ValueError on text that is not
-    Unicode (a lone surrogate, e.g. from undecodable command-line bytes)."""
-    out = ['"']
-    for char in text:
-        code = ord(char)
-        if 0xD800 <= code <= 0xDFFF:
-            raise ValueError(f"{text!r} is not valid Unicode text")
-        if char in _ESCAPES:
-            out.append(_ESCAPES[char])
-        elif code < 0x20 or code == 0x7F:
-            out.append(f"\\u{code:04X}")
-        else:
-            out.append(char)
-    out.append('"')
-    return "".join(out)
 
 
 def _table(fields: dict[str, str | bool], where: str) -> bytes:
@@ -99,22 +83,34 @@ def add_document(
     ``notify``) and the manifest entry says ``force_contradiction = true``."""
     if not SLUG.match(game):
         raise BuildError(f"--game {game!r}: must be lower-case letters, digits and '-'")
+    titles = load_titles(library, game)
     document, contradicted, unread = checked(
-        source, kind=kind, date=date, game=game, titles=load_titles(library, game), title=title, version=version,
+        source, kind=kind, date=date, game=game, titles=titles, title=title, version=version,
         accept_unread=accept_unread, force=force, notify=notify,
     )  # fmt: skip
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
+        existing = load_manifest(library)
+        manifest = library / MANIFEST
+        target = library / game / source.name
+        begun = next((d for d in existing if Path(d.path).resolve() == target.resolve()), None)
+        if changed and begun and begun.kind == kind and target.read_bytes() == source.read_bytes():
+            if notify:  # an interrupted add registered this very file: this one finishes it
+                notify(f"note: {changed}: an interrupted add of {source.name} left it there; this add finishes it")
+            guard = ending.guard(dataclasses.replace(document, id=begun.id), source, titles, force, notify)
+            return build_locked(library, kb, guard=guard)
+        try:
+            refuse_copy(source, existing, library)
+        except BuildError as err:
+            if not changed:
+                raise
+            raise BuildError(f"{err}; and {changed}: 'rulings build' brings it up to date") from None
         if changed and notify:
             notify(f"warning: {changed} (an interrupted add?); this add rebuilds it")
-        existing = load_manifest(library)
-        refuse_copy(source, existing, library)
         ident = _slug(f"{game}-{source.stem}")
         taken = {d.id for d in existing}
         while ident in taken:
             ident += "-2"
-        manifest = library / MANIFEST
-        target = library / game / source.name
         files.remove_stale_temporaries([library, target.parent], [Path(d.path) for d in existing])
         if target.resolve() in {Path(d.path).resolve() for d in existing}:
             raise BuildError(f"{target}: a file of that name is already in the library")
@@ -144,20 +140,63 @@ def add_document(
             if not adopted:
                 _write(target, lambda: files.copy_atomic(source, target, step="copy"))
             files.fault("after-copy")
-            _write(manifest, lambda: files.write_atomic(manifest, before + table, step="manifest"))
+            manifest_file.replace(manifest, before, before + table, step="manifest")
             files.fault("after-manifest")
-            return build_locked(library, kb)
-        except BaseException:
-            if manifest.read_bytes() != before and library_changed(library, kb, strict=True) is None:
+            guard = ending.guard(dataclasses.replace(document, id=ident), source, titles, force, notify)
+            return build_locked(library, kb, guard=guard)
+        except BaseException as err:
+            now = manifest.read_bytes()
+            if now != before and library_changed(library, kb, strict=True) is None:
+                if isinstance(err, KeyboardInterrupt):  # the add stands: say so, not that nothing was done
+                    raise KeyboardInterrupt(
+                        f"interrupted after the add completed: {ident} is in the library and in the knowledge "
+                        "base in service"
+                    ) from None
                 raise  # the knowledge base in service was built from the new manifest: the add stands
-            if manifest.read_bytes() != before:
-                files.write_atomic(manifest, before)
-            if not adopted:
+            edited = _edited(err, manifest, before, table, now, target)
+            if now == before + table:
+                manifest_file.replace(manifest, now, before)
+            if not adopted and (edited is None or table not in now):
                 target.unlink(missing_ok=True)
-            if made_directory:
-                with contextlib.suppress(OSError):
-                    target.parent.rmdir()
-            raise
+                if made_directory:
+                    with contextlib.suppress(OSError):
+                        target.parent.rmdir()
+            if edited is None:
+                raise
+            if isinstance(err, KeyboardInterrupt):
+                raise KeyboardInterrupt(f"interrupted; {edited}") from None
+            raise BuildError(edited) from None
+
+
+def _edited(err: BaseException, manifest: Path, before: bytes, table: bytes, now: bytes, target: Path) -> str | None:
+    """What an add that failed (``err``) says when ``manifest`` was edited meanwhile (it holds neither the
+    bytes read, ``before``, nor those this add wrote): it is left as edited, never written over, and so
+    is the copy ``target`` when the edited manifest holds this add's ``table``. None when not edited."""
+    if now in (before, before + table):
+        return None
+    if table in now:
+        return (
+            f"{manifest} was edited while this add ran: left as edited, with this add's [[document]] table "
+            f"for {target}; 'rulings build' puts the library in service (or delete that table and file)"
+        )
+    failed = "" if "changed while this command ran" in str(err) else f" ({str(err) or type(err).__name__})"
+    return (
+        f"{target.name} not added{failed}: {manifest} was edited while this add ran, and is left as edited; "
+        "run the add again"
+    )
+
+
+def _losing(source: Path, unparsed: list[int], coverage: Coverage) -> str:
+    """The line refusing a document some of whose lines no entry holds (or that are lost or counted twice)."""
+    if unparsed:
+        first = ", ".join(map(str, unparsed[:3])) + (", ..." if len(unparsed) > 3 else "")
+        return (
+            f"{source}: refused, it would lose lines: {len(unparsed)} of its {coverage.nonblank} non-blank lines "
+            f"are read as no entry (unparsed: line {first}); see 'rulings parse {source}'"
+        )
+    return (
+        f"{source}: refused, it would lose lines: lost {list(coverage.missing)}, counted twice {list(coverage.twice)}"
+    )
 
 
 def checked(
@@ -195,7 +234,7 @@ def checked(
         raise BuildError(f"{unread} (--accept-unread keeps it)")
     report = report_for(result)
     if not report.coverage.complete or report.unparsed:
-        raise BuildError(f"{source}: refused, it would lose lines: {report.line()}")
+        raise BuildError(_losing(source, result.unparsed, report.coverage))
     contradicted = claims.found(result, {"kind": "--kind", "date": "--date"})
     if contradicted and not force:
         raise BuildError(

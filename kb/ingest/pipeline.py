@@ -5,6 +5,10 @@ directory under ``<kb>/builds/``, and only then switches the ``<kb>/current`` li
 it with one atomic rename. A build that fails at any step leaves ``current`` as it was,
 so readers never see a half-written knowledge base.
 
+The card files the manifest names (``[[cards]]``) are imported by every build, with those a
+build is given; ``rulings build --cards`` makes the files it is given card files of the library
+(`kb.ingest.catalogs`), so that no later add or build drops the catalog.
+
 One ``build`` or ``add`` at a time: both hold the library's and the KB's locks (`transaction`).
 How a build is staged, put in service and pruned, and the manifest it records, are
 `kb.ingest.publish`; what it reports, `kb.ingest.reports`; what it keeps for the next,
@@ -27,16 +31,24 @@ from pathlib import Path
 from kb import files
 from kb.errors import BuildError
 from kb.index.writer import extend_indexes, indexes_written
-from kb.ingest import claims, copies, incremental, store
+from kb.ingest import catalogs, claims, copies, incremental, store
 from kb.ingest.catalog import Catalog, ImportReport, bundled_catalog, import_lackey
 from kb.ingest.ledger import apply_documents, dangling_references
 from kb.ingest.linking import link_versions, ordinary_words
 from kb.ingest.publish import library_changed, publish, write_reports
 from kb.ingest.reports import BuildReport, check_coverage, damaged_caches, report_for
 from kb.ingest.state import Extension, Run, State
+from kb.ingest.versioning import Ledger
 from kb.paths import CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
 from kb.texts import see_texts
-from rulings.manifest import MANIFEST, load_default_game, load_manifest, load_releases, load_titles
+from rulings.manifest import (
+    MANIFEST,
+    load_card_files,
+    load_default_game,
+    load_manifest,
+    load_releases,
+    load_titles,
+)
 from rulings.model import Document, ParseResult
 from rulings.parse import parse_document
 
@@ -82,8 +94,12 @@ def build(
     wait: float = WAIT,
     notify: Callable[[str], None] | None = None,
     accept_unread: bool = False,
+    keep_cards: bool = False,
 ) -> BuildReport:
-    """Build a knowledge base from ``library`` (and a Lackey card file) and switch ``kb/current`` to it.
+    """Build a knowledge base from ``library`` (its card files, and ``cards``, Lackey card files) and
+    switch ``kb/current`` to it. With ``keep_cards`` (``rulings build --cards``), ``cards`` become card
+    files of the library (`kb.ingest.catalogs`), which every later build and add imports; without, they
+    are imported by this build only.
     A document little of which reads as its kind expects is refused (`rulings.reading`), unless
     ``accept_unread`` (or its manifest's ``accept_unread``): then it is kept, warned and noted.
 
@@ -92,11 +108,18 @@ def build(
     for game in {d.game for d in load_manifest(library)}:
         load_titles(library, game)
     load_default_game(library)
+    load_card_files(library)
+    given = [cards] if isinstance(cards, Path) else list(cards or [])
     with transaction(library, kb, wait, notify):
         changed = library_changed(library, kb)
         if changed and notify:
             notify(f"note: {changed}; rebuilding")
-        return build_locked(library, kb, cards, accept_unread=accept_unread)
+        if not (keep_cards and given):
+            return build_locked(library, kb, given, accept_unread=accept_unread)
+        with catalogs.kept(library, kb, given) as names:
+            report = build_locked(library, kb, accept_unread=accept_unread)
+        report.kept = names
+        return report
 
 
 @contextlib.contextmanager
@@ -117,12 +140,19 @@ def transaction(
 
 
 def build_locked(
-    library: Path, kb: Path, cards: list[Path] | Path | None = None, *, accept_unread: bool = False
+    library: Path,
+    kb: Path,
+    cards: list[Path] | Path | None = None,
+    *,
+    accept_unread: bool = False,
+    guard: Callable[[Ledger], None] | None = None,
 ) -> BuildReport:
     """`build`, for a caller that already holds the `transaction`. Reuses what the build in
     service saved (`kb.ingest.incremental`): its parse results, and when the library only gained
-    newer documents, everything else too."""
+    newer documents, everything else too. ``guard`` sees the documents applied before anything is
+    written, and may refuse the build (an add's check of what its document ends)."""
     run = _begin(library, kb, cards, accept_unread)
+    run.guard = guard
     state = incremental.load_state(run.previous, run.damaged)
     run.moved = incremental.relocate(state, run.keys, run.documents) if state else {}
     full = incremental.newer_only(state, run.keys, run.documents, run.releases, bool(run.card_files))
@@ -132,6 +162,8 @@ def build_locked(
         check_coverage(added, run.accept_unread)
         extension = incremental.extend(state, added, run.documents[len(state.keys) :])
         if not isinstance(extension, str):
+            if guard:
+                guard(state.ledger)
             return _extend(run, state, extension)
         full = extension
     return _full(run, full)
@@ -141,9 +173,11 @@ def _begin(library: Path, kb: Path, cards: list[Path] | Path | None, accept_unre
     """What the build reads before any step: the manifest, its documents and their keys, the
     releases, the card files' titles, the build in service; a copy of a document is refused."""
     started = time.perf_counter()
-    card_files = [cards] if isinstance(cards, Path) else list(cards or [])
     manifest = (library / MANIFEST).read_bytes() if (library / MANIFEST).is_file() else b""
     documents = load_manifest(library)
+    kept = load_card_files(library)
+    given = [cards] if isinstance(cards, Path) else list(cards or [])
+    card_files = kept + [p for p in given if p.resolve() not in {k.resolve() for k in kept}]
     carded = card_titles(card_files)
     titles = {game: load_titles(library, game) | carded.get(game, frozenset()) for game in {d.game for d in documents}}
     keys = [incremental.document_key(d, titles[d.game]) for d in documents]
@@ -179,6 +213,8 @@ def _full(run: Run, full: str | None) -> BuildReport:
     claims.check(results)
     reports = check_coverage(results, run.accept_unread)
     ledger = apply_documents(results, run.releases)
+    if run.guard:
+        run.guard(ledger)
     catalog = bundled_catalog(results)
     saved = State(
         code=incremental.code_fingerprint(),
@@ -221,7 +257,8 @@ def _full(run: Run, full: str | None) -> BuildReport:
             incremental.save_parses(staging, run.previous, run.keys, parses, run.damaged)
             incremental.save_state(staging, saved)
             copies.save(staging, run.prints)
-            write_reports(staging, run.library, run.manifest, saved.report_lines + ledger.warnings + dangling)
+            lines = saved.report_lines + ledger.warnings + dangling
+            write_reports(staging, run.library, run.manifest, lines, run.card_files)
 
     final, unsettled = publish(run.kb, write)
     return BuildReport(
@@ -288,7 +325,8 @@ def _extend(run: Run, state: State, extension: Extension) -> BuildReport:
         incremental.save_parses(staging, previous, keys, dict(zip(keys[before:], extension.results, strict=True)))
         incremental.save_state(staging, state)
         copies.save(staging, run.prints)
-        write_reports(staging, run.library, run.manifest, state.report_lines + ledger.warnings + dangling)
+        lines = state.report_lines + ledger.warnings + dangling
+        write_reports(staging, run.library, run.manifest, lines, run.card_files)
 
     final, unsettled = publish(run.kb, write)
     return BuildReport(

@@ -1,8 +1,8 @@
 """How a build is put in service, atomically: staged into ``builds/.<stamp>.<pid>.tmp``
 (locked while its maker lives), made durable, renamed, and ``current`` switched to it with one
 atomic rename (`publish`); leftovers of killed builds removed, old builds pruned but never the
-one in service; and the manifest each build was made from recorded (`write_reports`), so
-`library_changed` can tell when the library moved on without a rebuild."""
+one in service; and the manifest (and the card files it names) each build was made from recorded
+(`write_reports`), so `library_changed` can tell when the library moved on without a rebuild."""
 
 from __future__ import annotations
 
@@ -18,15 +18,17 @@ from pathlib import Path
 from kb import checksums, files
 from kb.errors import BuildError
 from kb.paths import BUILDS, BUILT_FROM, CURRENT, DEFAULT_GAME
-from rulings.manifest import MANIFEST, load_default_game
+from rulings.errors import ManifestError
+from rulings.manifest import MANIFEST, load_card_files, load_default_game
 
 KEEP_BUILDS = 3
 """Older builds beyond this many are removed after a successful switch."""
 
 
-def write_reports(staging: Path, library: Path, manifest: bytes, lines: list[str]) -> None:
+def write_reports(staging: Path, library: Path, manifest: bytes, lines: list[str], cards: list[Path]) -> None:
+    """Write the build's report lines, what it was built from (`fingerprint`) and the library's default game."""
     (staging / "report.json").write_text(json.dumps(lines, indent=1))
-    (staging / BUILT_FROM).write_text(json.dumps(fingerprint(library, manifest), indent=1))
+    (staging / BUILT_FROM).write_text(json.dumps(fingerprint(library, manifest, cards), indent=1))
     (staging / DEFAULT_GAME).write_text(load_default_game(library) or "", encoding="utf-8")
 
 
@@ -69,6 +71,8 @@ def publish(kb: Path, write: Callable[[Path], None]) -> tuple[Path, str | None]:
     except OSError as err:
         failed = err.strerror or str(err)
         return final, f"{kb / CURRENT}: the new build is in service, but what follows the switch failed: {failed}"
+    except KeyboardInterrupt:  # after the commit: say the build stands, not that nothing was done
+        raise KeyboardInterrupt(f"interrupted after the new build was put in service ({final})") from None
     return final, None
 
 
@@ -111,25 +115,39 @@ def _prune(builds: Path, keep: Path) -> None:
             shutil.rmtree(old, ignore_errors=True)
 
 
-def fingerprint(library: Path, manifest: bytes) -> dict[str, str]:
-    return {"library": str(library.resolve()), "manifest_sha256": hashlib.sha256(manifest).hexdigest()}
+def fingerprint(library: Path, manifest: bytes, cards: list[Path]) -> dict[str, str]:
+    """The library, its manifest's bytes and, when any was imported, the card files' bytes (in order)."""
+    found = {"library": str(library.resolve()), "manifest_sha256": hashlib.sha256(manifest).hexdigest()}
+    if cards:
+        digest = hashlib.sha256()
+        for path in cards:
+            digest.update(hashlib.sha256(path.read_bytes()).digest())
+        found["cards_sha256"] = digest.hexdigest()
+    return found
 
 
 def library_changed(library: Path, kb: Path, strict: bool = False) -> str | None:
-    """Why the knowledge base in service no longer matches ``library`` (its manifest changed since
-    that build, e.g. an ``add`` was interrupted), or None if it matches. A KB built from another
-    library (or before builds recorded it) is reported only when ``strict``."""
+    """Why the knowledge base in service no longer matches ``library`` (its manifest, or a card file
+    it names, changed since that build, e.g. an ``add`` was interrupted; or the build imported card
+    files the manifest does not name), or None if it matches. A KB built from another library (or
+    before builds recorded it) is reported only when ``strict``."""
     link = kb / CURRENT
     try:
         manifest = (library / MANIFEST).read_bytes()
         built = json.loads((link.resolve() / BUILT_FROM).read_text(encoding="utf-8"))
+        try:
+            cards = load_card_files(library)
+        except ManifestError:
+            cards = []  # the manifest's bytes tell it changed; the next build says what is wrong with it
+        now = fingerprint(library, manifest, cards)
     except (OSError, ValueError):
         built = None
     else:
-        now = fingerprint(library, manifest)
         if built == now:
             return None
         if isinstance(built, dict) and built.get("library") == now["library"]:
+            if built.get("manifest_sha256") == now["manifest_sha256"]:
+                return f"the card files {library / MANIFEST} names are not those the knowledge base in service imported"
             return f"{library / MANIFEST} changed since the knowledge base in service was built"
     if not strict:
         return None

@@ -68,6 +68,8 @@ class BuildReport:
     """For a build made from the previous one (`kb.ingest.incremental`): the versions indexed anew."""
     full: str | None = None
     """For a full build: why it was not made from the previous one (`kb.ingest.incremental`)."""
+    kept: list[str] = field(default_factory=list)
+    """The card files this build made card files of the library (``cards/Physical.csv``, `kb.ingest.catalogs`)."""
     unsettled: str | None = None
     """What failed after the new build was put in service (`kb.ingest.publish.publish`), which the build
     stands despite."""

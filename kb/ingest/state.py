@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,5 +89,7 @@ class Run:
     accept_unread: bool = False
     damaged: dict[str, str] = field(default_factory=dict)
     """The kept caches of the previous build that did not load (key or `kb.ingest.incremental.STATE`: why)."""
+    guard: Callable[[Ledger], None] | None = None
+    """Sees the documents applied before anything is written, and may refuse (`kb.ingest.pipeline.build_locked`)."""
     moved: dict[str, str] = field(default_factory=dict)
     """The documents whose files moved since the previous build (`kb.ingest.incremental.relocate`): id -> path."""

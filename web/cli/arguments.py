@@ -99,7 +99,10 @@ def parser() -> _Parser:
     )
     build_cmd.add_argument("--kb", default=str(DEFAULT_KB), help=f"knowledge-base directory (default {DEFAULT_KB})")
     build_cmd.add_argument(
-        "--cards", action="append", help="a Lackey CSV card file to import into the catalog (repeatable)"
+        "--cards",
+        action="append",
+        help="a Lackey CSV card file to import into the catalog, kept in the library (cards/, [[cards]] in "
+        "the manifest) so that every later build and add imports it (repeatable)",
     )
     build_cmd.add_argument("--json", action="store_true", help="print JSON")
     build_cmd.add_argument(

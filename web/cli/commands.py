@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from kb.errors import BuildError
 from kb.paths import LIBRARY_HINT, current
@@ -16,6 +17,9 @@ from rulings.model import ParseResult
 from web.cli.answers import print_json
 from web.cli.serving import serve
 from web.errors import BadArguments, ExportError
+
+if TYPE_CHECKING:
+    from kb.ingest.reports import BuildReport
 
 
 def _coverage_line(result: ParseResult) -> str:
@@ -135,8 +139,22 @@ def cmd_build(args: argparse.Namespace) -> int:
         return 0
     cards = [Path(c) for c in args.cards or []]
     report = build(
-        Path(args.library), Path(args.kb), cards, wait=args.wait, notify=_notify, accept_unread=args.accept_unread
+        Path(args.library),
+        Path(args.kb),
+        cards,
+        wait=args.wait,
+        notify=_notify,
+        accept_unread=args.accept_unread,
+        keep_cards=True,
     )
+    try:
+        _print_build(args, report)
+    except KeyboardInterrupt:  # the build is done: say so, not that nothing was done
+        raise KeyboardInterrupt(f"interrupted after the build completed: {report.directory} is in service") from None
+    return 0
+
+
+def _print_build(args: argparse.Namespace, report: BuildReport) -> None:
     if report.unsettled:
         _notify(f"warning: {report.unsettled}")
     if args.json:
@@ -149,11 +167,12 @@ def cmd_build(args: argparse.Namespace) -> int:
                 "imported": report.imported,
                 "links": report.links,
                 "imports": [{**vars(i), "path": str(i.path)} for i in report.imports],
+                "kept": report.kept,
                 "warnings": report.warnings,
                 "references": report.references,
             }
         )
-        return 0
+        return
     for document in report.documents:
         print(document.line())
         print(f"  {document.read_line()}")
@@ -162,13 +181,15 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"cards: {report.cards} in the catalog ({report.imported} rows imported), {report.links} links")
     for imported in report.imports:
         print(f"  {imported.line()}")
+    if report.kept:
+        kept = ", ".join(report.kept)
+        print(f"  kept in the library as {kept} ([[cards]] in {MANIFEST}): every build and add imports them")
     for warning in report.warnings:
         print(f"  warning: {warning}")
     print(f"references: {len(report.references)} to topics not in this knowledge base")
     for reference in report.references:
         print(f"  {reference}")
     print(f"built {report.directory} in {report.seconds:.2f} s")
-    return 0
 
 
 def cmd_add(args: argparse.Namespace) -> int:
@@ -189,13 +210,16 @@ def cmd_add(args: argparse.Namespace) -> int:
         accept_unread=args.accept_unread,
         force=args.force_contradiction,
     )
-    if report.unsettled:
-        _notify(f"warning: {report.unsettled}")
-    print(report.documents[-1].line() if report.documents else "")
-    print(f"  {report.documents[-1].read_line()}" if report.documents else "")
-    how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
-    how += f" (a full build: {report.full})" if report.full else ""
-    print(f"built {report.directory} in {report.seconds:.2f} s{how}")
+    try:
+        if report.unsettled:
+            _notify(f"warning: {report.unsettled}")
+        print(report.documents[-1].line() if report.documents else "")
+        print(f"  {report.documents[-1].read_line()}" if report.documents else "")
+        how = "" if report.rewritten is None else f" from the previous build ({report.rewritten} versions indexed anew)"
+        how += f" (a full build: {report.full})" if report.full else ""
+        print(f"built {report.directory} in {report.seconds:.2f} s{how}")
+    except KeyboardInterrupt:  # the add is done: say so, not that nothing was done
+        raise KeyboardInterrupt(f"interrupted after the add completed: {report.directory} is in service") from None
     return 0
 
 

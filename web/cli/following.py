@@ -39,7 +39,7 @@ def shipped(game: str) -> list[dict[str, str]]:
 def cmd_follow(args: argparse.Namespace) -> int:
     """``rulings follow GAME --library DIR``: add the game's shipped sources to the library's
     manifest (making the library if it does not exist)."""
-    from kb.ingest.library import toml_string
+    from kb.ingest.manifest_file import toml_string
 
     library = Path(args.library)
     if library.resolve() == BUNDLED_LIBRARY.resolve():

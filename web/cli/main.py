@@ -41,8 +41,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _failed(1, f"error: {err}", as_json)
     except BrokenPipeError:
         return 0
-    except KeyboardInterrupt:  # a build or add puts back what it began before this comes here
-        return _failed(130, "interrupted; nothing half-written was left", as_json)
+    except KeyboardInterrupt as err:  # a build or add puts back what it began, or says what it left
+        return _failed(130, str(err) or "interrupted; nothing half-written was left", as_json)
     except OSError as err:
         if err.filename is None and target is not None:  # e.g. ENOSPC from a write: say where
             return _failed(1, f"error: {target}: {err.strerror or err}", as_json)
