@@ -2,7 +2,8 @@
 internet): Magic's real releases from ``../shared/mtg-cr`` (skipped without them), one linked
 first, then the next two; a second update that downloads nothing; and each way a source can fail
 (an HTML error page where a ``.txt`` was linked, HTTP 404, a truncated download, a download that
-never ends, a dead port), each changing nothing of the library or the knowledge base."""
+never ends, one too large, a text of another kind, a dead port), each changing nothing of the
+library or the knowledge base."""
 
 from __future__ import annotations
 
@@ -34,7 +35,8 @@ FIRST, SECOND, THIRD = "MagicCompRules-20170825.txt", "MagicCompRules-20180713.t
 
 class Publisher(SimpleHTTPRequestHandler):
     """Files of a folder, as a publisher serves them (``Last-Modified``, 304 on ``If-Modified-Since``),
-    with two faulty addresses: ``/cut/...`` announces more bytes than it sends, ``/slow/...`` never ends."""
+    with three faulty addresses: ``/cut/...`` announces more bytes than it sends, ``/big/...`` more than
+    a document may hold, ``/slow/...`` never ends."""
 
     asked: list[tuple[str, int]]
 
@@ -46,6 +48,13 @@ class Publisher(SimpleHTTPRequestHandler):
             self.end_headers()
             self.wfile.write(b"1. Game Concepts\n" * 10)
             self.wfile.flush()
+            self.asked.append((self.path, 200))
+            return
+        if self.path.startswith("/big/"):  # more than any document: refused before its body is read
+            self.send_response(200)
+            self.send_header("Content-Type", "text/plain")
+            self.send_header("Content-Length", "8000001")
+            self.end_headers()
             self.asked.append((self.path, 200))
             return
         if self.path.startswith("/slow/"):
@@ -62,7 +71,7 @@ class Publisher(SimpleHTTPRequestHandler):
         super().do_GET()
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        if not self.path.startswith(("/cut/", "/slow/")):
+        if not self.path.startswith(("/cut/", "/big/", "/slow/")):
             self.asked.append((self.path, int(code)))
 
     def log_message(self, format: str, *args: object) -> None:
@@ -173,6 +182,8 @@ def test_update_brings_each_new_release_then_nothing(
         ("MagicCompRules-20990101.txt", "HTTP 404"),
         ("cut/MagicCompRules-20200601.txt", "truncated"),
         ("slow/MagicCompRules-20200601.txt", "timed out after 1 s"),
+        ("big/MagicCompRules-20200601.txt", "8,000,001 bytes announced, more than the 8,000,000 read"),
+        ("MagicCompRules-20001127.txt", "its text reads as current-rulings-update, not comprehensive-rules"),
     ],
 )
 def test_a_source_that_cannot_be_read_changes_nothing(
@@ -190,6 +201,8 @@ def test_a_source_that_cannot_be_read_changes_nothing(
     (site / "MagicCompRules-20200601.txt").write_text(
         "<!DOCTYPE html><html><body>Page not found</body></html>", encoding="utf-8"
     )
+    update = (ROOT / "data" / "stccg" / "current-rulings-update-2000-11-27.txt").read_bytes()
+    (site / "MagicCompRules-20001127.txt").write_bytes(update)  # a document of another kind
     _page(site, *([FIRST] if "HTML" in reason else []), target)
     _run("follow", "mtg", "--library", str(library), "--url", f"{base}/rules.html", capsys=capsys)
     manifest = (library / MANIFEST).read_bytes()
