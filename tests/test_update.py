@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -289,3 +290,26 @@ def test_the_readmes_first_screen_says_how_to_follow_a_game() -> None:
     assert "rulings follow mtg --library ~/rules" in first_screen
     assert "rulings update --library ~/rules" in first_screen
     assert all(game in first_screen for game in ("Magic", "Lorcana", "VTES"))
+
+
+def test_ctrl_c_during_a_download_leaves_nothing_half_written(
+    publisher: tuple[str, Path, list[tuple[str, int]]], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    base, site, asked = publisher
+    library, kb = tmp_path / "library", tmp_path / "kb"
+    _page(site, "slow/MagicCompRules-20200601.txt")
+    _run("follow", "mtg", "--library", str(library), "--url", f"{base}/rules.html", capsys=capsys)
+    manifest = (library / MANIFEST).read_bytes()
+    command = [sys.executable, "-m", "web.cli", "update", "--library", str(library), "--kb", str(kb)]
+    running = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    for _ in range(300):  # the page read, the document's download begun (the server sends one line, then waits)
+        if any(path == "/rules.html" for path, _ in asked):
+            break
+        time.sleep(0.05)
+    time.sleep(0.5)
+    running.send_signal(signal.SIGINT)
+    out, err = running.communicate(timeout=60)
+    assert (running.returncode, out, err) == (130, "", "rulings: interrupted; nothing half-written was left\n")
+    assert (library / MANIFEST).read_bytes() == manifest
+    assert sorted(p.name for p in library.rglob("*")) == [MANIFEST]
+    assert not (kb / "current").exists()
