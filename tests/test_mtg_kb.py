@@ -308,6 +308,15 @@ def test_a_citation_names_the_release_in_force_then_the_text_unchanged_since(mtg
     assert (later["restated"]["document"], later["restated"]["lines"]) == ("cr-20210419", "3481-3483")
 
 
+def test_the_offline_search_index_cites_the_release_in_force_first(mtg: KnowledgeBase) -> None:
+    """The export's search answers as the server's: 702.19 today cites the release of 2021-04-22, then 2017."""
+    documents = mtg.offline_index(dt.date.today())["documents"]
+    (trample,) = [d for d in documents if d["topic"] == "mtg:702-19"]
+    assert trample["citation"]["date"] == "2017-08-25"
+    assert trample["restated"] is not None
+    assert (trample["restated"]["date"], trample["restated"]["lines"]) == ("2021-04-22", "3477")
+
+
 def test_the_citation_on_the_command_line_and_the_page(mtg_root: Path, capsys: pytest.CaptureFixture[str]) -> None:
     main(["show", "702.19", "--game", "mtg", "--as-of", "2020-06-01", "--kb", str(mtg_root)])
     out = capsys.readouterr().out

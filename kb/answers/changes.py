@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NotRequired, TypedDict
 
-from kb.answers.texts import Citation, Ending, HistoryVersion, Part, Source
+from kb.answers.texts import Citation, Ending, HistoryVersion, Part, Restated, Source
 from kb.paging import PageFacts
 
 
@@ -198,6 +198,8 @@ class OfflineDocument(TypedDict):
     """The extra text searched (`kb.texts.extra_text`), when the version has any."""
     document: str
     citation: Citation
+    restated: Restated | None
+    """The release in force on the export's day that restated the text, cited first (`kb.read.parts`)."""
     partial: str | None
     name: str
     refers: list[str]

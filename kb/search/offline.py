@@ -113,6 +113,7 @@ def documents(parts: Parts, on: dt.date) -> list[dict[str, Any]]:
                 "extra": extra_text(version, seen.get(version.id, "")),
                 "document": version.document_id,
                 "citation": part["citation"],
+                "restated": part["restated"],
                 "partial": part["partial"],
                 **standing.offline_facts(reader, part),
                 "named": [t.text for t in _HEADWORD(headword_key(version.headword))],

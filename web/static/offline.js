@@ -58,7 +58,7 @@
     var c = part.citation;
     var head = part.headword ? part.headword + " (" + part.label + ")" : part.label;
     return el("button", { type: "button", "class": "copy-cite", "data-permalink": link("version/" + part.key + ".html"),
-      "data-citation": head + ": " + (part.text || "") + "\n\u2014 " + c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines }, ["Copy citation"]);
+      "data-citation": head + ": " + (part.text || "") + "\n\u2014 " + citedText(c, part.restated) }, ["Copy citation"]);
   }
 
   var SEARCH = ["offline_words.js", "offline_index.js", "offline_search.js"];  // each uses the ones before
@@ -121,10 +121,19 @@
     return p;
   }
 
-  function cite(c) {
+  function citeOne(c) {
     var first = String(c.lines).split("-")[0];
     return el("a", { "class": "cite", href: link("docs/" + c.document + ".html") + "?lines=" + encodeURIComponent(c.lines) + "#L" + first },
       [c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines]);
+  }
+  function cite(c, r) {
+    // As the server's cite macro: the release in force that restated the text first, then where it was written.
+    if (!r) { return citeOne(c); }
+    return el("span", {}, [citeOne(r), "; " + (r.typography ? "the same words" : "unchanged") + " since ", citeOne(c)]);
+  }
+  function citedText(c, r) {
+    var own = c.title + " (" + c.version + "), " + c.date + ", lines " + c.lines;
+    return r ? r.title + " (" + r.version + "), " + r.date + ", lines " + r.lines + "; " + (r.typography ? "the same words" : "unchanged") + " since " + own : own;
   }
 
   function searchLink(q) { return link("index.html") + "?q=" + encodeURIComponent(q) + "&exact=1"; }
@@ -138,7 +147,7 @@
         el("span", { "class": "label" }, [d.label]), " ", el("span", { "class": "badge " + d.status }, [d.status]),
         // a partial text or an empty heading says so here as on the server's pages
         d.partial ? el("p", { "class": "partial" }, [d.partial]) : "",
-        snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation), " ", copyButton(d)])
+        snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation, d.restated), " ", copyButton(d)])
       ]);
     }));
     var notes = [];
@@ -244,7 +253,7 @@
     if (p.text) { section.append(el("div", { "class": "text" }, p.text.split(/\n{2,}/).map(function (para) { return el("p", {}, [para]); }))); }
     if (p.note) { section.append(el("p", { "class": "note" }, ["Note: " + p.note])); }
     if (p.summary) { section.append(el("p", { "class": "summary" }, [el("strong", {}, ["Publisher's summary:"]), " " + p.summary])); }
-    section.append(el("p", { "class": "source" }, [cite(p.citation), " \u00b7 ", el("a", { href: link("version/" + p.key + ".html") }, ["permalink"]), " ", copyButton(p)]));
+    section.append(el("p", { "class": "source" }, [cite(p.citation, p.restated), " \u00b7 ", el("a", { href: link("version/" + p.key + ".html") }, ["permalink"]), " ", copyButton(p)]));
     return section;
   }
 
