@@ -76,7 +76,7 @@ def test_unknown_topic_and_bad_date(bundled: str, capsys: pytest.CaptureFixture[
     assert run(capsys, "diff", "2000-10-30", "30/10/2000", "--kb", bundled) == (
         2,
         "",
-        "rulings: error: '30/10/2000' is not a date (expected YYYY-MM-DD, e.g. 2000-11-27)\n",
+        "rulings: error: '30/10/2000': dates are written YYYY-MM-DD here (2000-10-30?), never with slashes\n",
     )
     assert run(capsys, "show", "Conundrum", "--as-of", "2000-02-30", "--kb", bundled)[0] == 2
 
@@ -102,7 +102,7 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     ]
     _, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled, "--json", "--kind", "glossary")
     answer = json.loads(out)
-    assert sorted(answer) == ["added", "changed", "counts", "from", "page", "pending", "rescinded", "to"]
+    assert sorted(answer) == ["added", "changed", "counts", "from", "page", "pending", "rescinded", "to", "typography"]
     assert [i["headword"] for i in answer["added"]] == [
         '"any"',
         "Cha'Joh",

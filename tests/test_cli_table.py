@@ -29,7 +29,7 @@ def test_the_table_of_commands() -> None:
     assert [line.split("`")[1] for line in lines[2:]] == [f"rulings {name}" for name in top.summaries]
     assert list(top.summaries) == [
         "parse", "build", "show", "blame", "history", "diff", "card", "cards", "deck", "search", "docs", "version",
-        "serve", "add", "export",
+        "serve", "add", "follow", "update", "games", "export",
     ]  # fmt: skip
     assert lines[3] == "| `rulings build` | build the knowledge base from a library |"
     printed = subprocess.run([sys.executable, "-m", "web.cli", "--commands-markdown"], cwd=ROOT, capture_output=True,
