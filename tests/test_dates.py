@@ -193,10 +193,10 @@ def test_each_document_links_to_what_it_changed(history: FlaskClient) -> None:
 
 def test_a_documents_link_opens_the_diff_of_its_own_day(history: FlaskClient) -> None:
     body = html(history, "/diff?document=cr-update-2000-11-27")
-    assert "<h1>Changes from 2000-11-26 to 2000-11-27</h1>" in body
+    assert '<h1>Changes from <span class="date">2000-11-26</span> to <span class="date">2000-11-27</span></h1>' in body
     assert (
         '<p class="banner">What the document changed: <a href="/docs/cr-update-2000-11-27">Current Rulings Update'
-        " (11/27/00)</a> of 2000-11-27."
+        ' (11/27/00)</a> of <span class="date">2000-11-27</span>.'
     ) in body
     assert '<a href="/diff?document=cr-update-2000-11-27" aria-current="page">' in body
     answer = as_json(history, "/diff.json?document=cr-update-2000-11-27", 200)
@@ -219,7 +219,10 @@ def test_a_document_changing_a_later_day_spans_to_that_day(history: FlaskClient)
     assert answer["counts"] == {"added": 0, "changed": 5, "rescinded": 1, "pending": 1}
     assert [i["topic"] for i in answer["rescinded"]] == ["stccg:holodeck"]
     body = html(history, "/diff?document=cr-update-2000-12-18")
-    assert "of 2000-12-18, up to 2000-12-25, when the last of its changes took effect." in body
+    assert (
+        'of <span class="date">2000-12-18</span>, up to <span class="date">2000-12-25</span>,'
+        " when the last of its changes took effect."
+    ) in body
 
 
 def test_the_documents_listed_are_of_the_game_chosen(client: FlaskClient) -> None:
@@ -227,7 +230,9 @@ def test_the_documents_listed_are_of_the_game_chosen(client: FlaskClient) -> Non
     every = html(client, "/diff?game=any")
     assert "document=nz-rulebook" not in default and "document=stccg-cr-update-2000-11-27" in default
     assert "document=nz-rulebook" in every
-    assert "<h1>Changes from 2022-12-31 to 2023-01-01</h1>" in html(client, "/diff?game=stccg&document=nz-rulebook")
+    assert '<h1>Changes from <span class="date">2022-12-31</span> to <span class="date">2023-01-01</span></h1>' in html(
+        client, "/diff?game=stccg&document=nz-rulebook"
+    )
 
 
 def test_an_unknown_or_undated_document_is_a_404(client: FlaskClient) -> None:

@@ -220,13 +220,13 @@ def test_diff_items_cite_their_source_and_the_default_is_the_latest_document(
     assert [c["headword"] for c in plain["changed"]] == ["docking", "tribble"]
     assert plain["changed"][0]["ended_by"][0]["why"] == "omitted from the full Current Rulings of 2001-01-29"
     shown = page(history, "/diff")
-    assert "<h1>Changes from 2001-01-28 to 2001-01-29</h1>" in shown
+    assert '<h1>Changes from <span class="date">2001-01-28</span> to <span class="date">2001-01-29</span></h1>' in shown
     assert 'What the latest document changed: <a href="/docs/cr-2001-01-29">Current Rulings (1/29/01)</a>' in shown
     ranged = page(history, "/diff?from=2000-10-30&to=2000-11-27")
     assert (
         # the 11/27/00 update deleted Cha'Joh's first sentence: what is left, Glossary 1.7 wrote
-        '<p class="source">Glossary version 2 of 2, since 2000-11-27: <a class="cite" href="/docs/glossary-1-7'
-        '?lines=9#L9">Glossary (1.7), 2000-08-01, line 9 ¶1</a>'
+        '<p class="source">Glossary version 2 of 2, since <span class="date">2000-11-27</span>: <a class="cite"'
+        ' href="/docs/glossary-1-7?lines=9#L9">Glossary (1.7), <span class="date">2000-08-01</span>, line 9 ¶1</a>'
     ) in ranged
     status, out = run(capsys, "diff", "--kb", str(history_root))
     assert status == 0 and out.splitlines()[:2] == [

@@ -113,7 +113,7 @@ def test_the_entry_page_cites_every_source_and_links_its_sources_view(small: Pat
     page = client.get("/sources/stccg:docking").get_data(as_text=True)
     assert (
         '<tr><td>2</td><td>Docking takes no range.</td><td><a class="cite" href="/docs/update-2000-11-27?lines=11-13'
-        '#L11">Current Rulings Update (11/27/00), 2000-11-27, lines 11-13</a></td></tr>'
+        '#L11">Current Rulings Update (11/27/00), <span class="date">2000-11-27</span>, lines 11-13</a></td></tr>'
     ) in page
     twin = client.get("/sources/stccg:tribble.json?as_of=2000-12-01").get_json()
     assert (twin["as_of"], [s["source"]["version"] for s in twin["parts"][0]["sentences"]]) == (

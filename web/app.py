@@ -208,6 +208,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.jinja_env.filters["diff_paragraphs"] = diff_paragraphs
     app.jinja_env.filters["lines_cited"] = lines_cited
     app.jinja_env.filters["xml_text"] = views.xml_text
+    app.jinja_env.filters["dates"] = views.kept_dates
     app.jinja_env.globals["url_with"] = views.url_with
     app.jinja_env.globals["json_url"] = views.json_url
     app.jinja_env.globals["kept_args"] = views.kept_args

@@ -56,6 +56,8 @@ def index(json_wanted: bool) -> Any:
         "meant": [],
         "start": 0,
         "more": False,
+        "unmatched_note": None,
+        "weak": False,
     }
     limit = int_arg("limit", LIMIT, 1, MAX_LIMIT)
     number = int_arg("page", 1, 1, pages(limit))

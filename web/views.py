@@ -216,6 +216,15 @@ def error_page(status: int, message: str, suggestions: list[dict[str, str]], sea
     return render_template("error.html", **data, as_of=""), status
 
 
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+def kept_dates(value: Any) -> Markup:
+    """``value`` as HTML with each YYYY-MM-DD date in it kept on one line (``<span class="date">``,
+    ``white-space: nowrap``): a narrow screen otherwise cuts a date at a hyphen."""
+    return Markup(_ISO_DATE.sub(lambda m: f'<span class="date">{m[0]}</span>', str(Markup.escape(value))))
+
+
 def xml_text(value: Any) -> str:
     """``value`` as text XML 1.0 can carry: each control character it forbids becomes U+FFFD."""
     return _NOT_XML.sub("\ufffd", str(value))

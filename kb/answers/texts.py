@@ -257,3 +257,11 @@ class SearchAnswer(TypedDict):
     """Whether more results follow these."""
     partial: bool
     left_out: list[str]
+    unmatched: list[str]
+    """Words of the query no text of the library holds, as typed (`kb.search.unmatched`)."""
+    matched: list[str]
+    """When some words matched nothing, the words the results match (else empty)."""
+    weak: bool
+    """Some words matched nothing and every word matched is common (names no entry or card)."""
+    unmatched_note: str | None
+    """The sentence saying so, as the pages and the command line show it (None when all matched)."""

@@ -29,6 +29,7 @@ from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, pre
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
 from kb.search.snippet import snippet
 from kb.search.steady import steady
+from kb.search.unmatched import NOTHING, matched_words, said
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
 
@@ -187,6 +188,7 @@ def search(
     if results and not start and (numbered or names_entry(fixed or typed, results[0]["headword"])):
         results[0]["full"] = True
     meant = meanings(fixed) if fixed else []
+    words = NOTHING if numbered or not typed.words else matched_words(typed, fixed, searchers.vocabulary())
     corrected = " ".join(fixed.words) if fixed and not meant else None
     return {
         "query": text[:MAX_QUERY],
@@ -199,6 +201,10 @@ def search(
         "more": more,
         "partial": work.stopped or work.capped,
         "left_out": list(dict.fromkeys(typed.left_out + work.left_out)),
+        "unmatched": words.unmatched,
+        "matched": words.matched,
+        "weak": words.weak,
+        "unmatched_note": said(words),
     }
 
 

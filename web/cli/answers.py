@@ -443,6 +443,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
     if answer["corrected"]:
         print(f"Showing results for {answer['corrected']!r} (--exact searches for {answer['query']!r} as typed)")
+    if answer["unmatched_note"]:
+        print(answer["unmatched_note"])
     first = answer["start"] + 1
     shown = f"results {first}-{first + len(answer['results']) - 1}" if answer["start"] else "result(s)"
     print(

@@ -140,7 +140,7 @@
 
   function showResults(results, text, found) {
     var count = found.hits.length;
-    var list = el("ol", { "class": "results" }, found.hits.map(function (h) {
+    var list = el("ol", { "class": found.weak ? "results weak" : "results" }, found.hits.map(function (h) {
       var d = h.doc;
       return el("li", {}, [
         el("a", { "class": "headword", href: link("entry/" + d.topic + ".html") }, [d.headword]), " ",
@@ -158,6 +158,7 @@
     } else if (found.corrected) {
       notes.push(el("p", { "class": "corrected" }, ["Showing results for ", el("strong", {}, [found.corrected]), ". Search instead for ", el("a", { href: searchLink(text) }, [text]), "."]));
     }
+    if (found.unmatched_note) { notes.push(el("p", { "class": found.weak ? "unmatched weak" : "unmatched" }, [found.unmatched_note])); }
     var note = el("p", { "class": "count" }, [count + " result" + (count === 1 ? "" : "s") + " for \u201c" + text + "\u201d"]);
     results.replaceChildren.apply(results, notes.concat([note, list]));
     showCopyButtons(results);

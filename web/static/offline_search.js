@@ -200,6 +200,39 @@
     return zone.concat(ordered.slice(3));
   }
 
+  var RULE_NUMBER = /^\s*(?:(?:rule|section|cr)\s+)?(?:\d{3}(?:\.\d+[a-z]?)?|\d)\.?\s*$/i;
+
+  function matchedWords(index, typed, fixed) {
+    // The server's kb.search.unmatched.matched_words: the words no text holds, those the results
+    // match, and whether every word matched is common (names no headword and no card).
+    var mended = new Set(fixed ? typed.words.filter(function (w) { return fixed.words.indexOf(w) < 0; }) : []);
+    var unmatched = [], matched = [], named = false;
+    typed.words.forEach(function (w) {
+      var folded = fold(w);
+      if (!folded) { return; }
+      if (mended.has(w) || typed.joined[w] || index.knows(folded)) {
+        matched.push(w);
+        named = named || mended.has(w) || index.names.has(folded) || index.inflections(folded).length > 0;
+      } else {
+        unmatched.push(w);
+      }
+    });
+    return { unmatched: unmatched, matched: unmatched.length ? matched : [], weak: unmatched.length > 0 && matched.length > 0 && !named };
+  }
+
+  function said(m) {
+    // The server's kb.search.unmatched.said: the sentence shown above the results.
+    if (!m.unmatched.length) { return null; }
+    var nothing = m.unmatched.join(", ");
+    if (!m.matched.length) { return "No text holds: " + nothing + "."; }
+    var only = m.matched.join(", ");
+    if (m.weak) {
+      return "Nothing matched the question's distinctive words: no text holds " + nothing + "." +
+        " The results below match only the common words " + only + ", and are not an answer to it.";
+    }
+    return "No text holds: " + nothing + " \u2014 the results below match only: " + only + ".";
+  }
+
   function ask(index, text, options) {
     // The answer to a query as the server gives it (kb.search.search): hits (document, marked
     // words, score), the words searched, and the correction (`corrected`, or `meant`: two).
@@ -227,7 +260,9 @@
         meant.push(fixed.words.map(function (x) { return x === w ? fixed.also[w][0] : x; }).join(" "));
       });
     }
+    var words = RULE_NUMBER.test(text) || !typed.words.length ? { unmatched: [], matched: [], weak: false } : matchedWords(index, typed, fixed);
     return {
+      unmatched: words.unmatched, matched: words.matched, weak: words.weak, unmatched_note: said(words),
       words: reading.words, corrected: fixed && !meant.length ? fixed.words.join(" ") : null, meant: meant,
       hits: found.map(function (h) { return { doc: index.docs[h.number], terms: terms, score: h.score }; })
     };
