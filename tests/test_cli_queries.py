@@ -55,6 +55,21 @@ def test_show_text_for_a_judge(bundled: str, capsys: pytest.CaptureFixture[str])
     assert lines[-1] == "    Source: Current Rulings Update (11/27/00), 2000-11-27, lines 123-127"
 
 
+def test_show_before_the_library_says_so(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 52 item 5a: nothing in force before the first document is the library's limit, said so."""
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--as-of", "1990-01-01")
+    assert out.splitlines()[1] == (
+        "  (the library holds no document of stccg before 1994-11-01: it cannot say what was in force then)"
+    )
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--as-of", "1999-01-01")
+    assert out.splitlines()[1] == "  (nothing in force on that date: its first text comes into force on 2000-11-27)"
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--as-of", "1990-01-01", "--json")
+    answer = json.loads(out)
+    assert (answer["library_starts"], answer["first_in_force"]) == ("1994-11-01", "2000-11-27")
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--json")
+    assert (json.loads(out)["library_starts"], json.loads(out)["first_in_force"]) == (None, None)
+
+
 def test_show_backrefs(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "show", "commandeering", "--kb", bundled, "--json")
     assert json.loads(out)["backrefs"] == [

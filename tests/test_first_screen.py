@@ -52,7 +52,9 @@ def test_the_matching_sentence_comes_first_with_the_words_marked(page: object, s
     page.goto(site + "/?q=mission+attempt&game=stccg")  # type: ignore[attr-defined]
     first = page.locator("ol.results > li").first  # type: ignore[attr-defined]
     lead = first.locator(".text.lead")
-    assert lead.inner_text() == "A mission attempt may not be voluntarily aborted, either between dilemmas or before solving."
+    assert lead.inner_text() == (
+        "A mission attempt may not be voluntarily aborted, either between dilemmas or before solving."
+    )
     assert lead.locator("mark").all_inner_texts() == ["mission", "attempt"]
     box = lead.bounding_box()
     assert box["y"] + box["height"] < page.viewport_size["height"]  # type: ignore[attr-defined]

@@ -162,7 +162,12 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}")
     for part in answer["parts"]:
         print_part(part)
-    if not answer["parts"]:
+    if not answer["parts"] and answer["library_starts"]:
+        game, starts = answer["game"], answer["library_starts"]
+        print(f"  (the library holds no document of {game} before {starts}: it cannot say what was in force then)")
+    elif not answer["parts"] and answer["first_in_force"]:
+        print(f"  (nothing in force on that date: its first text comes into force on {answer['first_in_force']})")
+    elif not answer["parts"]:
         print("  (nothing in force on that date)")
     for part in answer["ended"]:
         print_part(part)
