@@ -240,18 +240,18 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return 0
     if latest:
         print(f"What the latest document changed: {latest['title']} ({latest['version']}) of {latest['date']}")
-    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("changed", "added", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
-    for added in answer["added"]:
-        print(f"+ {added['headword']}")
-        _print_sources(added["parts"])
-    for changed in answer["changed"]:
+    for changed in answer["changed"]:  # changed first, as the items are paged (`kb.read.changes.SHOWN`)
         print(f"~ {changed['headword']}")
         print(_wrap(render_diff(changed["diff"])))
         for cause in changed["ended_by"]:
             if cause:
                 print(f"    {ending_line(cause)}")
         _print_sources([p for p in changed["parts"] if p["valid_from"] and p["valid_from"] > answer["from"]])
+    for added in answer["added"]:
+        print(f"+ {added['headword']}")
+        _print_sources(added["parts"])
     for gone in answer["rescinded"]:
         print(f"- {gone['headword']}")
         for end in gone["ended_by"]:
