@@ -14,8 +14,7 @@ from flask import Blueprint, g, request, url_for
 from markupsafe import Markup
 
 from kb.answers import SearchAnswer
-from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages
-from kb.sentences import paragraphs, sentences
+from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages, paragraphs, sentences
 from kb.vocabulary import kind_filter
 from web.views import as_of, chosen_game, int_arg, keep_game, page, rich_text, route
 
