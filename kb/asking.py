@@ -1,7 +1,8 @@
 """What a search may ask, in one place for the command line, the web app and the docs: the kinds
 a search or diff may be limited to and the other words accepted for them (`kb.vocabulary`), the
 results a page and the pages (`RESULTS` results at most), the searches offered to a person
-who typed none, and the lines of a document a citation may mark (`cited_lines`). It loads no
+who typed none, the lines of a document a citation may mark (`cited_lines`), and a text's
+paragraphs and sentences as the build splits them (`kb.sentences`: a hit shows its best). It loads no
 search engine: the command line reads it before any engine is imported (`kb.engine` checks
 Whoosh as it loads, and its one-line refusal must come from `main`)."""
 
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from kb.sentences import paragraphs, sentences
 from kb.vocabulary import SERIES_KINDS, kinds_text
 
 KINDS = SERIES_KINDS
@@ -25,6 +27,8 @@ __all__ = [
     "limit_problem",
     "page_problem",
     "pages",
+    "paragraphs",
+    "sentences",
 ]
 RESULTS = 200
 """Results a search reaches at most, over all its pages (`kb.search.budget` holds searches to it)."""

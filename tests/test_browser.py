@@ -302,6 +302,7 @@ def test_copy_citation(browser: object, site: str) -> None:
     assert lines[-2:] == ["— Current Rulings Update (11/27/00), 2000-11-27, lines 79-83",
                           site + "/version/stccg:conundrum@stccg-cr-update-2000-11-27@glossary"]  # fmt: skip
     opened.goto(site + "/?q=conundrum")
+    opened.click("ol.results details.whole summary")  # a hit's citation is one tap away
     assert opened.is_visible("ol.results button.copy-cite")
     context.close()
     plain = browser.new_context(java_script_enabled=False)  # type: ignore[attr-defined]

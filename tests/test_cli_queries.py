@@ -55,6 +55,21 @@ def test_show_text_for_a_judge(bundled: str, capsys: pytest.CaptureFixture[str])
     assert lines[-1] == "    Source: Current Rulings Update (11/27/00), 2000-11-27, lines 123-127"
 
 
+def test_show_before_the_library_says_so(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 52 item 5a: nothing in force before the first document is the library's limit, said so."""
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--as-of", "1990-01-01")
+    assert out.splitlines()[1] == (
+        "  (the library holds no document of stccg before 1994-11-01: it cannot say what was in force then)"
+    )
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--as-of", "1999-01-01")
+    assert out.splitlines()[1] == "  (nothing in force on that date: its first text comes into force on 2000-11-27)"
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--as-of", "1990-01-01", "--json")
+    answer = json.loads(out)
+    assert (answer["library_starts"], answer["first_in_force"]) == ("1994-11-01", "2000-11-27")
+    _, out, _ = run(capsys, "show", "Conundrum", "--kb", bundled, "--json")
+    assert (json.loads(out)["library_starts"], json.loads(out)["first_in_force"]) == (None, None)
+
+
 def test_show_backrefs(bundled: str, capsys: pytest.CaptureFixture[str]) -> None:
     _, out, _ = run(capsys, "show", "commandeering", "--kb", bundled, "--json")
     assert json.loads(out)["backrefs"] == [
@@ -90,7 +105,7 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     ]
     status, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled)
     lines = out.splitlines()
-    assert lines[0] == "Changes from 2000-10-30 to 2000-11-27: 50 added, 0 changed, 0 rescinded, 0 pending"
+    assert lines[0] == "Changes from 2000-10-30 to 2000-11-27: 0 changed, 50 added, 0 rescinded, 0 pending"
     assert lines[1:6] == [
         "+ A Fast Ship Would Be Nice",
         "    [Current Rulings, version 1 of 1] since 2000-11-27: Current Rulings Update (11/27/00), 2000-11-27, "
@@ -102,7 +117,9 @@ def test_history_and_diff_text(bundled: str, capsys: pytest.CaptureFixture[str])
     ]
     _, out, _ = run(capsys, "diff", "2000-10-30", "2000-11-27", "--kb", bundled, "--json", "--kind", "glossary")
     answer = json.loads(out)
-    assert sorted(answer) == ["added", "changed", "counts", "from", "page", "pending", "rescinded", "to", "typography"]
+    assert sorted(answer) == [
+        "added", "changed", "counts", "from", "page", "pending", "rescinded", "starts", "to", "typography"
+    ]  # fmt: skip
     assert [i["headword"] for i in answer["added"]] == [
         '"any"',
         "Cha'Joh",

@@ -73,6 +73,23 @@ def test_served_it_searches_and_says_nothing_of_it(page: Any, served: str) -> No
     assert not page.locator("#must-serve").is_visible()
 
 
+def test_served_its_results_are_a_few_lines_each(page: Any, served: str) -> None:
+    """Issue 52 item 2, in the export: offline.js shows a hit as the server does (headword, status,
+    the sentence that matched, source; the whole text folded), two in less than 500 px."""
+    page.goto(served + "index.html?q=" + quote("what happens when a ship is stopped"))
+    page.wait_for_selector("ol.results li .headword")
+    heads = page.locator("ol.results > li > a.headword")
+    assert heads.count() >= 3
+    # the exported search page opens on its title and filters (not the results), so the first two
+    # hits are measured: as on the server (440 px there), they take less than 500 px at 360 px
+    assert heads.nth(2).bounding_box()["y"] - heads.first.bounding_box()["y"] < 500
+    first = page.locator("ol.results > li").first
+    assert 0 < len(first.locator(".text.lead").inner_text().replace("…", "").split()) <= 15
+    assert first.locator(".text.lead mark").count() >= 1
+    assert first.locator("details.whole summary").inner_text().startswith("Whole text")
+    assert not first.locator("details.whole .text").is_visible()
+
+
 def test_the_exported_deck_opens_on_its_summary_and_prints_a_shared_ruling_once(page: Any, served: str) -> None:
     """Issue 36 item 6, in the export: its deck page (built in the browser) as the server's."""
     deck = "Stop First Contact\n2x Hero of the Empire\nNebula\nI.K.C. K'Vort"

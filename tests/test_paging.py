@@ -88,7 +88,7 @@ def test_pages_on_the_web_and_the_command_line(history_root: Path, capsys: pytes
     total = sum(whole["counts"].values())
     first = client.get("/diff.json?from=2000-10-01&to=2000-12-31&size=10").get_json()
     assert first["page"] == {"offset": 0, "size": 10, "total": total, "next": 10}
-    assert first["added"] == whole["added"][:10]
+    assert first["changed"] == whole["changed"][:10]  # changed first, as shown
     page = client.get("/diff?from=2000-10-01&to=2000-12-31&size=10&offset=10").get_data(as_text=True)
     assert f"Changes 11–20 of {total}." in page
     here = "/diff?from=2000-10-01&amp;to=2000-12-31&amp;size=10"
@@ -101,7 +101,31 @@ def test_pages_on_the_web_and_the_command_line(history_root: Path, capsys: pytes
     assert main(["diff", "2000-10-01", "2000-12-31", "--size", "3", "--offset", "3", "--kb", str(history_root)]) == 0
     printed = capsys.readouterr().out
     assert f"(changes 4-6 of {total}; the next page: --offset 6)" in printed
-    assert printed.count("\n+ ") + printed.startswith("+ ") == 3
+    assert printed.count("\n~ ") + printed.startswith("~ ") == 3
+
+
+def test_a_diff_pages_changed_first_and_each_count_finds_its_page(
+    history_root: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 52 item 5b: the page shows Changed first, but the items were paged added first, so on
+    a diff of many items "10 changed" linked to an empty Changed section of page 1."""
+    client = create_app({"KB": str(history_root), "TESTING": True}).test_client()
+    whole = client.get("/diff.json?from=2000-10-30&to=2000-11-27&size=1000").get_json()
+    assert whole["counts"] == {"added": 40, "changed": 10, "rescinded": 0, "pending": 0}
+    assert whole["starts"] == {"changed": 0, "added": 10, "rescinded": 50, "pending": 50}
+    first = client.get("/diff.json?from=2000-10-30&to=2000-11-27&size=10").get_json()
+    assert first["changed"] == whole["changed"] and first["added"] == []
+    second = client.get("/diff.json?from=2000-10-30&to=2000-11-27&size=10&offset=10").get_json()
+    assert second["changed"] == [] and second["added"] == whole["added"][:10]
+    page = client.get("/diff?from=2000-10-30&to=2000-11-27&size=10").get_data(as_text=True)
+    here = "/diff?from=2000-10-30&amp;to=2000-11-27&amp;size=10"
+    assert '<a href="#changed">10 changed</a>, <a href="' + here + '&amp;offset=10#added">40 added</a>' in page
+    later = client.get("/diff?from=2000-10-30&to=2000-11-27&size=10&offset=20").get_data(as_text=True)
+    assert '<a href="' + here + '#changed">10 changed</a>, <a href="#added">40 added</a>' in later
+    assert main(["diff", "2000-10-30", "2000-11-27", "--size", "3", "--kb", str(history_root)]) == 0
+    printed = capsys.readouterr().out
+    assert "Changes from 2000-10-30 to 2000-11-27: 10 changed, 40 added, 0 rescinded, 0 pending" in printed
+    assert printed.count("\n~ ") == 3 and printed.count("\n+ ") == 0
 
 
 def test_costly_answers_take_turns_and_a_search_goes_on(bundled_root: Path) -> None:

@@ -120,6 +120,20 @@ def test_diff_pages(history: FlaskClient) -> None:
     assert [(p["headword"], p["condition"]) for p in pending] == [("tribble", "upon release of Fixture Expansion B")]
 
 
+def test_entry_before_the_library_says_so(client: FlaskClient) -> None:
+    """Issue 52 item 5a: "nothing in force" before the library's first document of the game was misleading."""
+    page = client.get("/entry/stccg:conundrum?as_of=1990-01-01").get_data(as_text=True)
+    said = "The library holds no document of stccg before 1994-11-01: it cannot say what was in force on 1990-01-01."
+    assert said in page
+    page = client.get("/entry/stccg:conundrum?as_of=1999-01-01").get_data(as_text=True)
+    assert (
+        "Nothing on this topic is in force on 1999-01-01: its first text in the library comes into force on 2000-11-27."
+        in page
+    )
+    answer = client.get("/entry/stccg:conundrum.json?as_of=1990-01-01").get_json()
+    assert answer["library_starts"] == "1994-11-01"
+
+
 def test_as_of_and_documents(client: FlaskClient) -> None:
     data = get_json(client, "/asof/2000-11-27.json")
     assert data["as_of"] == "2000-11-27" and len(data["topics"]) == 98

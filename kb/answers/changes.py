@@ -62,11 +62,14 @@ class Pending(Part):
 DiffAnswer = TypedDict(
     "DiffAnswer",
     {"from": str, "to": str, "added": list[Added], "changed": list[Changed], "rescinded": list[Rescinded],
-     "pending": list[Pending], "counts": dict[str, int], "page": PageFacts, "typography": list[Typography]},
+     "pending": list[Pending], "counts": dict[str, int], "starts": dict[str, int], "page": PageFacts,
+     "typography": list[Typography]},
 )  # fmt: skip
 """Topics added, changed, rescinded and pending between two dates (`KnowledgeBase.diff`): those
-of one page (`kb.paging`), and how many of each kind there are in all; apart, every topic whose
-text was restated in another typography alone (``typography``: not counted, never paged)."""
+of one page (`kb.paging`; paged in the order shown, changed, added, rescinded, pending), how many
+of each kind there are in all, and the offset where each kind's items start (``starts``: the page
+that holds a section); apart, every topic whose text was restated in another typography alone
+(``typography``: not counted, never paged)."""
 
 
 class DocumentFacts(TypedDict):

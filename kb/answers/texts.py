@@ -177,6 +177,11 @@ class ShowAnswer(TypedDict):
     """The topics its texts in force cite ("See rule 702.2"), each with the words that name it."""
     rules: list[RuleNode]
     """A numbered rule's subrules as printed, with their text (`kb.read.rules.tree`); else empty."""
+    library_starts: str | None
+    """The date of the library's first document of the topic's game when the date asked is before
+    it (the library cannot say what was in force then); else None."""
+    first_in_force: str | None
+    """The date the topic's first text comes into force when the date asked is before it; else None."""
 
 
 class BlamePart(TypedDict):

@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from kb.read.parts import Parts
     from kb.read.reader import Reader
 
+SHOWN = ("changed", "added", "rescinded", "pending")
+"""The order a diff lists and pages its kinds of change: changed first, what a judge already relies on."""
 MAX_STEPS = 50
 """How many superseded versions a diff reads back to find where a text moved from."""
 
@@ -85,9 +87,9 @@ def diff(
     keys) limits it to versions naming one of those cards. An unknown kind or game is an
     `UnknownFilter` (a reversed range is refused before). Every change is found, but only
     those of the page ``paging`` asks are made (text, parts, word diff; `kb.paging`): the
-    kinds in the order added, changed, rescinded, pending, each by headword (rule numbers first,
-    in number order: `kb.read.rules.listing_order`); ``counts`` has
-    each kind's number in all."""
+    kinds in the order shown (`SHOWN`: changed, added, rescinded, pending), each by headword (rule
+    numbers first, in number order: `kb.read.rules.listing_order`); ``counts`` has each kind's
+    number in all, ``starts`` the offset of each kind's first item."""
     wanted = {kind_filter(k) for k in kinds} if kinds else None
     game = parts.game_filter(game)
 
@@ -117,7 +119,8 @@ def diff(
             document_date = document_day(documents[version.document_id])
             if keep(version) and status(version, end) == "pending" and start < document_date <= end:
                 found["pending"].append(_Change("pending", topic, [], [version]))
-    every = [change for kind in CHANGE_KINDS for change in found[kind]]
+    every = [change for kind in SHOWN for change in found[kind]]
+    starts = {kind: sum(len(found[k]) for k in SHOWN[: SHOWN.index(kind)]) for kind in SHOWN}
     reprinted = _typography(parts, start, end, game, keep)
     made, page = page_of(every, paging, lambda change: change.made(parts, end, start))
     answer: DiffAnswer = {
@@ -128,6 +131,7 @@ def diff(
         "rescinded": [],
         "pending": [],
         "counts": {kind: len(found[kind]) for kind in CHANGE_KINDS},
+        "starts": starts,
         "page": page,
         "typography": reprinted,
     }

@@ -31,6 +31,9 @@ def show(parts: Parts, query: str, as_of: dt.date | None = None, game: str | Non
     shown = standing.govern([parts.part(v, on) for v in parts.in_force(topic, on)], parts.reader)
     waiting = [parts.part(v, on) for v in parts.reader.versions_of(topic) if status(v, on) == "pending"]
     row = parts.reader.topic(topic) or {}
+    dated = [d["date"] for d in parts.reader.documents().values() if d["date"] and d["game"] == row["game"]]
+    starts = min(dated) if dated else None
+    firsts = [v.valid_from for v in parts.reader.versions_of(topic) if v.valid_from is not None]
     return {
         "topic": topic,
         "headword": row["headword"],
@@ -44,6 +47,8 @@ def show(parts: Parts, query: str, as_of: dt.date | None = None, game: str | Non
         "cards": parts.cards_of(parts.in_force(topic, on)),
         "cites": rules.cited(parts, topic, on),
         "rules": rules.tree(parts, topic, on),
+        "library_starts": starts if starts and on.isoformat() < starts else None,
+        "first_in_force": min(firsts).isoformat() if firsts and on < min(firsts) else None,
     }
 
 

@@ -162,7 +162,12 @@ def cmd_show(args: argparse.Namespace) -> int:
     print(f"{answer['headword']}  ({answer['topic']}), in force on {answer['as_of']}")
     for part in answer["parts"]:
         print_part(part)
-    if not answer["parts"]:
+    if not answer["parts"] and answer["library_starts"]:
+        game, starts = answer["game"], answer["library_starts"]
+        print(f"  (the library holds no document of {game} before {starts}: it cannot say what was in force then)")
+    elif not answer["parts"] and answer["first_in_force"]:
+        print(f"  (nothing in force on that date: its first text comes into force on {answer['first_in_force']})")
+    elif not answer["parts"]:
         print("  (nothing in force on that date)")
     for part in answer["ended"]:
         print_part(part)
@@ -235,18 +240,18 @@ def cmd_diff(args: argparse.Namespace) -> int:
         return 0
     if latest:
         print(f"What the latest document changed: {latest['title']} ({latest['version']}) of {latest['date']}")
-    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("added", "changed", "rescinded", "pending"))
+    counts = ", ".join(f"{answer['counts'][k]} {k}" for k in ("changed", "added", "rescinded", "pending"))
     print(f"Changes from {answer['from']} to {answer['to']}: {counts}")
-    for added in answer["added"]:
-        print(f"+ {added['headword']}")
-        _print_sources(added["parts"])
-    for changed in answer["changed"]:
+    for changed in answer["changed"]:  # changed first, as the items are paged (`kb.read.changes.SHOWN`)
         print(f"~ {changed['headword']}")
         print(_wrap(render_diff(changed["diff"])))
         for cause in changed["ended_by"]:
             if cause:
                 print(f"    {ending_line(cause)}")
         _print_sources([p for p in changed["parts"] if p["valid_from"] and p["valid_from"] > answer["from"]])
+    for added in answer["added"]:
+        print(f"+ {added['headword']}")
+        _print_sources(added["parts"])
     for gone in answer["rescinded"]:
         print(f"- {gone['headword']}")
         for end in gone["ended_by"]:

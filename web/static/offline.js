@@ -93,32 +93,50 @@
     return window.RulingsSearch.ask(index, text, { live: live, game: game, kind: kind, limit: LIMIT, exact: params.get("exact") === "1" });
   }
 
-  function snippet(text, terms) {
-    // About thirty words around the first that matched, the matches marked as the server marks them.
+  var GIST_WORDS = 15;  // as web/search.py GIST_WORDS
+  var SENTENCE_END = /(?<=[.!?])["')\]\u201d]*\s+(?=[A-Z"'(\[\u201c])/;  // as kb/sentences.py
+  function hitWords(text, wanted) {
+    // Each word of the text (where it starts and ends) and whether it is one of the words searched.
     var engine = window.RulingsSearch;
-    var wanted = new Set(terms);
     var words = [];
     var re = new RegExp(engine.WORD.source, "gu");
     var m;
     while ((m = re.exec(text)) !== null) {
       var hit = engine.textWords(m[0]).some(function (w) { return wanted.has(w); });
-      words.push({ at: m.index, end: m.index + m[0].length, hit: hit });
+      words.push({ at: m.index, end: m.index + m[0].length, hit: hit, word: m[0].toLowerCase() });
     }
-    var first = Math.max(0, words.findIndex(function (w) { return w.hit; }));
-    var from = Math.max(0, first - 10);
-    var to = Math.min(words.length, from + 35);
-    var p = el("p", { "class": "snippet" });
-    if (!words.length) { p.append(text.slice(0, 200)); return p; }
-    var pos = words[from].at;
-    if (from > 0) { p.append("… "); }
-    for (var i = from; i < to; i++) {
-      var w = words[i];
-      if (!w.hit) { continue; }
-      p.append(text.slice(pos, w.at), el("mark", { "class": "match" }, [text.slice(w.at, w.end)]));
+    return words;
+  }
+  function gist(text, terms) {
+    // What a hit shows first, as the server's `lead` filter does: its sentence holding the most of
+    // the words searched, cut to GIST_WORDS words around the first of them, those words marked;
+    // with whether that is its whole text.
+    var wanted = new Set(terms);
+    var every = [];
+    (text || "").split(/\n{2,}/).filter(function (p) { return p.trim(); }).forEach(function (p) {
+      p.trim().split(SENTENCE_END).forEach(function (s) { if (s) { every.push(s); } });
+    });
+    var best = every[0] || "", most = 0;
+    every.forEach(function (s) {
+      var found = new Set(hitWords(s, wanted).filter(function (w) { return w.hit; }).map(function (w) { return w.word; }));
+      if (found.size > most) { most = found.size; best = s; }
+    });
+    var cut = best.split(/\s+/).filter(Boolean);
+    if (cut.length > GIST_WORDS) {
+      var first = Math.max(0, cut.findIndex(function (w) { return hitWords(w, wanted).some(function (x) { return x.hit; }); }));
+      var start = Math.max(0, Math.min(first - 4, cut.length - GIST_WORDS));
+      best = (start ? "\u2026 " : "") + cut.slice(start, start + GIST_WORDS).join(" ") + (start + GIST_WORDS < cut.length ? " \u2026" : "");
+    }
+    var p = el("p");
+    var pos = 0;
+    hitWords(best, wanted).forEach(function (w) {
+      if (!w.hit) { return; }
+      p.append(best.slice(pos, w.at), el("mark", {}, [best.slice(w.at, w.end)]));
       pos = w.end;
-    }
-    p.append(text.slice(pos, words[to - 1].end) + (to < words.length ? " …" : ""));
-    return p;
+    });
+    p.append(best.slice(pos));
+    var whole = (text || "").split(/\s+/).filter(Boolean).join(" ") === best.split(/\s+/).filter(Boolean).join(" ");
+    return { node: el("div", { "class": "text lead" }, [p]), whole: whole };
   }
 
   function citeOne(c) {
@@ -142,12 +160,19 @@
     var count = found.hits.length;
     var list = el("ol", { "class": found.weak ? "results weak" : "results" }, found.hits.map(function (h) {
       var d = h.doc;
+      var first = gist(d.text, h.terms);
+      var paragraphs = (d.text || "").split(/\n{2,}/).filter(function (p) { return p.trim(); });
+      var folded = first.whole ? "Citation" : "Whole text" + (paragraphs.length > 1 ? " (" + paragraphs.length + " paragraphs)" : "");
+      var whole = el("div", { "class": "text" }, paragraphs.map(function (para) { return el("p", {}, [para]); }));
+      // as the server's search page: a few lines, the whole text and citation one tap away
       return el("li", {}, [
         el("a", { "class": "headword", href: link("entry/" + d.topic + ".html") }, [d.headword]), " ",
-        el("span", { "class": "label" }, [d.label]), " ", el("span", { "class": "badge " + d.status }, [d.status]),
+        el("span", { "class": "badge " + d.status }, [d.status]),
         // a partial text or an empty heading says so here as on the server's pages
         d.partial ? el("p", { "class": "partial" }, [d.partial]) : "",
-        snippet(d.text, h.terms), el("p", { "class": "source" }, [cite(d.citation, d.restated), " ", copyButton(d)])
+        first.node, el("p", { "class": "source" }, [cite(d.citation, d.restated)]),
+        el("details", { "class": "whole" }, [el("summary", {}, [folded + " \u00b7 ", el("span", { "class": "label" }, [d.label])]),
+          first.whole ? "" : whole, el("p", { "class": "source cited" }, [cite(d.citation, d.restated), " ", copyButton(d)])])
       ]);
     }));
     var notes = [];
