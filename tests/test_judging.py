@@ -231,7 +231,7 @@ def test_diff_items_cite_their_source_and_the_default_is_the_latest_document(
     status, out = run(capsys, "diff", "--kb", str(history_root))
     assert status == 0 and out.splitlines()[:2] == [
         "What the latest document changed: Current Rulings (1/29/01) of 2001-01-29",
-        "Changes from 2001-01-28 to 2001-01-29: 0 added, 2 changed, 39 rescinded, 0 pending",
+        "Changes from 2001-01-28 to 2001-01-29: 2 changed, 0 added, 39 rescinded, 0 pending",
     ]
     status, out = run(capsys, "diff", "2000-10-30", "--kb", str(history_root))
     assert status == 2

@@ -61,9 +61,9 @@ def test_glued_ruling_is_its_own_topic(layouts_kb: Path, capsys: pytest.CaptureF
     ]
     changes = run(capsys, "diff", "--kb", kb, "2000-04-01", "2000-04-30").splitlines()
     assert [line for line in changes if not line.startswith(" ")][:3] == [
-        "Changes from 2000-04-01 to 2000-04-30: 1 added, 1 changed, 0 rescinded, 0 pending",
-        "+ Kle'eg",
+        "Changes from 2000-04-01 to 2000-04-30: 1 changed, 1 added, 0 rescinded, 0 pending",
         "~ docking",
+        "+ Kle'eg",
     ]
 
 
@@ -138,16 +138,16 @@ def test_versions_authorities_and_as_of_answers(layouts_kb: Path) -> None:
 def test_diff_and_show_across_layouts(layouts_kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
     kb = str(layouts_kb)
     assert run(capsys, "diff", "--kb", kb, "2000-04-20", "2000-09-15").splitlines() == [
-        "Changes from 2000-04-20 to 2000-09-15: 2 added, 1 changed, 1 rescinded, 0 pending",
-        "+ Does a docked ship keep its shields?",
-        "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 7-9",
-        "+ May Kle'eg report aboard a docked Runabout?",
-        "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 5-6",
+        "Changes from 2000-04-20 to 2000-09-15: 1 changed, 2 added, 1 rescinded, 0 pending",
         "~ Runabout",
         "    A small ship that may carry two personnel.",
         "",
         "    {+A Runabout may carry four personnel.+}",  # the paragraph it added, marked whole
         "    [Current Rulings, version 3 of 3] since 2000-09-01: Glossary (1.6), 2000-09-01, line 4",
+        "+ Does a docked ship keep its shields?",
+        "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 7-9",
+        "+ May Kle'eg report aboard a docked Runabout?",
+        "    [FAQ, version 1 of 1] since 2000-08-01: Rules FAQ (August 2000), 2000-08-01, lines 5-6",
         "- Kle'eg",
         "    Ended 2000-09-01: consolidated into Glossary 1.6 (Glossary (1.6), lines 14-20)",
     ]

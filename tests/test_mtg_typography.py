@@ -143,7 +143,7 @@ def test_the_diff_folds_typography_on_the_command_line_and_the_page(
 ) -> None:
     main(["diff", "2021-04-22", "2021-06-01", "--game", "mtg", "--kb", str(typo_root)])
     out = capsys.readouterr().out
-    assert "Changes from 2021-04-22 to 2021-06-01: 0 added, 0 changed, 0 rescinded, 0 pending\n" in out
+    assert "Changes from 2021-04-22 to 2021-06-01: 0 changed, 0 added, 0 rescinded, 0 pending\n" in out
     assert "Typography only, not counted: 1492 restated with the same words (quotes,\n" in out
     main(["diff", "2021-04-22", "2021-06-01", "--game", "mtg", "--kb", str(typo_root), "--json"])
     answer = json.loads(capsys.readouterr().out)
