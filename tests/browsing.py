@@ -37,7 +37,17 @@ def serve(kb: Path) -> Iterator[str]:
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
+
+    def stop() -> None:
+        """Close every socket of the loop from the loop's own thread: its map empties and the loop
+        ends. Closed from this thread, the loop's select() could meet a closed descriptor (EBADF,
+        an unhandled exception in the server's thread at a test's teardown, seen under load)."""
+        for channel in list(server._map.values()):
+            channel.close()
+
+    server.trigger.pull_trigger(stop)
+    thread.join(10)
+    server.task_dispatcher.shutdown()
 
 
 def launch() -> Iterator[object]:
