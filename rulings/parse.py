@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulings import kinds
+from rulings.lines.noise import clean
 from rulings.model import Document, ParseError, ParseResult
-from rulings.noise import clean
 from rulings.source import SourceText, read_source
 
 

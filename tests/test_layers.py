@@ -95,8 +95,8 @@ def test_show_loads_neither_whoosh_nor_the_web_app(bundled_root: Path) -> None:
     modules, printed = loaded("show", "Conundrum", "--kb", str(bundled_root))
     assert printed.startswith("Conundrum  (stccg:conundrum), in force on ")
     assert packages(modules) & {"whoosh", *WEB} == set()
-    assert {"kb.search", "kb.search.questions", "kb.analysis", "kb.index", "kb.read.cards", "rulings.cardlist",
-            "web.export", "web.app"} & modules == set()  # fmt: skip
+    assert {"kb.search", "kb.search.questions", "kb.analysis", "kb.index", "kb.read.cards",
+            "rulings.kinds.rulebook.cardlist", "web.export", "web.app"} & modules == set()  # fmt: skip
 
 
 def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:

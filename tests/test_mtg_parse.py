@@ -12,7 +12,7 @@ from mtg_reader import read_release
 
 from helpers import SHARED
 from rulings import kinds
-from rulings.comprehensive_rules import (
+from rulings.kinds.comprehensive_rules.parser import (
     GLOSSARY_KINDS,
     RULE_KINDS,
     cited_rules,

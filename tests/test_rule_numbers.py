@@ -4,10 +4,10 @@ dotted one of Disney Lorcana (``6.1.2.2.``)."""
 
 from __future__ import annotations
 
-from rulings.comprehensive_rules import cited_rules
+from rulings.kinds.comprehensive_rules.parser import cited_rules
 from rulings.model import Document
+from rulings.numbering.rule_numbers import DOTTED, MAGIC, Numbered, detect, numbered_rules, sequence
 from rulings.parse import coverage, parse_source
-from rulings.rule_numbers import DOTTED, MAGIC, Numbered, detect, numbered_rules, sequence
 from rulings.source import decode
 
 

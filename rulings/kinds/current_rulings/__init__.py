@@ -13,7 +13,7 @@ from rulings.source import SourceText
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Current Rulings document (`rulings.current.parse_current`)."""
-    from rulings.current import parse_current
+    from rulings.kinds.current_rulings.parser import parse_current
 
     return parse_current(document, source, titles)
 

@@ -27,9 +27,9 @@ import datetime as dt
 import itertools
 import re
 
+from rulings.kinds.comprehensive_rules.layout import ends_sentence, glossary_blocks, page_footers, paragraphs
 from rulings.model import Document, Entry, ParseResult
-from rulings.rule_numbers import MAGIC, Numbering, numbering_for, sequence
-from rulings.rules_layout import ends_sentence, glossary_blocks, page_footers, paragraphs
+from rulings.numbering.rule_numbers import MAGIC, Numbering, numbering_for, sequence
 from rulings.source import SourceText
 
 KIND = "comprehensive-rules"

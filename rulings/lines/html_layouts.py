@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from rulings.reflow import ends_sentence
+from rulings.lines.reflow import ends_sentence
 
 LEAST = 2
 """Entries a document must have in one of these layouts before any line is read so."""

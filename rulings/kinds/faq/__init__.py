@@ -12,7 +12,7 @@ from rulings.source import SourceText
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse an FAQ (`rulings.faq.parse_faq`)."""
-    from rulings.faq import parse_faq
+    from rulings.kinds.faq.parser import parse_faq
 
     return parse_faq(document, source)
 

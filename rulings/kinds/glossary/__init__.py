@@ -14,8 +14,8 @@ from rulings.source import SourceText
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a Glossary (`rulings.glossary.parse_glossary`); refused in one line when a third of its
     headwords or more are rule numbers (``5.1.1. Ready``): the document is numbered rules."""
-    from rulings.glossary import parse_glossary
-    from rulings.rule_numbers import numbered_rules
+    from rulings.kinds.glossary.parser import parse_glossary
+    from rulings.numbering.rule_numbers import numbered_rules
 
     result = parse_glossary(document, source, titles)
     heads = [e for e in result.entries if e.kind == "glossary entry"]

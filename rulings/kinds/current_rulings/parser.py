@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 
 from rulings.amendments import effective_release, parse_amendment
-from rulings.chrome import groups_header, is_chrome, is_copyright, letter_ranges, post_title
-from rulings.current_layout import (
+from rulings.dates import US_DATE, parse_us_date
+from rulings.entries.partial import mark_cut
+from rulings.entries.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
+from rulings.kinds.current_rulings.dashless import split_dashless
+from rulings.kinds.current_rulings.layout import (
     RULINGS,
     SUMMARIES,
     TITLE,
@@ -29,15 +32,12 @@ from rulings.current_layout import (
     join_bare_heads,
     segment,
 )
-from rulings.dashless import split_dashless
-from rulings.dates import US_DATE, parse_us_date
-from rulings.glossary import glued, topic_entries
+from rulings.kinds.glossary.parser import glued, topic_entries
+from rulings.lines.chrome import groups_header, is_chrome, is_copyright, letter_ranges, post_title
+from rulings.lines.reflow import paragraphs, wrapped_runs
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
-from rulings.partial import mark_cut
-from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
 
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)

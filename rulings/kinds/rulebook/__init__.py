@@ -15,8 +15,8 @@ from rulings.source import SourceText
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a rulebook (`rulings.rulebook.parse_rulebook`); refused in one line when it reads a
     document of numbered rules as a giant entry (`rulings.rule_numbers.GIANT` characters or more)."""
-    from rulings.rule_numbers import GIANT, numbered_rules
-    from rulings.rulebook import parse_rulebook
+    from rulings.kinds.rulebook.parser import parse_rulebook
+    from rulings.numbering.rule_numbers import GIANT, numbered_rules
 
     result = parse_rulebook(document, source, titles)
     giant = max(result.entries, key=lambda e: len(e.text), default=None)

@@ -19,10 +19,10 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from rulings.archive import toolbar
-from rulings.pages import PagedText, gaps
+from rulings.entries.topics import RUN_ON, split_topic
+from rulings.lines.archive import toolbar
+from rulings.lines.pages import PagedText, gaps
 from rulings.source import SourceText
-from rulings.topics import RUN_ON, split_topic
 
 _MONTHS = "JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
 _NOISE = re.compile(

@@ -30,7 +30,7 @@ GLOSSARY_KINDS = ("glossary entry", "glossary reference")
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
     """Parse a release (`rulings.comprehensive_rules.parse_comprehensive_rules`)."""
-    from rulings.comprehensive_rules import parse_comprehensive_rules
+    from rulings.kinds.comprehensive_rules.parser import parse_comprehensive_rules
 
     return parse_comprehensive_rules(document, source)
 

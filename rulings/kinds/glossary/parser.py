@@ -28,16 +28,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rulings.boundaries import Candidate, is_front_matter, letters
-from rulings.boundaries import starts as boundaries
-from rulings.html_layouts import html_starts
+from rulings.entries.partial import mark_cut
+from rulings.entries.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
+from rulings.lines.boundaries import Candidate, is_front_matter, letters
+from rulings.lines.boundaries import starts as boundaries
+from rulings.lines.html_layouts import html_starts
+from rulings.lines.pages import Gap, PagedText
+from rulings.lines.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import fold_quotes, title_key
-from rulings.pages import Gap, PagedText
-from rulings.partial import mark_cut
-from rulings.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
 
 _ERRATUM = re.compile(r"^Errat(?:um|a):\s*", re.IGNORECASE)
 _COPY_NOTE = re.compile(
