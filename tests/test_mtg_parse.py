@@ -1,4 +1,4 @@
-"""The Comprehensive Rules parser (`rulings.comprehensive_rules`) on the five real releases in
+"""The Comprehensive Rules parser (`rulings.kinds.comprehensive_rules.parser`) on the five real releases in
 ``../shared/mtg-cr`` (skipped without them) and on small texts written to its layout."""
 
 from __future__ import annotations

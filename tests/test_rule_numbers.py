@@ -1,4 +1,4 @@
-"""The numberings of `rulings.rule_numbers` and the self-check of a numbered document, on small
+"""The numberings of `rulings.numbering.rule_numbers` and the self-check of a numbered document, on small
 texts written to each layout: Magic's (``702.19b``, letters skipping ``l`` and ``o``) and the
 dotted one of Disney Lorcana (``6.1.2.2.``)."""
 

@@ -1,5 +1,5 @@
-"""The kind ``rulings-database`` (`rulings.kinds.rulings_database`, `rulings.vtes`): the VTES rulings
-database in YAML, on a fixture written in its shape and on the real file in ../shared/vtes/."""
+"""The kind ``rulings-database`` (`rulings.kinds.rulings_database`, its `vtes` module): the VTES
+rulings database in YAML, on a fixture written in its shape and on the real file in ../shared/vtes/."""
 
 from __future__ import annotations
 

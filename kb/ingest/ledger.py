@@ -182,7 +182,8 @@ reads it)."""
 
 
 def _note_cut(ledger: Ledger, results: list[ParseResult]) -> None:
-    """Every version made from an entry cut off where its file or page ends (`rulings.partial`) says so in its note."""
+    """Every version made from an entry cut off where its file or page ends (`rulings.entries.partial`) says so
+    in its note."""
     cut = {(r.document.id, topic_id(r.document.game, e)): e.span.end for r in results for e in r.entries if e.partial}
     for version in ledger.versions if cut else []:
         if cut.get((version.document_id, version.topic)) == version.line_end and CUT not in version.note:

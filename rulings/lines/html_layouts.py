@@ -17,7 +17,7 @@ Two layouts of the web copies of the Glossary (each entry after a blank line):
 
 A document uses such a layout only when at least `LEAST` of its entries do, so that one
 title line over a paragraph is not read as an entry. Which of these lines start an entry
-is then decided like any other (`rulings.boundaries`).
+is then decided like any other (`rulings.lines.boundaries`).
 """
 
 from __future__ import annotations

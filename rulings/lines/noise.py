@@ -8,9 +8,9 @@ furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its headi
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
 other text) cannot be placed: they are unparsed, never guessed into entries; so is a long line
 that reads two PDF columns across (icon legend items inside sentences, two headwords in a row).
-The web archive's toolbar at the top of a capture is chrome too (`rulings.archive`); a lone
+The web archive's toolbar at the top of a capture is chrome too (`rulings.lines.archive`); a lone
 two-letter English word (``or``) is text, not an HTML anchor. Page-number gaps are kept with
-the text (`rulings.pages.PagedText`).
+the text (`rulings.lines.pages.PagedText`).
 """
 
 from __future__ import annotations

@@ -5,11 +5,11 @@ Layout: optional forum chrome and a poster's note; the title block and introduct
 changes list (``* topic: summary`` or ``* topic - summary``); then ``RULINGS``: ``* topic -
 text`` entries, ``*`` marking new or changed ones. Each change summary is tied to the
 ruling it summarises. A damaged document is read as far as it can be: headings glued to
-their text are cut apart (`rulings.current_layout`), a document cut off before its rulings
+their text are cut apart (`rulings.kinds.current_rulings.layout`), a document cut off before its rulings
 keeps its introduction and summaries, and one with no ``RULINGS`` heading has its rulings
 start at the first ``* topic - text`` (or ``topic - text``); each such doubt is warned. Only a file with none of
 a Current Rulings document's parts is refused. Rulings with no dash, run together (the 2E PDF's text), are read
-by `rulings.dashless`, a first line from a page printed out of order included. Chrome is only what stands before
+by `.dashless`, a first line from a page printed out of order included. Chrome is only what stands before
 the first ruling or after the last. A page listing its own letter ranges is a part of its edition.
 """
 
@@ -146,7 +146,7 @@ def _own_part(result: ParseResult, numbered: Pieces, rulings: list[Entry]) -> No
 
 
 def reflowed(pieces: Pieces) -> list[str]:
-    """The paragraphs of ``pieces``, lines wrapped as in a PDF joined (`rulings.reflow`)."""
+    """The paragraphs of ``pieces``, lines wrapped as in a PDF joined (`rulings.lines.reflow`)."""
     return paragraphs(pieces, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
 
 
@@ -337,7 +337,7 @@ def _out_of_order(result: ParseResult, pieces: Pieces, titles: frozenset[str]) -
 
 
 def dashless_rulings(result: ParseResult, pieces: Pieces, titles: frozenset[str], at_start: bool = True) -> list[Entry]:
-    """Rulings written with no dash, several to a line (`rulings.dashless`); a line's text before its first
+    """Rulings written with no dash, several to a line (`.dashless`); a line's text before its first
     topic continues the ruling before it."""
     rulings: list[Entry] = []
     for number, text in pieces:

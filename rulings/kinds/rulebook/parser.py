@@ -2,9 +2,9 @@
 
 Steps: set a table of contents and print furniture apart (chrome: dot leaders, ``VERSION 4``, running
 headers), keep a first line naming the document as its title, read an HTML copy's ``back to top of page X``
-as the heading ``X``, classify each line (`rulings.rulebook_lines`), cut the document into top-level
+as the heading ``X``, classify each line (`rulings.kinds.rulebook.lines`), cut the document into top-level
 blocks at numbered and title headings, merge blocks that repeat a section number
-(`rulings.copies`), then turn each block into entries: the section, its all-caps
+(`rulings.kinds.rulebook.copies`), then turn each block into entries: the section, its all-caps
 sub-sections, labelled items, phases, deck lists and table rows.
 """
 

@@ -1,4 +1,4 @@
-"""The kind ``rulings-database``: the VTES rulings database, one YAML file (`rulings.vtes` reads it).
+"""The kind ``rulings-database``: the VTES rulings database, one YAML file (`.vtes` reads it).
 
 Each card of the database (``100519|Delaying Tactics:``) is a topic named by the card's name,
 its VEKN id kept in the field ``id``; each of its rulings is a ``ruling`` entry dated by its
@@ -32,7 +32,7 @@ from rulings.kinds import ALWAYS, DATED, Kind, Versions, register
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
 
-if TYPE_CHECKING:  # rulings.vtes imports PyYAML: only a parse loads it
+if TYPE_CHECKING:  # rulings.kinds.rulings_database.vtes imports PyYAML: only a parse loads it
     from rulings.kinds.rulings_database.vtes import Ruling
 
 
