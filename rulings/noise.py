@@ -60,6 +60,8 @@ class Cleaned:
     chrome: list[int] = field(default_factory=list)
     unparsed: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    flowed: list[tuple[int, int]] = field(default_factory=list)
+    """Lines that read two PDF columns across (line, where they start to), kept for `rulings.flowed`."""
 
 
 _INDEX_SEPARATOR = re.compile(r"\s*[|\u00b7,/\-\u2013]\s*|\s+")
@@ -180,12 +182,8 @@ def clean(source: SourceText) -> Cleaned:
             side.append(index + 1)
             lines[index] = ""
         elif (at := interleaved_at(text)) is not None:
-            cleaned.unparsed.append(index + 1)
+            cleaned.flowed.append((index + 1, at))
             lines[index] = ""
-            cleaned.warnings.append(
-                f"{source.path}:{index + 1}: two columns interleaved on one line (from {text[at : at + 40]!r}): "
-                "the entries cannot be told apart; the line is reported as unparsed"
-            )
     before = len(cleaned.unparsed)
     cleaned.unparsed += side
     _interleaved(lines, cleaned)

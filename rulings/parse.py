@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from rulings import kinds
+from rulings.flowed import read_into
 from rulings.model import Document, ParseError, ParseResult
 from rulings.noise import clean
 from rulings.source import SourceText, read_source
@@ -99,6 +100,7 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
         result.unparsed = sorted(result.unparsed + cleaned.unparsed)
         result.nonblank = [i + 1 for i, t in enumerate(source.lines) if t.strip()]
         result.warnings += cleaned.warnings
+        read_into(result, source.lines, cleaned.flowed)
     result.lines = source.lines
     result.warnings[:0] = source.warnings
     return result

@@ -1,0 +1,312 @@
+"""A page of two PDF columns flowed onto one line, read at its headwords; the columns' words kept as printed.
+
+A copy that lost a PDF's line breaks and read its two columns across gives one long line on which
+the columns' lines alternate (`rulings.noise.interleaved_at` finds where they start to). Nothing
+on the line says where a column's run ends, so the words are never sorted back into columns; the
+line is read from what its layout still shows:
+
+- a heading in capitals after a sentence's end (``RULINGS – General``) is a heading;
+- an icon legend's items (``[AU] Alternate Universe``) are legend entries when the code abbreviates
+  the words after it (``[OCD] Optical Compact Disk``, ``[Ex] U.S.S. Excelsior``, ``[Bar] Barash``);
+  the name is those words, and what follows is the other column's text again;
+- a headword (an optional ``*``, new or changed; a topic of at most six words; a dash) starts an
+  entry. It begins after a sentence's end, a ``*``, a heading or the dash before; where the other
+  column's words run into it, after the last word a topic cannot hold (``Keywords are affiliation –``
+  is ``affiliation``). Headwords in a row (``*22nd century icon – *keywords – This icon ...``) are the
+  two columns' headwords side by side: they share the text that follows, which holds both;
+- the text before the first headword is the front matter.
+
+Every entry from where the columns interleave on is marked (`Piece.interleaved`): its words may
+interleave two columns. Every character of the line is in one piece (`Piece.spans`), so nothing is
+lost; shared text is shown with each headword of the row but belongs to the last one's span.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from rulings.model import Entry, ParseResult
+from rulings.normalize import clean_line
+
+FRONT, HEADING, ENTRY, LEGEND = "front", "heading", "entry", "legend"
+"""The kinds of `Piece`."""
+MAX_WORDS = 6
+"""Most words of a headword (of a legend item's name)."""
+_NOT_IN_TOPIC = frozenset(
+    re.findall(
+        r"\w+",
+        "am is are was were be been being will would can cannot could should shall may might must has have had "
+        "do does did it they we you he she their its them this these those that which who there not",
+    )
+)
+"""Words a topic does not hold (verbs, pronouns): a headword the other column ran into starts after them."""
+_LEADING = frozenset(
+    {"a", "an", "the", "of", "to", "in", "on", "and", "or", "for", "by", "with", "as", "at", "from", "but"}
+)
+"""Words a headword does not start with."""
+_LEGEND = re.compile(r"\[([A-Z][A-Za-z]{0,4})\] (?=[A-Z])")
+_HEADING = re.compile(
+    r"(?:(?<=[.!?] )|^)(?:[A-Z]{3,}(?: [A-Z]{3,})* [-\u2013\u2014] [A-Z][a-z]+"
+    r"|[A-Z]{3,}(?: [A-Z]{3,})+|[A-Z]{3,}(?= \*))(?= |$)"
+)
+"""A heading in capitals after a sentence's end: with a section's name (``RULINGS – General``), of two words or
+more, or before a marked headword (``RULINGS *...``)."""
+_DASH = re.compile(r"(?<=\S) [-\u2013\u2014](?= |$)")
+_BOUNDARY = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$|\)$")
+_TITLE = re.compile(r"\b(?:Glossary|Rulebook|Rulings(?: Document)?)(?: Version [\d.]+)?$", re.IGNORECASE)
+"""A document's title read as a headword (``Pocket Glossary Version 2.1 – ...``)."""
+_INITIAL = re.compile(r"(?:^|[.(\[])[A-Z]\.$")
+
+
+@dataclass
+class Piece:
+    """One part of the line: its front matter, a heading, an entry or a legend item."""
+
+    kind: str
+    """`FRONT`, `HEADING`, `ENTRY` or `LEGEND`."""
+    headword: str
+    """The headword (the heading, the legend item's code ``[AU]``); empty for the front matter."""
+    text: str
+    """The text, whitespace collapsed (a legend item's name; a heading has none)."""
+    spans: list[tuple[int, int]] = field(default_factory=list)
+    """The (start, end) character ranges of the line this piece is made of."""
+    marked: bool = False
+    """A headword marked ``*``: new or changed."""
+    interleaved: bool = False
+    """From where the columns interleave on: its words may be two columns' read across."""
+    shares: list[str] = field(default_factory=list)
+    """The other headwords of its row, whose text it shows as its own (`headwords in a row`)."""
+
+
+def _legend(line: str, at: int) -> list[tuple[int, int, str, str]]:
+    """(start, end, code, name) of each icon legend item the code abbreviates, from ``at`` on."""
+    items = []
+    for match in _LEGEND.finditer(line, at):
+        words = [(w.start(), w.end()) for w in re.finditer(r"\S+", line[match.end() :])][:MAX_WORDS]
+        end = _abbreviates(match.group(1), [line[match.end() + s : match.end() + e] for s, e in words])
+        if end:
+            stop = match.end() + words[end - 1][1]
+            items.append((match.start(), stop, match.group(1), line[match.end() : stop]))
+    return items
+
+
+def _abbreviates(code: str, words: list[str]) -> int:
+    """How many of ``words`` the code names: its first letter a word's (or a hyphened part's) initial,
+    its other letters in order after it, every word up to the last letter's capitalised; 0: none."""
+    letters = code.lower()
+    for first, word in enumerate(words):
+        if not word[:1].isupper():
+            return 0
+        parts = [p for p in re.split(r"-", word) if p]
+        if not any(p[0].lower() == letters[0] for p in parts):
+            continue
+        k, index = 1, first
+        rest = word[word.lower().index(letters[0]) + 1 :]
+        while k < len(letters):
+            found = rest.lower().find(letters[k])
+            if found >= 0:
+                rest, k = rest[found + 1 :], k + 1
+                continue
+            index += 1
+            if index >= len(words) or not words[index][:1].isupper():
+                break
+            rest = words[index]
+        if k == len(letters):
+            return index + 1
+    return 0
+
+
+def _head_start(line: str, begin: int, dash: int) -> tuple[int, bool] | None:
+    """Where the headword before the dash at ``dash`` starts (not before ``begin``), and whether it is
+    marked ``*``; None: the dash ends no headword. Going back from the dash, a headword stops after a
+    sentence's end (not an initial's period, ``U.S.S.``), a comma, a word a topic does not hold, or at a ``*``."""
+    words = [line[m.start() + begin : m.end() + begin] for m in re.finditer(r"\S+", line[begin:dash])]
+    starts = [m.start() + begin for m in re.finditer(r"\S+", line[begin:dash])]
+    first = len(words)
+    while first > 0:
+        word = words[first - 1]
+        if (_BOUNDARY.search(word) and not _INITIAL.search(word)) or word.endswith((",", ";", ":")):
+            break
+        if word.lstrip("*").lower() in _NOT_IN_TOPIC:
+            break
+        first -= 1
+        if word.startswith("*"):
+            break
+    while first < len(words) and words[first].lstrip("*").lower() in _LEADING:
+        first += 1
+    head = words[first:]
+    if not head or len(head) > MAX_WORDS or not re.search(r"\w", " ".join(head)):
+        return None
+    text = " ".join(head)
+    if text.count("(") != text.count(")"):
+        return None
+    return starts[first], head[0].startswith("*")
+
+
+def read_line(line: str, at: int) -> list[Piece]:
+    """The pieces of ``line``, a page of two columns flowed onto one line that interleave from ``at`` on."""
+    legend = _legend(line, at)
+    taken = [(s, e) for s, e, _, _ in legend]
+    marks: list[tuple[int, int, str, str, bool]] = []  # (start, text start, kind, headword, marked)
+    for match in _HEADING.finditer(line):
+        if not any(s <= match.start() < e for s, e in taken):
+            marks.append((match.start(), match.end(), HEADING, clean_line(match.group(0)), False))
+    begin = 0
+    for dash in _DASH.finditer(line):
+        if any(s <= dash.start() < e for s, e, *_ in [*taken, *[(m[0], m[1]) for m in marks]]):
+            continue
+        before = max(
+            [begin, *[m[1] for m in marks if m[1] <= dash.start()], *[e for s, e in taken if e <= dash.start()]]
+        )
+        found = _head_start(line, before, dash.start())
+        if found is None:
+            continue
+        first, marked = found
+        head = clean_line(line[first : dash.start()].lstrip("*").strip())
+        marks.append((first, dash.end(), ENTRY, head, marked))
+        begin = dash.end()
+    marks.sort()
+    if marks and marks[0][2] == ENTRY and not line[: marks[0][0]].strip() and _TITLE.search(marks[0][3]):
+        marks = marks[1:]  # the document's title read as ``headword - text``: its front matter
+    pieces = _pieces(line, marks, taken)
+    for s, e, code, name in legend:
+        pieces.append(Piece(LEGEND, f"[{code}]", clean_line(name), [(s, e)], interleaved=True))
+    pieces.sort(key=lambda p: p.spans[0][0] if p.spans else 0)
+    for piece in pieces:
+        piece.interleaved = piece.kind != HEADING and any(e > at for _, e in piece.spans)
+    _share(pieces)
+    return pieces
+
+
+def _pieces(line: str, marks: list[tuple[int, int, str, str, bool]], taken: list[tuple[int, int]]) -> list[Piece]:
+    """The front matter, headings and entries between ``marks``, legend items (``taken``) cut out of their text."""
+    bounds = [(0, 0, FRONT, "", False), *marks]
+    pieces = []
+    for k, (start, text_at, kind, head, marked) in enumerate(bounds):
+        end = bounds[k + 1][0] if k + 1 < len(bounds) else len(line)
+        spans = _without(start, end, taken)
+        text = " ".join(line[s:e] for s, e in _without(text_at, end, taken))
+        if kind == FRONT and not text.strip():
+            continue
+        pieces.append(Piece(kind, head, "" if kind == HEADING else clean_line(text), spans, marked))
+    return pieces
+
+
+def _without(start: int, end: int, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The range start-end less the ranges ``taken``."""
+    spans, at = [], start
+    for s, e in sorted(taken):
+        if e <= at or s >= end:
+            continue
+        if s > at:
+            spans.append((at, s))
+        at = e
+    if at < end:
+        spans.append((at, end))
+    return spans
+
+
+def _share(pieces: list[Piece]) -> None:
+    """Headwords in a row with no text between: each shows the text after the last of the row."""
+    entries = [p for p in pieces if p.kind == ENTRY]
+    k = 0
+    while k < len(entries):
+        end = k
+        while end < len(entries) and not entries[end].text and end + 1 < len(entries) and _adjacent(entries, end):
+            end += 1
+        if end > k:
+            row = entries[k : end + 1]
+            for piece in row:
+                piece.text = row[-1].text
+                piece.shares = [p.headword for p in row if p is not piece]
+        k = end + 1
+
+
+def _adjacent(entries: list[Piece], k: int) -> bool:
+    """Whether entry ``k``'s headword is followed directly by entry ``k + 1``'s."""
+    return entries[k].spans[-1][1] == entries[k + 1].spans[0][0]
+
+
+ENTRY_KINDS = {"glossary": "glossary entry", "current-rulings": "ruling", "current-rulings-update": "ruling"}
+"""The document kinds whose one-line pages of two columns are read, and the kind of their entries."""
+_ENDED = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
+
+
+def read_into(result: ParseResult, lines: list[str], flowed: list[tuple[int, int]]) -> None:
+    """Read each line of ``flowed`` ((line, where its columns interleave)) into ``result``'s entries, in line
+    order, each entry whose words may interleave two columns warned; a kind not of `ENTRY_KINDS` reports
+    the line unparsed."""
+    path = result.document.path
+    for number, at in flowed:
+        text = lines[number - 1]
+        kind = ENTRY_KINDS.get(result.document.kind)
+        if kind is None:
+            result.unparsed = sorted({*result.unparsed, number})
+            result.warnings.append(
+                f"{path}:{number}: two columns interleaved on one line (from {text[at : at + 40]!r}): "
+                "the entries cannot be told apart; the line is reported as unparsed"
+            )
+            continue
+        pieces = read_line(text, at)
+        entries = [_entry(piece, kind, result.document.title, number) for piece in pieces]
+        where = next((k for k, e in enumerate(result.entries) if min(e.lines, default=0) > number), len(result.entries))
+        result.entries[where:where] = entries
+        if len(entries) > 1:
+            result.split = sorted({*result.split, number})
+        result.warnings += _warnings(path, number, pieces)
+        if number == max(n for n, t in enumerate(lines, 1) if t.strip()):
+            _cut(result, number, text, pieces, entries)
+
+
+def _entry(piece: Piece, kind: str, title: str, number: int) -> Entry:
+    """The entry a piece is."""
+    if piece.kind == FRONT:
+        return Entry(title if kind == "glossary entry" else "Introduction", "introduction", piece.text, [number])
+    if piece.kind == LEGEND:
+        return Entry(piece.headword, "legend", piece.text, [number], fields={"icon": piece.headword.strip("[]")})
+    if piece.kind == HEADING:
+        return Entry(piece.headword, "heading", "", [number])
+    return Entry(piece.headword, kind, piece.text, [number], marked=piece.marked)
+
+
+def _warnings(path: str, number: int, pieces: list[Piece]) -> list[str]:
+    """One line per entry whose words may interleave two columns, and one for the legend read apart."""
+    out = []
+    for piece in pieces:
+        if not piece.interleaved or piece.kind == LEGEND:
+            continue
+        name = "the front matter" if piece.kind == FRONT else repr(piece.headword)
+        beside = ""
+        if piece.shares:
+            others = ", ".join(repr(h) for h in piece.shares)
+            beside = f"; it stands beside {others} (headwords in a row) and shows the text after them, which holds both"
+        out.append(
+            f"{path}:{number}: {name} holds words of two PDF columns read across on one line: "
+            f"kept as printed, not separated{beside}"
+        )
+    legend = [p.headword for p in pieces if p.kind == LEGEND]
+    if legend:
+        out.append(
+            f"{path}:{number}: {len(legend)} icon legend items read apart from the text they interleave "
+            f"({legend[0]} ... {legend[-1]})"
+        )
+    return out
+
+
+def _cut(result: ParseResult, number: int, text: str, pieces: list[Piece], entries: list[Entry]) -> None:
+    """The entry that holds the line's end, and the headwords of its row, cut off where the file ends: partial."""
+    prose = [k for k, p in enumerate(pieces) if p.kind in (FRONT, ENTRY) and p.spans]
+    if not prose:
+        return
+    last = max(prose, key=lambda k: pieces[k].spans[-1][1])
+    if _ENDED.search(pieces[last].text) or pieces[last].spans[-1][1] < len(text.rstrip()):
+        return
+    row = [k for k in prose if pieces[k].headword in pieces[last].shares] + [last]
+    tail = text.split()[-1] if text.split() else ""
+    for k in sorted(row):
+        entries[k].partial = True
+        result.warnings.append(
+            f"{result.document.path}:{number}: {entries[k].headword!r} is cut off where the file ends "
+            f"(...{tail!r}); kept as a partial entry"
+        )
