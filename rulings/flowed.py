@@ -289,7 +289,8 @@ def _warnings(path: str, number: int, pieces: list[Piece]) -> list[str]:
     if legend:
         out.append(
             f"{path}:{number}: {len(legend)} icon legend items read apart from the text they interleave "
-            f"({legend[0]} ... {legend[-1]})"
+            f"({legend[0]} ... {legend[-1]}), each named by the words its code abbreviates (more words of a name "
+            "stay in the text)"
         )
     return out
 

@@ -47,6 +47,8 @@ _HTML_NOISE = re.compile(
     r"|Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$"  # an HTML Glossary page's title
 )
 """HTML copies' furniture, matched at the start of a line."""
+_PAGE_TITLE = re.compile(r"(?:Rulebook )?Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$")
+"""An HTML Glossary page's title (``Glossary - B``): on pages joined into one file, a new page."""
 _INDEX_START = re.compile(r"(?:[A-Z]{1,6}|[a-z]{2}|(?i:introduction|intro|top|index|home|contents))\b")
 _COLUMNS = re.compile(r"\S(?: {4,}|\t+)\S")
 _BARE_HEAD = re.compile(r"^\*?\s*[^-\u2013\u2014]{1,70}\s[-\u2013\u2014]$")
@@ -60,6 +62,8 @@ class Cleaned:
     chrome: list[int] = field(default_factory=list)
     unparsed: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    page_ends: list[int] = field(default_factory=list)
+    """The last text line before each HTML page title (``Glossary - Q``) of pages joined: where a page ends."""
     flowed: list[tuple[int, int]] = field(default_factory=list)
     """Lines that read two PDF columns across (line, where they start to), kept for `rulings.flowed`."""
 
@@ -173,6 +177,8 @@ def clean(source: SourceText) -> Cleaned:
             page_title = False
             continue
         if index in bar or is_noise(text) or (page_title and text.strip() == "Glossary"):
+            if _PAGE_TITLE.match(text.strip()) and (earlier := [n for n in range(index) if lines[n].strip()]):
+                cleaned.page_ends.append(earlier[-1] + 1)  # the text before a joined HTML page's title ends a page
             page_title = page_title or text.strip().startswith("Glossary")
             cleaned.chrome.append(index + 1)
             lines[index] = ""

@@ -18,6 +18,7 @@ from rulings import kinds
 from rulings.flowed import read_into
 from rulings.model import Document, ParseError, ParseResult
 from rulings.noise import clean
+from rulings.partial import mark_cut
 from rulings.source import SourceText, read_source
 
 
@@ -101,6 +102,7 @@ def parse_source(document: Document, source: SourceText, titles: frozenset[str] 
         result.nonblank = [i + 1 for i, t in enumerate(source.lines) if t.strip()]
         result.warnings += cleaned.warnings
         read_into(result, source.lines, cleaned.flowed)
+        mark_cut(result, [n for n in cleaned.page_ends if n not in result.nonblank[-1:]])
     result.lines = source.lines
     result.warnings[:0] = source.warnings
     return result

@@ -340,3 +340,31 @@ def test_a_page_of_one_word_sub_headings_is_read_one_of_several_words_is_not(tmp
     assert reading(parse_file(path, "glossary")).read == 5
     path.write_text(SUB_HEADINGS.replace("Triggers – ", "Delayed Triggers – "), encoding="utf-8")
     assert reading(parse_file(path, "glossary")).read == 2
+
+
+JOINED_PAGES = """Glossary - K
+
+Kelvan
+A species from another galaxy. See species.
+
+Kevin Uxbridge
+This personnel may nullify a dilemma only whi
+
+Glossary - L
+
+Lakat
+A planet mission of the Cardassian border.
+"""
+
+
+def test_an_entry_cut_off_where_a_joined_html_page_ends_is_partial(tmp_path: Path) -> None:
+    """HTML Glossary pages joined into one file, each an excerpt: the entry before a page's title that stops
+    mid-word is cut off where its page ends (issue 50, the Q page of the stccgfaq copy)."""
+    result = parse(tmp_path, JOINED_PAGES)
+    assert [(e.headword, e.partial) for e in result.entries if e.kind == "glossary entry"] == [
+        ("Kelvan", False),
+        ("Kevin Uxbridge", True),
+        ("Lakat", False),
+    ]
+    assert f"{tmp_path / 'doc.txt'}:7: 'Kevin Uxbridge' is cut off where its page ends (...'whi'); kept as a partial " \
+        "entry" in result.warnings  # fmt: skip
