@@ -54,6 +54,8 @@ _HEADING = re.compile(
 more, or before a marked headword (``RULINGS *...``)."""
 _DASH = re.compile(r"(?<=\S) [-\u2013\u2014](?= |$)")
 _BOUNDARY = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$|\)$")
+_SENTENCE_AFTER = re.compile(r"\s*(?:[A-Z0-9\"\u201c(\[*]|$)")
+"""What follows a headword's dash in the clean layout: a sentence, a marked headword, or the end."""
 _TITLE = re.compile(r"\b(?:Glossary|Rulebook|Rulings(?: Document)?)(?: Version [\d.]+)?$", re.IGNORECASE)
 """A document's title read as a headword (``Pocket Glossary Version 2.1 – ...``)."""
 _INITIAL = re.compile(r"(?:^|[.(\[])[A-Z]\.$")
@@ -119,29 +121,56 @@ def _abbreviates(code: str, words: list[str]) -> int:
 
 def _head_start(line: str, begin: int, dash: int) -> tuple[int, bool] | None:
     """Where the headword before the dash at ``dash`` starts (not before ``begin``), and whether it is
-    marked ``*``; None: the dash ends no headword. Going back from the dash, a headword stops after a
-    sentence's end (not an initial's period, ``U.S.S.``), a comma, a word a topic does not hold, or at a ``*``."""
-    words = [line[m.start() + begin : m.end() + begin] for m in re.finditer(r"\S+", line[begin:dash])]
-    starts = [m.start() + begin for m in re.finditer(r"\S+", line[begin:dash])]
+    marked ``*``; None: the dash ends no headword.
+
+    Going back from the dash, the words run to a sentence's end (not an initial's period, ``U.S.S.``),
+    a comma before a word in lower case, or a ``*`` (included). All of them are the headword when they
+    are a term in lower case (``22nd century icon``), a title (``Dead in Bed``), or any words a sentence
+    follows (``How to use the Glossary – You ...``), six at most. Else the other column's line may run
+    into the headword: the longest last words that follow a verb or pronoun and are a term or a title
+    (``Keywords are affiliation –``), or follow an article or a preposition and are a title (``ships with
+    Kobali Shuttle –``); a term after an article is the same phrase, prose (``the dilemma – not ...``)."""
+    found = list(re.finditer(r"\S+", line[begin:dash]))
+    words = [m.group(0) for m in found]
     first = len(words)
     while first > 0:
-        word = words[first - 1]
-        if (_BOUNDARY.search(word) and not _INITIAL.search(word)) or word.endswith((",", ";", ":")):
-            break
-        if word.lstrip("*").lower() in _NOT_IN_TOPIC:
+        word, after = words[first - 1], (words[first] if first < len(words) else "")
+        if (_BOUNDARY.search(word) and not _INITIAL.search(word)) or (
+            word.endswith((",", ";", ":")) and not after[:1].isupper()
+        ):
             break
         first -= 1
         if word.startswith("*"):
             break
-    while first < len(words) and words[first].lstrip("*").lower() in _LEADING:
-        first += 1
-    head = words[first:]
-    if not head or len(head) > MAX_WORDS or not re.search(r"\w", " ".join(head)):
-        return None
-    text = " ".join(head)
-    if text.count("(") != text.count(")"):
-        return None
-    return starts[first], head[0].startswith("*")
+    run = [w.lstrip("*") for w in words[first:]]
+    shaped = bool(run) and (_term(run) or _title(run) or bool(_SENTENCE_AFTER.match(line, dash + 2)))
+    if shaped and len(run) <= MAX_WORDS and _balanced(run):
+        return begin + found[first].start(), words[first].startswith("*")
+    for k in range(max(first + 1, len(words) - MAX_WORDS), len(words)):
+        head, before = words[k:], words[k - 1].lower()
+        if not _balanced(head) or head[0].lower() in _LEADING:
+            continue
+        if (before in _NOT_IN_TOPIC and (_term(head) or _title(head))) or (
+            before in _LEADING and head[0][:1].isupper() and _title(head)
+        ):
+            return begin + found[k].start(), False
+    return None
+
+
+def _balanced(words: list[str]) -> bool:
+    """Words that may be a headword: some letter or digit, every parenthesis closed."""
+    text = " ".join(words)
+    return bool(re.search(r"\w", text)) and text.count("(") == text.count(")")
+
+
+def _term(words: list[str]) -> bool:
+    """A game term: words in lower case (a number may lead: ``22nd century icon``)."""
+    return all(w[:1].islower() or w[:1].isdigit() or not w[:1].isalpha() for w in words)
+
+
+def _title(words: list[str]) -> bool:
+    """A card's title: each word capitalised but the small ones inside (``Dead in Bed``, ``I.K.S. Vorn``)."""
+    return words[0][:1].isupper() and all(w[:1].isupper() or w.lower() in _LEADING for w in words[1:])
 
 
 def read_line(line: str, at: int) -> list[Piece]:
@@ -260,9 +289,13 @@ def read_into(result: ParseResult, lines: list[str], flowed: list[tuple[int, int
 
 
 def _entry(piece: Piece, kind: str, title: str, number: int) -> Entry:
-    """The entry a piece is."""
-    if piece.kind == FRONT:
+    """The entry a piece is: text before the first headword is the front matter when it names the document
+    (``Glossary``, ``Current Rulings``, ``Version``, ``™``), else the end of an entry begun on an earlier
+    page, kept apart as a note (`continued`)."""
+    if piece.kind == FRONT and not continued(piece.text):
         return Entry(title if kind == "glossary entry" else "Introduction", "introduction", piece.text, [number])
+    if piece.kind == FRONT:
+        return Entry("(continued)", "note", piece.text, [number])
     if piece.kind == LEGEND:
         return Entry(piece.headword, "legend", piece.text, [number], fields={"icon": piece.headword.strip("[]")})
     if piece.kind == HEADING:
@@ -270,9 +303,25 @@ def _entry(piece: Piece, kind: str, title: str, number: int) -> Entry:
     return Entry(piece.headword, kind, piece.text, [number], marked=piece.marked)
 
 
+_FRONT = re.compile(r"\b(?:Glossary|Rulings|Rulebook|FAQ|Version)\b|\u2122|\(TM\)", re.IGNORECASE)
+
+
+def continued(text: str) -> bool:
+    """Whether text before the first headword continues an entry of an earlier page: it starts in lower case,
+    or it names no document in its first words (no front matter)."""
+    return not text[:1].isupper() or not _FRONT.search(text[:300])
+
+
 def _warnings(path: str, number: int, pieces: list[Piece]) -> list[str]:
-    """One line per entry whose words may interleave two columns, and one for the legend read apart."""
+    """One line per entry whose words may interleave two columns, one for the legend read apart, and one
+    for text that continues an entry of an earlier page."""
     out = []
+    front = next((p for p in pieces if p.kind == FRONT), None)
+    if front is not None and continued(front.text):
+        out.append(
+            f"{path}:{number}: the text before the first headword continues an entry of an earlier page "
+            f"({front.text[:40]!r}...): kept apart as a note, not read as an entry"
+        )
     for piece in pieces:
         if not piece.interleaved or piece.kind == LEGEND:
             continue

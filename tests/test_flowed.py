@@ -60,6 +60,33 @@ def test_a_rulings_sheet_of_two_columns_on_one_line_is_read_at_its_headwords() -
     assert result.unparsed == [] and result.split == [1] and coverage(result).complete
 
 
+def test_a_later_page_begun_mid_entry_keeps_that_text_apart_and_finds_a_headword_run_into() -> None:
+    """The text before the first headword of a page that names no document continues an entry of an earlier
+    page (a note, warned); ``ships with Kobali Shuttle – a cloak`` is the other column running into a title."""
+    path = FLOWED / "rulings-two-columns-page-2.txt"
+    result = parse_file(path, "current-rulings")
+    assert shape(result) == [
+        ("note", "(continued)", False, False),
+        ("ruling", "mirror icon", True, False),
+        ("ruling", "nebula", True, False),
+        ("ruling", "Kobali Shuttle", False, False),
+        ("ruling", "Lakat", False, False),
+    ]
+    texts = {e.headword: e.text for e in result.entries}
+    assert (
+        texts["(continued)"]
+        == "ship is stopped and its crew may not attempt the mission again this turn. Dilemmas that"
+    )
+    assert texts["Kobali Shuttle"] == "a cloak. Its range cost is 2."
+    assert texts["nebula"].endswith("entered only by ships with")
+    assert result.warnings[0] == (
+        f"{path}:1: the text before the first headword continues an entry of an earlier page "
+        "('ship is stopped and its crew may not att'...): kept apart as a note, not read as an entry"
+    )
+    assert interleaved(result) == ["mirror icon", "nebula", "Kobali Shuttle", "Lakat"]
+    assert coverage(result).complete
+
+
 def test_a_glossary_page_with_its_icon_legend_read_across_keeps_the_legend_apart() -> None:
     path = FLOWED / "glossary-two-columns.txt"
     result = parse_file(path, "glossary")
@@ -87,7 +114,9 @@ def test_a_glossary_page_with_its_icon_legend_read_across_keeps_the_legend_apart
     assert coverage(result).complete
 
 
-@pytest.mark.parametrize("name", ["rulings-two-columns.txt", "glossary-two-columns.txt"])
+@pytest.mark.parametrize(
+    "name", ["rulings-two-columns.txt", "rulings-two-columns-page-2.txt", "glossary-two-columns.txt"]
+)
 def test_every_character_of_the_line_is_in_one_piece(name: str) -> None:
     line = (FLOWED / name).read_text(encoding="utf-8").rstrip("\n")
     at = interleaved_at(line)
