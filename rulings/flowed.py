@@ -163,6 +163,24 @@ def _balanced(words: list[str]) -> bool:
     return bool(re.search(r"\w", text)) and text.count("(") == text.count(")")
 
 
+_IN_A_ROW = re.compile(
+    r"(?:^|(?<=[.!?)] ))(?P<one>[^\s*\u2013\u2014][^.!?*\u2013\u2014]{0,40}?) [\u2013\u2014] "
+    r"(?P<two>[^\s*\u2013\u2014][^.!?*\u2013\u2014]{0,40}?) [\u2013\u2014](?= |$)"
+)
+
+
+def heads_in_a_row(text: str) -> int | None:
+    """Where two headwords stand in a row with no text between, after a sentence's end (``... (see stopped.)
+    Altonian Brain Teaser – Khan –``): two columns' headwords side by side, read across; each a term or a
+    title of at most four words, with no colon (``actions – step 1: initiation – ...`` is a topic and its
+    sub-topic). None: nowhere."""
+    for match in _IN_A_ROW.finditer(text):
+        heads = [match["one"].split(), match["two"].split()]
+        if all(0 < len(h) <= 4 and ":" not in match[0] and (_term(h) or _title(h)) for h in heads):
+            return match.start()
+    return None
+
+
 def _term(words: list[str]) -> bool:
     """A game term: words in lower case (a number may lead: ``22nd century icon``)."""
     return all(w[:1].islower() or w[:1].isdigit() or not w[:1].isalpha() for w in words)

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass, field
 
 from rulings.archive import toolbar
+from rulings.flowed import heads_in_a_row
 from rulings.pages import PagedText, gaps
 from rulings.source import SourceText
 from rulings.topics import RUN_ON, split_topic
@@ -140,7 +141,8 @@ _WORDS = frozenset(
 _LEGEND_ITEM = re.compile(r"(?<=[a-z,;] )\[[A-Z][A-Za-z]{0,4}\] [A-Z]")
 """An icon legend item (``[AU] Alternate Universe``) inside a sentence: the legend's column read across the text's."""
 _TWO_HEADS = re.compile(r"\*[^.*\u2013\u2014]{1,40} [\u2013\u2014] \*[^.*\u2013\u2014]{1,40} [\u2013\u2014] ")
-"""Two marked headwords in a row with no text between (``*22nd century icon – *keywords – ``): two columns."""
+"""Two marked headwords in a row with no text between (``*22nd century icon – *keywords – ``): two columns
+(unmarked ones too, `rulings.flowed.heads_in_a_row`)."""
 LEGEND_ITEMS = 3
 """Legend items inside sentences that show a line is two columns interleaved."""
 
@@ -153,7 +155,7 @@ def interleaved_at(text: str) -> int | None:
     if len(items) >= LEGEND_ITEMS:
         return items[0].start()
     heads = _TWO_HEADS.search(text)
-    return heads.start() if heads else None
+    return heads.start() if heads else heads_in_a_row(text)
 
 
 def _anchors(pair: str, after: list[str]) -> bool:

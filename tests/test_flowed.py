@@ -13,7 +13,7 @@ import re
 import pytest
 
 from helpers import FIXTURES, SHARED
-from rulings.flowed import read_line
+from rulings.flowed import heads_in_a_row, read_line
 from rulings.model import ParseResult
 from rulings.noise import interleaved_at
 from rulings.parse import coverage, parse_file
@@ -177,3 +177,11 @@ def test_the_glossary_1_6_introduction_in_two_columns_is_read_with_its_legend() 
     assert how.split()[:12] == clean.split("How to use the Glossary – ")[1].split()[:12]
     assert interleaved(result) == ["the front matter", "How to use the Glossary"]
     assert result.unparsed == [] and coverage(result).complete
+
+
+def test_headwords_in_a_row_unmarked_show_two_columns_but_a_sub_topic_does_not() -> None:
+    prose = "These rulings settle the cases the rulebook leaves open and bind every event of the season. " * 4
+    assert heads_in_a_row("It ends here. Ore Hauler – Zed – The hauler carries ore.") == 14
+    assert interleaved_at(prose + "It ends here. Ore Hauler – Zed – The hauler carries ore.") == len(prose) + 14
+    assert interleaved_at(prose + "It ends. actions – step 1: initiation – Once you begin, go on.") is None
+    assert interleaved_at(prose + "It ends. Some words here – and more – Then it goes on.") is None
