@@ -275,6 +275,11 @@ def _adjacent(entries: list[Piece], k: int) -> bool:
     return entries[k].spans[-1][1] == entries[k + 1].spans[0][0]
 
 
+COLUMNS = (
+    "read from two PDF columns copied across on one line: its words may interleave both columns' texts, "
+    "kept as printed, not separated"
+)
+"""The field ``columns`` of an entry whose words may interleave two columns: its versions' note says so."""
 ENTRY_KINDS = {"glossary": "glossary entry", "current-rulings": "ruling", "current-rulings-update": "ruling"}
 """The document kinds whose one-line pages of two columns are read, and the kind of their entries."""
 _ENDED = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
@@ -318,7 +323,10 @@ def _entry(piece: Piece, kind: str, title: str, number: int) -> Entry:
         return Entry(piece.headword, "legend", piece.text, [number], fields={"icon": piece.headword.strip("[]")})
     if piece.kind == HEADING:
         return Entry(piece.headword, "heading", "", [number])
-    return Entry(piece.headword, kind, piece.text, [number], marked=piece.marked)
+    entry = Entry(piece.headword, kind, piece.text, [number], marked=piece.marked)
+    if piece.interleaved:
+        entry.fields["columns"] = COLUMNS
+    return entry
 
 
 _FRONT = re.compile(r"\b(?:Glossary|Rulings|Rulebook|FAQ|Version)\b|\u2122|\(TM\)", re.IGNORECASE)

@@ -9,11 +9,15 @@ across its sentences. The real pages of that shape are checked too (skipped with
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
 from helpers import FIXTURES, SHARED
-from rulings.flowed import heads_in_a_row, read_line
+from kb.ingest.pipeline import build
+from kb.paths import current
+from kb.query import KnowledgeBase
+from rulings.flowed import COLUMNS, heads_in_a_row, read_line
 from rulings.model import ParseResult
 from rulings.noise import interleaved_at
 from rulings.parse import coverage, parse_file
@@ -185,3 +189,22 @@ def test_headwords_in_a_row_unmarked_show_two_columns_but_a_sub_topic_does_not()
     assert interleaved_at(prose + "It ends here. Ore Hauler – Zed – The hauler carries ore.") == len(prose) + 14
     assert interleaved_at(prose + "It ends. actions – step 1: initiation – Once you begin, go on.") is None
     assert interleaved_at(prose + "It ends. Some words here – and more – Then it goes on.") is None
+
+
+def test_a_version_read_from_two_columns_says_so_in_its_note(tmp_path: Path) -> None:
+    library = tmp_path / "library"
+    (library / "stccg").mkdir(parents=True)
+    (library / "stccg" / "sheet.txt").write_bytes((FLOWED / "rulings-two-columns.txt").read_bytes())
+    (library / "library.toml").write_text(
+        '[[document]]\nid = "sheet"\nfile = "stccg/sheet.txt"\ngame = "stccg"\nkind = "current-rulings"\n'
+        'title = "Pocket Rulings Sheet"\nversion = "1"\ndate = "2001-05-03"\n',
+        encoding="utf-8",
+    )
+    build(library, tmp_path / "kb")
+    with KnowledgeBase(current(tmp_path / "kb")) as kb:
+        docking = kb.show("docking", game="stccg")["parts"][0]
+    assert (
+        docking["text"]
+        == "named by other cards and do nothing alone. A ship docks at an outpost of its own affiliation."
+    )
+    assert docking["note"] == COLUMNS
