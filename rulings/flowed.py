@@ -14,11 +14,15 @@ line is read from what its layout still shows:
   column's words run into it, after the last word a topic cannot hold (``Keywords are affiliation –``
   is ``affiliation``). Headwords in a row (``*22nd century icon – *keywords – This icon ...``) are the
   two columns' headwords side by side: they share the text that follows, which holds both;
-- the text before the first headword is the front matter.
+- the text before the first headword is the front matter when it names the document, else the end
+  of an entry begun on an earlier page (a note, warned).
 
 Every entry from where the columns interleave on is marked (`Piece.interleaved`): its words may
-interleave two columns. Every character of the line is in one piece (`Piece.spans`), so nothing is
-lost; shared text is shown with each headword of the row but belongs to the last one's span.
+interleave two columns; `read_into` warns one line per such entry, naming file and entry, and its
+field ``columns`` (`COLUMNS`) becomes its versions' note. Every character of the line is in one
+piece (`Piece.spans`), so nothing is lost; shared text is shown with each headword of the row but
+belongs to the last one's span. `heads_in_a_row` is one of the signs `rulings.noise.interleaved_at`
+finds such a line by.
 """
 
 from __future__ import annotations

@@ -6,8 +6,9 @@ letter's entries; an HTML copy's letter pairs ``ba - be - bi`` and ``back to top
 its page title ``Glossary - B`` with the ``Glossary`` line under it), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
-other text) cannot be placed: they are unparsed, never guessed into entries; so is a long line
-that reads two PDF columns across (icon legend items inside sentences, two headwords in a row).
+other text) cannot be placed: they are unparsed, never guessed into entries. A long line that reads
+two PDF columns across (icon legend items inside sentences, two headwords in a row) is kept apart
+(`Cleaned.flowed`) for `rulings.flowed`, which reads it at its headwords, each entry warned.
 The web archive's toolbar at the top of a capture is chrome too (`rulings.archive`); a lone
 two-letter English word (``or``) is text, not an HTML anchor. Page-number gaps are kept with
 the text (`rulings.pages.PagedText`).
