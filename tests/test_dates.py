@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from kb.paths import current
 from kb.query import KnowledgeBase
+from rulings.dates import title_date
 from web.app import create_app
 from web.export.site import Site
 
@@ -257,3 +258,20 @@ def test_the_diff_puts_changed_first_and_its_counts_jump_to_their_sections(histo
     headings = [h.split("</h2>")[0] for h in body.split("<h2")[1:]]
     assert headings == [f' id="{k.lower()}">{k}' for k in ("Changed", "Added", "Rescinded", "Pending")]
     assert body.index('<section class="change">') < body.index('<h2 id="added">')
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("First Edition Current Rulings Document (11 June 2010) Current Rulings are ...", dt.date(2010, 6, 11)),
+        ("Star Trek Glossary (2 March 2015)", dt.date(2015, 3, 2)),
+        ("First Edition Current Rulings Document (31 June 2010)", None),  # no such day
+        ("Current Rulings (June 2010)", None),  # no day: not a date the title states
+        (
+            "A ruling far into a page of text, past where any title stands, cites Current Rulings (11 June 2010)",
+            None,
+        ),
+    ],
+)
+def test_a_title_states_its_day_in_words(text: str, day: dt.date | None) -> None:
+    assert title_date(text) == day

@@ -8,6 +8,7 @@ across its sentences. The real pages of that shape are checked too (skipped with
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from pathlib import Path
 
@@ -158,6 +159,7 @@ def test_the_2010_current_rulings_on_one_line_are_read_at_their_headwords() -> N
     assert texts["affiliation"].endswith("may use them if applicable (see stopped.)")
     assert interleaved(result) == ["22nd century icon", "keywords", "affiliation", "Altonian Brain Teaser", "Khan"]
     assert result.unparsed == [] and coverage(result).complete
+    assert result.document.declared_date == dt.date(2010, 6, 11)  # its title: "... Document (11 June 2010)"
 
 
 @needs_real

@@ -30,6 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from rulings.dates import title_date
 from rulings.model import Entry, ParseResult
 from rulings.normalize import clean_line
 
@@ -305,6 +306,8 @@ def read_into(result: ParseResult, lines: list[str], flowed: list[tuple[int, int
             )
             continue
         pieces = read_line(text, at)
+        if pieces and pieces[0].kind == FRONT and result.document.declared_date is None:
+            result.document.declared_date = title_date(pieces[0].text)
         entries = [_entry(piece, kind, result.document.title, number) for piece in pieces]
         where = next((k for k, e in enumerate(result.entries) if min(e.lines, default=0) > number), len(result.entries))
         result.entries[where:where] = entries
