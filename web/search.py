@@ -16,6 +16,7 @@ from markupsafe import Markup
 from kb.answers import SearchAnswer
 from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages, paragraphs, sentences
 from kb.vocabulary import kind_filter
+from web.leads import cut
 from web.views import as_of, chosen_game, int_arg, keep_game, page, rich_text, route
 
 bp = Blueprint("search", __name__)
@@ -25,16 +26,14 @@ ELSEWHERE = 5
 
 _MARKED = re.compile(r'<mark class="match[^"]*">(.*?)</mark>', re.S)
 _EDGE = re.compile(r"^\W+|\W+$")
-GIST_WORDS = 15
-"""The most words of its text a hit shows before "Whole text" (about three lines on a phone)."""
 
 
 @bp.app_template_filter("lead")
 def lead(hit: Mapping[str, Any]) -> Mapping[str, Any]:
     """What a hit shows first, so that three fit a phone's first screen: its sentence holding the
-    most of the words its snippet marks (the first sentence when none does), cut to `GIST_WORDS`
-    words around the first of them, those words marked; whether that is its whole text, and how
-    many paragraphs its text has (``{"html": Markup, "whole": bool, "paragraphs": int}``)."""
+    most of the words its snippet marks (the first sentence when none does), cut at clause
+    boundaries, never inside a card's title (`web.leads.cut`), those words marked; whether that
+    is its whole text, and how many paragraphs its text has (``{"html": Markup, "whole": bool, "paragraphs": int}``)."""
     text = hit.get("text") or ""
     parts = paragraphs(text)
     words = {w for m in _MARKED.findall(hit.get("snippet") or "") if (w := _EDGE.sub("", html.unescape(m)))}
@@ -42,12 +41,9 @@ def lead(hit: Mapping[str, Any]) -> Mapping[str, Any]:
     every = [s for p in parts for s in sentences(p)]
     scores = [(len({m.lower() for m in found.findall(s)}) if words else 0, -i) for i, s in enumerate(every)]
     best = every[max(range(len(every)), key=lambda i: scores[i])] if every else ""
-    cut = best.split()
-    if len(cut) > GIST_WORDS:
-        first = next((i for i, w in enumerate(cut) if words and found.search(w)), 0)
-        start = max(0, min(first - 4, len(cut) - GIST_WORDS))
-        kept = " ".join(cut[start : start + GIST_WORDS])
-        best = ("… " if start else "") + kept + (" …" if start + GIST_WORDS < len(cut) else "")
+    split = best.split()
+    hits = [frozenset(m.lower() for m in found.findall(w)) if words else frozenset() for w in split]
+    best = cut(split, hits, hit.get("cards") or [])
     shown = str(rich_text(best))
     if words:  # mark the words in the text of the HTML, never inside a tag
         shown = re.sub(r"(?<=>)([^<]+)", lambda t: found.sub(r"<mark>\1</mark>", t.group(1)), shown)
