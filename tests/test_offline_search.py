@@ -312,3 +312,23 @@ def test_a_hits_lead_is_cut_as_the_servers_is(page: tuple[Any, str]) -> None:
             headword = hit.query_selector("a.headword").inner_text()
             shown.setdefault((query, headword), hit.query_selector(".text.lead").text_content())
     assert {key: shown.get(key) for key in LEADS} == LEADS
+
+
+@needs_chromium
+def test_a_date_typed_in_the_copys_diff_box_is_shown_as_yyyy_mm_dd(page: tuple[Any, str]) -> None:
+    """Issue 52 item 5: the copy's date boxes show and take YYYY-MM-DD as the server's do."""
+    tab, host = page
+    tab.goto(host + "diff.html")
+    for name, typed in (("from", "2000-01-01"), ("to", "2001-01-01")):
+        tab.fill(f"form.filters input[name={name}]", "")
+        tab.click(f"form.filters input[name={name}]")
+        tab.keyboard.type(typed)
+    with tab.expect_navigation():
+        tab.keyboard.press("Enter")
+    tab.wait_for_selector("p.count[data-offline]")
+    assert tab.text_content("h1") == "Changes from 2000-01-01 to 2001-01-01"
+    shown = "els => els.map(e => [e.type, e.value, e.placeholder])"
+    assert tab.eval_on_selector_all("form.filters input[name=from], form.filters input[name=to]", shown) == [
+        ["text", "2000-01-01", "YYYY-MM-DD"],
+        ["text", "2001-01-01", "YYYY-MM-DD"],
+    ]
