@@ -107,7 +107,10 @@
     }
     return words;
   }
+  var ABBREVIATIONS = new Set(["mr.", "mrs.", "ms.", "dr.", "st.", "lt.", "jr.", "sr.", "vs.", "no.", "e.g.", "i.e."]);  // as web/leads.py
+  var INITIALS = /^(?:[A-Za-z]\.){2,}$/;
   var CLAUSE_END = /[,;:)]["'\u2019\u201d\]]*$/;  // as web/leads.py
+  var COUNT = /^\(\d+\)/;
   var DASHES = new Set(["-", "\u2013", "\u2014"]);
   var CONJUNCTIONS = new Set(["and", "but", "or", "because", "unless", "which"]);
   function cutLead(words, hits, titles) {
@@ -131,7 +134,8 @@
     });
     var clauses = [], start = 0;
     for (i = 0; i < n - 1; i++) {
-      var ends = CLAUSE_END.test(words[i]) || words[i + 1].startsWith("(") || DASHES.has(words[i]) || DASHES.has(words[i + 1]);
+      var opens = words[i + 1].startsWith("(") && !COUNT.test(words[i + 1]);  // "Torin (2)": a count stays with its name
+      var ends = CLAUSE_END.test(words[i]) || opens || DASHES.has(words[i]) || DASHES.has(words[i + 1]);
       if (ends && !joined[i]) { clauses.push([start, i + 1]); start = i + 1; }
     }
     clauses.push([start, n]);
@@ -203,7 +207,14 @@
     var wanted = new Set(terms);
     var every = [];
     (text || "").split(/\n{2,}/).filter(function (p) { return p.trim(); }).forEach(function (p) {
-      p.trim().split(SENTENCE_END).forEach(function (s) { if (s) { every.push(s); } });
+      var own = [];
+      p.trim().split(SENTENCE_END).forEach(function (s) {
+        if (!s) { return; }
+        // one ending in an abbreviation or initials ("Mr.", "vs.", "U.S.S.") joined to the next (web/leads.py whole_sentences)
+        var last = own.length ? own[own.length - 1].split(/\s+/).pop() : "";
+        if (last && (ABBREVIATIONS.has(last.toLowerCase()) || INITIALS.test(last))) { own[own.length - 1] += " " + s; } else { own.push(s); }
+      });
+      own.forEach(function (s) { every.push(s); });
     });
     var best = every[0] || "", most = 0;
     every.forEach(function (s) {
