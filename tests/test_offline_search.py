@@ -31,6 +31,7 @@ from web.export.pages import export
 sys.path.insert(0, str(ROOT / "bench"))
 from offline_parity import SEARCH_JS, compare
 from relevance import read_set
+from test_leads import LEADS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 TOPICS = "els => els.map(e => decodeURIComponent(e.getAttribute('href')).split('/entry/')[1].slice(0, -5))"
@@ -297,3 +298,37 @@ def test_the_diff_asked_for_two_dates_has_no_banner_of_the_latest_document(page:
     tab.wait_for_selector("p.count[data-offline]")
     assert tab.text_content("h1") == "Changes from 2000-01-01 to 2001-01-01"
     assert tab.query_selector_all("p.banner") == []
+
+
+@needs_chromium
+def test_a_hits_lead_is_cut_as_the_servers_is(page: tuple[Any, str]) -> None:
+    """Issue 52 item 6: at clause boundaries, never inside a card's title (`web.leads`)."""
+    tab, host = page
+    shown = {}
+    for query in sorted({q for q, _ in LEADS}):
+        tab.goto(host + "index.html?q=" + quote(query) + "&game=stccg")
+        tab.wait_for_selector("#results[data-offline] .count")
+        for hit in tab.query_selector_all("#results ol.results > li"):
+            headword = hit.query_selector("a.headword").inner_text()
+            shown.setdefault((query, headword), hit.query_selector(".text.lead").text_content())
+    assert {key: shown.get(key) for key in LEADS} == LEADS
+
+
+@needs_chromium
+def test_a_date_typed_in_the_copys_diff_box_is_shown_as_yyyy_mm_dd(page: tuple[Any, str]) -> None:
+    """Issue 52 item 5: the copy's date boxes show and take YYYY-MM-DD as the server's do."""
+    tab, host = page
+    tab.goto(host + "diff.html")
+    for name, typed in (("from", "2000-01-01"), ("to", "2001-01-01")):
+        tab.fill(f"form.filters input[name={name}]", "")
+        tab.click(f"form.filters input[name={name}]")
+        tab.keyboard.type(typed)
+    with tab.expect_navigation():
+        tab.keyboard.press("Enter")
+    tab.wait_for_selector("p.count[data-offline]")
+    assert tab.text_content("h1") == "Changes from 2000-01-01 to 2001-01-01"
+    shown = "els => els.map(e => [e.type, e.value, e.placeholder])"
+    assert tab.eval_on_selector_all("form.filters input[name=from], form.filters input[name=to]", shown) == [
+        ["text", "2000-01-01", "YYYY-MM-DD"],
+        ["text", "2001-01-01", "YYYY-MM-DD"],
+    ]
