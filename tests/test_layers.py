@@ -104,6 +104,11 @@ def test_search_loads_whoosh_but_not_the_web_app(bundled_root: Path) -> None:
     assert printed.split("\n")[1] == "1. Conundrum  [Glossary] active"
     assert "whoosh" in packages(modules) and packages(modules) & set(WEB) == set()
     assert {"web.export", "web.app", "kb.ingest"} & modules == set()
+    # nor what a cold search paid for and never used: Whoosh's English variations (its
+    # Variations query's), the installed version (asked with --version), the build's, the
+    # server's and the sources' commands (the manifest's TOML, sockets)
+    assert {"whoosh.lang.morph_en", "importlib.metadata", "web.cli.commands", "web.cli.following", "tomllib",
+            "rulings.manifest", "socket"} & modules == set()  # fmt: skip
 
 
 def test_no_import_cycle() -> None:
