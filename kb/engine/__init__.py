@@ -6,10 +6,11 @@ What the rest of the knowledge base asks of it, module by module:
 - write documents: the index's schema, files and writers (`storage`), written fast and whole
   (`writing`: the fused analysers in place, field lengths read once, a commit or nothing);
 - analyse text: the tokenizer and filters the analysers are made of (`text`);
-- evaluate a plan: the query nodes, matchers, collectors and searchers a plan is made of and
-  run on (`searching`), a term's postings read whole into document numbers, weights and
-  positions (`postings`), and the score of each document (`weighting`, BM25F over the live
-  documents, from field lengths read once: `lengths`);
+- evaluate a plan: our plan (`kb.plan`) as Whoosh's query (`planning`), the query nodes,
+  matchers, collectors and searchers a plan is made of and run on (`searching`), a term's
+  postings read whole into document numbers, weights and positions (`postings`), and the score
+  of each document (`weighting`, BM25F over the live documents, from field lengths read once:
+  `lengths`);
 - stored fields and highlights: through the searchers and hits of `searching`.
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
