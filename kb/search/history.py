@@ -15,6 +15,7 @@ from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from kb.engine.planning import engine_query
 from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
 from kb.fused import FusedAnalyzer
@@ -73,7 +74,7 @@ def run(
     found = list(topics(searcher, whole, day, limit, work))
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
-        words = [budget.expand(q, reader, budget.Work()) for _, q in planned.words]
+        words = [budget.expand(engine_query(q), reader, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
         found += sorted(more, key=lambda f: -f.words)  # stable: equal counts keep their score order

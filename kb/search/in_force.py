@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
+from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
@@ -58,7 +59,9 @@ def run(
     found = _hits(searcher, whole_query(planned, every, reader, work), allowed, limit, {}, work)
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
-        counts = {w: {(f, str(t)) for f, t in q.all_terms()} for w, q in planned.words}  # as typed, joined, mended
+        counts = {
+            w: {(f, str(t)) for f, t in engine_query(q).all_terms()} for w, q in planned.words
+        }  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
         found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])

@@ -23,7 +23,6 @@ import argparse
 import errno
 import os
 import signal
-import socket
 import sys
 import threading
 import time
@@ -56,6 +55,8 @@ def bound_socket(host: str, port: int) -> int:
     or `PortInUse`. Binding it here, once, leaves no moment between a check and gunicorn's own bind
     for another program to take the port (gunicorn would then try five times over five seconds,
     logging each)."""
+    import socket  # here: a command that does not serve does not load it (a cold search's CPU)
+
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
