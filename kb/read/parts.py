@@ -6,15 +6,21 @@ as typed. The answer modules (`kb.read.changes`, `kb.read.cards`, `kb.search.in_
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from kb.answers import Citation, Ending, Part, Restated, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
+from kb.kept import Kept, sized
 from kb.model import ID, KEY, Version, history_order, lines, status
 from kb.read import sources, standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
 from rulings import kinds
 from rulings.normalize import headword_key
+
+DIFFS = 16 << 20
+"""What the diffs' changes kept weigh at most, in bytes, within the process's pool of the pages'
+caches (`kb.read.reader.PAGES`)."""
 
 
 class Parts:
@@ -24,6 +30,9 @@ class Parts:
         self.reader = reader
         self._games: list[str] | None = None
         self._labels: dict[str, str] | None = None
+        self.diffs: Kept[Any] = Kept(DIFFS, sized, reader.pool, largest=DIFFS // 2)
+        """What diffs found and made, by their dates and filters (`kb.read.changes.diff`): a diff
+        asked again, or its next page, reads nothing again."""
 
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""
