@@ -61,10 +61,15 @@ def test_costs_are_remembered_per_request_then_per_shape_and_bounded() -> None:
     assert costs.estimate("changes.diff", "/diff", "from=2002-01-01&to=2002-02-01&size=1000", 1.0) == 1.0
     costs.record("changes.diff", "/diff", "from=2003-01-01&to=2003-02-01", 1.02)
     assert round(costs.estimate("changes.diff", "/diff", "from=2004-01-01&to=2004-02-01", 1.0), 3) == 0.32
+    for _ in range(20):  # a diff kept, asked over and over: cheap itself, but no new one is
+        costs.record("changes.diff", "/diff", "from=2003-01-01&to=2003-02-01", 0.001)
+    assert costs.estimate("changes.diff", "/diff", "from=2003-01-01&to=2003-02-01", 1.0) == 0.001
+    assert round(costs.estimate("changes.diff", "/diff", "from=2004-01-01&to=2004-02-01", 1.0), 3) == 0.32
     assert shape("changes.diff", "to=1&from=2&size=7") == "changes.diff(from,size,to;size=7)"
     assert exact_key("/diff", "to=1&from=2") == "/diff?from=2&to=1"
     for number in range(10_000):
         costs.record("entries.entry", f"/entry/{number}", f"x{number}=1&size={number}", 0.001)
     assert len(costs.exact) == len(costs.shapes) == 4096
-    costs.record("search.index", "/", "q=" + "a" * 100_000, 0.001)  # a 100 KB query is not kept as itself
+    costs.record("search.index", "/", "q=" + "a" * 100_000, 0.001)  # a 100 KB query is kept by its digest
+    assert costs.estimate("search.index", "/", "q=" + "a" * 100_000, 1.0) == 0.001
     assert max(len(key) for key in costs.exact) < 600 and max(len(key) for key in costs.shapes) <= 512

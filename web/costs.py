@@ -9,7 +9,9 @@ seconds of the thread that answered:
 - what each request cost the last time it was asked (its path and its query, the parameters in
   order: ``exact``, the latest `EXACT` requests);
 - a moving estimate per shape of request (`shape`: the view, the names of its parameters and
-  the page size asked, `ALPHA` the weight of the latest), for a request never asked before;
+  the page size asked, `ALPHA` the weight of the latest), for a request never asked before: of
+  what requests cost the first time they were asked only, so that a cheap request asked over and
+  over (a diff kept) cannot make the next new diffs of its shape pass for cheap;
 - and, for a view never answered yet, the prior its decorator gives (`web.gate.costly`: a long
   answer; `web.gate.heavy`: a page that may be long).
 
@@ -20,6 +22,7 @@ takes its turn the next time it is asked.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from urllib.parse import parse_qsl, urlencode
@@ -31,15 +34,17 @@ LONG = 0.3
 EXACT = 4096
 """Requests whose last cost is remembered, the latest asked, and shapes likewise (under 3 MB)."""
 LONGEST = 512
-"""Characters of the longest request remembered as itself (a longer one is known by its shape)."""
+"""Characters of the longest request remembered as itself (a longer one by its digest)."""
 ALPHA = 0.3
 """Weight of the latest cost in a shape's moving estimate."""
 
 
 def exact_key(path: str, query: str) -> str:
-    """The request as remembered: its path and its parameters sorted (their order is no matter)."""
+    """The request as remembered: its path and its parameters sorted (their order is no matter);
+    one longer than `LONGEST` characters by its digest."""
     pairs = sorted(parse_qsl(query, keep_blank_values=True))
-    return f"{path}?{urlencode(pairs)}" if pairs else path
+    key = f"{path}?{urlencode(pairs)}" if pairs else path
+    return key if len(key) <= LONGEST else "#" + hashlib.sha256(key.encode("utf-8", "replace")).hexdigest()
 
 
 def shape(endpoint: str, query: str) -> str:
@@ -70,10 +75,10 @@ class Costs:
         """What the request cost, remembered for the next like it."""
         key, form = exact_key(path, query), shape(endpoint, query)
         with self.lock:
-            if len(key) <= LONGEST:
-                _keep(self.exact, key, seconds)
-            known = self.shapes.get(form)
-            _keep(self.shapes, form, seconds if known is None else ALPHA * seconds + (1 - ALPHA) * known)
+            if key not in self.exact:  # a request asked again says nothing of a new one (its answer may be kept)
+                known = self.shapes.get(form)
+                _keep(self.shapes, form, seconds if known is None else ALPHA * seconds + (1 - ALPHA) * known)
+            _keep(self.exact, key, seconds)
 
 
 def _keep(table: OrderedDict[str, float], key: str, seconds: float) -> None:
