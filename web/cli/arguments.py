@@ -23,6 +23,7 @@ from web.cli.answers import (
     cmd_search,
     cmd_show,
 )
+from web.cli.clients import PER_CLIENT
 from web.cli.documents import cmd_docs, cmd_version
 from web.cli.serving import CONNECTIONS, PORT, TIMEOUT, cores
 from web.errors import BadArguments
@@ -228,10 +229,16 @@ def parser() -> _Parser:
         help=f"connections each process keeps open at once (default {CONNECTIONS})",
     )
     serve_cmd.add_argument(
+        "--per-client",
+        type=_positive,
+        default=PER_CLIENT,
+        help=f"connections one client address keeps open at once in each process (default {PER_CLIENT})",
+    )
+    serve_cmd.add_argument(
         "--timeout",
         type=_positive,
         default=TIMEOUT,
-        help=f"seconds before an idle connection is closed (default {TIMEOUT})",
+        help=f"seconds before an idle connection, or a request not yet arrived whole, is closed (default {TIMEOUT})",
     )
     serve_cmd.set_defaults(run=cmd_serve)
 
