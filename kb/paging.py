@@ -16,12 +16,20 @@ budget (`kb.budget`) bounds a search:
 
 ``size=None`` (`EVERYTHING`) makes every item in one page with no time limit: the static
 export writes whole answers.
+
+A long answer also lets cheaper answers go first (issue 48): between two items, and between two
+topics a diff looks at, it calls `pause`, which does nothing unless the thread answering was
+given a way to wait (`yielding`; the web app waits there while a search is answered in the same
+process, `web.gate.Searches`), so the long answer's CPU work does not hold Python's lock while
+a search needs it.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypedDict, TypeVar
 
@@ -87,7 +95,30 @@ def page_of(
     for item in items[start:end]:
         if made and deadline is not None and (spent >= paging.work or time.thread_time() > deadline):
             break
+        pause()
         made.append(make(item))
         spent += max(1, weigh(made[-1]))
     stop = start + len(made)
     return made, {"offset": start, "size": len(made), "total": len(items), "next": stop if stop < len(items) else None}
+
+
+_waits = threading.local()
+"""This thread's way to let others go first (``_waits.hook``), set by `yielding`."""
+
+
+@contextmanager
+def yielding(hook: Callable[[], None]) -> Iterator[None]:
+    """Within, `pause` in this thread calls ``hook`` (which may wait for others to be answered)."""
+    before = getattr(_waits, "hook", None)
+    _waits.hook = hook
+    try:
+        yield
+    finally:
+        _waits.hook = before
+
+
+def pause() -> None:
+    """A point where a long answer may let others go first: calls this thread's hook (`yielding`), if any."""
+    hook = getattr(_waits, "hook", None)
+    if hook is not None:
+        hook()

@@ -142,6 +142,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)), turns)
     app.extensions["page_turns"] = gate.Turns(int(app.config.get("PAGES_WAITING", gate.WAITING)), turns)
     app.extensions["costs"] = costs.Costs()  # what requests cost, by which they take turns or not
+    app.extensions["searches"] = gate.Searches()  # the searches being answered, for which costly answers pause
 
     @app.before_request
     def open_kb() -> None:

@@ -27,19 +27,31 @@ left to the cheap answers: with its 8 threads, one costly answer is made, three 
 four threads answer searches as if nothing else ran. A search, an autocompletion and a
 document page (and any request known to be cheap) take no turn at all: they never wait behind a
 costly answer for a thread (and in the server's queue they go first: `web.cli.dispatch`).
+
+Nor do searches wait behind a costly answer for Python's lock or for the machine's cores
+(`Searches`): only one thread of a process runs Python at a time, and the workers share the
+cores, so a search of 20-200 ms of CPU waited up to 2.7 s with 6 mixed clients while diffs and
+decks were being made. While a search (or an autocompletion) is answered in any worker, a costly
+answer or a heavy page pauses at its next item (`kb.paging.pause`: between items, topics, and
+every `kb.read.reader.PAUSE_ROWS` versions read) once it has run `QUANTUM` seconds of CPU since
+its last pause, and waits until no search is left, at most `PAUSE` seconds a time (so that it
+still moves on under a steady stream of searches).
 """
 
 from __future__ import annotations
 
 import functools
+import multiprocessing
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import current_app, request
 from werkzeug.exceptions import ServiceUnavailable
 
+from kb.paging import yielding
 from web import costs
 
 AT_ONCE = 1
@@ -52,6 +64,80 @@ RETRY_AFTER = 2
 """Seconds a refused client is asked to wait before asking again."""
 LONG_PRIOR = 1.0
 """CPU seconds a long answer (`costly`) is deemed to cost until one like it has been answered."""
+QUANTUM = 0.01
+"""CPU seconds a costly answer or heavy page runs between two pauses while searches are answered."""
+PAUSE = 0.25
+"""Seconds a costly answer or heavy page waits at most, a time, for the searches to be answered."""
+LOOK = 0.005
+"""Seconds between two looks of a pausing answer at the searches of the other workers."""
+
+
+class Searches:
+    """The searches being answered, in this process and in every worker forked from the process
+    that made the app (gunicorn's, sharing the machine's cores), for which costly answers pause
+    (`pauses`)."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.answering = 0
+        """Searches being answered in this process (guarded by ``changed``)."""
+        self.everywhere = multiprocessing.RawValue("i", 0)
+        """Searches being answered in every worker (memory shared by the workers forked after it was
+        made; changed under ``counting``, read without it as a hint)."""
+        self.counting = multiprocessing.Lock()
+        self.paused = 0
+        """Pauses made since the start (guarded by ``changed``): how a test sees a search go first."""
+        self.waiting = 0
+        """Costly answers pausing now (guarded by ``changed``)."""
+
+    @contextmanager
+    def search(self) -> Iterator[None]:
+        """Within, a search is being answered: costly answers pause at their next item."""
+        self._count(1)
+        try:
+            yield
+        finally:
+            self._count(-1)
+
+    def _count(self, change: int) -> None:
+        with self.changed:
+            self.answering += change
+            with self.counting:
+                self.everywhere.value = max(0, self.everywhere.value + change)
+            if change < 0:
+                self.changed.notify_all()
+
+    def pauses(self) -> Callable[[], None]:
+        """The pause of one costly answer (`kb.paging.yielding`): when a search is being answered
+        and the answer has run `QUANTUM` of CPU since it last paused, wait (holding no lock that
+        Python's threads need) until none is, or `PAUSE` seconds."""
+        resumed = [time.thread_time()]
+
+        def pause() -> None:
+            if not self.everywhere.value or time.thread_time() - resumed[0] < QUANTUM:
+                return
+            with self.changed:
+                self.paused += 1
+                self.waiting += 1
+                until = time.monotonic() + PAUSE
+                while self.everywhere.value and (left := until - time.monotonic()) > 0:
+                    self.changed.wait(min(left, LOOK))  # woken at once by a search of this process
+                self.waiting -= 1
+            resumed[0] = time.thread_time()
+
+        return pause
+
+
+def searching(view: Callable[..., Any]) -> Callable[..., Any]:
+    """A search's view (a search, an autocompletion): while it is answered, costly answers pause (`Searches`)."""
+
+    @functools.wraps(view)
+    def search(*args: Any, **kwargs: Any) -> Any:
+        searches: Searches = current_app.extensions["searches"]
+        with searches.search():
+            return view(*args, **kwargs)
+
+    return search
 
 
 class Gate:
@@ -147,9 +233,13 @@ def _in_turn(view: Callable[..., Any], prior: float) -> Callable[..., Any]:
         turns: Turns | None = None if line is None else current_app.extensions[line]
         if turns is not None and not turns.enter():
             raise ServiceUnavailable(BUSY[str(line)], retry_after=RETRY_AFTER)
+        searches: Searches = current_app.extensions["searches"]
         began = time.thread_time()
         try:
-            return view(*args, **kwargs)
+            if turns is None:  # a cheap answer does not pause
+                return view(*args, **kwargs)
+            with yielding(searches.pauses()):
+                return view(*args, **kwargs)
         finally:
             known.record(endpoint, request.path, query, time.thread_time() - began)
             if turns is not None:

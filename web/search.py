@@ -15,6 +15,7 @@ from markupsafe import Markup
 from kb.answers import SearchAnswer
 from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages
 from kb.vocabulary import kind_filter
+from web.gate import searching
 from web.leads import lead_of
 from web.views import as_of, chosen_game, int_arg, keep_game, page, rich_text, route
 
@@ -38,6 +39,7 @@ def lead(hit: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 @route(bp, "/")
+@searching
 def index(json_wanted: bool) -> Any:
     text = request.args.get("q", "")[:500]
     game = g.kb.game_filter(chosen_game())
@@ -99,6 +101,7 @@ def _elsewhere(text: str, on: Any, game: str, kind: str | None) -> list[dict[str
 
 
 @bp.route("/complete.json")
+@searching
 def completions() -> Any:
     items = g.kb.complete(request.args.get("q", "")[:100])
     for item in items:

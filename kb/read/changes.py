@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import Added, Changed, DiffAnswer, DocumentFacts, Ending, Pending, Rescinded, Typography
 from kb.model import Version, status
-from kb.paging import FIRST, Paging, page_of
+from kb.paging import FIRST, Paging, page_of, pause
 from kb.read import sources
 from kb.read.documents import document_day
 from kb.read.rules import listing_order
@@ -47,6 +47,7 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
     events: list[tuple[int, str, str, dict[str, Any]]] = []
     """(version id, document, kind of change, item): what each version did."""
     for version in parts.reader.versions_of_documents(chosen):  # made or ended by one of them
+        pause()  # a search goes first (`kb.paging.yielding`)
         ends = version.valid_to is not None and version.end not in (None, "superseded")
         item = {
             "headword": version.headword,
@@ -151,6 +152,7 @@ def _found(
         ident = topic["id"]
         if game not in (None, topic["game"]) or ident not in touched:
             continue
+        pause()  # a search in this process goes first (`kb.paging.yielding`)
         history = deciding.get(ident, [])  # the versions in force on either date or pending on the end
         before = [v for v in history if status(v, start) == "active" and keep(v)]
         after = [v for v in history if status(v, end) == "active" and keep(v)]

@@ -28,6 +28,7 @@ from kb import schema
 from kb.errors import BuildError, Damaged
 from kb.kept import Kept, Pool, sized
 from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
+from kb.paging import pause
 from kb.read.names import NameReading
 
 HISTORIES = 16 << 20
@@ -49,6 +50,8 @@ PAGE_CACHE_KB = 128
 """SQLite's page cache of each connection (its default, 2 MB, times the threads of each process;
 512 KB held 0.3 MB more per thread of a server with no answer any faster: the system caches
 the file anyway)."""
+PAUSE_ROWS = 256
+"""Versions read between two points where a long answer may let a search go first (`kb.paging.pause`)."""
 _SELECT = f"SELECT {schema.VERSION_SELECT} FROM versions"
 
 
@@ -164,7 +167,11 @@ class Reader:
 
     def _versions(self, where: str, *parameters: Any) -> list[Version]:
         """The versions ``where`` (a condition and order on the ``versions`` table) selects."""
-        found = [schema.version_of(r) for r in self.rows(f"{_SELECT} {where}", *parameters)]
+        found = []
+        for number, row in enumerate(self.rows(f"{_SELECT} {where}", *parameters)):
+            if number % PAUSE_ROWS == 0:
+                pause()  # a long answer lets a search go first (`kb.paging.yielding`)
+            found.append(schema.version_of(row))
         with self._lock:
             self.versions_read += len(found)
         return found

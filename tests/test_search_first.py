@@ -1,0 +1,73 @@
+"""While a search is answered, a costly answer being made pauses between its items, so that the
+search has Python's lock to itself (issue 48, item 6: a cheap search never waits behind a diff).
+
+The server is waitress made as ``rulings serve`` makes it (`test_gate_threads.served`), in this
+process so that the test can hold a search "being answered" (`web.gate.Searches.search`) and see
+the costly answer paused: turns and order, never milliseconds."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from test_gate_threads import fire, get, served, until
+
+from kb.paging import Paging, page_of, pause, yielding
+from web import gate
+
+DIFF = "/diff.json?from=1990-01-01&to=2030-01-01&size=1000"
+"""A diff of every change of the bundled library: many items, each a point where it may pause."""
+
+
+def test_a_costly_answer_waits_while_a_search_is_answered(bundled_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(gate, "QUANTUM", 0.0)  # pause at the first item (the bundled diff is short)
+    monkeypatch.setattr(gate, "PAUSE", 120.0)  # and wait for the search to end, however long
+    with served(bundled_root, 8) as (app, server):
+        port = server.effective_port
+        assert get(port, "/index.json?q=ship")[0] == 200  # warm
+        searches = app.extensions["searches"]
+        answers: list[tuple[str, tuple[int, str | None]]] = []
+        with searches.search():  # a search is being answered
+            asked = fire(port, [DIFF], answers)
+            until(lambda: searches.waiting == 1)
+            assert searches.waiting == 1 and answers == []  # the diff waits for the search
+            assert get(port, "/index.json?q=damaged+ship")[0] == 200  # another search goes on meanwhile
+            assert searches.waiting == 1 and answers == []
+        for thread in asked:
+            thread.join()
+        assert answers == [(DIFF, (200, None))] and searches.waiting == 0 and searches.paused == 1
+        assert get(port, DIFF)[0] == 200 and searches.paused == 1  # no search answered: no pause
+
+
+def test_a_costly_answer_still_moves_on_under_a_steady_stream_of_searches(
+    bundled_root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(gate, "QUANTUM", 0.0)
+    monkeypatch.setattr(gate, "PAUSE", 0.01)  # a pause is short: the diff goes on while searches last
+    with served(bundled_root, 8) as (app, server):
+        port = server.effective_port
+        searches = app.extensions["searches"]
+        with searches.search():  # searches answered all along
+            assert get(port, DIFF)[0] == 200
+            assert searches.paused > 1 and searches.waiting == 0  # it paused at item after item
+
+
+def test_a_long_answer_pauses_at_each_item_only_where_a_way_to_wait_was_given() -> None:
+    paused: list[int] = []
+    seen: list[int] = []
+
+    def make(item: int) -> int:
+        seen.append(item)
+        return item
+
+    with yielding(lambda: paused.append(len(seen))):
+        made, _ = page_of(list(range(5)), Paging(0, 5), make)
+    assert made == [0, 1, 2, 3, 4] and paused == [0, 1, 2, 3, 4]  # before each item
+    pause()  # outside: nothing to call
+    other: list[int] = []
+    thread = threading.Thread(target=pause)  # another thread has no way to wait
+    with yielding(lambda: other.append(1)):
+        thread.start()
+        thread.join()
+    assert other == []
