@@ -15,6 +15,9 @@ Run: ``.venv/bin/python bench/fresh_load.py --kb KB [--clients 6,20,50] [--secon
   refused (503) waits as ``Retry-After`` says, then asks its next request (clients that honour
   ``Retry-After``). Per endpoint: requests, share answered (200), p50/p99 of the answered and of
   all, in ms; and the worst wait of a search.
+- Before the first run, the server is asked the same search from 4 clients until each has been
+  answered (`ready`, not counted): the time a worker takes to start (gunicorn accepts
+  connections before its workers run) is printed apart, not counted as a search's wait.
 - ``--alone``: each kind of page's CPU alone, in this process through the real Flask app (this
   thread's CPU seconds, the first request of its kind and the worst of five distinct ones).
 - ``--memory``: a worker's memory (``rulings serve --workers 1``, 8 clients) after each number of
@@ -148,6 +151,24 @@ def load(port: int, requests: Requests, clients: int, seconds: float) -> list[tu
     return results
 
 
+def ready(port: int, clients: int = 4) -> float:
+    """Seconds until each of ``clients`` has had a search answered (the workers started), asked at once."""
+    began = time.perf_counter()
+
+    def ask() -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        connection.request("GET", "/index.json?q=rule")
+        connection.getresponse().read()
+        connection.close()
+
+    threads = [threading.Thread(target=ask) for _ in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - began
+
+
 def percentile(times: list[float], share: float) -> float:
     ordered = sorted(times)
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]
@@ -272,7 +293,7 @@ def main() -> int:
     if clients:
         requests = Requests(arguments.kb, 20_000)
         with served(arguments.kb, "--workers", arguments.workers) as port:
-            print(f"== rulings serve --workers {arguments.workers}")
+            print(f"== rulings serve --workers {arguments.workers}; answered {ready(port):.2f} s after its port opened")
             for count in clients:
                 results = load(port, requests, count, arguments.seconds)
                 worst = max(worst, report(count, results, arguments.seconds))
