@@ -179,7 +179,7 @@ def _typography(
     in another typography alone (`kb.typography`), by headword: not a change of rule."""
     found: list[Typography] = []
     topics = {t["id"]: t for t in parts.reader.topics()}
-    for version in parts.reader.versions_in_force(end):
+    for version in parts.reader.restated_in_force(end):
         if not version.restated or status(version, start) != "active" or not keep(version):
             continue
         topic = topics[version.topic]
