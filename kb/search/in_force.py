@@ -27,6 +27,7 @@ from kb.search import budget, bulk
 from kb.search import history as history_search
 from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
+from kb.search.restating import restates, restating_documents
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
@@ -46,22 +47,33 @@ def run(
     kind: str | None,
     limit: int,
     work: budget.Work | None = None,
+    restating: frozenset[str] = frozenset(),
 ) -> list[tuple[int, str]]:
     """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
-    when None): the versions matching every word first, then those matching the most; all
-    within the budget (``work`` gets what the search did)."""
+    when None): the versions matching every word first, then those matching the most; within
+    each, a Glossary entry restating a numbered rule (of a document of ``restating``:
+    `kb.search.restating`) after the others; all within the budget (``work`` gets what the
+    search did)."""
     work = work if work is not None else budget.Work()
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
     planned, every, limit = ready
     reader = searcher.reader()
-    found = _hits(searcher, whole_query(planned, every, reader, work), allowed, limit, {}, work)
+
+    def restated(hit: Hit) -> bool:
+        return restates(hit["series"], hit["doc"], restating)
+
+    wide = max(limit, RERANK) if restating else limit  # a restatement may give its place to a rule below
+    found = _hits(searcher, whole_query(planned, every, reader, work), allowed, wide, {}, work)
+    found = sorted(found, key=lambda h: restated(h[0]))[:limit]  # stable: by score within each
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
         counts = {w: {(f, str(t)) for f, t in q.all_terms()} for w, q in planned.words}  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
-        found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
+        found += sorted(
+            (h for h in more if h[0]["version"] not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1])
+        )
     return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
 
 
@@ -159,7 +171,7 @@ def search(
             spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
             reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
     work = budget.Work()
-    find = _Finder(searchers, history, on, game, kind, wanted, work)
+    find = _Finder(searchers, history, on, game, kind, wanted, work, restating_documents(parts.reader.documents()))
     hits = find(fixed or typed)
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
@@ -243,8 +255,10 @@ class _Finder:
         kind: str | None,
         limit: int,
         work: budget.Work,
+        restating: frozenset[str] = frozenset(),
     ) -> None:
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
+        self.restating = restating
         self.day = on.toordinal() if on else None
         self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
@@ -253,7 +267,7 @@ class _Finder:
 
     def __call__(self, typed: Typed) -> list[tuple[int, str]]:
         if self.history is None:
-            return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work)
+            return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work, self.restating)
         first = self.marks is None
         if first:
             self.marks = set()

@@ -57,7 +57,8 @@
 
   Index.prototype.run = function (typed, options, limit) {
     // The best `limit` documents for a reading (kb.search.run): those with every word by score,
-    // then, when fewer, those of the 100 best with some of the words by how many they match.
+    // then, when fewer, those of the 100 best with some of the words by how many they match;
+    // within each, a Glossary entry restating a numbered rule after the others.
     var self = this;
     var spent = 0;
     var afford = function (clauses) {
@@ -93,7 +94,12 @@
       for (var i = 0; i < every.length; i++) { if (!every[i].has(d)) { return; } score += every[i].get(d); }
       first.push({ number: d, score: score });
     });
+    // A Glossary entry restating a numbered rule after the rules (kb.search.restating), of the
+    // 100 best as the server takes them.
+    var restated = function (h) { return self.docs[h.number].restates ? 1 : 0; };
     first.sort(byScore);
+    first = first.slice(0, Math.max(limit, RERANK));
+    first.sort(function (a, b) { return restated(a) - restated(b); });
     first = first.slice(0, limit);
     if (words.length > 1 && first.length < limit) {
       var some = new Map();
@@ -113,7 +119,9 @@
       var seen = new Set(first.map(function (h) { return h.number; }));
       more = more.filter(function (h) { return !seen.has(h.number); });
       more.forEach(function (h, i) { h.rank = h.count + h.score / (top * 1.001); h.order = i; });
-      more.sort(function (a, b) { return b.rank - a.rank || a.order - b.order; });
+      more.sort(function (a, b) {
+        return b.count - a.count || restated(a) - restated(b) || b.rank - a.rank || a.order - b.order;
+      });
       first = first.concat(more);
     }
     return first.slice(0, limit);
