@@ -46,16 +46,17 @@ def magic(magic_root: Path) -> KnowledgeBase:
     return KnowledgeBase(current(magic_root))
 
 
-def topics(kb: KnowledgeBase, query: str) -> list[str]:
-    return [hit["topic"] for hit in kb.search(query, game="mtg", limit=10)["results"]]
+def topics(kb: KnowledgeBase, query: str, every_version: bool = False) -> list[str]:
+    return [hit["topic"] for hit in kb.search(query, game="mtg", limit=10, every_version=every_version)["results"]]
 
 
 def test_a_rule_ranks_above_the_glossary_entry_restating_it(magic: KnowledgeBase) -> None:
-    legend = topics(magic, '"legend rule"')
-    assert "mtg:704-5j" in legend[:3]  # "... This is called the 'legend rule.'"
-    assert legend.index("mtg:legend-rule") > legend.index("mtg:704-5j")
-    trample = topics(magic, "trample")
-    assert [t.rstrip("abcde") for t in trample[:3]] == ["mtg:702-19"] * 3  # 702.19a-e, not the Glossary's "Trample"
+    for every_version in (False, True):  # the versions in force, every version (the history index)
+        legend = topics(magic, '"legend rule"', every_version)
+        assert "mtg:704-5j" in legend[:3]  # "... This is called the 'legend rule.'"
+        assert legend.index("mtg:legend-rule") > legend.index("mtg:704-5j")
+        trample = topics(magic, "trample", every_version)
+        assert [t.rstrip("abcde") for t in trample[:3]] == ["mtg:702-19"] * 3  # 702.19a-e, not the Glossary's
 
 
 def test_the_export_says_which_entries_restate_a_rule(magic: KnowledgeBase) -> None:

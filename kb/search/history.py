@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from kb.engine.searching import Searcher, query
@@ -58,10 +58,13 @@ def run(
     limit: int,
     work: budget.Work | None = None,
     marks: set[str] | None = None,
+    restated: Callable[[list[int]], set[int]] | None = None,
 ) -> list[Found]:
     """The best ``limit`` topics for ``typed`` among the versions in force on ``day`` (an
     ordinal; every version when None), within the budget. ``marks``, when given, gets the text
-    words of the query run (those its snippets mark: `mark`)."""
+    words of the query run (those its snippets mark: `mark`). ``restated`` tells which of the
+    versions shown restate a numbered rule (`kb.search.restating`): within each group (every
+    word, then by how many words), those topics come after the others found."""
     work = work if work is not None else budget.Work()
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
@@ -71,12 +74,19 @@ def run(
     if marks is not None:
         marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
+    later: set[str] = set()  # the topics of the second pass
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
         words = [budget.expand(q, reader, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
         found += sorted(more, key=lambda f: -f.words)  # stable: equal counts keep their score order
+        later = {f.topic for f in more}
+    if restated is not None and (ids := restated([f.shown for f in found])):
+        every_word = [f for f in found if f.topic not in later]
+        found = sorted(every_word, key=lambda f: f.shown in ids) + sorted(
+            found[len(every_word) :], key=lambda f: (-f.words, f.shown in ids)
+        )
     return found[:limit]
 
 

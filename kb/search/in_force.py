@@ -171,7 +171,8 @@ def search(
             spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
             reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
     work = budget.Work()
-    find = _Finder(searchers, history, on, game, kind, wanted, work, restating_documents(parts.reader.documents()))
+    restating = restating_documents(parts.reader.documents())
+    find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
     hits = find(fixed or typed)
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
@@ -232,6 +233,19 @@ def _numbered(parts: Parts, text: str, on: dt.date | None, game: str | None) -> 
     return [v.id for v in parts.in_force(topic, on or dt.date.today())]
 
 
+def _restated(parts: Parts, numbered: frozenset[str]) -> Callable[[list[int]], set[int]] | None:
+    """Which of some versions (ids) restate a numbered rule (`kb.search.restating`); None when
+    no document of the knowledge base has such a Glossary."""
+    if not numbered:
+        return None
+
+    def restated(ids: list[int]) -> set[int]:
+        read = parts.reader.versions_numbered(ids)
+        return {i for i, v in read.items() if restates(v.series, v.document_id, numbered)}
+
+    return restated
+
+
 def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
     """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
 
@@ -256,9 +270,10 @@ class _Finder:
         limit: int,
         work: budget.Work,
         restating: frozenset[str] = frozenset(),
+        restated: Callable[[list[int]], set[int]] | None = None,
     ) -> None:
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
-        self.restating = restating
+        self.restating, self.restated = restating, restated
         self.day = on.toordinal() if on else None
         self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
@@ -272,7 +287,15 @@ class _Finder:
         if first:
             self.marks = set()
         found = history_search.run(
-            self.history, typed, self.day, self.game, self.kind, self.limit, self.work, self.marks if first else None
+            self.history,
+            typed,
+            self.day,
+            self.game,
+            self.kind,
+            self.limit,
+            self.work,
+            self.marks if first else None,
+            self.restated,
         )
         for topic in found:
             self.matching.setdefault(topic.shown, topic.versions)
