@@ -17,7 +17,7 @@ import datetime as dt
 import html
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.engine.searching import Hit, Searcher, query
@@ -25,7 +25,17 @@ from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import budget, bulk
 from kb.search import history as history_search
-from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
+from kb.search.plans import (
+    NAMES,
+    RERANK,
+    TEXT,
+    Plan,
+    analysed,
+    most_words_query,
+    prepared,
+    together,
+    whole_query,
+)
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
 from kb.search.restating import restates, restating_documents
 from kb.search.snippet import snippet
@@ -50,10 +60,10 @@ def run(
     restating: frozenset[str] = frozenset(),
 ) -> list[tuple[int, str]]:
     """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
-    when None): the versions matching every word first, then those matching the most; within
-    each, a Glossary entry restating a numbered rule (of a document of ``restating``:
-    `kb.search.restating`) after the others; all within the budget (``work`` gets what the
-    search did)."""
+    when None): the versions matching every word first (with them, by score, the entries the
+    query's rarest word names: `_named`), then those matching the most; within each, a Glossary
+    entry restating a numbered rule (of a document of ``restating``: `kb.search.restating`)
+    after the others; all within the budget (``work`` gets what the search did)."""
     work = work if work is not None else budget.Work()
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
@@ -66,6 +76,11 @@ def run(
     wide = max(limit, RERANK) if restating else limit  # a restatement may give its place to a rule below
     found = _hits(searcher, whole_query(planned, every, reader, work), allowed, wide, {}, work)
     found = sorted(found, key=lambda h: restated(h[0]))[:limit]  # stable: by score within each
+    if len(planned.words) > 1 and not work.stopped:
+        seen = {hit["version"] for hit, _ in found}
+        named = [h for h in _named(searcher, planned, reader, allowed, work) if h[0]["version"] not in seen]
+        if named := [h for h in named if not restated(h[0])]:
+            found = sorted(found + named, key=lambda h: (restated(h[0]), -h[0].score, h[0].docnum))[:limit]
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
         counts = {w: {(f, str(t)) for f, t in q.all_terms()} for w, q in planned.words}  # as typed, joined, mended
@@ -75,6 +90,20 @@ def run(
             (h for h in more if h[0]["version"] not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1])
         )
     return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
+
+
+def _named(
+    searcher: Searcher, planned: Plan, reader: Any, allowed: set[int] | None, work: budget.Work
+) -> list[tuple[Hit, float]]:
+    """The entries the query's rarest word names (their headword is that word: "stopped" in
+    "what happens when a ship is stopped"), with their score: the word that matches the fewest
+    documents is what the question is about, and its entry answers it though it lacks the
+    other words. A common word ("ship", "outpost") names nothing so."""
+    counted = [(sum(1 for _ in searcher.docs_for_query(q)), word, q) for word, q in planned.words]
+    _, word, rarest = min(counted, key=lambda c: c[0])
+    terms = set(analysed(TEXT, word))
+    hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
+    return [h for h in hits if (wanted := set(analysed(TEXT, headword_key(h[0]["headword"])))) and wanted <= terms]
 
 
 def _hits(

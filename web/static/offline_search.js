@@ -71,7 +71,11 @@
     typed.clauses.forEach(function (c) { var q = self.clauseQuery(c); if (q && afford(q)) { required.push(self.scores(q)); } });
     typed.prefixes.forEach(function (p) { var q = self.prefixClauses(p); if (afford(q)) { required.push(self.scores(q)); } });
     var words = [];
-    typed.words.forEach(function (w) { var q = self.wordQuery(typed, w); if (afford(q)) { words.push(self.scores(q)); } });
+    var spelt = [];  // the words of `words`, in order
+    typed.words.forEach(function (w) {
+      var q = self.wordQuery(typed, w);
+      if (afford(q)) { words.push(self.scores(q)); spelt.push(w); }
+    });
     var banned = new Set();
     (typed.excluded || []).forEach(function (x) {
       var q = self.clauseQuery(x);
@@ -101,6 +105,28 @@
     first = first.slice(0, Math.max(limit, RERANK));
     first.sort(function (a, b) { return restated(a) - restated(b); });
     first = first.slice(0, limit);
+    if (words.length > 1) {
+      // The entries the query's rarest word names rank with those of every word (kb.search.in_force._named).
+      var rare = 0;
+      for (var r = 1; r < words.length; r++) { if (words[r].size < words[rare].size) { rare = r; } }
+      var terms = new Set(analysed(spelt[rare], true));
+      var inFirst = new Set(first.map(function (h) { return h.number; }));
+      var named = [];
+      words[rare].forEach(function (s, d) {
+        var doc = self.docs[d];
+        var name = doc.named || [];
+        if (inFirst.has(d) || doc.restates || !allowed(d) || !name.length) { return; }
+        if (!name.every(function (t) { return terms.has(t); }) || !required.every(function (m) { return m.has(d); })) { return; }
+        var score = 0;
+        required.forEach(function (m) { score += m.get(d); });
+        named.push({ number: d, score: score + s });
+      });
+      if (named.length) {
+        first = first.concat(named);
+        first.sort(function (a, b) { return restated(a) - restated(b) || byScore(a, b); });
+        first = first.slice(0, limit);
+      }
+    }
     if (words.length > 1 && first.length < limit) {
       var some = new Map();
       words.forEach(function (m) { m.forEach(function (_, d) { some.set(d, true); }); });
