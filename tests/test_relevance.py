@@ -31,7 +31,7 @@ def test_relevance_floor(bundled_root: Path) -> None:
 
 
 def test_the_entry_the_rarest_word_names_ranks_with_those_of_every_word(bundled: KnowledgeBase) -> None:
-    """"stopped" is the rarest word of the question: its ruling ranks first (it lacks "ship"; it
+    """ "stopped" is the rarest word of the question: its ruling ranks first (it lacks "ship"; it
     was 9th, after eight texts with both words); "ship", common, names nothing so."""
     found = topics(bundled.search("what happens when a ship is stopped"), 10)
     assert found[0] == "stccg:stopped"
