@@ -101,9 +101,14 @@ def _named(
     other words. A common word ("ship", "outpost") names nothing so."""
     counted = [(sum(1 for _ in searcher.docs_for_query(q)), word, q) for word, q in planned.words]
     _, word, rarest = min(counted, key=lambda c: c[0])
-    terms = set(analysed(TEXT, word))
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
-    return [h for h in hits if (wanted := set(analysed(TEXT, headword_key(h[0]["headword"])))) and wanted <= terms]
+    return [h for h in hits if names(word, h[0]["headword"])]
+
+
+def names(word: str, headword: str) -> bool:
+    """Whether ``word`` names the entry ``headword`` (all its words are the word's)."""
+    wanted = set(analysed(TEXT, headword_key(headword)))
+    return bool(wanted) and wanted <= set(analysed(TEXT, word))
 
 
 def _hits(
@@ -202,6 +207,7 @@ def search(
     work = budget.Work()
     restating = restating_documents(parts.reader.documents())
     find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
+    find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
@@ -275,6 +281,18 @@ def _restated(parts: Parts, numbered: frozenset[str]) -> Callable[[list[int]], s
     return restated
 
 
+def _named_versions(parts: Parts, restating: frozenset[str]) -> Callable[[str, list[int]], set[int]]:
+    """Which of some versions (ids) a word names (`names`), none restating a numbered rule."""
+
+    def named(word: str, ids: list[int]) -> set[int]:
+        read = parts.reader.versions_numbered(ids)
+        return {
+            i for i, v in read.items() if names(word, v.headword) and not restates(v.series, v.document_id, restating)
+        }
+
+    return named
+
+
 def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
     """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
 
@@ -303,6 +321,7 @@ class _Finder:
     ) -> None:
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
         self.restating, self.restated = restating, restated
+        self.named: Callable[[str, list[int]], set[int]] | None = None
         self.day = on.toordinal() if on else None
         self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
@@ -325,6 +344,7 @@ class _Finder:
             self.work,
             self.marks if first else None,
             self.restated,
+            self.named,
         )
         for topic in found:
             self.matching.setdefault(topic.shown, topic.versions)
