@@ -79,7 +79,7 @@ def run(
         marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
     if named is not None and len(planned.words) > 1 and not work.stopped:
-        counted = [(sum(1 for _ in searcher.docs_for_query(q)), w, q) for w, q in planned.words]
+        counted = [(bulk.count(searcher, q, work), w, q) for w, q in planned.words]
         _, word, rarest = min(counted, key=_first)
         seen = {f.topic for f in found}
         alone = whole_query(planned, [*planned.required, rarest], reader, work)

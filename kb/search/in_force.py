@@ -99,7 +99,7 @@ def _named(
     "what happens when a ship is stopped"), with their score: the word that matches the fewest
     documents is what the question is about, and its entry answers it though it lacks the
     other words. A common word ("ship", "outpost") names nothing so."""
-    counted = [(sum(1 for _ in searcher.docs_for_query(q)), word, q) for word, q in planned.words]
+    counted = [(bulk.count(searcher, q, work), word, q) for word, q in planned.words]
     _, word, rarest = min(counted, key=lambda c: c[0])
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
     return [h for h in hits if names(word, h[0]["headword"])]
