@@ -116,8 +116,6 @@ FILLER = frozenset(
         "why",
         "will",
         "with",
-        "work",
-        "works",
         "would",
         "you",
         "your",
