@@ -2,7 +2,7 @@
 
 Both are set up as the project sets itself up: the versions of the store (`common.version_rows`:
 headword, card names, text) indexed with stemming, the headword weighted 4, card names 2 and
-the text 1 (the project's field boosts), a separate table (index) of only the versions in
+the text 1 (the project's field boosts, `kb.boosts`), a separate table (index) of only the versions in
 force today for in-force searches, and the days each version was in force beside it for the
 other scopes. Each answers ``search(query, scope, day)`` with the 10 best topics, each with its
 headword and a snippet of its text marked.
@@ -30,9 +30,14 @@ from typing import Any
 from common import VersionRow
 from query_stream import Query, words_of
 
+from kb import boosts
+
 TOPICS = 10
 FIELDS = ("headword", "cards", "text")
-BOOSTS = {"headword": 4.0, "cards": 2.0, "text": 1.0}
+BOOSTS = {field: boosts.BOOSTS[field] for field in FIELDS}
+"""The project's boosts of the fields both baselines hold (`kb.boosts`)."""
+BM25_WEIGHTS = ", ".join(str(BOOSTS[field]) for field in FIELDS)
+"""FTS5's ``bm25`` weights of the columns, in their order."""
 END = dt.date.max.toordinal()
 
 
@@ -90,7 +95,7 @@ class Fts:
     def search(self, query: Query) -> list[tuple[str, str]]:
         """(headword, snippet) of the 10 best topics."""
         match = fts_match(query)
-        rank = "ORDER BY bm25({t}, 4.0, 2.0, 1.0)"
+        rank = f"ORDER BY bm25({{t}}, {BM25_WEIGHTS})"
         if query.scope == "in force":
             table, sql, args = "c", f"SELECT rowid FROM c WHERE c MATCH ? {rank} LIMIT {TOPICS}", (match,)
         elif query.scope == "as of":

@@ -18,6 +18,10 @@ US_DATE_TEXT = r"(\d{1,2})/(\d{1,2})/(\d{2}|\d{4})"
 US_DATE = re.compile(rf"\b{US_DATE_TEXT}\b")
 """``M/D/YY`` or ``M/D/YYYY``."""
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TITLE_DATE = re.compile(
+    r"^.{0,60}?\b(?:CURRENT RULINGS(?: DOCUMENT)?|GLOSSARY|RULEBOOK)\s*\((?P<date>\d{1,2} [A-Z][a-z]+ \d{4})\)",
+    re.IGNORECASE,
+)
 
 
 def parse_us_date(text: str) -> dt.date | None:
@@ -30,6 +34,18 @@ def parse_us_date(text: str) -> dt.date | None:
         year += 1900 if year >= 70 else 2000
     try:
         return dt.date(year, month, day)
+    except ValueError:
+        return None
+
+
+def title_date(text: str) -> dt.date | None:
+    """The day a title states in words in parentheses after the document's name
+    (``First Edition Current Rulings Document (11 June 2010)``), if ``text`` starts so."""
+    match = _TITLE_DATE.match(text.strip())
+    if not match:
+        return None
+    try:
+        return dt.datetime.strptime(match["date"], "%d %B %Y").date()
     except ValueError:
         return None
 

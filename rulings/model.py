@@ -87,7 +87,8 @@ class Entry:
     ended: str = ""
     """How it ended (``superseded``, ``rescinded``), with ``until``."""
     partial: bool = False
-    """The text is cut off (mid-word or mid-sentence) where the file or a page of it ends (`rulings.partial`)."""
+    """The text is cut off (mid-word or mid-sentence) where the file or a page of it ends
+    (`rulings.entries.partial`)."""
 
     @property
     def span(self) -> Span:

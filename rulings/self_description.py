@@ -5,7 +5,7 @@ A Current Rulings update says so in its title block (``CURRENT RULINGS UPDATE``,
 "this document contains all Current Rulings". Believed as the other kind, an update rescinds
 every ruling it does not repeat, and a full document rescinds nothing. The date a Current
 Rulings document states is the one its parser reads (`Document.declared_date`, from
-`rulings.current_layout.declared_date`). `contradictions` lists where the text and what it was
+`rulings.kinds.current_rulings.layout.declared_date`). `contradictions` lists where the text and what it was
 given disagree; the builder refuses them unless the document is forced
 (``force_contradiction = true`` in the manifest, ``rulings add --force-contradiction``), and
 then shows each one as a warning and in the document's note.

@@ -46,7 +46,7 @@ def test_choose_a_date_on_an_entry_page(page: object, history_site: str) -> None
     page.goto(history_site + "/entry/stccg:commandeering")  # type: ignore[attr-defined]
     box = page.locator("form.date-control input[name=as_of]")  # type: ignore[attr-defined]
     assert box.input_value() == dt.date.today().isoformat()
-    assert page.locator("form.date-control label").inner_text().strip() == "As of"  # type: ignore[attr-defined]
+    assert " ".join(page.locator("form.date-control label").inner_text().split()) == "As of (YYYY-MM-DD)"  # type: ignore[attr-defined]
     box.fill("2000-11-01")
     page.click("form.date-control button")  # type: ignore[attr-defined]
     page.wait_for_url("**/entry/stccg:commandeering?as_of=2000-11-01")  # type: ignore[attr-defined]
@@ -74,3 +74,37 @@ def test_a_date_that_is_not_one_comes_back_beside_its_box(page: object, history_
     )
     assert 0 <= below[1] - below[0] <= 16  # right under the box
     checked(page, "entry-bad-date")
+
+
+def test_a_date_typed_in_a_box_is_shown_as_yyyy_mm_dd(browser: object, history_site: str) -> None:
+    """Issue 52 item 5: one date rule everywhere. The boxes were the browser's date control, shown
+    in the locale's form (mm/dd/yyyy in en-US: typing 2000-10-30 filled its month with 20) while
+    the server's messages ask for YYYY-MM-DD; a box now shows and takes YYYY-MM-DD, its label says so."""
+    context = browser.new_context(locale="en-US", viewport={"width": 360, "height": 740})  # type: ignore[attr-defined]
+    page = context.new_page()
+    page.goto(history_site + "/diff")
+    for name, typed in (("from", "2000-10-30"), ("to", "2000-11-27")):
+        page.locator(f"form.filters input[name={name}]").fill("")
+        page.locator(f"form.filters input[name={name}]").click()
+        page.keyboard.type(typed)
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "from=2000-10-30&to=2000-11-27" in page.url
+    assert page.locator("h1").inner_text() == "Changes from 2000-10-30 to 2000-11-27"
+    boxes = page.locator("form.filters input[name=from], form.filters input[name=to]")
+    assert boxes.evaluate_all("els => els.map(e => [e.type, e.value, e.placeholder])") == [
+        ["text", "2000-10-30", "YYYY-MM-DD"],
+        ["text", "2000-11-27", "YYYY-MM-DD"],
+    ]
+    labels = page.locator("form.filters label").all_inner_texts()
+    assert [" ".join(t.split()) for t in labels[:2]] == ["From (YYYY-MM-DD)", "To (YYYY-MM-DD)"]
+    page.goto(history_site + "/entry/stccg:commandeering")
+    box = page.locator("form.date-control input[name=as_of]")
+    box.fill("")
+    box.click()
+    page.keyboard.type("2000-11-01")
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.url.endswith("/entry/stccg:commandeering?as_of=2000-11-01")
+    assert box.evaluate("e => [e.type, e.value]") == ["text", "2000-11-01"]
+    context.close()

@@ -2,7 +2,7 @@
 ``titles/<game>.txt`` (``tests/fixtures/catalog-titles``, built for real).
 
 The Glossary page begins inside a long entry; its leading entries would be that entry's sub-headings
-(`rulings.glossary`) unless one is a game term, a card title or a card's entry. "Temporal Rift" is a
+(`rulings.kinds.glossary.parser`) unless one is a game term, a card title or a card's entry. "Temporal Rift" is a
 card only in ``cards.csv``: with the card file it is an entry (holding its sub-heading), without it
 a sub-heading, and the page, read as nothing, is refused.
 """

@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 
 from kb.paths import current
 from kb.query import KnowledgeBase
+from rulings.dates import title_date
 from web.app import create_app
 from web.export.site import Site
 
@@ -35,6 +36,14 @@ def as_json(client: FlaskClient, url: str, status: int) -> Any:
     return response.get_json()
 
 
+def box(label: str, name: str, value: str, more: str = "") -> str:
+    """A date box as every page writes it (macros.html ``date_box``): YYYY-MM-DD, said in its label."""
+    return (
+        f'<label><span>{label} <span class="format">(YYYY-MM-DD)</span></span> <input type="text" name="{name}" '
+        f'value="{value}" placeholder="YYYY-MM-DD" size="10" autocomplete="off" spellcheck="false"{more}></label>'
+    )
+
+
 # -- a) a date control on every entry, card and as-of page ---------------------------------------
 
 
@@ -42,7 +51,7 @@ def test_an_entry_page_has_a_date_control_prefilled_with_its_date(client: FlaskC
     body = html(client, "/entry/stccg:commandeering")
     assert (
         '<form method="get" class="date-control" action="/entry/stccg:commandeering">\n  \n'
-        f'  <label>As of <input type="date" name="as_of" value="{TODAY}"></label>'
+        "  " + box("As of", "as_of", TODAY)
     ) in body
 
 
@@ -52,7 +61,7 @@ def test_the_date_control_keeps_the_other_query_parameters(history: FlaskClient)
     body = html(history, f"/entry/stccg:mission-attempt?a={a}&b={b}&as_of=2000-11-01")
     control = body[body.index('class="date-control"') :].split("</form>")[0]
     assert f'<input type="hidden" name="a" value="{a}"><input type="hidden" name="b" value="{b}">' in control
-    assert '<input type="date" name="as_of" value="2000-11-01">' in control
+    assert box("As of", "as_of", "2000-11-01") in control
     assert control.count("<input") == 3
 
 
@@ -61,14 +70,14 @@ def test_a_card_page_has_a_date_control_keeping_the_game(client: FlaskClient) ->
     assert (
         '<form method="get" class="date-control" action="/card/Nebula">\n'
         '  <input type="hidden" name="game" value="stccg">\n'
-        '  <label>As of <input type="date" name="as_of" value="2000-11-27"></label>'
+        "  " + box("As of", "as_of", "2000-11-27")
     ) in body
 
 
 def test_the_as_of_page_asks_another_date_and_lands_on_its_page(client: FlaskClient) -> None:
     body = html(client, "/asof/2000-11-27")
     assert '<form method="get" class="date-control" action="/asof">' in body
-    assert '<label>Another date <input type="date" name="as_of" value="2000-11-27"></label>' in body
+    assert box("Another date", "as_of", "2000-11-27") in body
     response = client.get("/asof?as_of=2000-11-01&game=stccg")
     assert (response.status_code, response.headers["Location"]) == (302, "/asof/2000-11-01?game=stccg")
 
@@ -86,9 +95,9 @@ def test_the_documents_sources_and_version_pages_have_one(client: FlaskClient, u
     body = html(client, url)
     control = body[body.index('<form method="get" class="date-control"') :].split("</form>")[0]
     assert control.startswith(f'<form method="get" class="date-control" action="{action}">')
-    assert '<label>As of <input type="date" name="as_of" value="2000-11-27"></label>' in control
+    assert box("As of", "as_of", "2000-11-27") in control
     today = html(client, action)  # no date asked: the box holds the day answered, today
-    assert f'<input type="date" name="as_of" value="{TODAY}">' in today
+    assert box("As of", "as_of", TODAY) in today
 
 
 def test_the_version_page_says_the_day_it_is_seen_on(client: FlaskClient) -> None:
@@ -146,8 +155,8 @@ def test_a_bad_date_gives_the_form_back_with_the_message_beside_the_box(
     for name, value in hidden:
         assert f'<input type="hidden" name="{name}" value="{value}">' in form
     assert (
-        f'<input type="date" name="{field}" value="{typed}" aria-invalid="true" '
-        f'aria-describedby="{field}-error"></label>\n'
+        f'name="{field}" value="{typed}" placeholder="YYYY-MM-DD" size="10" autocomplete="off" spellcheck="false" '
+        f'aria-invalid="true" aria-describedby="{field}-error"></label>\n'
         f'  <p class="error" id="{field}-error">&#39;{typed}&#39; {NOT_A_DATE}</p>'
     ) in form
     assert "Showing the rules as they stood on" not in body  # no banner of a date that is none
@@ -157,10 +166,8 @@ def test_a_bad_diff_date_keeps_both_dates_and_the_other_filters(client: FlaskCli
     body = html(client, "/diff?from=2000-10-30&to=262000-12-17&game=stccg&kind=glossary", 400)
     form = body[body.index('<form method="get" class="date-control" action="/diff">') :].split("</form>")[0]
     assert '<input type="hidden" name="game" value="stccg"><input type="hidden" name="kind" value="glossary">' in form
-    assert '<label>From <input type="date" name="from" value="2000-10-30"></label>' in form
-    assert (
-        '<label>To <input type="date" name="to" value="262000-12-17" aria-invalid="true" aria-describedby="to-error">'
-    ) in form
+    assert box("From", "from", "2000-10-30") in form
+    assert box("To", "to", "262000-12-17", ' aria-invalid="true" aria-describedby="to-error"') in form
     assert f'<p class="error" id="to-error">&#39;262000-12-17&#39; {NOT_A_DATE}</p>' in form
 
 
@@ -257,3 +264,20 @@ def test_the_diff_puts_changed_first_and_its_counts_jump_to_their_sections(histo
     headings = [h.split("</h2>")[0] for h in body.split("<h2")[1:]]
     assert headings == [f' id="{k.lower()}">{k}' for k in ("Changed", "Added", "Rescinded", "Pending")]
     assert body.index('<section class="change">') < body.index('<h2 id="added">')
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("First Edition Current Rulings Document (11 June 2010) Current Rulings are ...", dt.date(2010, 6, 11)),
+        ("Star Trek Glossary (2 March 2015)", dt.date(2015, 3, 2)),
+        ("First Edition Current Rulings Document (31 June 2010)", None),  # no such day
+        ("Current Rulings (June 2010)", None),  # no day: not a date the title states
+        (
+            "A ruling far into a page of text, past where any title stands, cites Current Rulings (11 June 2010)",
+            None,
+        ),
+    ],
+)
+def test_a_title_states_its_day_in_words(text: str, day: dt.date | None) -> None:
+    assert title_date(text) == day

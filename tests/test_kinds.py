@@ -12,7 +12,11 @@ from rulings.kinds import ALWAYS, DATED, NEVER, RESTATEMENT, RULINGS, SUPERSEDIN
 
 def test_the_first_kinds_keep_their_order_and_each_module_is_a_kind() -> None:
     assert kinds.names()[:6] == kinds.FIRST
-    modules = sorted(p.stem for p in (ROOT / "rulings" / "kinds").glob("*.py") if not p.stem.startswith("_"))
+    found = [
+        *(ROOT / "rulings" / "kinds").glob("*.py"),
+        *(p.parent for p in (ROOT / "rulings" / "kinds").glob("*/__init__.py")),
+    ]
+    modules = sorted(p.stem for p in found if not p.stem.startswith("_"))
     assert sorted(kinds.names()) == sorted(m.replace("_", "-") for m in modules)
     assert [k.name for k in kinds.every()] == list(kinds.names())
 

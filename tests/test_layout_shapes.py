@@ -159,17 +159,28 @@ TWO_COLUMNS = (
 )
 
 
-def test_two_columns_interleaved_on_one_line_are_unparsed(tmp_path: Path) -> None:
+def test_two_columns_interleaved_on_one_line_are_read_at_their_headwords_and_warned(tmp_path: Path) -> None:
+    """Issue 50: read from the layout (`rulings.lines.flowed`, tests/test_flowed.py), not refused; an FAQ still
+    reports such a line unparsed."""
     result = parse(tmp_path, TWO_COLUMNS + "\n")
-    assert result.entries == []
-    assert result.unparsed == [1]
-    assert result.warnings == [
-        f"{tmp_path / 'doc.txt'}:1: two columns interleaved on one line "
-        "(from '[AB] Alpha Base all the rules as of 2001'): the entries cannot be told apart; "
-        "the line is reported as unparsed"
+    assert [(e.kind, e.headword) for e in result.entries] == [
+        ("introduction", "doc"),
+        ("legend", "[AB]"),
+        ("legend", "[Cx]"),
+        ("legend", "[Dm]"),
+        ("legend", "[Ep]"),
+        ("glossary entry", "How to use the Glossary"),
     ]
+    assert result.unparsed == []
+    assert f"{tmp_path / 'doc.txt'}:1: 'How to use the Glossary' holds words of two PDF columns read across on one " \
+        "line: kept as printed, not separated" in result.warnings  # fmt: skip
+    assert parse(tmp_path, TWO_COLUMNS + "\n", "faq").unparsed == [1]
     heads_in_a_row = "x" * 300 + " RULINGS *hull icon – *tags – This icon marks a ship. Tags are words."
-    assert parse(tmp_path, heads_in_a_row + "\n", "current-rulings").unparsed == [1]
+    rulings = parse(tmp_path, heads_in_a_row + "\n", "current-rulings")
+    assert [(e.headword, e.text) for e in rulings.entries if e.kind == "ruling"] == [
+        ("hull icon", "This icon marks a ship. Tags are words."),
+        ("tags", "This icon marks a ship. Tags are words."),
+    ]
 
 
 FAQ = """RULES QUESTIONS
@@ -329,3 +340,31 @@ def test_a_page_of_one_word_sub_headings_is_read_one_of_several_words_is_not(tmp
     assert reading(parse_file(path, "glossary")).read == 5
     path.write_text(SUB_HEADINGS.replace("Triggers – ", "Delayed Triggers – "), encoding="utf-8")
     assert reading(parse_file(path, "glossary")).read == 2
+
+
+JOINED_PAGES = """Glossary - K
+
+Kelvan
+A species from another galaxy. See species.
+
+Kevin Uxbridge
+This personnel may nullify a dilemma only whi
+
+Glossary - L
+
+Lakat
+A planet mission of the Cardassian border.
+"""
+
+
+def test_an_entry_cut_off_where_a_joined_html_page_ends_is_partial(tmp_path: Path) -> None:
+    """HTML Glossary pages joined into one file, each an excerpt: the entry before a page's title that stops
+    mid-word is cut off where its page ends (issue 50, the Q page of the stccgfaq copy)."""
+    result = parse(tmp_path, JOINED_PAGES)
+    assert [(e.headword, e.partial) for e in result.entries if e.kind == "glossary entry"] == [
+        ("Kelvan", False),
+        ("Kevin Uxbridge", True),
+        ("Lakat", False),
+    ]
+    assert f"{tmp_path / 'doc.txt'}:7: 'Kevin Uxbridge' is cut off where its page ends (...'whi'); kept as a partial " \
+        "entry" in result.warnings  # fmt: skip

@@ -1,4 +1,4 @@
-"""The Comprehensive Rules parser (`rulings.comprehensive_rules`) on the five real releases in
+"""The Comprehensive Rules parser (`rulings.kinds.comprehensive_rules.parser`) on the five real releases in
 ``../shared/mtg-cr`` (skipped without them) and on small texts written to its layout."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from mtg_reader import read_release
 
 from helpers import SHARED
 from rulings import kinds
-from rulings.comprehensive_rules import (
+from rulings.kinds.comprehensive_rules.parser import (
     GLOSSARY_KINDS,
     RULE_KINDS,
     cited_rules,

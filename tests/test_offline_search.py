@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import http.server
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -22,19 +23,23 @@ import pytest
 
 from helpers import ROOT
 from kb.analysis import folded_words, inflection_stem
-from kb.paths import current
+from kb.boosts import BOOSTS
+from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
 from kb.search.offline import search_index
 from kb.search.questions import FILLER
 from web.export.pages import export
 
 sys.path.insert(0, str(ROOT / "bench"))
-from offline_parity import SEARCH_JS, compare
+from offline_parity import SEARCH_JS, compare, offline_answers
 from relevance import read_set
+from test_leads import LEADS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 TOPICS = "els => els.map(e => decodeURIComponent(e.getAttribute('href')).split('/entry/')[1].slice(0, -5))"
 needs_chromium = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's chromium is not installed")
+NODE = shutil.which("node") or shutil.which("nodejs")
+needs_node = pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
 
 
 def shown(number: int, headword: str, cards: str, text: str) -> dict[str, Any]:
@@ -57,6 +62,8 @@ def test_the_index_holds_each_words_postings_and_lengths() -> None:
     assert [sorted(d) for d in index["documents"]] == [["cards", "citation", "game", "headword", "id", "kind", "label",
                                                         "lengths", "status", "text", "topic"]] * 2  # fmt: skip
     assert index["filler"] == sorted(FILLER)
+    assert index["boosts"] == {"headword": 4.0, "headstem": 2.5, "cards": 2.0, "cardstem": 1.5, "text": 1.0,
+                               "extra": 0.8}  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +88,42 @@ def test_the_bundled_exports_index(site: Path) -> None:
     assert index["indexed"]["cards"]["conundrum"] == [conundrum, 1]
     assert index["card_lists"] == ["stccg:rebuilding-your-decks.deck-list-federation-outpost",
                                    "stccg:rebuilding-your-decks.deck-list-klingon-outpost"]  # fmt: skip
+    assert index["boosts"] == dict(BOOSTS)
+
+
+# -- the fields' boosts, defined once (kb/boosts.py) ---------------------------------------
+
+
+def test_both_indexes_hold_the_boosts_the_export_carries(bundled_root: Path) -> None:
+    """The server's indexes (of the versions in force, of every version) score with `BOOSTS`,
+    the boosts the export's index carries to the browser."""
+    with KnowledgeBase(current(bundled_root)) as knowledge:
+        for name in (CURRENT_DIR, INDEX_DIR):
+            schema = knowledge.searchers.index_searcher(name).schema
+            assert {field: schema[field].format.field_boost for field in BOOSTS} == dict(BOOSTS), name
+
+
+def test_the_browsers_scripts_hold_no_boost_of_their_own() -> None:
+    """No number of the boosts is written in the export's scripts (code or comment): they read
+    the index's ``boosts``."""
+    values = {float(v) for v in BOOSTS.values()}
+    for path in sorted((ROOT / "web" / "static").glob("*.js")):
+        written = {float(n) for n in re.findall(r"(?<![\w.])\d+\.\d+(?![\w.])", path.read_text(encoding="utf-8"))}
+        assert written & values == set(), path.name
+
+
+@needs_node
+def test_the_browser_scores_with_the_boosts_of_the_index(tmp_path: Path) -> None:
+    """The same postings ranked two ways by the boosts the index carries alone: a headword's
+    word first with the server's boosts; the text's first when the text is boosted over it."""
+    found = [shown(7, "Cloaking", "", "Ships hide."), shown(9, "Ships", "", "A cloaking ship hides; cloaking costs.")]
+    found = [{**document, "refers": [], "name": document["headword"].lower()} for document in found]
+    index = search_index(found)
+    (tmp_path / "search-index.json").write_text(json.dumps(index), encoding="utf-8")
+    assert offline_answers(tmp_path, ["cloaking"]) == [[7, 9]]
+    index["boosts"] = {**index["boosts"], "headword": 0.5, "headstem": 0.5, "text": 8.0}
+    (tmp_path / "search-index.json").write_text(json.dumps(index), encoding="utf-8")
+    assert offline_answers(tmp_path, ["cloaking"]) == [[9, 7]]
 
 
 @pytest.fixture(scope="module")
@@ -213,8 +256,6 @@ def test_the_browser_folds_words_as_the_index_does(page: tuple[Any, str]) -> Non
 
 # -- the browser answers as the server does ------------------------------------------------
 
-NODE = shutil.which("node") or shutil.which("nodejs")
-needs_node = pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
 STEMS = """
 global.window = {};
 process.argv.slice(1).forEach(function (file) { require(file); });
@@ -297,3 +338,37 @@ def test_the_diff_asked_for_two_dates_has_no_banner_of_the_latest_document(page:
     tab.wait_for_selector("p.count[data-offline]")
     assert tab.text_content("h1") == "Changes from 2000-01-01 to 2001-01-01"
     assert tab.query_selector_all("p.banner") == []
+
+
+@needs_chromium
+def test_a_hits_lead_is_cut_as_the_servers_is(page: tuple[Any, str]) -> None:
+    """Issue 52 item 6: at clause boundaries, never inside a card's title (`web.leads`)."""
+    tab, host = page
+    shown = {}
+    for query in sorted({q for q, _ in LEADS}):
+        tab.goto(host + "index.html?q=" + quote(query) + "&game=stccg")
+        tab.wait_for_selector("#results[data-offline] .count")
+        for hit in tab.query_selector_all("#results ol.results > li"):
+            headword = hit.query_selector("a.headword").inner_text()
+            shown.setdefault((query, headword), hit.query_selector(".text.lead").text_content())
+    assert {key: shown.get(key) for key in LEADS} == LEADS
+
+
+@needs_chromium
+def test_a_date_typed_in_the_copys_diff_box_is_shown_as_yyyy_mm_dd(page: tuple[Any, str]) -> None:
+    """Issue 52 item 5: the copy's date boxes show and take YYYY-MM-DD as the server's do."""
+    tab, host = page
+    tab.goto(host + "diff.html")
+    for name, typed in (("from", "2000-01-01"), ("to", "2001-01-01")):
+        tab.fill(f"form.filters input[name={name}]", "")
+        tab.click(f"form.filters input[name={name}]")
+        tab.keyboard.type(typed)
+    with tab.expect_navigation():
+        tab.keyboard.press("Enter")
+    tab.wait_for_selector("p.count[data-offline]")
+    assert tab.text_content("h1") == "Changes from 2000-01-01 to 2001-01-01"
+    shown = "els => els.map(e => [e.type, e.value, e.placeholder])"
+    assert tab.eval_on_selector_all("form.filters input[name=from], form.filters input[name=to]", shown) == [
+        ["text", "2000-01-01", "YYYY-MM-DD"],
+        ["text", "2001-01-01", "YYYY-MM-DD"],
+    ]

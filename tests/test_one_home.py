@@ -11,11 +11,11 @@ import pytest
 
 from helpers import ROOT
 from kb.errors import UnknownCard, UnknownName, UnknownTopic
-from rulings import copies
 from rulings.dates import parse_date, parse_us_date
 from rulings.errors import BadDate
+from rulings.kinds.rulebook import copies
+from rulings.kinds.rulebook.lines import DECK_GROUP_TYPES, DECK_GROUPS
 from rulings.normalize import headword_key, without_universal
-from rulings.rulebook_lines import DECK_GROUP_TYPES, DECK_GROUPS
 
 PACKAGES = ("rulings", "kb", "web")
 
@@ -37,7 +37,7 @@ def _homes(pattern: str) -> list[str]:
 def test_each_text_rule_is_written_once() -> None:
     assert _homes(r"\\\[univ\\\]") == ["rulings/normalize.py x1"]
     assert _homes(r"\\d\{1,2\}\)?/\(?\\d") == ["rulings/dates.py x1"]
-    assert _homes(r'"INTERRUPTS"') == ["rulings/rulebook_lines.py x1"]
+    assert _homes(r'"INTERRUPTS"') == ["rulings/kinds/rulebook/lines.py x1"]
     assert _homes(r"; did you mean: ") == ["kb/errors.py x1"]
     assert _homes(r"fullest_first") == [] and not hasattr(copies, "fullest_first")
 

@@ -4,7 +4,8 @@ The expected entries of each file (tests/fixtures/real_counts.toml) were counted
 files before any parser ran on them. Per file: each real entry is found (as an entry of a kind
 that is a topic, by its headword), no other entry appears (the introduction, headings and the
 group headings listed apart), entries cut off are marked partial, sub-headings held apart and
-warned, and entries that cannot be read (two columns read across) are reported unparsed.
+warned, and the entries of a page of two PDF columns read across on one line each warned that its words
+interleave, its icon legend's items held apart as legend entries.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ COUNTS: dict[str, dict[str, Any]] = tomllib.loads((FIXTURES / "real_counts.toml"
 needs_real = pytest.mark.skipif(
     not REAL.is_dir(), reason="../shared/real (excerpts of real published pages) is absent (only beside the project)"
 )
-APART = frozenset({"introduction", "preamble", "heading", "note", "sub-heading"})
+APART = frozenset({"introduction", "preamble", "heading", "note", "sub-heading", "legend"})
 """Entry kinds that are no entry of the document's own (its front matter, headings, sub-headings)."""
 OWN_PARTIAL = frozenset({"dated-rulings"})
 """Kinds whose parser is not the one that marks cut-off entries yet (the dated list moves to its own module)."""
@@ -82,11 +83,14 @@ def test_sub_headings_held_apart_and_warned(name: str) -> None:
 
 
 @needs_real
-@pytest.mark.parametrize("name", sorted(n for n, s in COUNTS.items() if s.get("unread")))
-def test_unreadable_entries_are_reported_unparsed(name: str) -> None:
+@pytest.mark.parametrize("name", sorted(n for n, s in COUNTS.items() if s.get("interleaved")))
+def test_entries_of_two_columns_read_across_are_read_and_each_warned(name: str) -> None:
+    spec = COUNTS[name]
     result = parse(name)
-    assert result.unparsed == [1] and [e for e in result.entries if e.kind not in APART] == []
-    assert any("two columns interleaved on one line" in w for w in result.warnings)
+    assert result.unparsed == []
+    assert [e.headword for e in result.entries if e.kind == "legend"] == spec.get("legend", [])
+    warned = [w.split(": ", 1)[1] for w in result.warnings if "holds words of two PDF columns" in w]
+    assert [w.split(" holds ")[0].strip("'") for w in warned if not w.startswith("the front")] == spec["interleaved"]
 
 
 CARDS = SHARED / "cards" / "Physical.csv"

@@ -6,8 +6,9 @@ no date the document is ``date_approximate``: the yumpu pages and the HTML copy 
 dated as Glossary 1.8 (August 2002, SOURCES.md: "1.8 probable"), the two FAQ pages of Klauser's
 archive, which carry no date, on 1 January 1997 (an assumption, before the dated Q&A of 9/25/97).
 The build imports the card files of ../shared/cards when present (the catalog in use, whose titles the
-parse weighs too). The three pages holding no entry of their kind (two one-line copies of interleaved PDF columns, the
-yumpu page of sub-headings) are kept with ``accept_unread = true``.
+parse weighs too). Every page is read as its kind (the two one-line copies of interleaved PDF columns since issue 50);
+the 2010 Current Rulings, an excerpt that stops at Khan, is ``part = "A-K"``: it rescinds none of the rulings before
+it that it does not reach.
 
 Several documents of one kind share a day (the Glossary 1.8's introduction and its yumpu pages,
 the two FAQ pages, the introduction and M-N-O page of 8/30/99): each after the first shares no
@@ -31,8 +32,8 @@ pytestmark = pytest.mark.skipif(
     not REAL.is_dir(), reason="../shared/real (excerpts of real published pages) is absent (only beside the project)"
 )
 COUNTS = FIXTURES / "real_counts.toml"
-UNREAD = {"1e-glossary-1.6-intro-2col.txt", "1e-crd-2010-06-11.txt"}
-"""The pages holding no entry of their kind (`tests/test_reading.py` refuses them without ``accept_unread``)."""
+PARTS = {"1e-crd-2010-06-11.txt": "A-K"}
+"""Excerpts of a whole document declared the part they hold (the 2010 rulings run from 22nd century icon to Khan)."""
 DATES = {
     "1e-cr-1997-09-25.txt": ("9/25/97", "1997-09-25"),
     "1e-cr-1998-02-13-groups-repost.txt": ("2/13/98", "1998-02-13"),
@@ -82,7 +83,7 @@ def manifest() -> str:
             f'date = "{date.rstrip("~")}"',
         ]
         lines += ["date_approximate = true"] if date.endswith("~") else []
-        lines += ["accept_unread = true"] if name in UNREAD else []
+        lines += [f'part = "{PARTS[name]}"'] if name in PARTS else []
         lines += ['part = "introduction"'] if "-intro" in name and kind == "glossary" else []
         tables.append("\n".join(lines))
     return "\n\n".join(tables) + "\n"
@@ -193,9 +194,10 @@ def test_show_and_search_give_the_files_text(
 
 
 def test_a_cut_off_introduction_is_shown_partial(kb: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """The Glossary's "How to use the Glossary" in force is the December 2014 text, which the excerpt cuts off."""
+    """The Glossary's "How to use the Glossary" in force is the December 2014 text, which the excerpt cuts off (the
+    fifth version: 1.6 read twice, its one-line copy of two columns read since issue 50)."""
     part = run_json(capsys, "show", "--kb", str(kb), "--json", "How to use the Glossary")["parts"][0]
-    assert (part["citation"]["document"], part["number"], part["of"]) == ("1e-glossary-2014-12-intro", 4, 4)
+    assert (part["citation"]["document"], part["number"], part["of"]) == ("1e-glossary-2014-12-intro", 5, 5)
     assert part["text"].endswith(
         "versions with new lore and images) to use the revised wordings. Other cards will use the ne"
     )

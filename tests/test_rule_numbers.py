@@ -1,13 +1,13 @@
-"""The numberings of `rulings.rule_numbers` and the self-check of a numbered document, on small
+"""The numberings of `rulings.numbering.rule_numbers` and the self-check of a numbered document, on small
 texts written to each layout: Magic's (``702.19b``, letters skipping ``l`` and ``o``) and the
 dotted one of Disney Lorcana (``6.1.2.2.``)."""
 
 from __future__ import annotations
 
-from rulings.comprehensive_rules import cited_rules
+from rulings.kinds.comprehensive_rules.parser import cited_rules
 from rulings.model import Document
+from rulings.numbering.rule_numbers import DOTTED, MAGIC, Numbered, detect, numbered_rules, sequence
 from rulings.parse import coverage, parse_source
-from rulings.rule_numbers import DOTTED, MAGIC, Numbered, detect, numbered_rules, sequence
 from rulings.source import decode
 
 

@@ -188,7 +188,7 @@ def test_mr_quark_and_cli_marks(bundled: KnowledgeBase, bundled_root: Path, caps
     assert headwords(bundled.search("Mr. Quark"))[0] == "persona"
     assert main(["search", "Mr. Quark", "--kb", str(bundled_root)]) == 0
     out = capsys.readouterr().out
-    assert "the mirror universe personnel *Mr.* *Quark* is the opposite" in out and "<mark" not in out
+    assert "the mirror universe personnel *Mr*. *Quark* is the opposite" in out and "<mark" not in out
 
 
 def test_a_history_search_says_how_many_versions_of_an_entry_match(

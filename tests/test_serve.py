@@ -86,7 +86,8 @@ def test_two_hundred_idle_connections_do_not_lock_out_a_client(
         idle: list[socket.socket] = []
         try:
             for number in range(IDLE):
-                sock = socket.create_connection(("127.0.0.1", port), timeout=5)
+                client = (f"127.0.1.{number + 1}", 0)  # 200 clients, each from its address (--per-client)
+                sock = socket.create_connection(("127.0.0.1", port), timeout=5, source_address=client)
                 if number % 2:  # half send the start of a request and never finish it
                     sock.sendall(b"GET /?q=ship HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 idle.append(sock)
@@ -232,7 +233,7 @@ def test_the_address_is_said_once_the_port_is_open(bundled_root: Path, tmp_path:
         port = port_of_line(line)
         assert line == (
             f"serving {bundled_root} on http://127.0.0.1:{port}/ with {how} of 8 threads, up to 1000 connections "
-            "each, idle ones closed after 30 s (Ctrl-C stops)\n"
+            "each (100 a client), idle ones closed after 30 s (Ctrl-C stops)\n"
         )
         assert get(port, "/entry/stccg:conundrum.json")[0] == 200  # listening as soon as it said so
     finally:

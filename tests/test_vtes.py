@@ -1,5 +1,5 @@
-"""The kind ``rulings-database`` (`rulings.kinds.rulings_database`, `rulings.vtes`): the VTES rulings
-database in YAML, on a fixture written in its shape and on the real file in ../shared/vtes/."""
+"""The kind ``rulings-database`` (`rulings.kinds.rulings_database`, its `vtes` module): the VTES
+rulings database in YAML, on a fixture written in its shape and on the real file in ../shared/vtes/."""
 
 from __future__ import annotations
 
@@ -156,6 +156,23 @@ def test_a_cards_rulings_add_up_each_from_its_date_with_its_provenance(tmp_path:
     assert page.status_code == 200 and "https://example.org/rulings/rtr-2005-01-01" in page.text
 
 
+def test_a_card_is_found_by_its_id_and_its_references_urls_are_links(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The database keys a card ``100001|Ashen Lantern``: the id finds the topic as its name does; the URLs of
+    the provenance (the version's note) are links on the entry page."""
+    text = (DATABASE / "rulings.yaml").read_text(encoding="utf-8")
+    built = _library(tmp_path, [("db", text, "2020-01-01")], DATABASE)
+    with KnowledgeBase(current(built)) as kb:
+        assert kb.show("100001", game="vtes")["topic"] == kb.show("Ashen Lantern", game="vtes")["topic"]
+    assert main(["show", "100001", "--game", "vtes", "--kb", str(built)]) == 0
+    assert capsys.readouterr().out.splitlines()[0].startswith("Ashen Lantern")
+    page = create_app({"KB": str(built), "TESTING": True}).test_client().get("/entry/vtes:ashen-lantern")
+    url = "https://example.org/rulings/rtr-2005-01-01"
+    assert f'<a href="{url}">{url}</a>' in page.text
+    assert '; ¶2 LSJ 19990110 <a href="https://example.org/rulings/lsj-1999-01-10">' in page.text
+
+
 @needs_real
 def test_the_real_database_every_ruling_an_entry(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["parse", str(REAL)]) == 0
@@ -224,6 +241,7 @@ def test_delaying_tactics_as_of_1998_shows_the_rulings_published_by_then(
         "¶1 RTR 19970630 https://groups.google.com/g/rec.games.trading-cards.jyhad/c/KireUeOYY3c/m/t6ifm9lur1kJ"
     )
     assert shown["parts"][0]["citation"]["lines"] == "57-58"
+    assert kb.show("100519", game="vtes")["topic"] == kb.show("Delaying Tactics", game="vtes")["topic"]
 
 
 @needs_real

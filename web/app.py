@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from kb.errors import BuildError, UnknownFilter
 from kb.paths import DEFAULT_KB, current
 from kb.query import KnowledgeBase, load_search
-from web import cards, changes, documents, entries, gate, search, views
+from web import cards, changes, costs, documents, entries, gate, search, views
 from web.citing import lines_cited
 from web.diffs import diff_paragraphs
 
@@ -141,6 +141,7 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     turns = gate.Gate(None if most is None else int(most))  # the two lines take turns with each other
     app.extensions["costly_turns"] = gate.Turns(int(app.config.get("COSTLY_WAITING", gate.WAITING)), turns)
     app.extensions["page_turns"] = gate.Turns(int(app.config.get("PAGES_WAITING", gate.WAITING)), turns)
+    app.extensions["costs"] = costs.Costs()  # what requests cost, by which they take turns or not
 
     @app.before_request
     def open_kb() -> None:

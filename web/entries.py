@@ -97,3 +97,18 @@ def version(key: str, json_wanted: bool) -> Any:
     if found is None:
         abort(404, f"no version {key[:80]!r}")
     return page("entries/version.html", found, json_wanted)
+
+
+_URL = re.compile(r"https?://[^\s<>\"';]+[^\s<>\"';.,:!?)]")
+
+
+@bp.app_template_filter("urls")
+def urls(text: str) -> Markup:
+    """A note as safe HTML, each ``http(s)://`` address in it a link (a VTES ruling's provenance names
+    each reference's URL): the rest escaped, never raw HTML."""
+    out, at = [], 0
+    for found in _URL.finditer(text or ""):
+        out += [str(escape(text[at : found.start()])), f'<a href="{escape(found[0])}">{escape(found[0])}</a>']
+        at = found.end()
+    out.append(str(escape((text or "")[at:])))
+    return Markup("".join(out))

@@ -11,29 +11,36 @@ process:
   `WAIT` seconds;
 - any other costly request is refused at once with a 503 and ``Retry-After``.
 
-Heavy pages (a card, an entry, two cards together: up to a second for a card with hundreds of
-rulings) take the same turns (`heavy`: one costly answer or heavy page made at a time in a
-process) but wait in a line of their own (``PAGES_WAITING`` in the app's config), so a flood of
-card pages cannot fill the line of the diffs, nor the other way round.
+Which requests take turns, and in which line, is decided by what they will cost (`web.costs`:
+what the same request, or one of its shape, cost the last times), not by their page: a request
+estimated under `costs.CHEAP` seconds of CPU (an entry page of a few milliseconds, a diff whose
+changes are kept) takes no turn at all; one under `costs.LONG` waits in the pages' line
+(``PAGES_WAITING`` in the app's config), a longer one in the long answers' line, so a flood of
+one cannot fill the line of the other. The two lines take the same turns (one answer made at a
+time in a process). A view never answered yet is deemed costly (`costly`: a diff, an as-of
+view, the feed, a deck) or a page (`heavy`: a card, an entry, two cards together).
 
 Both lines together hold at most ``COSTLY_THREADS`` threads, running or waiting (`Gate`): a
 request that would hold one more is refused at once, however short its line. ``rulings serve``
 sets it so that at least half of a process's threads (all but the one, with one thread) are
 left to the cheap answers: with its 8 threads, one costly answer is made, three more wait, and
 four threads answer searches as if nothing else ran. A search, an autocompletion and a
-document page take no turn at all: they never wait behind a costly answer for a thread (and in
-the server's queue they go first: `web.cli.dispatch`).
+document page (and any request known to be cheap) take no turn at all: they never wait behind a
+costly answer for a thread (and in the server's queue they go first: `web.cli.dispatch`).
 """
 
 from __future__ import annotations
 
 import functools
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import current_app
+from flask import current_app, request
 from werkzeug.exceptions import ServiceUnavailable
+
+from web import costs
 
 AT_ONCE = 1
 """Costly answers made at a time in one process (the GIL lets one thread run Python at a time anyway)."""
@@ -43,6 +50,8 @@ WAIT = 10.0
 """Seconds a costly request waits for its turn before it is refused."""
 RETRY_AFTER = 2
 """Seconds a refused client is asked to wait before asking again."""
+LONG_PRIOR = 1.0
+"""CPU seconds a long answer (`costly`) is deemed to cost until one like it has been answered."""
 
 
 class Gate:
@@ -103,28 +112,48 @@ class Turns:
 
 
 def costly(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Make the view's answer only in its turn among the long answers (`Turns`); a 503 with
-    ``Retry-After`` when the server is busy with others of its kind."""
-    busy = "The server is busy with other long answers (diffs, as-of views, decks); try again shortly."
-    return _in_turn(view, "costly_turns", busy)
+    """A view whose answer may be long (a diff, an as-of view, the feed, a deck): until requests
+    like it have been answered, it is deemed to cost `LONG_PRIOR` and waits in the long answers'
+    line; then as its cost says (`web.costs`)."""
+    return _in_turn(view, LONG_PRIOR)
 
 
 def heavy(view: Callable[..., Any]) -> Callable[..., Any]:
-    """Make the page only in its turn among the heavy pages (cards, entries, pairs of cards)."""
-    busy = "The server is busy with other large pages (cards, entries); try again shortly."
-    return _in_turn(view, "page_turns", busy)
+    """A page that may be long (a card, an entry, two cards together): until pages like it have
+    been answered, it is deemed to cost `costs.CHEAP` and waits in the pages' line; then as its
+    cost says: an entry page of a few milliseconds takes no turn at all."""
+    return _in_turn(view, costs.CHEAP)
 
 
-def _in_turn(view: Callable[..., Any], line: str, busy: str) -> Callable[..., Any]:
+BUSY = {
+    "costly_turns": "The server is busy with other long answers (diffs, as-of views, decks); try again shortly.",
+    "page_turns": "The server is busy with other large pages (cards, entries); try again shortly.",
+}
+
+
+def line_of(estimate: float) -> str | None:
+    """The line a request of ``estimate`` CPU seconds waits in: none when cheap."""
+    if estimate < costs.CHEAP:
+        return None
+    return "page_turns" if estimate < costs.LONG else "costly_turns"
+
+
+def _in_turn(view: Callable[..., Any], prior: float) -> Callable[..., Any]:
     @functools.wraps(view)
     def in_turn(*args: Any, **kwargs: Any) -> Any:
-        turns: Turns = current_app.extensions[line]
-        if not turns.enter():
-            raise ServiceUnavailable(busy, retry_after=RETRY_AFTER)
+        known: costs.Costs = current_app.extensions["costs"]
+        endpoint, query = request.endpoint or "", request.query_string.decode("latin-1")
+        line = line_of(known.estimate(endpoint, request.path, query, prior))
+        turns: Turns | None = None if line is None else current_app.extensions[line]
+        if turns is not None and not turns.enter():
+            raise ServiceUnavailable(BUSY[str(line)], retry_after=RETRY_AFTER)
+        began = time.thread_time()
         try:
             return view(*args, **kwargs)
         finally:
-            turns.leave()
+            known.record(endpoint, request.path, query, time.thread_time() - began)
+            if turns is not None:
+                turns.leave()
 
-    in_turn.turns = line  # type: ignore[attr-defined]  # how the server tells costly requests (web.cli.dispatch)
+    in_turn.prior = prior  # type: ignore[attr-defined]  # how the server tells costly requests (web.cli.dispatch)
     return in_turn

@@ -5,7 +5,6 @@ three hits fit a phone's first screen."""
 
 from __future__ import annotations
 
-import html
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -14,8 +13,9 @@ from flask import Blueprint, g, request, url_for
 from markupsafe import Markup
 
 from kb.answers import SearchAnswer
-from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages, paragraphs, sentences
+from kb.asking import EXAMPLES, KINDS, LIMIT, MAX_LIMIT, pages
 from kb.vocabulary import kind_filter
+from web.leads import lead_of
 from web.views import as_of, chosen_game, int_arg, keep_game, page, rich_text, route
 
 bp = Blueprint("search", __name__)
@@ -23,36 +23,18 @@ ELSEWHERE = 5
 """Hits of other games shown below the divider of a search within one game."""
 
 
-_MARKED = re.compile(r'<mark class="match[^"]*">(.*?)</mark>', re.S)
-_EDGE = re.compile(r"^\W+|\W+$")
-GIST_WORDS = 15
-"""The most words of its text a hit shows before "Whole text" (about three lines on a phone)."""
-
-
 @bp.app_template_filter("lead")
 def lead(hit: Mapping[str, Any]) -> Mapping[str, Any]:
     """What a hit shows first, so that three fit a phone's first screen: its sentence holding the
-    most of the words its snippet marks (the first sentence when none does), cut to `GIST_WORDS`
-    words around the first of them, those words marked; whether that is its whole text, and how
-    many paragraphs its text has (``{"html": Markup, "whole": bool, "paragraphs": int}``)."""
-    text = hit.get("text") or ""
-    parts = paragraphs(text)
-    words = {w for m in _MARKED.findall(hit.get("snippet") or "") if (w := _EDGE.sub("", html.unescape(m)))}
-    found = re.compile(r"\b(" + "|".join(map(re.escape, sorted(words, key=len, reverse=True))) + r")\b", re.I)
-    every = [s for p in parts for s in sentences(p)]
-    scores = [(len({m.lower() for m in found.findall(s)}) if words else 0, -i) for i, s in enumerate(every)]
-    best = every[max(range(len(every)), key=lambda i: scores[i])] if every else ""
-    cut = best.split()
-    if len(cut) > GIST_WORDS:
-        first = next((i for i, w in enumerate(cut) if words and found.search(w)), 0)
-        start = max(0, min(first - 4, len(cut) - GIST_WORDS))
-        kept = " ".join(cut[start : start + GIST_WORDS])
-        best = ("… " if start else "") + kept + (" …" if start + GIST_WORDS < len(cut) else "")
-    shown = str(rich_text(best))
-    if words:  # mark the words in the text of the HTML, never inside a tag
+    most of the words its snippet marks (the first sentence when none does), cut at clause
+    boundaries, never inside a card's title (`web.leads.cut`), those words marked; whether that
+    is its whole text, and how many paragraphs its text has (``{"html": Markup, "whole": bool, "paragraphs": int}``)."""
+    first = lead_of(hit)
+    shown = str(rich_text(first.text))
+    if first.found:  # mark the words in the text of the HTML, never inside a tag
+        found = first.found
         shown = re.sub(r"(?<=>)([^<]+)", lambda t: found.sub(r"<mark>\1</mark>", t.group(1)), shown)
-    whole = " ".join(text.split()) == " ".join(best.split())
-    return {"html": Markup(shown), "whole": whole, "paragraphs": len(parts)}
+    return {"html": Markup(shown), "whole": first.whole, "paragraphs": first.paragraphs}
 
 
 @route(bp, "/")

@@ -6,10 +6,11 @@ What the rest of the knowledge base asks of it, module by module:
 - write documents: the index's schema, files and writers (`storage`), written fast and whole
   (`writing`: the fused analysers in place, field lengths read once, a commit or nothing);
 - analyse text: the tokenizer and filters the analysers are made of (`text`);
-- evaluate a plan: the query nodes, matchers, collectors and searchers a plan is made of and
-  run on (`searching`), a term's postings read whole into document numbers, weights and
-  positions (`postings`), and the score of each document (`weighting`, BM25F over the live
-  documents, from field lengths read once: `lengths`);
+- evaluate a plan: our plan (`kb.plan`) as Whoosh's query (`planning`), the query nodes,
+  matchers, collectors and searchers a plan is made of and run on (`searching`), a term's
+  postings read whole into document numbers, weights and positions (`postings`), and the score
+  of each document (`weighting`, BM25F over the live documents, from field lengths read once:
+  `lengths`);
 - stored fields and highlights: through the searchers and hits of `searching`.
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
@@ -47,7 +48,35 @@ def _whoosh_without_urllib() -> None:
             del sys.modules["urllib.request"]
 
 
+def _query_without_morphology() -> None:
+    """Import ``whoosh.query`` without ``whoosh.lang.morph_en``, the English words' variations
+    that only its ``Variations`` query uses (no plan of ours does): the hundreds of patterns it
+    compiles as it is imported were a fifth of a cold search's CPU. While ``whoosh.query``
+    imports, ``whoosh.lang.morph_en`` is a stand-in whose ``variations`` imports the real module
+    when called; then the stand-in is gone, and whoever imports the module gets the real one."""
+    name = "whoosh.lang.morph_en"
+    if "whoosh.query" in sys.modules or name in sys.modules:
+        return
+    stand_in = types.ModuleType(name)
+
+    def variations(word: str) -> object:
+        import importlib
+
+        return importlib.import_module(name).variations(word)
+
+    stand_in.variations = variations  # type: ignore[attr-defined]
+    import whoosh.lang  # the stand-in's package, itself
+
+    sys.modules[name] = stand_in
+    try:
+        import whoosh.query  # noqa: F401
+    finally:
+        if sys.modules.get(name) is stand_in:
+            del sys.modules[name]
+
+
 _whoosh_without_urllib()
+_query_without_morphology()
 
 from kb.engine import privates  # noqa: E402  (after Whoosh's first import, above)
 

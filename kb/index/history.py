@@ -24,6 +24,7 @@ from typing import Any
 
 from kb import files
 from kb.analysis import WORD, FoldFilter, inflection_stem
+from kb.boosts import BOOSTS
 from kb.engine.storage import fields, index
 from kb.engine.text import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 from kb.engine.writing import POOL_MB, committed, fused_writing
@@ -60,12 +61,12 @@ def schema() -> fields.Schema:
     label = RegexTokenizer(rf"[^\s{MARK}]+|{MARK}") | Strata()
     return fields.Schema(
         topic=fields.ID(stored=True, unique=True),
-        headword=fields.TEXT(analyzer=_words(False), field_boost=4.0),
-        headstem=fields.TEXT(analyzer=_words(True), field_boost=2.5),
-        cards=fields.TEXT(analyzer=_words(False), field_boost=2.0),
-        cardstem=fields.TEXT(analyzer=_words(True), field_boost=1.5),
-        text=fields.TEXT(analyzer=_words(True)),
-        extra=fields.TEXT(analyzer=_words(True), field_boost=0.8),
+        headword=fields.TEXT(analyzer=_words(False), field_boost=BOOSTS["headword"]),
+        headstem=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["headstem"]),
+        cards=fields.TEXT(analyzer=_words(False), field_boost=BOOSTS["cards"]),
+        cardstem=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["cardstem"]),
+        text=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["text"]),
+        extra=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["extra"]),
         **{name: fields.TEXT(analyzer=label) for name in LABEL_FIELDS},
         versions=fields.STORED,
     )

@@ -3,7 +3,7 @@ build date, one document per version (``index-current``), and every version, one
 topic (``index``, shaped by `kb.index.history`); and the vocabulary for spelling correction.
 
 Words are read by `kb.analysis`. The text field is stemmed (English); headwords and card
-names are not, and are boosted so a hit on them ranks first. Each version records the days it
+names are not, and are boosted so a hit on them ranks first (`kb.boosts`). Each version records the days it
 was in force, so a date filter answers "as of any date". The indexes are written once, by a
 build, into the new build directory (or extended by an incremental add); readers only open them.
 """
@@ -22,6 +22,7 @@ from typing import Any
 
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
 from kb.analysis import inflection_stem as stem
+from kb.boosts import BOOSTS
 from kb.engine.storage import fields, index
 from kb.engine.writing import POOL_MB, committed, fused_writing
 from kb.fused import FusedAnalyzer
@@ -39,12 +40,12 @@ def schema() -> fields.Schema:
     return fields.Schema(
         version=fields.NUMERIC(int, stored=True, unique=True),
         topic=fields.ID(stored=True),
-        headword=fields.TEXT(analyzer=name_analyzer(), field_boost=4.0, stored=True),
-        headstem=fields.TEXT(analyzer=text_analyzer(), field_boost=2.5),
-        cards=fields.TEXT(analyzer=name_analyzer(), field_boost=2.0),
-        cardstem=fields.TEXT(analyzer=text_analyzer(), field_boost=1.5),
-        text=fields.TEXT(analyzer=text_analyzer(), stored=True),
-        extra=fields.TEXT(analyzer=text_analyzer(), field_boost=0.8),
+        headword=fields.TEXT(analyzer=name_analyzer(), field_boost=BOOSTS["headword"], stored=True),
+        headstem=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["headstem"]),
+        cards=fields.TEXT(analyzer=name_analyzer(), field_boost=BOOSTS["cards"]),
+        cardstem=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["cardstem"]),
+        text=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["text"], stored=True),
+        extra=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["extra"]),
         series=fields.ID(stored=True),
         kind=fields.ID,
         game=fields.ID(stored=True),

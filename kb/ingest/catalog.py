@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulings.kinds.rulebook.lines import DECK_GROUP_TYPES
 from rulings.model import ParseError, ParseResult
 from rulings.normalize import fold_quotes, title_key, without_universal
-from rulings.rulebook_lines import DECK_GROUP_TYPES
 from rulings.source import read_source
 
 _CONTROL = re.compile("[\x00-\x1f\x7f]")

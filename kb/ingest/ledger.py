@@ -182,11 +182,16 @@ reads it)."""
 
 
 def _note_cut(ledger: Ledger, results: list[ParseResult]) -> None:
-    """Every version made from an entry cut off where its file or page ends (`rulings.partial`) says so in its note."""
+    """Every version made from an entry cut off where its file or page ends (`rulings.entries.partial`) says so
+    in its note; so does one whose words interleave two PDF columns (its entry's field ``columns``)."""
     cut = {(r.document.id, topic_id(r.document.game, e)): e.span.end for r in results for e in r.entries if e.partial}
     for version in ledger.versions if cut else []:
         if cut.get((version.document_id, version.topic)) == version.line_end and CUT not in version.note:
             version.note = "; ".join(n for n in (version.note, CUT) if n)
+    for version in ledger.versions:  # a text read from two PDF columns on one line (`rulings.lines.flowed`)
+        said = version.fields.get("columns", "")
+        if said and said not in version.note:
+            version.note = "; ".join(n for n in (version.note, said) if n)
 
 
 def _dated(ledger: Ledger, policy: Versions, document: Document, entry: Entry, series: str) -> Version:

@@ -278,7 +278,7 @@ def _full(run: Run, full: str | None) -> BuildReport:
 
 def card_titles(card_files: list[Path]) -> dict[str, frozenset[str]]:
     """The card titles (names and aliases) of ``card_files``, by game: with ``titles/<game>.txt``, the titles the
-    parse weighs (a Glossary page's sub-headings, `rulings.glossary`) are the catalog in use. The files'
+    parse weighs (a Glossary page's sub-headings, `rulings.kinds.glossary.parser`) are the catalog in use. The files'
     problems are reported by the import proper (`import_lackey` in `build_locked`)."""
     catalog = Catalog()
     for path in card_files:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,7 +52,7 @@ def write(
             connection.executemany(
                 "INSERT INTO topics VALUES (?,?,?,?)", [(t.id, t.game, t.headword, t.kind) for t in topics]
             )
-            _write_topic_keys(connection, topics)
+            _write_topic_keys(connection, topics, ledger)
             _write_versions(connection, ledger.versions, ledger)
             _write_cards(connection, list(catalog.cards.values()))
             connection.executemany("INSERT INTO card_links VALUES (?,?,?)", links)
@@ -82,7 +83,7 @@ def extend(path: Path, ledger: Ledger, extension: Extension, *, moved: dict[str,
                 if not connection.execute("UPDATE topics SET game=?, headword=?, kind=? WHERE id=?", row).rowcount:
                     connection.execute("INSERT INTO topics VALUES (?,?,?,?)", (row[3], *row[:3]))
             connection.executemany("DELETE FROM topic_keys WHERE topic_id = ?", [(t.id,) for t in renamed])
-            _write_topic_keys(connection, renamed)
+            _write_topic_keys(connection, renamed, ledger)
             connection.executemany("DELETE FROM versions WHERE id = ?", [(i,) for i in changed])
             connection.executemany("DELETE FROM see_refs WHERE version_id = ?", [(i,) for i in changed])
             _write_versions(connection, [ledger.versions[i - 1] for i in changed] + ledger.versions[first:], ledger)
@@ -168,13 +169,20 @@ def _write_names(connection: sqlite3.Connection) -> None:
         connection.execute("INSERT INTO name_table VALUES (?,?,?,?)", packed)
 
 
-def _write_topic_keys(connection: sqlite3.Connection, topics: list[Topic]) -> None:
-    connection.executemany("INSERT INTO topic_keys VALUES (?,?)", [(k, t.id) for t in topics for k in topic_keys(t)])
+def _write_topic_keys(connection: sqlite3.Connection, topics: list[Topic], ledger: Ledger) -> None:
+    ids: dict[str, set[str]] = {}
+    for version in ledger.versions:
+        if version.fields.get("id"):
+            ids.setdefault(version.topic, set()).add(version.fields["id"])
+    rows = [(k, t.id) for t in topics for k in topic_keys(t, ids.get(t.id, ()))]
+    connection.executemany("INSERT INTO topic_keys VALUES (?,?)", rows)
 
 
-def topic_keys(topic: Topic) -> list[str]:
-    """The keys a topic is found by as typed: its headword's key and its id's slug in words."""
-    return sorted({headword_key(topic.headword), topic.id.split(":", 1)[1].replace("-", " ")})
+def topic_keys(topic: Topic, ids: Iterable[str] = ()) -> list[str]:
+    """The keys a topic is found by as typed: its headword's key, its id's slug in words, and the ``id``
+    field of its versions (a VTES card's VEKN id, ``100519``: the database keys a card by it)."""
+    own = {headword_key(topic.headword), topic.id.split(":", 1)[1].replace("-", " ")}
+    return sorted(own | {headword_key(i) for i in ids})
 
 
 def version_keys(versions: list[Version]) -> dict[int, str]:

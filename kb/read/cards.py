@@ -32,9 +32,9 @@ from kb.model import status
 from kb.paging import FIRST, Paging, page_of
 from kb.read import standing
 from kb.vocabulary import close_matches
-from rulings.cardlist import parse_deck_line
+from rulings.kinds.rulebook.cardlist import parse_deck_line
+from rulings.kinds.rulebook.lines import Line, card_list
 from rulings.normalize import title_key, without_universal
-from rulings.rulebook_lines import Line, card_list
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts

@@ -6,15 +6,35 @@ as typed. The answer modules (`kb.read.changes`, `kb.read.cards`, `kb.search.in_
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from kb.answers import Citation, Ending, Part, Restated, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
+from kb.kept import Kept, sized
 from kb.model import ID, KEY, Version, history_order, lines, status
 from kb.read import sources, standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
 from rulings import kinds
 from rulings.normalize import headword_key
+
+DIFFS = 16 << 20
+"""What the diffs' changes kept weigh at most, in bytes, within the process's pool of the pages'
+caches (`kb.read.reader.PAGES`)."""
+
+
+VERSION_BYTES = 1200
+"""What a version held by a diff kept weighs beyond its text, in bytes (its fields, the change
+holding it): weighing each by `kb.kept.size` took 0.4 s for a diff of 800 changes."""
+
+
+def _diff_weight(kept: Any) -> int:
+    """What a diff kept weighs: a page made, by its parts (`kb.kept.sized`); what a diff found, by
+    its versions' texts and a fixed share for the rest (`VERSION_BYTES`)."""
+    if isinstance(kept, tuple) and len(kept) == 4:  # found: (changes, counts, starts, typography)
+        versions = [v for change in kept[0] for v in (*change.before, *change.after)]
+        return sized(kept[1:]) + sum(VERSION_BYTES + 2 * len(v.text or "") for v in versions)
+    return sized(kept)
 
 
 class Parts:
@@ -24,6 +44,9 @@ class Parts:
         self.reader = reader
         self._games: list[str] | None = None
         self._labels: dict[str, str] | None = None
+        self.diffs: Kept[Any] = Kept(DIFFS, _diff_weight, reader.pool, largest=DIFFS // 2)
+        """What diffs found and made, by their dates and filters (`kb.read.changes.diff`): a diff
+        asked again, or its next page, reads nothing again."""
 
     def find(self, query: str, game: str | None = None) -> str:
         """The topic id for a headword (or topic id) as a person types it."""

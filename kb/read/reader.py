@@ -26,7 +26,7 @@ from typing import Any, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
-from kb.kept import Kept, sized
+from kb.kept import Kept, Pool, sized
 from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
 from kb.read.names import NameReading
 
@@ -35,9 +35,16 @@ HISTORIES = 16 << 20
 recently asked for)."""
 OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
 """The columns of a version's `Outline`, in its order."""
-OUTLINES = 64 << 20
+OUTLINES = 32 << 20
 """What the topics' outlines it keeps weigh at most, in bytes (a few hundred bytes a version,
 where a version is kilobytes)."""
+PAGES_BYTES = 64 << 20
+"""What the pages' caches of a process weigh at most together, in bytes, whatever the knowledge
+bases open (`PAGES`): the topics' versions and outlines of each (`HISTORIES`, `OUTLINES`) and the
+diffs' changes (`kb.read.parts.DIFFS`). Before, each knowledge base kept up to 80 MiB of its own
+apart from any bound of the process."""
+PAGES = Pool(PAGES_BYTES)
+"""The process's pool of the pages' caches."""
 PAGE_CACHE_KB = 128
 """SQLite's page cache of each connection (its default, 2 MB, times the threads of each process;
 512 KB held 0.3 MB more per thread of a server with no answer any faster: the system caches
@@ -71,9 +78,11 @@ class Reader:
         self._owned: dict[threading.Thread, dict[str, Closable]] = {}
         """Each thread's own connection and searchers, by name: none is ever shared."""
         weakref.finalize(self, _close_all, self._owned)  # a reader dropped unclosed
-        self._histories: Kept[tuple[Version, ...]] = Kept(HISTORIES, sized, largest=HISTORIES // 4)
+        self.pool = PAGES
+        """The process's bound of the pages' caches, this reader's and its answers' (`PAGES`)."""
+        self._histories: Kept[tuple[Version, ...]] = Kept(HISTORIES, sized, self.pool, largest=HISTORIES // 4)
         """Topic id -> its versions in id order."""
-        self._outlines: Kept[Outlines] = Kept(OUTLINES, sized, largest=OUTLINES // 4)
+        self._outlines: Kept[Outlines] = Kept(OUTLINES, sized, self.pool, largest=OUTLINES // 4)
         """Topic id -> its versions' outlines."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self.names_read = NameReading(self)
@@ -306,17 +315,22 @@ class Reader:
 
     def versions_deciding(self, topics: set[str], start: dt.date, end: dt.date) -> dict[str, list[Version]]:
         """For each of ``topics`` (those with any), its versions (id order) in force on ``start``
-        or on ``end``, or not yet in force on ``end``: all a diff between the two dates looks at,
-        a few of each topic's history."""
+        or on ``end``, or not yet in force on ``end`` but made by a document issued after
+        ``start``, up to ``end``: all a diff between the two dates looks at, a few of each topic's
+        history (not the versions later documents made: a one-month diff of the stress library
+        read 20,908 versions for 819 topics, most of them made by the documents of the later years)."""
         low, high = start.isoformat(), end.isoformat()
+        issued = [i for i, d in self.documents().items() if d["date"] and low < d["date"] <= high]
         where = (
             "WHERE topic_id IN (SELECT value FROM json_each(?)) AND ("
             "(valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
             " OR (valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
-            " OR valid_from IS NULL OR valid_from > ?) ORDER BY topic_id, id"
+            " OR ((valid_from IS NULL OR valid_from > ?) AND document_id IN (SELECT value FROM json_each(?))))"
+            " ORDER BY topic_id, id"
         )
         found: dict[str, list[Version]] = {}
-        for version in self._versions(where, json.dumps(sorted(topics)), low, low, high, high, high):
+        chosen = json.dumps(sorted(topics))
+        for version in self._versions(where, chosen, low, low, high, high, high, json.dumps(issued)):
             found.setdefault(version.topic, []).append(version)
         return found
 

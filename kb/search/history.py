@@ -15,6 +15,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
+from kb.engine.planning import engine_query
 from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
 from kb.fused import FusedAnalyzer
@@ -79,7 +80,7 @@ def run(
         marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
     if named is not None and len(planned.words) > 1 and not work.stopped:
-        counted = [(bulk.count(searcher, q, work), w, q) for w, q in planned.words]
+        counted = [(bulk.count(searcher, engine_query(q), work), w, q) for w, q in planned.words]
         _, word, rarest = min(counted, key=_first)
         seen = {f.topic for f in found}
         alone = whole_query(planned, [*planned.required, rarest], reader, work)
@@ -89,7 +90,7 @@ def run(
     later: set[str] = set()  # the topics of the second pass
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
-        words = [budget.expand(q, reader, budget.Work()) for _, q in planned.words]
+        words = [budget.expand(engine_query(q), reader, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
         found += sorted(more, key=lambda f: -f.words)  # stable: equal counts keep their score order

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
+from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
@@ -83,7 +84,9 @@ def run(
             found = sorted(found + named, key=lambda h: (restated(h[0]), -h[0].score, h[0].docnum))[:limit]
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
-        counts = {w: {(f, str(t)) for f, t in q.all_terms()} for w, q in planned.words}  # as typed, joined, mended
+        counts = {
+            w: {(f, str(t)) for f, t in engine_query(q).all_terms()} for w, q in planned.words
+        }  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
         found += sorted(
@@ -99,7 +102,7 @@ def _named(
     "what happens when a ship is stopped"), with their score: the word that matches the fewest
     documents is what the question is about, and its entry answers it though it lacks the
     other words. A common word ("ship", "outpost") names nothing so."""
-    counted = [(bulk.count(searcher, q, work), word, q) for word, q in planned.words]
+    counted = [(bulk.count(searcher, engine_query(q), work), word, q) for word, q in planned.words]
     _, word, rarest = min(counted, key=lambda c: c[0])
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
     return [h for h in hits if names(word, h[0]["headword"])]

@@ -20,6 +20,9 @@ export time, so the browser only looks words up and scores as the server does
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
 - ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`);
+- ``boosts``: each of the server's scored fields (``headword``, ``headstem``, ``cards``,
+  ``cardstem``, ``text``, ``extra``) -> its boost (`kb.boosts.BOOSTS`): the browser scores with
+  these, and holds no copy of its own;
 - ``indexed``: the postings of the card names' fields (``cards``, ``cardstem``) and of the
   extra text's (``extra``, by stem) as the server's index holds them (term -> the document's
   number less the previous one's, and the count), their lengths and averages with them, when
@@ -42,6 +45,7 @@ from typing import TYPE_CHECKING, Any
 
 from kb.analysis import folded_words, text_analyzer
 from kb.answers import OfflineIndex
+from kb.boosts import BOOSTS
 from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
@@ -74,6 +78,7 @@ def index(parts: Parts, searchers: Searchers, on: dt.date) -> OfflineIndex:
         "averages": made["averages"],
         "postings": made["postings"],
         "filler": made["filler"],
+        "boosts": made["boosts"],
         "card_lists": lists,
     }
     indexed = indexed_fields(searchers, on, found)
@@ -129,8 +134,8 @@ def documents(parts: Parts, on: dt.date) -> list[dict[str, Any]]:
 
 def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
     """The inverted index of ``found`` (`documents`; ``words`` and ``extra`` default to none):
-    the documents as shown, with the lengths of their fields, the average lengths and the
-    postings of each word."""
+    the documents as shown, with the lengths of their fields, the average lengths, the
+    postings of each word, the filler words and the fields' boosts."""
     postings: dict[str, list[int]] = {}
     last: dict[str, int] = {}
     shown = []
@@ -154,7 +159,13 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
         hidden = ("words",) if document.get("extra") else ("words", "extra")
         shown.append({**{k: v for k, v in document.items() if k not in hidden}, "lengths": lengths})
     averages = [total / (len(found) or 1) for total in totals]
-    return {"documents": shown, "averages": averages, "postings": postings, "filler": sorted(FILLER)}
+    return {
+        "documents": shown,
+        "averages": averages,
+        "postings": postings,
+        "filler": sorted(FILLER),
+        "boosts": dict(BOOSTS),
+    }
 
 
 INDEXED = {"cards": 1, "cardstem": 1, "extra": 3}

@@ -1,7 +1,8 @@
-"""How a query as read (`kb.search.questions.Typed`) becomes Whoosh queries: the fields a plain word
-may match, phrases and field restrictions, prefixes, exclusions, all within the budget of
-leaf terms (`kb.search.budget`). Both the search of the versions in force (`kb.search.in_force`) and the
-search of history (`kb.search.history`) run these plans.
+"""How a query as read (`kb.search.questions.Typed`) becomes a plan of our own (`kb.plan`): the
+fields a plain word may match, phrases and field restrictions, prefixes, exclusions, all within
+the budget of leaf terms (`kb.search.budget`). Both the search of the versions in force
+(`kb.search.in_force`) and the search of history (`kb.search.history`) run these plans, as the
+engine's queries (`kb.engine.planning.engine_query`).
 """
 
 from __future__ import annotations
@@ -11,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.analysis import name_analyzer, text_analyzer
-from kb.engine.searching import Searcher, query
+from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
+from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
 from kb.search import budget
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
@@ -56,22 +58,22 @@ def forget() -> None:
     _ANALYSED.empty()
 
 
-def word_query(word: str, inflections: list[str] | None = None) -> query.Query | None:
+def word_query(word: str, inflections: list[str] | None = None) -> Node | None:
     """One plain word in any searchable field (a compound must match all its parts); in the
     headword and card-name fields, also as any of its ``inflections`` (a headword matched by
     its inflection ranks as if typed)."""
-    options = []
+    options: list[Node] = []
     for name, analyzer in WORD_FIELDS:
         terms = analysed(analyzer, word)
         if terms:
-            found = query.And([query.Term(name, t) for t in terms]) if len(terms) > 1 else query.Term(name, terms[0])
+            found: Node = And(tuple(Term(name, t) for t in terms)) if len(terms) > 1 else Term(name, terms[0])
             if inflections and analyzer is NAMES and len(terms) == 1:
-                found = query.Or([found, *(query.Term(name, other) for other in inflections)])
+                found = Or((found, *(Term(name, other) for other in inflections)))
             options.append(found)
-    return query.Or(options) if options else None
+    return Or(tuple(options)) if options else None
 
 
-def _either(word: str, typed: Typed) -> query.Query | None:
+def _either(word: str, typed: Typed) -> Node | None:
     """A word (or its inflections in names), or the compound it makes with its neighbour, or
     another spelling as likely of a corrected word."""
     alone = word_query(word, typed.inflected.get(word))
@@ -79,42 +81,42 @@ def _either(word: str, typed: Typed) -> query.Query | None:
         word_query(w, typed.inflected.get(w)) for w in [typed.joined.get(word, ""), *typed.also.get(word, [])] if w
     ]
     found = [q for q in [alone, *others] if q is not None]
-    return (query.Or(found) if len(found) > 1 else found[0]) if alone is not None else None
+    return (Or(tuple(found)) if len(found) > 1 else found[0]) if alone is not None else None
 
 
-def together(searcher: Searcher, word: str, others: list[str], most: int = 50) -> int:
+def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:
     """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
     in any searchable field): how well a candidate spelling fits the rest of a query."""
     wanted = word_query(word)
     rest = [q for q in (word_query(w) for w in others) if q is not None]
     if wanted is None or not rest:
         return 0
-    return sum(1 for _ in itertools.islice(searcher.docs_for_query(query.And([wanted, query.Or(rest)])), most))
+    return sum(1 for _ in itertools.islice(searcher.docs_for_query(engine_query(And((wanted, Or(tuple(rest)))))), most))
 
 
-def prefix_query(stem: str) -> query.Query | None:
+def prefix_query(stem: str) -> Node | None:
     """A word typed with ``*``: any headword, card-name or text word starting with it (a
     prefix shorter than `budget.MIN_PREFIX` is the word itself)."""
     terms = analysed(NAMES, stem)
     if len(terms) != 1 or len(terms[0]) < budget.MIN_PREFIX:
         return word_query(stem)
-    return query.Or([query.Prefix(f, terms[0]) for f in ("headword", "cards", "text")])
+    return Or(tuple(Prefix(f, terms[0]) for f in ("headword", "cards", "text")))
 
 
-def clause_query(clause: Clause) -> query.Query | None:
+def clause_query(clause: Clause) -> Node | None:
     """A phrase, a field restriction, or an excluded word."""
     if clause.field in ("kind", "doc", "game"):
         value = clause.text.strip().lower()
-        return query.Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
+        return Term(clause.field, series_kind(value) if clause.field == "kind" else value) if value else None
     if not clause.phrase and clause.field is None:
         return word_query(clause.text)
     fields = [clause.field] if clause.field else ["headword", "cards", "text", "extra"]
-    options = []
+    options: list[Node] = []
     for name in fields:
         terms = analysed(TEXT if name in ("text", "extra") else NAMES, clause.text)
         if terms:
-            options.append(query.Phrase(name, terms) if len(terms) > 1 else query.Term(name, terms[0]))
-    return query.Or(options) if options else None
+            options.append(Phrase(name, tuple(terms)) if len(terms) > 1 else Term(name, terms[0]))
+    return Or(tuple(options)) if options else None
 
 
 @dataclass
@@ -122,22 +124,20 @@ class Plan:
     """A query as it will run: the parts every hit needs, the words ranked by how many match,
     the exclusions; parts over the budget are left out (``work.left_out``)."""
 
-    required: list[query.Query] = field(default_factory=list)
-    words: list[tuple[str, query.Query]] = field(default_factory=list)
-    excluded: list[query.Query] = field(default_factory=list)
+    required: list[Node] = field(default_factory=list)
+    words: list[tuple[str, Node]] = field(default_factory=list)
+    excluded: list[Node] = field(default_factory=list)
 
 
 def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) -> Plan:
-    """Build ``typed`` into Whoosh queries, explicit parts first and exclusions last, while
-    the leaf terms stay within `budget.TERMS`."""
+    """Build ``typed`` into a plan, explicit parts first and exclusions last, while the leaf
+    terms stay within `budget.TERMS`."""
     planned = Plan()
     spent = 0
 
-    def afford(label: str, built: query.Query | None) -> bool:
+    def afford(label: str, built: Node) -> bool:
         nonlocal spent
-        if built is None:
-            return False
-        cost = budget.leaf_terms(built)
+        cost = budget.leaf_terms(engine_query(built))
         if spent + cost > budget.TERMS:
             work.left_out.append(label)
             return False
@@ -145,35 +145,36 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
         return True
 
     for clause in typed.clauses:
-        if not clause.negated and afford(clause.text, built := clause_query(clause)):
+        if not clause.negated and (built := clause_query(clause)) is not None and afford(clause.text, built):
             planned.required.append(built)
     for stem in typed.prefixes:
-        if afford(f"{stem}*", built := prefix_query(stem)):
+        if (built := prefix_query(stem)) is not None and afford(f"{stem}*", built):
             planned.required.append(built)
     for word in typed.words:
-        if afford(word, built := _either(word, typed)):
+        if (built := _either(word, typed)) is not None and afford(word, built):
             planned.words.append((word, built))
     for clause in typed.clauses:
-        if clause.negated and afford(f"-{clause.text}", built := clause_query(clause)):
+        if clause.negated and (built := clause_query(clause)) is not None and afford(f"-{clause.text}", built):
             planned.excluded.append(built)
     if game:
-        planned.required.append(query.Term("game", game))
+        planned.required.append(Term("game", game))
     if kind:
-        planned.required.append(query.Term("kind", series_kind(kind)))
+        planned.required.append(Term("kind", series_kind(kind)))
     return planned
 
 
-def whole_query(plan: Plan, parts: list[query.Query], reader: Any, work: budget.Work) -> query.Query:
-    """``parts`` together, less the plan's exclusions, prefixes expanded within the budget."""
-    both: query.Query = query.And(parts) if len(parts) > 1 else parts[0]
+def whole_query(plan: Plan, parts: list[Node], reader: Any, work: budget.Work) -> Any:
+    """``parts`` together, less the plan's exclusions, as the engine's query, prefixes
+    expanded within the budget."""
+    both: Node = And(tuple(parts)) if len(parts) > 1 else parts[0]
     if plan.excluded:
-        both = query.AndNot(both, query.Or(plan.excluded))
-    return budget.expand(both, reader, work)
+        both = AndNot(both, Or(tuple(plan.excluded)))
+    return budget.expand(engine_query(both), reader, work)
 
 
 def prepared(
     typed: Typed, game: str | None, kind: str | None, limit: int, work: budget.Work
-) -> tuple[Plan, list[query.Query], int] | None:
+) -> tuple[Plan, list[Node], int] | None:
     """The plan of ``typed``, the parts every hit needs, and ``limit`` kept within 1 to `budget.RESULTS`;
     None when there is nothing to search."""
     planned = plan(typed, game, kind, work)
@@ -183,12 +184,12 @@ def prepared(
     return planned, every, max(1, min(limit, budget.RESULTS))
 
 
-def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> query.Query:
+def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> Any:
     """The query of the second pass: the required parts and any one of the words."""
-    return whole_query(planned, [*planned.required, query.Or([q for _, q in planned.words])], reader, work)
+    return whole_query(planned, [*planned.required, Or(tuple(q for _, q in planned.words))], reader, work)
 
 
-def built_query(searcher: Searcher, typed: Typed, work: budget.Work) -> query.Query | None:
+def built_query(searcher: Any, typed: Typed, work: budget.Work) -> Any:
     """The query every word of ``typed`` must match, prefixes expanded within the budget
     (None: nothing to search); ``work`` gets the terms it holds."""
     planned = plan(typed, None, None, work)

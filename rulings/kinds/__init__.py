@@ -1,7 +1,8 @@
-r"""The registry of document kinds: each kind is one module of this package that registers itself.
+r"""The registry of document kinds: each kind is one module or package of this package that registers itself.
 
-A kind module ``rulings/kinds/<name>.py`` (the kind ``comprehensive-rules`` is the module
-``comprehensive_rules.py``) calls `register` once, at import, with a `Kind`::
+A kind module ``rulings/kinds/<name>.py``, or a kind package ``rulings/kinds/<name>/`` whose
+``__init__.py`` is that module and whose other modules are the kind's parser (the kind
+``comprehensive-rules`` is ``comprehensive_rules/``), calls `register` once, at import, with a `Kind`::
 
     from rulings.kinds import ALWAYS, RESTATEMENT, Kind, Versions, register
 
@@ -20,7 +21,7 @@ Nothing else needs editing: `names` lists the modules of this package (without i
 so a command that only reads loads no parser), `kind` imports the one asked for, `every`
 imports them all. The kinds that were here first keep their order (`FIRST`); the others follow
 in the order of their names. A kind module keeps its imports light (`rulings.model`,
-`rulings.source`, `rulings.normalize`, `rulings.topics`...) and imports a parser that lives
+`rulings.source`, `rulings.normalize`, `rulings.entries.topics`...) and imports a parser that lives
 elsewhere inside its ``parse`` function: `kb.read.standing` reads the ranks when a knowledge
 base answers.
 
@@ -148,7 +149,7 @@ class Kind:
     the kind's parser reads as the kind expects, and more when the text names itself so
     (`rulings.reading.detect`)."""
     cleaned: bool = True
-    """Whether the text is cleaned of forum and web-archive noise (`rulings.noise`) before parsing."""
+    """Whether the text is cleaned of forum and web-archive noise (`rulings.lines.noise`) before parsing."""
     shaped: Callable[[Entry], bool] = _term_headed
     """Whether an entry has the shape the kind expects (default: its headword is a term, not a
     sentence); the lines of the others are accounted for but not read (`rulings.reading`)."""

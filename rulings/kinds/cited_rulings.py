@@ -14,10 +14,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from rulings.entries.topics import join_paragraphs
 from rulings.kinds import DATED, Kind, Versions, register, term
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs
 
 _CITED = re.compile(r"^(?P<text>.*?)\s*\[(?:(?P<ruler>[A-Z][A-Za-z]{1,5})\s+)?(?P<date>\d{8})\s*\]\s*$")
 _TOPIC = re.compile(r"^(?P<topic>[^\[\]]{1,80}?):$")

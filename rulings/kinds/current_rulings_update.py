@@ -1,4 +1,5 @@
-"""The kind ``current-rulings-update``: the rulings added since the last Current Rulings (`rulings.current`).
+"""The kind ``current-rulings-update``: the rulings added since the last Current Rulings
+(`rulings.kinds.current_rulings`).
 
 Read as a Current Rulings document (its parser and entry shape are those of `current_rulings`);
 it adds to the Current Rulings and rescinds nothing.

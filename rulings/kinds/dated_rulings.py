@@ -12,10 +12,10 @@ import datetime as dt
 import itertools
 import re
 
+from rulings.entries.topics import join_paragraphs, take_references
 from rulings.kinds import DATED, Kind, Versions, register, term
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs, take_references
 
 _DATED = re.compile(r"^(?P<head>\S.{0,69}?)\s+(?P<date>\d{4}-\d{2}-\d{2})$")
 

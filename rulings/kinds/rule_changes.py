@@ -21,10 +21,10 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from rulings.entries.topics import join_paragraphs
 from rulings.kinds import DATED, Kind, Versions, register, term
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs
 
 _STATUS = re.compile(r"^(?P<type>[A-Z][\w .'-]{1,40}?)\s*\|\s*(?P<status>Active|Superseded|Modified|Rescinded)$")
 _SOURCE = re.compile(r"^(?P<source>.+?)\s*\((?P<day>\d{1,2}) (?P<month>[A-Z][a-z]{2}) (?P<year>\d{4})\)$")

@@ -119,7 +119,7 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
     intro.text = "\n\n".join([*(t for _, t in head), *reader.intro_text])
     if any(_NO_CHANGES.search(t) for t in reader.intro_text):
         intro.fields["functional changes"] = "none this month"
-    from rulings.partial import mark_cut
+    from rulings.entries.partial import mark_cut
 
     mark_cut(result)
     return result

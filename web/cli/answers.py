@@ -28,6 +28,7 @@ from rulings.errors import BadDate, ParseError
 from rulings.source import read_stream
 from web.citing import lines_cited
 from web.diffs import render_diff
+from web.leads import lead_of
 
 
 def plain(value: Any) -> Any:
@@ -408,8 +409,19 @@ def _quoted(text: str) -> str:
     return shlex.quote(text)
 
 
-def _marks(snippet: str) -> str:
-    return html.unescape(re.sub(r"</?mark[^>]*>", "*", snippet))
+LEAD_WORDS = 40
+"""The most words of its text a hit of ``rulings search`` prints (`web.leads.lead_of`), its
+text whole when it is short (``full``)."""
+
+
+def _lead(hit: Any) -> str:
+    """A hit's sentence that matched best, cut at clause boundaries to `LEAD_WORDS` words (as
+    the search page cuts it to 15), the words searched between asterisks; a hit with no text
+    (references only) its snippet."""
+    if not hit["text"]:
+        return html.unescape(re.sub(r"</?mark[^>]*>", "*", hit["snippet"]))
+    first = lead_of(hit, LEAD_WORDS)
+    return first.found.sub(r"*\1*", first.text) if first.found else first.text
 
 
 def cmd_search(args: argparse.Namespace) -> int:
@@ -464,6 +476,6 @@ def cmd_search(args: argparse.Namespace) -> int:
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them
         if len(matching) > 1:
             print(f"    {len(matching)} versions of this entry match; the newest is shown ('rulings history')")
-        print(_wrap(hit["text"] if hit["full"] else _marks(hit["snippet"])))
+        print(_wrap(hit["text"] if hit["full"] else _lead(hit)))
         print(f"    Source: {_cite(hit)}")
     return 0

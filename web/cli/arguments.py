@@ -5,6 +5,8 @@ the arguments is raised (`BadArguments`) for `web.cli.main` to report as every o
 from __future__ import annotations
 
 import argparse
+import importlib
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from kb.asking import LIMIT, MAX_LIMIT, RESULTS, kinds_text
@@ -21,9 +23,8 @@ from web.cli.answers import (
     cmd_search,
     cmd_show,
 )
-from web.cli.commands import cmd_add, cmd_build, cmd_export, cmd_parse, cmd_serve
+from web.cli.clients import PER_CLIENT
 from web.cli.documents import cmd_docs, cmd_version
-from web.cli.following import cmd_follow, cmd_games, cmd_update
 from web.cli.serving import CONNECTIONS, PORT, TIMEOUT, cores
 from web.errors import BadArguments
 
@@ -73,10 +74,43 @@ def _version() -> str:
         return "unknown"
 
 
+def _later(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """The command function ``name`` of ``module``, imported when the command runs: the build,
+    the server and the following of sources (the manifest's TOML, the parsers' models, sockets)
+    are not loaded by a command that only answers (a cold search's CPU)."""
+
+    def run(args: argparse.Namespace) -> int:
+        status: int = getattr(importlib.import_module(module), name)(args)
+        return status
+
+    run.__name__ = run.__qualname__ = name
+    return run
+
+
+cmd_parse, cmd_build, cmd_serve, cmd_add, cmd_export = (
+    _later("web.cli.commands", name) for name in ("cmd_parse", "cmd_build", "cmd_serve", "cmd_add", "cmd_export")
+)
+cmd_follow, cmd_games, cmd_update = (
+    _later("web.cli.following", name) for name in ("cmd_follow", "cmd_games", "cmd_update")
+)
+
+
+class _Version(argparse.Action):
+    """``--version``: the installed version, looked up only when asked (`importlib.metadata`
+    and the scan of the installed distributions were a sixth of a cold search's CPU)."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, help: str | None = None) -> None:
+        super().__init__(option_strings=option_strings, dest=dest, default=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: Any, values: Any, option: str | None = None) -> None:
+        print(f"rulings {_version()}")
+        parser.exit()
+
+
 def parser() -> _Parser:
     """The argument parser for every ``rulings`` command."""
     top = _Parser(prog="rulings", description="Card-game rules and rulings knowledge base.")
-    top.add_argument("--version", action="version", version=f"rulings {_version()}", help="print the version")
+    top.add_argument("--version", action=_Version, help="print the version")
 
     parse = top.command("parse", "parse one document and show its entries and coverage")
     parse.add_argument("file", help="the document, a plain-text file")
@@ -195,10 +229,16 @@ def parser() -> _Parser:
         help=f"connections each process keeps open at once (default {CONNECTIONS})",
     )
     serve_cmd.add_argument(
+        "--per-client",
+        type=_positive,
+        default=PER_CLIENT,
+        help=f"connections one client address keeps open at once in each process (default {PER_CLIENT})",
+    )
+    serve_cmd.add_argument(
         "--timeout",
         type=_positive,
         default=TIMEOUT,
-        help=f"seconds before an idle connection is closed (default {TIMEOUT})",
+        help=f"seconds before an idle connection, or a request not yet arrived whole, is closed (default {TIMEOUT})",
     )
     serve_cmd.set_defaults(run=cmd_serve)
 

@@ -1,12 +1,13 @@
 """waitress's queue of requests waiting for a thread, cheap ones first (`cheap_first`).
 
-waitress hands requests to its threads in the order they came. Under a flood of costly
-requests (a diff, a deck, a card with hundreds of rulings: the views that take turns,
-`web.gate`) a search waited in that queue behind dozens of them, even those that would only be
-refused, while the machine's cores were busy. Here a search, an autocompletion or a document page
-waiting for a thread goes before every costly request waiting, unless the oldest of those has
-waited `PATIENCE` seconds already (so that a steady stream of searches cannot starve them: it is
-then taken, and most often refused at once by the gate).
+waitress hands requests to its threads in the order they came. Under a flood of costly requests
+(a diff, a deck, a card with hundreds of rulings: the requests that take turns, `web.gate`, as
+their cost says, `web.costs`) a search waited in that queue behind dozens of them, even those
+that would only be refused, while the machine's cores were busy. Here a search, an
+autocompletion, a document page or any request known to be cheap waiting for a thread goes
+before every costly request waiting, unless the oldest of those has waited `PATIENCE` seconds
+already (so that a steady stream of searches cannot starve them: it is then taken, and most
+often refused at once by the gate).
 """
 
 from __future__ import annotations
@@ -18,17 +19,24 @@ from typing import Any
 from flask import Flask
 from werkzeug.exceptions import HTTPException
 
+from web.costs import CHEAP, Costs
+
 PATIENCE = 2.0
 """Seconds a costly request waits for a thread before it goes first."""
 
 
-def costly(app: Flask, path: str) -> bool:
-    """Whether the request for ``path`` is answered by a view that takes turns (`web.gate`)."""
+def costly(app: Flask, path: str, query: str = "") -> bool:
+    """Whether the request for ``path?query`` will take a turn (`web.gate`): a view that may,
+    and a cost estimated at `web.costs.CHEAP` or more."""
     try:
         endpoint, _ = app.url_map.bind("localhost").match(path, method="GET")
     except HTTPException:  # not found, a redirect, a method not allowed: cheap
         return False
-    return hasattr(app.view_functions.get(endpoint), "turns")
+    prior = getattr(app.view_functions.get(endpoint), "prior", None)
+    if prior is None:
+        return False
+    known: Costs = app.extensions["costs"]
+    return known.estimate(endpoint, path, query, prior) >= CHEAP
 
 
 class CheapFirst:
@@ -43,8 +51,8 @@ class CheapFirst:
 
     def append(self, task: Any) -> None:
         request = task.requests[0] if getattr(task, "requests", None) else None
-        path = getattr(request, "path", None)
-        if isinstance(path, str) and costly(self.app, path):
+        path, query = getattr(request, "path", None), getattr(request, "query", "")
+        if isinstance(path, str) and costly(self.app, path, query if isinstance(query, str) else ""):
             self.costly.append((time.monotonic(), task))
         else:
             self.cheap.append(task)

@@ -12,9 +12,10 @@ open; a port in use is one error line naming it and how to pick another (`PortIn
 gunicorn's retries.
 
 Both keep idle or slow clients from locking others out: ``--connections`` open at once
-(per process), ``--threads`` requests answered at once (per process), and a connection
-silent for ``--timeout`` seconds is closed, whether it sent nothing, half a request, or
-is between requests.
+(per process), ``--per-client`` of them from one address (`web.cli.clients`), ``--threads``
+requests answered at once (per process), a connection silent for ``--timeout`` seconds is
+closed, whether it sent nothing, half a request, or is between requests, and so is one whose
+request has not arrived whole ``--timeout`` seconds after its first byte.
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import argparse
 import errno
 import os
 import signal
-import socket
 import sys
 import threading
 import time
@@ -56,6 +56,8 @@ def bound_socket(host: str, port: int) -> int:
     or `PortInUse`. Binding it here, once, leaves no moment between a check and gunicorn's own bind
     for another program to take the port (gunicorn would then try five times over five seconds,
     logging each)."""
+    import socket  # here: a command that does not serve does not load it (a cold search's CPU)
+
     try:
         family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
         sock = socket.socket(family, kind, proto)
@@ -163,7 +165,8 @@ def _listening(args: argparse.Namespace, addresses: list[Any]) -> None:
     where = ", ".join(f"http://{host if ':' not in host else f'[{host}]'}:{port}/" for host, port, *_ in addresses)
     print(
         f"serving {args.kb} on {where} with {_how(args)} of {args.threads} threads, up to "
-        f"{args.connections} connections each, idle ones closed after {args.timeout} s (Ctrl-C stops)",
+        f"{args.connections} connections each ({args.per_client} a client), idle ones closed after "
+        f"{args.timeout} s (Ctrl-C stops)",
         flush=True,
     )
 
@@ -179,13 +182,15 @@ def waitress_worker(args: argparse.Namespace) -> type:
     from gunicorn.workers.base import Worker
     from waitress.server import create_server
 
+    from web.cli.clients import bounded
     from web.cli.dispatch import cheap_first
 
     settings = {k: v for k, v in waitress_settings(args).items() if k not in ("host", "port")}
 
     class WaitressWorker(Worker):  # type: ignore[misc]
         def run(self) -> None:
-            server = strict(create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings))
+            made = create_server(self.wsgi, sockets=[s.sock for s in self.sockets], **settings)
+            server = bounded(strict(made), args.per_client, args.timeout)
             cheap_first(server, self.wsgi)
             threading.Thread(target=self.beat, name="heartbeat", daemon=True).start()
             server.run()  # until SIGTERM or SIGINT (`handle_exit`)
@@ -232,12 +237,14 @@ def serve(args: argparse.Namespace) -> None:
 
         from waitress.server import create_server
 
+        from web.cli.clients import bounded
         from web.cli.dispatch import cheap_first
 
         logging.basicConfig()  # waitress's warnings on standard error, as waitress.serve does
         app = create_app(app_settings(args))
         try:
-            server = cheap_first(strict(create_server(app, **waitress_settings(args))), app)
+            made = create_server(app, **waitress_settings(args))
+            server = cheap_first(bounded(strict(made), args.per_client, args.timeout), app)
         except OSError as err:
             raise refusal(args.host, args.port, err) from None
         _listening(args, [(server.effective_host, server.effective_port)])

@@ -93,7 +93,7 @@
     return window.RulingsSearch.ask(index, text, { live: live, game: game, kind: kind, limit: LIMIT, exact: params.get("exact") === "1" });
   }
 
-  var GIST_WORDS = 15;  // as web/search.py GIST_WORDS
+  var GIST_WORDS = 15;  // as web/leads.py GIST_WORDS
   var SENTENCE_END = /(?<=[.!?])["')\]\u201d]*\s+(?=[A-Z"'(\[\u201c])/;  // as kb/sentences.py
   function hitWords(text, wanted) {
     // Each word of the text (where it starts and ends) and whether it is one of the words searched.
@@ -107,26 +107,124 @@
     }
     return words;
   }
-  function gist(text, terms) {
+  var ABBREVIATIONS = new Set(["mr.", "mrs.", "ms.", "dr.", "st.", "lt.", "jr.", "sr.", "vs.", "no.", "e.g.", "i.e."]);  // as web/leads.py
+  var INITIALS = /^(?:[A-Za-z]\.){2,}$/;
+  var CLAUSE_END = /[,;:)]["'\u2019\u201d\]]*$/;  // as web/leads.py
+  var COUNT = /^\(\d+\)/;
+  var DASHES = new Set(["-", "\u2013", "\u2014"]);
+  var CONJUNCTIONS = new Set(["and", "but", "or", "because", "unless", "which"]);
+  function cutLead(words, hits, titles) {
+    // The server's web/leads.py cut: a sentence of more than GIST_WORDS words shown by its clauses
+    // holding the most of the words searched, then those after, between and before them that fit,
+    // never cut inside a card's title; an ellipsis only where words were left out.
+    var n = words.length, i;
+    if (n <= GIST_WORDS) { return words.join(" "); }
+    var text = words.join(" "), starts = [], at = 0;
+    words.forEach(function (w) { starts.push(at); at += w.length + 1; });
+    var joined = words.slice(1).map(function () { return false; });
+    function wordAt(c) { var k = 0; while (k + 1 < starts.length && starts[k + 1] <= c) { k++; } return k; }
+    titles.forEach(function (title) {
+      if (!title.trim()) { return; }
+      var re = new RegExp("(?<![A-Za-z0-9])" + title.replace(/[.*+?^${}()|[\]\\\/-]/g, "\\$&") + "(?![A-Za-z0-9])", "gi");
+      var m;
+      while ((m = re.exec(text)) !== null) {
+        for (var k = wordAt(m.index); k < wordAt(m.index + m[0].length - 1); k++) { joined[k] = true; }
+        if (!m[0].length) { re.lastIndex++; }
+      }
+    });
+    var clauses = [], start = 0;
+    for (i = 0; i < n - 1; i++) {
+      var opens = words[i + 1].startsWith("(") && !COUNT.test(words[i + 1]);  // "Torin (2)": a count stays with its name
+      var ends = CLAUSE_END.test(words[i]) || opens || DASHES.has(words[i]) || DASHES.has(words[i + 1]);
+      if (ends && !joined[i]) { clauses.push([start, i + 1]); start = i + 1; }
+    }
+    clauses.push([start, n]);
+    var pieces = [];
+    clauses.forEach(function (c) {
+      if (c[1] - c[0] <= GIST_WORDS) { pieces.push(c); return; }
+      var from = [c[0]];
+      for (var k = c[0] + 1; k < c[1]; k++) { if (CONJUNCTIONS.has(words[k].toLowerCase()) && !joined[k - 1]) { from.push(k); } }
+      from.forEach(function (f, j) { pieces.push([f, j + 1 < from.length ? from[j + 1] : c[1]]); });
+    });
+    var found = pieces.map(function (p) { var s = new Set(); hits.slice(p[0], p[1]).forEach(function (h) { h.forEach(function (w) { s.add(w); }); }); return s; });
+    var order = pieces.map(function (p, k) { return k; }).sort(function (a, b) { return (found[b].size - found[a].size) || (a - b); });
+    var best = pieces[order[0]];
+    if (best[1] - best[0] > GIST_WORDS) { return leadWithin(words, hits, joined, best); }
+    var chosen = new Set(), seen = new Set(), size = 0;
+    function width(p) { return pieces[p][1] - pieces[p][0]; }
+    function fits(p) { return size + width(p) <= GIST_WORDS; }
+    order.forEach(function (p) {
+      var fresh = Array.from(found[p]).some(function (w) { return !seen.has(w); });
+      if ((fresh || !chosen.size) && fits(p)) { chosen.add(p); found[p].forEach(function (w) { seen.add(w); }); size += width(p); }
+    });
+    var after = Math.max.apply(null, Array.from(chosen)) + 1;
+    while (after < pieces.length && fits(after)) { chosen.add(after); size += width(after); after++; }
+    var kept = Array.from(chosen).sort(function (a, b) { return a - b; });
+    for (i = 0; i + 1 < kept.length; i++) {
+      var a = kept[i], b = kept[i + 1];
+      if (b > a + 1 && size + pieces[b][0] - pieces[a][1] <= GIST_WORDS) {
+        for (var g = a + 1; g < b; g++) { chosen.add(g); }
+        size += pieces[b][0] - pieces[a][1];
+      }
+    }
+    var before = Math.min.apply(null, Array.from(chosen)) - 1;
+    while (before >= 0 && fits(before)) { chosen.add(before); size += width(before); before--; }
+    return leadShown(words, Array.from(chosen).sort(function (a, b) { return a - b; }).map(function (p) { return pieces[p]; }));
+  }
+  function leadWithin(words, hits, joined, piece) {
+    // A clause too long alone, cut between words from about four before the first word searched,
+    // a card's title kept whole (web/leads.py _within).
+    var a = piece[0], b = piece[1], atoms = [];
+    for (var i = a; i < b; i++) {
+      if (atoms.length && i > a && joined[i - 1]) { atoms[atoms.length - 1][1] = i + 1; } else { atoms.push([i, i + 1]); }
+    }
+    var first = a;
+    for (i = a; i < b; i++) { if (hits[i].size) { first = i; break; } }
+    var target = Math.max(a, Math.min(first - 4, b - GIST_WORDS));
+    var at = atoms.findIndex(function (t) { return t[0] <= target && target < t[1]; });
+    var end = at + 1;
+    while (end < atoms.length && atoms[end][1] - atoms[at][0] <= GIST_WORDS) { end++; }
+    return leadShown(words, [[atoms[at][0], atoms[end - 1][1]]]);
+  }
+  function leadShown(words, kept) {
+    // The words of the kept ranges, an ellipsis wherever words were left out (web/leads.py _shown).
+    var spans = [];
+    kept.forEach(function (k) {
+      if (spans.length && spans[spans.length - 1][1] === k[0]) { spans[spans.length - 1][1] = k[1]; } else { spans.push([k[0], k[1]]); }
+    });
+    var shown = spans.map(function (s) {
+      var part = words.slice(s[0], s[1]).join(" ");
+      return s[1] < words.length ? part.replace(/[,;:]+$/, "") : part;
+    }).join(" \u2026 ");
+    if (spans[0][0] > 0) { shown = "\u2026 " + shown; }
+    if (spans[spans.length - 1][1] < words.length) { shown += " \u2026"; }
+    return shown;
+  }
+  function gist(text, terms, titles) {
     // What a hit shows first, as the server's `lead` filter does: its sentence holding the most of
-    // the words searched, cut to GIST_WORDS words around the first of them, those words marked;
+    // the words searched, cut to GIST_WORDS words at clause boundaries (cutLead), those words marked;
     // with whether that is its whole text.
     var wanted = new Set(terms);
     var every = [];
     (text || "").split(/\n{2,}/).filter(function (p) { return p.trim(); }).forEach(function (p) {
-      p.trim().split(SENTENCE_END).forEach(function (s) { if (s) { every.push(s); } });
+      var own = [];
+      p.trim().split(SENTENCE_END).forEach(function (s) {
+        if (!s) { return; }
+        // one ending in an abbreviation or initials ("Mr.", "vs.", "U.S.S.") joined to the next (web/leads.py whole_sentences)
+        var last = own.length ? own[own.length - 1].split(/\s+/).pop() : "";
+        if (last && (ABBREVIATIONS.has(last.toLowerCase()) || INITIALS.test(last))) { own[own.length - 1] += " " + s; } else { own.push(s); }
+      });
+      own.forEach(function (s) { every.push(s); });
     });
     var best = every[0] || "", most = 0;
     every.forEach(function (s) {
       var found = new Set(hitWords(s, wanted).filter(function (w) { return w.hit; }).map(function (w) { return w.word; }));
       if (found.size > most) { most = found.size; best = s; }
     });
-    var cut = best.split(/\s+/).filter(Boolean);
-    if (cut.length > GIST_WORDS) {
-      var first = Math.max(0, cut.findIndex(function (w) { return hitWords(w, wanted).some(function (x) { return x.hit; }); }));
-      var start = Math.max(0, Math.min(first - 4, cut.length - GIST_WORDS));
-      best = (start ? "\u2026 " : "") + cut.slice(start, start + GIST_WORDS).join(" ") + (start + GIST_WORDS < cut.length ? " \u2026" : "");
-    }
+    var split = best.split(/\s+/).filter(Boolean);
+    best = cutLead(split, split.map(function (w) {
+      return new Set(hitWords(w, wanted).filter(function (x) { return x.hit; }).map(function (x) { return x.word; }));
+    }), titles);
     var p = el("p");
     var pos = 0;
     hitWords(best, wanted).forEach(function (w) {
@@ -160,7 +258,7 @@
     var count = found.hits.length;
     var list = el("ol", { "class": found.weak ? "results weak" : "results" }, found.hits.map(function (h) {
       var d = h.doc;
-      var first = gist(d.text, h.terms);
+      var first = gist(d.text, h.terms, (d.cards || "").split(" | "));
       var paragraphs = (d.text || "").split(/\n{2,}/).filter(function (p) { return p.trim(); });
       var folded = first.whole ? "Citation" : "Whole text" + (paragraphs.length > 1 ? " (" + paragraphs.length + " paragraphs)" : "");
       var whole = el("div", { "class": "text" }, paragraphs.map(function (para) { return el("p", {}, [para]); }));

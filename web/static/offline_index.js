@@ -2,8 +2,8 @@
 // offline_search.js): search-index.json (made by web/export/search_index.py; its docstring
 // describes the format) read into postings by word, each word's stem family and the words by
 // first letter; the server's query clauses of a word, a phrase or a prefix (kb.plans) and their
-// BM25F scores in the server's fields with its weights (headword 4, its stems 2.5, card names 2,
-// their stems 1.5, text 1, extra text 0.8; Whoosh's formula); and the spelling correction over
+// BM25F scores in the server's fields with its boosts (read from the index's "boosts", written
+// from kb/boosts.py: this script holds no copy; Whoosh's formula); and the spelling correction over
 // the index's words (kb.questions.Vocabulary, kb.search.correct). Adds Index and wordClauses to
 // window.RulingsSearch.
 (function () {
@@ -17,9 +17,11 @@
   var distance = S.distance;
   var bare = S.bare;
   var inflects = S.inflects;
-  // The server's scored fields: [field of the postings, stemmed, boost] (kb/index.py schema()).
-  var SCORED = [[0, false, 4.0], [0, true, 2.5], [1, false, 2.0], [1, true, 1.5], [2, true, 1.0], [3, true, 0.8]];
-  var PREFIXED = [[0, false, 4.0], [1, false, 2.0], [2, true, 1.0]];  // where a word* is looked for
+  // The server's field of each field of the postings, as typed and stemmed (kb/index/writer.py schema()).
+  var SERVER_FIELDS = [["headword", "headstem"], ["cards", "cardstem"], [null, "text"], [null, "extra"]];
+  // The server's scored fields: [field of the postings, stemmed] (kb.search.plans.WORD_FIELDS).
+  var SCORED = [[0, false], [0, true], [1, false], [1, true], [2, true], [3, true]];
+  var PREFIXED = [[0, false], [1, false], [2, true]];  // where a word* is looked for
   var K1 = 1.2;
   var B = 0.75;
   var EXPANSIONS = 16;  // terms a prefix stands for, per field (kb.budget.EXPANSIONS)
@@ -33,6 +35,8 @@
     var self = this;
     this.docs = data.documents;
     this.averages = data.averages;
+    if (!data.boosts) { throw new Error("search-index.json holds no boosts: export the site again"); }
+    this.boosts = data.boosts;  // the server's field -> its boost (kb/boosts.py)
     this.postings = new Map();  // word -> [document number, field, count, ...]
     this.names = new Set();  // words of headwords and card names
     this.counts = new Map();  // word -> times in texts
@@ -73,10 +77,11 @@
 
   Index.prototype.known = function (word) { return this.postings.has(word); };
 
-  Index.prototype.termScores = function (field, stemmed, boost, term) {
+  Index.prototype.termScores = function (field, stemmed, term) {
     // Document number -> BM25F score of one index term in one of the server's fields (Whoosh's
     // formula: idf = ln(N / (df + 1)) + 1, the count weighted by the field's boost).
-    var key = field + "|" + stemmed + "|" + boost + "|" + term;
+    var key = field + "|" + stemmed + "|" + term;
+    var boost = this.boosts[SERVER_FIELDS[field][stemmed ? 1 : 0]];
     if (this.cache.has(key)) { return this.cache.get(key); }
     var counts = new Map();
     var self = this;
@@ -105,7 +110,7 @@
   Index.prototype.clauseScores = function (clause) {
     // Document number -> score of one clause: terms all in one field (a compound's parts), summed.
     var self = this;
-    var maps = clause.terms.map(function (t) { return self.termScores(clause.field, clause.stemmed, clause.boost, t); });
+    var maps = clause.terms.map(function (t) { return self.termScores(clause.field, clause.stemmed, t); });
     if (maps.length === 1) { return maps[0]; }
     var out = new Map();
     maps[0].forEach(function (s, d) {
@@ -122,9 +127,9 @@
     SCORED.forEach(function (f) {
       var terms = analysed(word, f[1]);
       if (!terms.length) { return; }
-      out.push({ field: f[0], stemmed: f[1], boost: f[2], terms: terms });
+      out.push({ field: f[0], stemmed: f[1], terms: terms });
       if (!f[1] && terms.length === 1) {
-        (inflections || []).forEach(function (other) { out.push({ field: f[0], stemmed: false, boost: f[2], terms: [other] }); });
+        (inflections || []).forEach(function (other) { out.push({ field: f[0], stemmed: false, terms: [other] }); });
       }
     });
     return out;
@@ -152,12 +157,11 @@
     if (clause.value !== undefined) { return null; }  // kind:, doc:, game: filter (`allowed`)
     if (!clause.phrase && clause.field === null) { return wordClauses(clause.text); }
     var fields = clause.field !== null ? [clause.field] : [0, 1, 2, 3];
-    var boosts = [4.0, 2.0, 1.0, 0.8];
     var out = [];
     fields.forEach(function (f) {
       var terms = analysed(clause.text, f >= 2);
       if (!terms.length) { return; }
-      var c = { field: f, stemmed: f >= 2, boost: boosts[f], terms: terms };
+      var c = { field: f, stemmed: f >= 2, terms: terms };
       if (terms.length > 1) { c.phrase = true; }
       out.push(c);
     });
@@ -200,7 +204,7 @@
         chosen.sort(function (a, b) { return found.get(b).size - found.get(a).size || (a < b ? -1 : a > b ? 1 : 0); });
         chosen = chosen.slice(0, EXPANSIONS);
       }
-      chosen.sort().forEach(function (t) { out.push({ field: f[0], stemmed: f[1], boost: f[2], terms: [t] }); });
+      chosen.sort().forEach(function (t) { out.push({ field: f[0], stemmed: f[1], terms: [t] }); });
     });
     return out;
   };

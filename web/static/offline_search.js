@@ -4,11 +4,11 @@
 // query read as the server reads it (filler words dropped, -word excluded, word* a prefix); a
 // word the index does not know mended to the known word that fits the rest of the query (two
 // as likely: both searched); two words that make a known compound also found as it; each word
-// scored by BM25F in the server's fields with its weights (headword 4, its stems 2.5, card
-// names 2, their stems 1.5, text 1, extra text 0.8), a headword also by the word's other
-// inflections; the documents with every word first, then those with the most. Stems are the
-// server's (inflectionStem = kb.analysis.inflection_stem). tests/test_offline_search.py holds
-// the two to the same top three over the relevance sets. This file, the last of three
+// scored by BM25F in the server's fields with its boosts (the index's "boosts", from
+// kb/boosts.py), a headword also by the word's other inflections; the documents with every
+// word first, then those with the most. Stems are the server's (inflectionStem =
+// kb.analysis.inflection_stem). tests/test_offline_search.py holds the two to the same top
+// three over the relevance sets. This file, the last of three
 // (offline_words.js: words, stems and the query read; offline_index.js: the index, scores and
 // spelling; loaded first, in that order), plans and ranks a reading and answers a query
 // (window.RulingsSearch.ask).

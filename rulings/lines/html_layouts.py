@@ -17,7 +17,7 @@ Two layouts of the web copies of the Glossary (each entry after a blank line):
 
 A document uses such a layout only when at least `LEAST` of its entries do, so that one
 title line over a paragraph is not read as an entry. Which of these lines start an entry
-is then decided like any other (`rulings.boundaries`).
+is then decided like any other (`rulings.lines.boundaries`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Protocol
 
-from rulings.reflow import ends_sentence
+from rulings.lines.reflow import ends_sentence
 
 LEAST = 2
 """Entries a document must have in one of these layouts before any line is read so."""

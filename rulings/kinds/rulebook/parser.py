@@ -2,9 +2,9 @@
 
 Steps: set a table of contents and print furniture apart (chrome: dot leaders, ``VERSION 4``, running
 headers), keep a first line naming the document as its title, read an HTML copy's ``back to top of page X``
-as the heading ``X``, classify each line (`rulings.rulebook_lines`), cut the document into top-level
+as the heading ``X``, classify each line (`rulings.kinds.rulebook.lines`), cut the document into top-level
 blocks at numbered and title headings, merge blocks that repeat a section number
-(`rulings.copies`), then turn each block into entries: the section, its all-caps
+(`rulings.kinds.rulebook.copies`), then turn each block into entries: the section, its all-caps
 sub-sections, labelled items, phases, deck lists and table rows.
 """
 
@@ -13,14 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulings import copies
-from rulings.cardlist import deck_name, parse_deck_line
+from rulings.entries.partial import mark_cut
+from rulings.entries.topics import join_paragraphs
+from rulings.kinds.rulebook import copies
+from rulings.kinds.rulebook.cardlist import deck_name, parse_deck_line
+from rulings.kinds.rulebook.lines import Line, anchored_heading, classify, contents, furniture, label_of, numbered_parts
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import clean_line, headword_key
-from rulings.partial import mark_cut
-from rulings.rulebook_lines import Line, anchored_heading, classify, contents, furniture, label_of, numbered_parts
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs
 
 TOP_LEVEL = ("numbered heading", "title heading")
 MAX_VARIANTS = 8

@@ -24,12 +24,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from rulings.chrome import is_chrome
+from rulings.entries.partial import mark_cut
+from rulings.entries.topics import join_paragraphs, take_references
+from rulings.lines.chrome import is_chrome
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import clean_line, headword_key
-from rulings.partial import mark_cut
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs, take_references
 
 _QUESTION = re.compile(r"^(?P<new>\+)?\s*Q[:.]\s*(?P<text>\S.*)$")
 _ANSWER = re.compile(r"^A[:.](?:\s+(?P<text>\S.*)|\s*)$")

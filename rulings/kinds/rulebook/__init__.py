@@ -1,4 +1,4 @@
-"""The kind ``rulebook``: numbered sections, phases, items and deck lists (`rulings.rulebook`).
+"""The kind ``rulebook``: numbered sections, phases, items and deck lists (`rulings.kinds.rulebook.parser`).
 
 Its text is read as printed (no forum-noise cleaning: the rulebook parser merges repeated
 copies itself). Each lineage of rulebooks (one superseding another) is its own series; a
@@ -13,10 +13,10 @@ from rulings.source import SourceText
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse a rulebook (`rulings.rulebook.parse_rulebook`); refused in one line when it reads a
-    document of numbered rules as a giant entry (`rulings.rule_numbers.GIANT` characters or more)."""
-    from rulings.rule_numbers import GIANT, numbered_rules
-    from rulings.rulebook import parse_rulebook
+    """Parse a rulebook (`rulings.kinds.rulebook.parser.parse_rulebook`); refused in one line when it reads a
+    document of numbered rules as a giant entry (`rulings.numbering.rule_numbers.GIANT` characters or more)."""
+    from rulings.kinds.rulebook.parser import parse_rulebook
+    from rulings.numbering.rule_numbers import GIANT, numbered_rules
 
     result = parse_rulebook(document, source, titles)
     giant = max(result.entries, key=lambda e: len(e.text), default=None)

@@ -1,4 +1,4 @@
-"""The kind ``current-rulings``: a whole Current Rulings document (`rulings.current`).
+"""The kind ``current-rulings``: a whole Current Rulings document (`rulings.kinds.current_rulings.parser`).
 
 Each ruling replaces the one before on its topic, or amends another entry; a whole document
 (not a ``part``) rescinds the rulings it omits.
@@ -12,8 +12,8 @@ from rulings.source import SourceText
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse a Current Rulings document (`rulings.current.parse_current`)."""
-    from rulings.current import parse_current
+    """Parse a Current Rulings document (`rulings.kinds.current_rulings.parser.parse_current`)."""
+    from rulings.kinds.current_rulings.parser import parse_current
 
     return parse_current(document, source, titles)
 

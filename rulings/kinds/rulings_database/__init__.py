@@ -1,4 +1,4 @@
-"""The kind ``rulings-database``: the VTES rulings database, one YAML file (`rulings.vtes` reads it).
+"""The kind ``rulings-database``: the VTES rulings database, one YAML file (`.vtes` reads it).
 
 Each card of the database (``100519|Delaying Tactics:``) is a topic named by the card's name,
 its VEKN id kept in the field ``id``; each of its rulings is a ``ruling`` entry dated by its
@@ -27,18 +27,18 @@ import datetime as dt
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from rulings.entries.topics import join_paragraphs
 from rulings.kinds import ALWAYS, DATED, Kind, Versions, register
 from rulings.model import Document, Entry, ParseResult
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs
 
-if TYPE_CHECKING:  # rulings.vtes imports PyYAML: only a parse loads it
-    from rulings.vtes import Ruling
+if TYPE_CHECKING:  # rulings.kinds.rulings_database.vtes imports PyYAML: only a parse loads it
+    from rulings.kinds.rulings_database.vtes import Ruling
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str] = frozenset()) -> ParseResult:
     """Parse a rulings database into one dated ruling entry per ruling and card."""
-    from rulings import vtes
+    from rulings.kinds.rulings_database import vtes
 
     path = document.path
     numbered = [(i + 1, t) for i, t in enumerate(source.lines) if t.strip()]
@@ -94,7 +94,7 @@ def parse(document: Document, source: SourceText, titles: frozenset[str] = froze
 
 def _companions(result: ParseResult) -> tuple[dict[str, str], dict[str, list[tuple[str, str, str]]]]:
     """The URLs of ``references.yaml`` and the groups of ``groups.yaml`` beside the document (warned when absent)."""
-    from rulings import vtes
+    from rulings.kinds.rulings_database import vtes
 
     folder = Path(result.document.path).parent
     urls: dict[str, str] = {}
@@ -127,7 +127,7 @@ def _entry(
 ) -> Entry:
     """One ruling of one card (or group) as an entry: rendered text, its references at its end;
     ``group``: the group's name and the symbols the card has it under, for a card of a group."""
-    from rulings.vtes import RULERS, render
+    from rulings.kinds.rulings_database.vtes import RULERS, render
 
     text, cards = render(body)
     named, symbols = group

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from rulings.dates import US_DATE_TEXT, parse_us_date
+from rulings.dates import US_DATE_TEXT, parse_us_date, title_date
 
 SUMMARIES = re.compile(r"SIGNIFICANT RUL(?:ING|E)S CHANGES(?: AND CLARIFICATIONS| TO NOTE)?:?")
 """The heading of the change summaries (``SIGNIFICANT RULES CHANGES TO NOTE`` in early documents)."""
@@ -79,12 +79,15 @@ def join_bare_heads(pieces: list[tuple[int, str]]) -> list[tuple[int, str]]:
 
 def declared_date(texts: list[str]) -> dt.date | None:
     """The date the title block states (``11/27/00``, ``CURRENT RULINGS 02/13/98``,
-    ``Released 10/19/98``, ``Rulings Updated: 03/26/01``, ``12/05/01This special ...``), if any of
-    ``texts`` starts with one."""
+    ``Released 10/19/98``, ``Rulings Updated: 03/26/01``, ``12/05/01This special ...``, or the
+    title's ``Current Rulings Document (11 June 2010)``), if any of ``texts`` starts with one."""
     for text in texts:
         match = _DECLARED.match(text.strip())
         if match:
             return parse_us_date(match["date"])
+        titled = title_date(text)
+        if titled:
+            return titled
     return None
 
 

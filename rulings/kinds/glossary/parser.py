@@ -3,11 +3,11 @@
 Lines before the first entry (title, version, introduction) form an introduction entry; when
 they start mid-sentence (a page that begins inside an entry of an earlier page) they are
 reported as unparsed instead. Bullets and paragraphs after an entry belong to it until the
-next entry starts: which entry-looking lines start one is decided by `rulings.boundaries`,
+next entry starts: which entry-looking lines start one is decided by `rulings.lines.boundaries`,
 and each one that does not is recorded and warned (`ParseResult.not_entry`). Wrapped PDF
-lines are joined into paragraphs (`rulings.reflow`); HTML copies' layouts (a headword on its
-own line, a table row) are read by `rulings.html_layouts`; entries run together on one long
-line are cut apart (`rulings.topics.split_run_on`). "See X" sentences become references;
+lines are joined into paragraphs (`rulings.lines.reflow`); HTML copies' layouts (a headword on its
+own line, a table row) are read by `rulings.lines.html_layouts`; entries run together on one long
+line are cut apart (`rulings.entries.topics.split_run_on`). "See X" sentences become references;
 ``Headword. See X.`` is an entry that only refers. ``Erratum: Headword - text`` or
 ``Headword - Erratum: text`` gives a card's corrected text (the quoted part, if any, in the
 field ``erratum``). A **Temporary Rulings** block at the top (from its heading to ``END OF
@@ -16,7 +16,7 @@ after marked ones, the alphabet starting again, or the front matter, warned) hol
 ruling`` entries, in force with the authority ``temporary`` until a later Glossary.
 
 Pages joined with page numbers are read page by page where a number skips pages
-(`rulings.pages`): such a page's opening lines end an entry not in the file (unparsed, the gap
+(`rulings.lines.pages`): such a page's opening lines end an entry not in the file (unparsed, the gap
 named), and its leading entries that are no game term, card title or card's entry are that
 entry's ``sub-heading``s (warned). A first line that is the document's title (``Rulebook Glossary
 - D``) is its introduction; a copy's note in a headword (``missions (updated by Current
@@ -28,16 +28,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from rulings.boundaries import Candidate, is_front_matter, letters
-from rulings.boundaries import starts as boundaries
-from rulings.html_layouts import html_starts
+from rulings.entries.partial import mark_cut
+from rulings.entries.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
+from rulings.lines.boundaries import Candidate, is_front_matter, letters
+from rulings.lines.boundaries import starts as boundaries
+from rulings.lines.html_layouts import html_starts
+from rulings.lines.pages import Gap, PagedText
+from rulings.lines.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.model import Document, Entry, ParseResult
 from rulings.normalize import fold_quotes, title_key
-from rulings.pages import Gap, PagedText
-from rulings.partial import mark_cut
-from rulings.reflow import FULL, ends_sentence, paragraphs, undrop_capital, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import join_paragraphs, see_only, split_run_on, split_topic, take_references, unglue_lines
 
 _ERRATUM = re.compile(r"^Errat(?:um|a):\s*", re.IGNORECASE)
 _COPY_NOTE = re.compile(
@@ -63,7 +63,7 @@ def _start(body: str, titles: frozenset[str]) -> tuple[str, str] | None:
 
 
 def _starts(numbered: list[tuple[int, str]], titles: frozenset[str]) -> list[_Start | None]:
-    """What each piece would start, if it starts an entry (`rulings.boundaries` decides which do)."""
+    """What each piece would start, if it starts an entry (`rulings.lines.boundaries` decides which do)."""
     out: list[_Start | None] = []
     for _number, text in numbered:
         marked = text.lstrip().startswith("*")
@@ -267,7 +267,7 @@ def _keys(titles: frozenset[str]) -> frozenset[str]:
 
 
 def _pages(pieces: list[tuple[int, str]], source: SourceText) -> list[tuple[Gap | None, list[tuple[int, str]]]]:
-    """``pieces`` cut where a page number skips pages (`rulings.pages`): each part with the gap before it."""
+    """``pieces`` cut where a page number skips pages (`rulings.lines.pages`): each part with the gap before it."""
     out: list[tuple[Gap | None, list[tuple[int, str]]]] = [(None, [])]
     marks = list(source.gaps) if isinstance(source, PagedText) else []
     for number, text in pieces:

@@ -1,5 +1,5 @@
 """The kind ``comprehensive-rules``: a release of a game's Comprehensive Rules, Magic: The
-Gathering's (game ``mtg``) or Disney Lorcana's (``lorcana``) (`rulings.comprehensive_rules`).
+Gathering's (game ``mtg``) or Disney Lorcana's (``lorcana``) (`rulings.kinds.comprehensive_rules.parser`).
 
 Each release restates the whole rules and the whole Glossary: what it omits is rescinded, a
 text that changed number is recorded as moved, and its Glossary terms are the game's Glossary.
@@ -22,15 +22,15 @@ _MAGIC_DATE = re.compile(r"These rules are effective as of ")
 
 
 RULE_KINDS = ("chapter", "section", "rule", "subrule")
-"""The parser's entry kinds of numbered rules (`rulings.comprehensive_rules.RULE_KINDS`, not
+"""The parser's entry kinds of numbered rules (`rulings.kinds.comprehensive_rules.parser.RULE_KINDS`, not
 imported: reading a knowledge base loads this module, never the parser)."""
 GLOSSARY_KINDS = ("glossary entry", "glossary reference")
-"""The parser's entry kinds of Glossary terms (`rulings.comprehensive_rules.GLOSSARY_KINDS`)."""
+"""The parser's entry kinds of Glossary terms (`rulings.kinds.comprehensive_rules.parser.GLOSSARY_KINDS`)."""
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse a release (`rulings.comprehensive_rules.parse_comprehensive_rules`)."""
-    from rulings.comprehensive_rules import parse_comprehensive_rules
+    """Parse a release (`rulings.kinds.comprehensive_rules.parser.parse_comprehensive_rules`)."""
+    from rulings.kinds.comprehensive_rules.parser import parse_comprehensive_rules
 
     return parse_comprehensive_rules(document, source)
 

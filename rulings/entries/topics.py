@@ -1,6 +1,6 @@
 """Topic entries (``headword - text``) as Glossaries and Current Rulings write them.
 
-Shared by `rulings.glossary` and `rulings.current`: where a headword ends, whether a
+Shared by `rulings.kinds.glossary.parser` and `rulings.kinds.current_rulings.parser`: where a headword ends, whether a
 line starts a new topic or continues the one before, and "See X" references.
 """
 

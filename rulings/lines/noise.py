@@ -6,11 +6,12 @@ letter's entries; an HTML copy's letter pairs ``ba - be - bi`` and ``back to top
 its page title ``Glossary - B`` with the ``Glossary`` line under it), web-archive toolbar lines, message-board
 furniture (``Posted by``, ``Reply | Quote``), and a table of contents (its heading and its
 dot-leader lines) are chrome. Lines of two columns extracted side by side (text, a wide gap,
-other text) cannot be placed: they are unparsed, never guessed into entries; so is a long line
-that reads two PDF columns across (icon legend items inside sentences, two headwords in a row).
-The web archive's toolbar at the top of a capture is chrome too (`rulings.archive`); a lone
+other text) cannot be placed: they are unparsed, never guessed into entries. A long line that reads
+two PDF columns across (icon legend items inside sentences, two headwords in a row) is kept apart
+(`Cleaned.flowed`) for `rulings.lines.flowed`, which reads it at its headwords, each entry warned.
+The web archive's toolbar at the top of a capture is chrome too (`rulings.lines.archive`); a lone
 two-letter English word (``or``) is text, not an HTML anchor. Page-number gaps are kept with
-the text (`rulings.pages.PagedText`).
+the text (`rulings.lines.pages.PagedText`).
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ import itertools
 import re
 from dataclasses import dataclass, field
 
-from rulings.archive import toolbar
-from rulings.pages import PagedText, gaps
+from rulings.entries.topics import RUN_ON, split_topic
+from rulings.lines.archive import toolbar
+from rulings.lines.flowed import heads_in_a_row
+from rulings.lines.pages import PagedText, gaps
 from rulings.source import SourceText
-from rulings.topics import RUN_ON, split_topic
 
 _MONTHS = "JAN|FEB|MAR|APR|MAY|JUN|JUL|AUG|SEP|OCT|NOV|DEC"
 _NOISE = re.compile(
@@ -47,6 +49,8 @@ _HTML_NOISE = re.compile(
     r"|Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$"  # an HTML Glossary page's title
 )
 """HTML copies' furniture, matched at the start of a line."""
+_PAGE_TITLE = re.compile(r"(?:Rulebook )?Glossary\s*[-\u2013]\s*[A-Z](?:\s*[-\u2013]\s*[A-Z])?$")
+"""An HTML Glossary page's title (``Glossary - B``): on pages joined into one file, a new page."""
 _INDEX_START = re.compile(r"(?:[A-Z]{1,6}|[a-z]{2}|(?i:introduction|intro|top|index|home|contents))\b")
 _COLUMNS = re.compile(r"\S(?: {4,}|\t+)\S")
 _BARE_HEAD = re.compile(r"^\*?\s*[^-\u2013\u2014]{1,70}\s[-\u2013\u2014]$")
@@ -60,6 +64,10 @@ class Cleaned:
     chrome: list[int] = field(default_factory=list)
     unparsed: list[int] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    page_ends: list[int] = field(default_factory=list)
+    """The last text line before each HTML page title (``Glossary - Q``) of pages joined: where a page ends."""
+    flowed: list[tuple[int, int]] = field(default_factory=list)
+    """Lines that read two PDF columns across (line, where they start to), kept for `rulings.lines.flowed`."""
 
 
 _INDEX_SEPARATOR = re.compile(r"\s*[|\u00b7,/\-\u2013]\s*|\s+")
@@ -134,7 +142,8 @@ _WORDS = frozenset(
 _LEGEND_ITEM = re.compile(r"(?<=[a-z,;] )\[[A-Z][A-Za-z]{0,4}\] [A-Z]")
 """An icon legend item (``[AU] Alternate Universe``) inside a sentence: the legend's column read across the text's."""
 _TWO_HEADS = re.compile(r"\*[^.*\u2013\u2014]{1,40} [\u2013\u2014] \*[^.*\u2013\u2014]{1,40} [\u2013\u2014] ")
-"""Two marked headwords in a row with no text between (``*22nd century icon – *keywords – ``): two columns."""
+"""Two marked headwords in a row with no text between (``*22nd century icon – *keywords – ``): two columns
+(unmarked ones too, `rulings.lines.flowed.heads_in_a_row`)."""
 LEGEND_ITEMS = 3
 """Legend items inside sentences that show a line is two columns interleaved."""
 
@@ -147,7 +156,7 @@ def interleaved_at(text: str) -> int | None:
     if len(items) >= LEGEND_ITEMS:
         return items[0].start()
     heads = _TWO_HEADS.search(text)
-    return heads.start() if heads else None
+    return heads.start() if heads else heads_in_a_row(text)
 
 
 def _anchors(pair: str, after: list[str]) -> bool:
@@ -171,6 +180,8 @@ def clean(source: SourceText) -> Cleaned:
             page_title = False
             continue
         if index in bar or is_noise(text) or (page_title and text.strip() == "Glossary"):
+            if _PAGE_TITLE.match(text.strip()) and (earlier := [n for n in range(index) if lines[n].strip()]):
+                cleaned.page_ends.append(earlier[-1] + 1)  # the text before a joined HTML page's title ends a page
             page_title = page_title or text.strip().startswith("Glossary")
             cleaned.chrome.append(index + 1)
             lines[index] = ""
@@ -180,12 +191,8 @@ def clean(source: SourceText) -> Cleaned:
             side.append(index + 1)
             lines[index] = ""
         elif (at := interleaved_at(text)) is not None:
-            cleaned.unparsed.append(index + 1)
+            cleaned.flowed.append((index + 1, at))
             lines[index] = ""
-            cleaned.warnings.append(
-                f"{source.path}:{index + 1}: two columns interleaved on one line (from {text[at : at + 40]!r}): "
-                "the entries cannot be told apart; the line is reported as unparsed"
-            )
     before = len(cleaned.unparsed)
     cleaned.unparsed += side
     _interleaved(lines, cleaned)

@@ -11,9 +11,9 @@ import dataclasses
 import re
 from collections.abc import Iterable
 
+from rulings.kinds.rulebook.lines import DECK_GROUPS
 from rulings.model import CardCount
 from rulings.normalize import fold_quotes
-from rulings.rulebook_lines import DECK_GROUPS
 
 _GROUP_SPLIT = re.compile(r"\b(" + "|".join(DECK_GROUPS) + r")\b")
 _COUNT = re.compile(r"^\((\d+)\)$")

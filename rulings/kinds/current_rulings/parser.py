@@ -5,11 +5,11 @@ Layout: optional forum chrome and a poster's note; the title block and introduct
 changes list (``* topic: summary`` or ``* topic - summary``); then ``RULINGS``: ``* topic -
 text`` entries, ``*`` marking new or changed ones. Each change summary is tied to the
 ruling it summarises. A damaged document is read as far as it can be: headings glued to
-their text are cut apart (`rulings.current_layout`), a document cut off before its rulings
+their text are cut apart (`rulings.kinds.current_rulings.layout`), a document cut off before its rulings
 keeps its introduction and summaries, and one with no ``RULINGS`` heading has its rulings
 start at the first ``* topic - text`` (or ``topic - text``); each such doubt is warned. Only a file with none of
 a Current Rulings document's parts is refused. Rulings with no dash, run together (the 2E PDF's text), are read
-by `rulings.dashless`, a first line from a page printed out of order included. Chrome is only what stands before
+by `.dashless`, a first line from a page printed out of order included. Chrome is only what stands before
 the first ruling or after the last. A page listing its own letter ranges is a part of its edition.
 """
 
@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 
 from rulings.amendments import effective_release, parse_amendment
-from rulings.chrome import groups_header, is_chrome, is_copyright, letter_ranges, post_title
-from rulings.current_layout import (
+from rulings.dates import US_DATE, parse_us_date
+from rulings.entries.partial import mark_cut
+from rulings.entries.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
+from rulings.kinds.current_rulings.dashless import split_dashless
+from rulings.kinds.current_rulings.layout import (
     RULINGS,
     SUMMARIES,
     TITLE,
@@ -29,15 +32,12 @@ from rulings.current_layout import (
     join_bare_heads,
     segment,
 )
-from rulings.dashless import split_dashless
-from rulings.dates import US_DATE, parse_us_date
-from rulings.glossary import glued, topic_entries
+from rulings.kinds.glossary.parser import glued, topic_entries
+from rulings.lines.chrome import groups_header, is_chrome, is_copyright, letter_ranges, post_title
+from rulings.lines.reflow import paragraphs, wrapped_runs
 from rulings.model import Document, Entry, ParseError, ParseResult
 from rulings.normalize import clean_line, headword_key
-from rulings.partial import mark_cut
-from rulings.reflow import paragraphs, wrapped_runs
 from rulings.source import SourceText
-from rulings.topics import is_colon_topic, join_paragraphs, split_topic, take_references, unglue_lines
 
 _PREVIOUS = re.compile(rf"(?:last|previous) Current Rulings[^()]*\(({US_DATE.pattern})\)", re.I)
 _COMPLETE = re.compile(r"complete set of .* rules", re.IGNORECASE)
@@ -146,7 +146,7 @@ def _own_part(result: ParseResult, numbered: Pieces, rulings: list[Entry]) -> No
 
 
 def reflowed(pieces: Pieces) -> list[str]:
-    """The paragraphs of ``pieces``, lines wrapped as in a PDF joined (`rulings.reflow`)."""
+    """The paragraphs of ``pieces``, lines wrapped as in a PDF joined (`rulings.lines.reflow`)."""
     return paragraphs(pieces, wrapped_runs(pieces), {n: len(t.strip()) for n, t in pieces})
 
 
@@ -337,7 +337,7 @@ def _out_of_order(result: ParseResult, pieces: Pieces, titles: frozenset[str]) -
 
 
 def dashless_rulings(result: ParseResult, pieces: Pieces, titles: frozenset[str], at_start: bool = True) -> list[Entry]:
-    """Rulings written with no dash, several to a line (`rulings.dashless`); a line's text before its first
+    """Rulings written with no dash, several to a line (`.dashless`); a line's text before its first
     topic continues the ruling before it."""
     rulings: list[Entry] = []
     for number, text in pieces:

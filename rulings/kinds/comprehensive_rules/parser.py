@@ -1,6 +1,6 @@
 """Parse one release of a game's Comprehensive Rules (kind ``comprehensive-rules``): Magic: The
-Gathering's, Disney Lorcana's, any numbered rules in one of the numberings of `rulings.rule_numbers`
-(a Lorcana release's page footers, wrapped lines and Glossary: `rulings.rules_layout`).
+Gathering's, Disney Lorcana's, any numbered rules in one of the numberings of `rulings.numbering.rule_numbers`
+(a Lorcana release's page footers, wrapped lines and Glossary: `rulings.kinds.comprehensive_rules.layout`).
 
 A Magic release is one text file: a title, the effective date (``These rules are effective as of
 June 1, 2020.``), an Introduction, a Contents list, the rules, a Glossary and Credits. Every
@@ -27,15 +27,15 @@ import datetime as dt
 import itertools
 import re
 
+from rulings.kinds.comprehensive_rules.layout import ends_sentence, glossary_blocks, page_footers, paragraphs
 from rulings.model import Document, Entry, ParseResult
-from rulings.rule_numbers import MAGIC, Numbering, numbering_for, sequence
-from rulings.rules_layout import ends_sentence, glossary_blocks, page_footers, paragraphs
+from rulings.numbering.rule_numbers import MAGIC, Numbering, numbering_for, sequence
 from rulings.source import SourceText
 
 KIND = "comprehensive-rules"
 """The document kind this module parses."""
 GAME = "mtg"
-"""The game whose rules this kind first read (others: `rulings.rule_numbers.GAMES`)."""
+"""The game whose rules this kind first read (others: `rulings.numbering.rule_numbers.GAMES`)."""
 RULE_KINDS = ("chapter", "section", "rule", "subrule")
 """Entry kinds of the numbered rules, largest first."""
 GLOSSARY_KINDS = ("glossary entry", "glossary reference")
@@ -335,7 +335,7 @@ def _glossary(result: ParseResult, lines: list[str], start: int, end: int) -> No
 
 
 def _terms(result: ParseResult, lines: list[str], blocks: list[list[int]], numbering: Numbering) -> None:
-    """Glossary terms of a wrapped layout (`rulings.rules_layout.glossary_blocks`)."""
+    """Glossary terms of a wrapped layout (`rulings.kinds.comprehensive_rules.layout.glossary_blocks`)."""
     for block in blocks:
         if len(block) == 1:
             result.unparsed.append(block[0] + 1)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from rulings.html_layouts import STARTERS
+from rulings.lines.html_layouts import STARTERS
 
 _SMALL = frozenset(["of", "the", "a", "an", "and", "by", "with", "in", "to", "on", "at", "for", "from"])
 _END = re.compile(r"(?<=[.!?\"\u201d)])\s+")

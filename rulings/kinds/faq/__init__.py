@@ -1,4 +1,4 @@
-"""The kind ``faq``: ``Q:`` / ``A:`` pairs (`rulings.faq`), informal answers.
+"""The kind ``faq``: ``Q:`` / ``A:`` pairs (`rulings.kinds.faq.parser`), informal answers.
 
 A whole FAQ restates its series: the questions it omits are rescinded.
 """
@@ -11,8 +11,8 @@ from rulings.source import SourceText
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse an FAQ (`rulings.faq.parse_faq`)."""
-    from rulings.faq import parse_faq
+    """Parse an FAQ (`rulings.kinds.faq.parser.parse_faq`)."""
+    from rulings.kinds.faq.parser import parse_faq
 
     return parse_faq(document, source)
 

@@ -1,4 +1,4 @@
-"""The kind ``glossary``: ``headword – text`` entries in alphabetical order (`rulings.glossary`).
+"""The kind ``glossary``: ``headword – text`` entries in alphabetical order (`rulings.kinds.glossary.parser`).
 
 A whole Glossary restates the Glossary: what it omits is rescinded, and the Current Rulings
 before it are consolidated into it; its temporary rulings are Current Rulings.
@@ -12,10 +12,10 @@ from rulings.source import SourceText
 
 
 def parse(document: Document, source: SourceText, titles: frozenset[str]) -> ParseResult:
-    """Parse a Glossary (`rulings.glossary.parse_glossary`); refused in one line when a third of its
+    """Parse a Glossary (`rulings.kinds.glossary.parser.parse_glossary`); refused in one line when a third of its
     headwords or more are rule numbers (``5.1.1. Ready``): the document is numbered rules."""
-    from rulings.glossary import parse_glossary
-    from rulings.rule_numbers import numbered_rules
+    from rulings.kinds.glossary.parser import parse_glossary
+    from rulings.numbering.rule_numbers import numbered_rules
 
     result = parse_glossary(document, source, titles)
     heads = [e for e in result.entries if e.kind == "glossary entry"]

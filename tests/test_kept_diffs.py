@@ -1,0 +1,55 @@
+"""A diff of a period is cheap (issue 48, item 9): it reads only the versions that decide it, what it
+found and made is kept (within the process's bound of the pages' caches), a diff asked again reads
+nothing and answers exactly what a fresh knowledge base computes, and a page of long changed texts
+ends by the work of its word diffs, not by its count alone."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from kb.paging import Paging
+from kb.paths import current
+from kb.query import KnowledgeBase
+from kb.read.changes import DIFF_CHARS
+
+DAY = dt.date.fromisoformat
+
+
+def test_a_diff_reads_only_the_versions_deciding_it(history_root: Path) -> None:
+    kb = KnowledgeBase(current(history_root))
+    read = []
+    for document in ("glossary-1-7", "cr-2000-10-30", "cr-update-2000-11-27"):
+        start, end, _ = kb.document_range(document)
+        before = kb.store.versions_read
+        kb.diff(start, end, paging=Paging(0, 3))
+        read.append(kb.store.versions_read - before)
+    assert read == [20, 20, 121]  # before: 35, 27 and 126 (the versions later documents made, read too)
+
+
+def test_a_diff_asked_again_reads_nothing_and_equals_a_fresh_one(history_root: Path) -> None:
+    kept, fresh = KnowledgeBase(current(history_root)), KnowledgeBase(current(history_root))
+    ranges = [(DAY("2000-07-31"), DAY("2001-02-01")), (DAY("2000-10-29"), DAY("2000-11-27")),
+              (DAY("2000-11-26"), DAY("2000-12-18"))]  # fmt: skip
+    for start, end in ranges:
+        for offset in (0, 3, 6):
+            first = kept.diff(start, end, paging=Paging(offset, 3))
+            read = kept.store.versions_read
+            again = kept.diff(start, end, paging=Paging(offset, 3))
+            assert kept.store.versions_read == read  # found and made once
+            computed = KnowledgeBase(current(history_root)).diff(start, end, paging=Paging(offset, 3))
+            assert again == first == computed == fresh.diff(start, end, paging=Paging(offset, 3))
+    again["changed"].clear()  # an answer is the caller's: changing it changes nothing kept
+    assert kept.diff(*ranges[-1], paging=Paging(6, 3)) == computed
+    whole = kept.diff(*ranges[1], paging=Paging(0, None))
+    assert whole["counts"] == {"added": 42, "changed": 8, "rescinded": 0, "pending": 0}
+    assert whole == fresh.diff(*ranges[1], paging=Paging(0, None))
+
+
+def test_a_page_of_changed_texts_ends_by_the_work_of_their_word_diffs(history_root: Path) -> None:
+    kb = KnowledgeBase(current(history_root))
+    start, end = DAY("2000-11-26"), DAY("2000-11-27")
+    page = kb.diff(start, end, paging=Paging(0, 1000, work=20))
+    weights = [1 + sum(len(text) for _, text in item["diff"]) // DIFF_CHARS for item in page["changed"]]
+    assert page["page"]["size"] == len(weights) == 4  # before: 20 items, ten of them changed texts
+    assert sum(weights[:-1]) < 20 <= sum(weights) and page["page"]["next"] == 4
