@@ -26,7 +26,25 @@ def test_relevance_floor(bundled_root: Path) -> None:
     assert len(outcomes) >= 80
     measured = scores(outcomes)
     misses = [o.query for o in outcomes if o.rank is None or o.rank > 3]
-    assert measured["success@3"] >= 0.9, misses
+    assert measured["success@3"] >= 0.951, misses  # 117 of 123, as measured
+    assert measured["success@1"] >= 0.894 and measured["mrr"] >= 0.931
+
+
+def test_the_entry_the_rarest_word_names_ranks_with_those_of_every_word(bundled: KnowledgeBase) -> None:
+    """ "stopped" is the rarest word of the question: its ruling ranks first (it lacks "ship"; it
+    was 9th, after eight texts with both words); "ship", common, names nothing so."""
+    for every_version in (False, True):  # the versions in force, every version (the history index)
+        found = topics(bundled.search("what happens when a ship is stopped", every_version=every_version), 10)
+        assert found[0] == "stccg:stopped"
+        assert "stccg:the-eight-types-of-cards-used-in-the-two-player-game.ships" not in found[:3]
+
+
+@pytest.mark.xfail(strict=True, reason="issue 52 item 3: the rule defining stopped ranks 5th")
+def test_a_ship_stopped_finds_the_ruling_and_the_rule_defining_stopped(bundled: KnowledgeBase) -> None:
+    """The Current Rulings' "stopped" and the quick-start rules' step 3 ("Cards that are stopped can
+    do nothing for the remainder of the turn") are what a judge wants in the top three."""
+    found = topics(bundled.search("what happens when a ship is stopped"))
+    assert {"stccg:stopped", "stccg:how-to-play-the-game-in-three-easy-steps.step-3-playing-the-game"} <= set(found)
 
 
 def topics(answer: dict[str, object], top: int = 3) -> list[str]:

@@ -204,6 +204,8 @@ class OfflineDocument(TypedDict):
     restated: Restated | None
     """The release in force on the export's day that restated the text, cited first (`kb.read.parts`)."""
     partial: str | None
+    restates: bool
+    """A Glossary entry restating a numbered rule: ranked after the rules (`kb.search.restating`)."""
     name: str
     refers: list[str]
     tier: int

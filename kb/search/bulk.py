@@ -40,7 +40,7 @@ from kb.search import budget, memo
 from kb.search.positions import Positions
 from kb.search.steady import ordered
 
-__all__ = ["Positions", "Read", "Unsupported", "best", "evaluate", "hits", "ranked"]
+__all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]
 
 
 @dataclass
@@ -344,6 +344,13 @@ def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched
     """What ``built`` matches, scored, within ``work``; None for a shape left to Whoosh."""
     scored = evaluate(searcher, built, work.postings, terms=False) if ENABLED else None
     return None if scored is None else within(scored[0], work)
+
+
+def count(searcher: Searcher, built: query.Query, work: budget.Work) -> int:
+    """How many documents ``built`` matches (outside the budget of documents examined: a count
+    ranks nothing), read in bulk, or by Whoosh's matchers for a shape left to them."""
+    scored = evaluate(searcher, built, work.postings, terms=False) if ENABLED else None
+    return len(scored[0].ids) if scored is not None else sum(1 for _ in searcher.docs_for_query(built))
 
 
 DENSE = 16

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import time
 from bisect import bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from kb.engine.planning import engine_query
@@ -59,10 +59,17 @@ def run(
     limit: int,
     work: budget.Work | None = None,
     marks: set[str] | None = None,
+    restated: Callable[[list[int]], set[int]] | None = None,
+    named: Callable[[str, list[int]], set[int]] | None = None,
 ) -> list[Found]:
     """The best ``limit`` topics for ``typed`` among the versions in force on ``day`` (an
     ordinal; every version when None), within the budget. ``marks``, when given, gets the text
-    words of the query run (those its snippets mark: `mark`)."""
+    words of the query run (those its snippets mark: `mark`). ``restated`` tells which of the
+    versions shown restate a numbered rule (`kb.search.restating`): within each group (every
+    word, then by how many words), those topics come after the others found. ``named`` tells
+    which versions shown a word names (their headword is the word, and they restate no rule):
+    the topics the query's rarest word names rank with those of every word, by score
+    (`kb.search.in_force._named`)."""
     work = work if work is not None else budget.Work()
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
@@ -72,13 +79,32 @@ def run(
     if marks is not None:
         marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
+    if named is not None and len(planned.words) > 1 and not work.stopped:
+        counted = [(bulk.count(searcher, engine_query(q), work), w, q) for w, q in planned.words]
+        _, word, rarest = min(counted, key=_first)
+        seen = {f.topic for f in found}
+        alone = whole_query(planned, [*planned.required, rarest], reader, work)
+        others = [f for f in topics(searcher, alone, day, limit, work) if f.topic not in seen]
+        if ids := named(word, [f.shown for f in others]):
+            found = sorted(found + [f for f in others if f.shown in ids], key=lambda f: -f.score)[:limit]
+    later: set[str] = set()  # the topics of the second pass
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
         words = [budget.expand(engine_query(q), reader, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
         found += sorted(more, key=lambda f: -f.words)  # stable: equal counts keep their score order
+        later = {f.topic for f in more}
+    if restated is not None and (ids := restated([f.shown for f in found])):
+        every_word = [f for f in found if f.topic not in later]
+        found = sorted(every_word, key=lambda f: f.shown in ids) + sorted(
+            found[len(every_word) :], key=lambda f: (-f.words, f.shown in ids)
+        )
     return found[:limit]
+
+
+def _first(counted: tuple[int, str, Any]) -> int:
+    return counted[0]
 
 
 def topics(

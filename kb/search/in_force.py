@@ -17,7 +17,7 @@ import datetime as dt
 import html
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.engine.planning import engine_query
@@ -26,8 +26,19 @@ from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import budget, bulk
 from kb.search import history as history_search
-from kb.search.plans import NAMES, RERANK, TEXT, analysed, most_words_query, prepared, together, whole_query
+from kb.search.plans import (
+    NAMES,
+    RERANK,
+    TEXT,
+    Plan,
+    analysed,
+    most_words_query,
+    prepared,
+    together,
+    whole_query,
+)
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
+from kb.search.restating import restates, restating_documents
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
@@ -47,16 +58,30 @@ def run(
     kind: str | None,
     limit: int,
     work: budget.Work | None = None,
+    restating: frozenset[str] = frozenset(),
 ) -> list[tuple[int, str]]:
     """(version id, highlighted snippet) of the best hits among the ``allowed`` documents (all
-    when None): the versions matching every word first, then those matching the most; all
-    within the budget (``work`` gets what the search did)."""
+    when None): the versions matching every word first (with them, by score, the entries the
+    query's rarest word names: `_named`), then those matching the most; within each, a Glossary
+    entry restating a numbered rule (of a document of ``restating``: `kb.search.restating`)
+    after the others; all within the budget (``work`` gets what the search did)."""
     work = work if work is not None else budget.Work()
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
     planned, every, limit = ready
     reader = searcher.reader()
-    found = _hits(searcher, whole_query(planned, every, reader, work), allowed, limit, {}, work)
+
+    def restated(hit: Hit) -> bool:
+        return restates(hit["series"], hit["doc"], restating)
+
+    wide = max(limit, RERANK) if restating else limit  # a restatement may give its place to a rule below
+    found = _hits(searcher, whole_query(planned, every, reader, work), allowed, wide, {}, work)
+    found = sorted(found, key=lambda h: restated(h[0]))[:limit]  # stable: by score within each
+    if len(planned.words) > 1 and not work.stopped:
+        seen = {hit["version"] for hit, _ in found}
+        named = [h for h in _named(searcher, planned, reader, allowed, work) if h[0]["version"] not in seen]
+        if named := [h for h in named if not restated(h[0])]:
+            found = sorted(found + named, key=lambda h: (restated(h[0]), -h[0].score, h[0].docnum))[:limit]
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, reader, work)
         counts = {
@@ -64,8 +89,29 @@ def run(
         }  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit["version"] for hit, _ in found}
-        found += sorted((h for h in more if h[0]["version"] not in seen), key=lambda h: -h[1])
+        found += sorted(
+            (h for h in more if h[0]["version"] not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1])
+        )
     return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
+
+
+def _named(
+    searcher: Searcher, planned: Plan, reader: Any, allowed: set[int] | None, work: budget.Work
+) -> list[tuple[Hit, float]]:
+    """The entries the query's rarest word names (their headword is that word: "stopped" in
+    "what happens when a ship is stopped"), with their score: the word that matches the fewest
+    documents is what the question is about, and its entry answers it though it lacks the
+    other words. A common word ("ship", "outpost") names nothing so."""
+    counted = [(bulk.count(searcher, engine_query(q), work), word, q) for word, q in planned.words]
+    _, word, rarest = min(counted, key=lambda c: c[0])
+    hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
+    return [h for h in hits if names(word, h[0]["headword"])]
+
+
+def names(word: str, headword: str) -> bool:
+    """Whether ``word`` names the entry ``headword`` (all its words are the word's)."""
+    wanted = set(analysed(TEXT, headword_key(headword)))
+    return bool(wanted) and wanted <= set(analysed(TEXT, word))
 
 
 def _hits(
@@ -162,7 +208,9 @@ def search(
             spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
             reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
     work = budget.Work()
-    find = _Finder(searchers, history, on, game, kind, wanted, work)
+    restating = restating_documents(parts.reader.documents())
+    find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
+    find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
@@ -223,6 +271,31 @@ def _numbered(parts: Parts, text: str, on: dt.date | None, game: str | None) -> 
     return [v.id for v in parts.in_force(topic, on or dt.date.today())]
 
 
+def _restated(parts: Parts, numbered: frozenset[str]) -> Callable[[list[int]], set[int]] | None:
+    """Which of some versions (ids) restate a numbered rule (`kb.search.restating`); None when
+    no document of the knowledge base has such a Glossary."""
+    if not numbered:
+        return None
+
+    def restated(ids: list[int]) -> set[int]:
+        read = parts.reader.versions_numbered(ids)
+        return {i for i, v in read.items() if restates(v.series, v.document_id, numbered)}
+
+    return restated
+
+
+def _named_versions(parts: Parts, restating: frozenset[str]) -> Callable[[str, list[int]], set[int]]:
+    """Which of some versions (ids) a word names (`names`), none restating a numbered rule."""
+
+    def named(word: str, ids: list[int]) -> set[int]:
+        read = parts.reader.versions_numbered(ids)
+        return {
+            i for i, v in read.items() if names(word, v.headword) and not restates(v.series, v.document_id, restating)
+        }
+
+    return named
+
+
 def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
     """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
 
@@ -246,8 +319,12 @@ class _Finder:
         kind: str | None,
         limit: int,
         work: budget.Work,
+        restating: frozenset[str] = frozenset(),
+        restated: Callable[[list[int]], set[int]] | None = None,
     ) -> None:
         self.history, self.game, self.kind, self.limit, self.work = history, game, kind, limit, work
+        self.restating, self.restated = restating, restated
+        self.named: Callable[[str, list[int]], set[int]] | None = None
         self.day = on.toordinal() if on else None
         self.searcher, self.allowed = searchers.searcher(on) if history is None else (history, None)
         self.matching: dict[int, list[int]] = {}
@@ -256,12 +333,21 @@ class _Finder:
 
     def __call__(self, typed: Typed) -> list[tuple[int, str]]:
         if self.history is None:
-            return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work)
+            return run(self.searcher, typed, self.allowed, self.game, self.kind, self.limit, self.work, self.restating)
         first = self.marks is None
         if first:
             self.marks = set()
         found = history_search.run(
-            self.history, typed, self.day, self.game, self.kind, self.limit, self.work, self.marks if first else None
+            self.history,
+            typed,
+            self.day,
+            self.game,
+            self.kind,
+            self.limit,
+            self.work,
+            self.marks if first else None,
+            self.restated,
+            self.named,
         )
         for topic in found:
             self.matching.setdefault(topic.shown, topic.versions)

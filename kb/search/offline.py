@@ -8,7 +8,9 @@ export time, so the browser only looks words up and scores as the server does
 - ``documents``: for each version in force on the export's day, in version order (the order
   of the server's index of the versions in force), what a result shows (id, topic, headword,
   label, status, text, citation, key, card names, document), what the filters and phrases test
-  (game, kind, document; the headword, card names, text and any extra text) and ``lengths``:
+  (game, kind, document; the headword, card names, text and any extra text), whether it is a
+  Glossary entry restating a numbered rule (``restates``: ranked after the rules,
+  `kb.search.restating`) and ``lengths``:
   the words of its headword, card names, text and extra text (`kb.texts.extra_text`) as the
   server's index stores a field's length (`FIELDS`; one byte, an approximation);
 - ``averages``: each field's average length over the documents, of the lengths as coded (as the
@@ -48,6 +50,7 @@ from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
 from kb.search.questions import FILLER
+from kb.search.restating import restates, restating_documents
 from kb.texts import extra_text, see_texts
 from kb.vocabulary import series_kind
 from rulings.normalize import headword_key
@@ -98,6 +101,7 @@ def documents(parts: Parts, on: dt.date) -> list[dict[str, Any]]:
     topics = {t["id"]: Topic(t["id"], t["game"], t["headword"], t["kind"]) for t in reader.topics()}
     versions = reader.versions_in_force(on)
     seen = see_texts(versions, topics)
+    numbered = restating_documents(reader.documents())
     for version in versions:
         part = parts.part(version, on)
         fallback = version.text or ", ".join(f"See {r}" for r in version.references) or version.note or ""
@@ -120,6 +124,7 @@ def documents(parts: Parts, on: dt.date) -> list[dict[str, Any]]:
                 "citation": part["citation"],
                 "restated": part["restated"],
                 "partial": part["partial"],
+                "restates": restates(version.series, version.document_id, numbered),
                 **standing.offline_facts(reader, part),
                 "named": [t.text for t in _HEADWORD(headword_key(version.headword))],
             }

@@ -57,7 +57,8 @@
 
   Index.prototype.run = function (typed, options, limit) {
     // The best `limit` documents for a reading (kb.search.run): those with every word by score,
-    // then, when fewer, those of the 100 best with some of the words by how many they match.
+    // then, when fewer, those of the 100 best with some of the words by how many they match;
+    // within each, a Glossary entry restating a numbered rule after the others.
     var self = this;
     var spent = 0;
     var afford = function (clauses) {
@@ -70,7 +71,11 @@
     typed.clauses.forEach(function (c) { var q = self.clauseQuery(c); if (q && afford(q)) { required.push(self.scores(q)); } });
     typed.prefixes.forEach(function (p) { var q = self.prefixClauses(p); if (afford(q)) { required.push(self.scores(q)); } });
     var words = [];
-    typed.words.forEach(function (w) { var q = self.wordQuery(typed, w); if (afford(q)) { words.push(self.scores(q)); } });
+    var spelt = [];  // the words of `words`, in order
+    typed.words.forEach(function (w) {
+      var q = self.wordQuery(typed, w);
+      if (afford(q)) { words.push(self.scores(q)); spelt.push(w); }
+    });
     var banned = new Set();
     (typed.excluded || []).forEach(function (x) {
       var q = self.clauseQuery(x);
@@ -93,8 +98,35 @@
       for (var i = 0; i < every.length; i++) { if (!every[i].has(d)) { return; } score += every[i].get(d); }
       first.push({ number: d, score: score });
     });
+    // A Glossary entry restating a numbered rule after the rules (kb.search.restating), of the
+    // 100 best as the server takes them.
+    var restated = function (h) { return self.docs[h.number].restates ? 1 : 0; };
     first.sort(byScore);
+    first = first.slice(0, Math.max(limit, RERANK));
+    first.sort(function (a, b) { return restated(a) - restated(b); });
     first = first.slice(0, limit);
+    if (words.length > 1) {
+      // The entries the query's rarest word names rank with those of every word (kb.search.in_force._named).
+      var rare = 0;
+      for (var r = 1; r < words.length; r++) { if (words[r].size < words[rare].size) { rare = r; } }
+      var terms = new Set(analysed(spelt[rare], true));
+      var inFirst = new Set(first.map(function (h) { return h.number; }));
+      var named = [];
+      words[rare].forEach(function (s, d) {
+        var doc = self.docs[d];
+        var name = doc.named || [];
+        if (inFirst.has(d) || doc.restates || !allowed(d) || !name.length) { return; }
+        if (!name.every(function (t) { return terms.has(t); }) || !required.every(function (m) { return m.has(d); })) { return; }
+        var score = 0;
+        required.forEach(function (m) { score += m.get(d); });
+        named.push({ number: d, score: score + s });
+      });
+      if (named.length) {
+        first = first.concat(named);
+        first.sort(function (a, b) { return restated(a) - restated(b) || byScore(a, b); });
+        first = first.slice(0, limit);
+      }
+    }
     if (words.length > 1 && first.length < limit) {
       var some = new Map();
       words.forEach(function (m) { m.forEach(function (_, d) { some.set(d, true); }); });
@@ -113,7 +145,9 @@
       var seen = new Set(first.map(function (h) { return h.number; }));
       more = more.filter(function (h) { return !seen.has(h.number); });
       more.forEach(function (h, i) { h.rank = h.count + h.score / (top * 1.001); h.order = i; });
-      more.sort(function (a, b) { return b.rank - a.rank || a.order - b.order; });
+      more.sort(function (a, b) {
+        return b.count - a.count || restated(a) - restated(b) || b.rank - a.rank || a.order - b.order;
+      });
       first = first.concat(more);
     }
     return first.slice(0, limit);

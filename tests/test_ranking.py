@@ -1,0 +1,75 @@
+"""A numbered rule ranks over the Glossary entry restating it (`kb.search.restating`): one release
+of Magic's Comprehensive Rules (``../shared/mtg-cr``, skipped without it) searched on the server
+and in the export's search (``static/offline_search.js``, run by node)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from helpers import ROOT, SHARED
+from kb.ingest.pipeline import build
+from kb.paths import current
+from kb.query import KnowledgeBase
+from web.export.pages import export
+
+sys.path.insert(0, str(ROOT / "bench"))
+from offline_parity import NODE, compare
+
+RELEASE = SHARED / "mtg-cr" / "MagicCompRules-20210419.txt"
+pytestmark = pytest.mark.skipif(not RELEASE.is_file(), reason="../shared/mtg-cr (the real releases) is absent")
+QUESTIONS = ['"legend rule"', "trample", "how does the london mulligan work", "range of influence", "first strike"]
+
+
+@pytest.fixture(scope="module")
+def magic_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A knowledge base of the release of 2021-04-19 alone."""
+    work = tmp_path_factory.mktemp("magic")
+    (work / "library" / "mtg").mkdir(parents=True)
+    shutil.copy(RELEASE, work / "library" / "mtg" / RELEASE.name)
+    (work / "library" / "library.toml").write_text(
+        f'[[document]]\nid = "cr-20210419"\nfile = "mtg/{RELEASE.name}"\ngame = "mtg"\n'
+        'kind = "comprehensive-rules"\ntitle = "Comprehensive Rules"\nversion = "20210419"\n',
+        encoding="utf-8",
+    )
+    build(work / "library", work / "kb")
+    return work / "kb"
+
+
+@pytest.fixture(scope="module")
+def magic(magic_root: Path) -> KnowledgeBase:
+    return KnowledgeBase(current(magic_root))
+
+
+def topics(kb: KnowledgeBase, query: str, every_version: bool = False) -> list[str]:
+    return [hit["topic"] for hit in kb.search(query, game="mtg", limit=10, every_version=every_version)["results"]]
+
+
+def test_a_rule_ranks_above_the_glossary_entry_restating_it(magic: KnowledgeBase) -> None:
+    for every_version in (False, True):  # the versions in force, every version (the history index)
+        legend = topics(magic, '"legend rule"', every_version)
+        assert "mtg:704-5j" in legend[:3]  # "... This is called the 'legend rule.'"
+        assert legend.index("mtg:legend-rule") > legend.index("mtg:704-5j")
+        trample = topics(magic, "trample", every_version)
+        assert [t.rstrip("abcde") for t in trample[:3]] == ["mtg:702-19"] * 3  # 702.19a-e, not the Glossary's
+
+
+def test_the_export_says_which_entries_restate_a_rule(magic: KnowledgeBase) -> None:
+    documents = {d["topic"]: d for d in magic.offline_index(dt.date.today())["documents"]}
+    assert documents["mtg:legend-rule"]["restates"] is True
+    assert documents["mtg:704-5j"]["restates"] is False
+
+
+@pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
+def test_the_export_ranks_restatements_as_the_server_does(magic_root: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    export(magic_root, site)
+    assert json.loads((site / "search-index.json").read_text())["documents"]
+    compared = compare(magic_root, site, QUESTIONS)
+    assert [c.query for c in compared if not c.same_top3] == []
+    assert all(c.same_top1 for c in compared)
