@@ -20,6 +20,8 @@ LEADS = {
         'When you fail to overcome this dilemma, your ship and crew are "stopped" …',
     ("what happens when a ship is stopped", "Radioactive Garbage Scow"):
         'The ship and crew … are not "stopped," because the dilemma has no conditions.',
+    ("what happens when a ship is stopped", '"stopped"'):  # "(e.g., Chula: The Dice)" is one clause, never cut
+        '… or crew is "stopped" by failing to overcome a dilemma with conditions …',
     ("what happens when a ship is stopped", "SHIP VS. SHIP"): "An attacker can use multiple ships in a battle …",
     ("love interest", "Radioactive Garbage Scow"):
         "… when encountered on a planet in the Female's Love Interest & Garbage Scow combo dilemma) …",

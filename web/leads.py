@@ -148,14 +148,17 @@ def _joined(words: Sequence[str], titles: Sequence[str]) -> list[bool]:
 
 
 def _clauses(words: Sequence[str], joined: Sequence[bool], most: int) -> list[tuple[int, int]]:
-    """The clauses of the sentence, as (first word, word after the last)."""
+    """The clauses of the sentence, as (first word, word after the last); a parenthesis is one
+    clause, never cut at its commas or colons ("(e.g., Chula: The Dice)")."""
     pieces = []
     start = 0
+    depth = 0
     for i in range(len(words) - 1):
         word, after = words[i], words[i + 1]
+        depth = max(0, depth + word.count("(") - word.count(")"))
         opens = after.startswith("(") and not _COUNT.match(after)  # "Torin (2)": a count stays with its name
         ends = _CLAUSE_END.search(word) or opens or word in _DASHES or after in _DASHES
-        if ends and not joined[i]:
+        if ends and not joined[i] and not depth:
             pieces.append((start, i + 1))
             start = i + 1
     pieces.append((start, len(words)))

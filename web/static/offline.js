@@ -132,11 +132,12 @@
         if (!m[0].length) { re.lastIndex++; }
       }
     });
-    var clauses = [], start = 0;
+    var clauses = [], start = 0, depth = 0;
     for (i = 0; i < n - 1; i++) {
+      depth = Math.max(0, depth + words[i].split("(").length - words[i].split(")").length);  // a parenthesis is one clause
       var opens = words[i + 1].startsWith("(") && !COUNT.test(words[i + 1]);  // "Torin (2)": a count stays with its name
       var ends = CLAUSE_END.test(words[i]) || opens || DASHES.has(words[i]) || DASHES.has(words[i + 1]);
-      if (ends && !joined[i]) { clauses.push([start, i + 1]); start = i + 1; }
+      if (ends && !joined[i] && !depth) { clauses.push([start, i + 1]); start = i + 1; }
     }
     clauses.push([start, n]);
     var pieces = [];
