@@ -79,8 +79,6 @@ class Searches:
 
     def __init__(self) -> None:
         self.changed = threading.Condition()
-        self.answering = 0
-        """Searches being answered in this process (guarded by ``changed``)."""
         self.everywhere = multiprocessing.RawValue("i", 0)
         """Searches being answered in every worker (memory shared by the workers forked after it was
         made; changed under ``counting``, read without it as a hint)."""
@@ -101,7 +99,6 @@ class Searches:
 
     def _count(self, change: int) -> None:
         with self.changed:
-            self.answering += change
             with self.counting:
                 self.everywhere.value = max(0, self.everywhere.value + change)
             if change < 0:

@@ -15,11 +15,13 @@ higher score first, on equal scores the earlier document.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from kb.engine.planning import engine_query
 from kb.engine.postings import (
     NONE,
     ZERO,
@@ -36,6 +38,7 @@ from kb.engine.searching import Results, Searcher, WeightScorer, query
 from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
 from kb.kept import Kept, sized
+from kb.plan import Node
 from kb.search import budget, memo
 from kb.search.positions import Positions
 from kb.search.steady import ordered
@@ -351,6 +354,13 @@ def count(searcher: Searcher, built: query.Query, work: budget.Work) -> int:
     ranks nothing), read in bulk, or by Whoosh's matchers for a shape left to them."""
     scored = evaluate(searcher, built, work.postings, terms=False) if ENABLED else None
     return len(scored[0].ids) if scored is not None else sum(1 for _ in searcher.docs_for_query(built))
+
+
+def rarest(searcher: Searcher, words: Sequence[tuple[str, Node]], work: budget.Work) -> tuple[str, Node]:
+    """Of a query's words (each with its plan: `kb.search.plans.Plan.words`), the one that matches
+    the fewest documents (`count`; the first of those tied): what a question is about."""
+    counted = [(count(searcher, engine_query(planned), work), k) for k, (_, planned) in enumerate(words)]
+    return words[min(counted)[1]]
 
 
 DENSE = 16

@@ -80,8 +80,7 @@ def run(
         marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
     if named is not None and len(planned.words) > 1 and not work.stopped:
-        counted = [(bulk.count(searcher, engine_query(q), work), w, q) for w, q in planned.words]
-        _, word, rarest = min(counted, key=_first)
+        word, rarest = bulk.rarest(searcher, planned.words, work)
         seen = {f.topic for f in found}
         alone = whole_query(planned, [*planned.required, rarest], reader, work)
         others = [f for f in topics(searcher, alone, day, limit, work) if f.topic not in seen]
@@ -101,10 +100,6 @@ def run(
             found[len(every_word) :], key=lambda f: (-f.words, f.shown in ids)
         )
     return found[:limit]
-
-
-def _first(counted: tuple[int, str, Any]) -> int:
-    return counted[0]
 
 
 def topics(

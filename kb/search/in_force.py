@@ -102,8 +102,7 @@ def _named(
     "what happens when a ship is stopped"), with their score: the word that matches the fewest
     documents is what the question is about, and its entry answers it though it lacks the
     other words. A common word ("ship", "outpost") names nothing so."""
-    counted = [(bulk.count(searcher, engine_query(q), work), word, q) for word, q in planned.words]
-    _, word, rarest = min(counted, key=lambda c: c[0])
+    word, rarest = bulk.rarest(searcher, planned.words, work)
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
     return [h for h in hits if names(word, h[0]["headword"])]
 
