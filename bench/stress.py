@@ -5,7 +5,8 @@ Run: ``.venv/bin/python bench/stress.py [--requests N] [--clients 20,200] [--reb
 ``--kb DIR --rebuilds 0`` to serve an existing build without touching it (e.g. the 90k
 benchmark; ``--no-wide`` leaves out the ``t*`` searches).
 
-Starts ``rulings serve`` on a free 127.0.0.1 port and asks each request of a fixed set once,
+Starts ``rulings serve`` on a free 127.0.0.1 port (``--per-client`` as many as the most clients:
+they all share one address, as behind a proxy) and asks each request of a fixed set once,
 alone: those answers are the baseline. Then, for each client count, that many threads (each
 with its own keep-alive connection) send the set round-robin, bounded by ``--requests`` and
 ``--seconds``, while another thread runs ``rulings build --kb`` into the served directory
@@ -189,7 +190,11 @@ def main() -> int:
         if not args.kb:
             subprocess.run([sys.executable, "-m", "web.cli", "build", "--library", str(args.library), "--kb", str(kb)],
                            cwd=ROOT, check=True, stdout=subprocess.DEVNULL)  # fmt: skip
-        with (Path(work) / "serve.log").open("wb") as log, served(kb, "--threads", str(args.threads), log=log) as port:
+        # every simulated client comes from 127.0.0.1, as behind a proxy: the per-address bound
+        # (`web.cli.clients`, 100 by default) would close the connections of the 101st and after
+        most = str(max(int(n) for n in args.clients.split(",")) + 1)
+        serving = ("--threads", str(args.threads), "--per-client", most)
+        with (Path(work) / "serve.log").open("wb") as log, served(kb, *serving, log=log) as port:
             connection = http.client.HTTPConnection("127.0.0.1", port, timeout=600)
             baseline = {}
             for path in paths:
