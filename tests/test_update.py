@@ -301,7 +301,9 @@ def test_ctrl_c_during_a_download_leaves_nothing_half_written(
     _run("follow", "mtg", "--library", str(library), "--url", f"{base}/rules.html", capsys=capsys)
     manifest = (library / MANIFEST).read_bytes()
     command = [sys.executable, "-m", "web.cli", "update", "--library", str(library), "--kb", str(kb)]
-    running = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    running = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # fmt: skip
+    # (a test run in a shell's background ignores SIGINT, and so would the command without it)
     for _ in range(300):  # the page read, the document's download begun (the server sends one line, then waits)
         if any(path == "/rules.html" for path, _ in asked):
             break
