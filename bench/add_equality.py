@@ -13,16 +13,25 @@ without their CPU-time budget (`kb.search.budget.SECONDS`): where a search stopp
 deadline depends on the machine's load, not on the knowledge base (two runs on one knowledge
 base differ there too); an answer still partial (its expansions or documents capped) is counted.
 ``--compare OURS FULL`` compares two knowledge bases already made (their directories).
+``--kb KB`` starts from a copy of a knowledge base already built from LIBRARY (the 90k
+benchmark's, which takes minutes to build) instead of building it.
+
+For both knowledge bases it also prints what the adds cost the searches (`cost`, issue 48
+item 8): each index's segments, the files a process holds open once it has answered every
+query in force and over every version, and the CPU seconds those searches took (the second
+time they are asked: the first pays for the imports and for reading the index's files).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import shutil
 import sqlite3
 import sys
 import tempfile
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -33,6 +42,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import month_after, rulings_in_force, update_text  # noqa: E402
 
+from kb.engine.storage import index  # noqa: E402
 from kb.ingest.library import add_document  # noqa: E402
 from kb.ingest.pipeline import build  # noqa: E402
 from kb.paths import CURRENT_DIR, INDEX_DIR, current  # noqa: E402
@@ -127,6 +137,28 @@ def compare(ours: Path, full: Path, texts: list[str]) -> tuple[int, int, list[st
     return searches, lists, differ
 
 
+def cost(directory: Path, texts: list[str]) -> str:
+    """Each index's segments, the files this process holds open more once the build directory
+    ``directory`` has answered ``texts`` in force and over every version, and their CPU seconds
+    (asked a first time unmeasured, by a knowledge base of its own: what a serving process has
+    read and kept of an index's files is not counted)."""
+    layers = []
+    for name in (INDEX_DIR, CURRENT_DIR):
+        with index.open_dir(str(directory / name)).reader() as reader:
+            layers.append(len(list(reader.leaf_readers())))
+    for _pass in ("unmeasured", "measured"):
+        before = len(os.listdir("/proc/self/fd"))
+        with KnowledgeBase(directory) as kb:
+            started = time.process_time()
+            for text in texts:
+                kb.search(text, limit=10)
+                kb.search(text, limit=10, every_version=True)
+            spent = time.process_time() - started
+            files = len(os.listdir("/proc/self/fd")) - before
+    searched = f"{2 * len(texts)} searches in {spent:.2f} s of CPU"
+    return f"segments {layers[0]} and {layers[1]}, {files} files open, {searched}"
+
+
 def _dates(directory: Path) -> list[str]:
     with sqlite3.connect(f"file:{directory / 'kb.sqlite'}?mode=ro", uri=True) as db:
         return [d for (d,) in db.execute("SELECT date FROM documents WHERE date IS NOT NULL ORDER BY date")]
@@ -140,6 +172,7 @@ def main(arguments: list[str]) -> int:
     parser.add_argument(
         "--work", type=Path, default=None, help="where to copy the library (default: a temporary folder)"
     )
+    parser.add_argument("--kb", type=Path, default=None, help="copy this build of LIBRARY instead of building it")
     parser.add_argument("--compare", type=Path, nargs=2, metavar=("OURS", "FULL"), help="only compare these two KBs")
     args = parser.parse_args(arguments)
     budget.SECONDS = 3600.0  # see the module: no answer may depend on the machine's load
@@ -152,11 +185,18 @@ def main(arguments: list[str]) -> int:
     work = args.work or Path(tempfile.mkdtemp(prefix="add-equality-"))
     library = work / "library"
     shutil.copytree(args.library, library)
-    build(library, work / "kb")
+    if args.kb:
+        shutil.copytree(args.kb, work / "kb", symlinks=True)
+    else:
+        build(library, work / "kb")
+    started = time.monotonic()
     rewritten = add_many(library, work / "kb", work / "incoming", args.adds, args.rulings)
-    print(f"{args.adds} adds, versions indexed anew by each: {rewritten}")
+    print(f"{args.adds} adds in {time.monotonic() - started:.0f} s, versions indexed anew by each: {rewritten}")
     full = build(library, work / "full").directory
-    searches, lists, differ = compare(current(work / "kb"), full, queries())
+    texts = queries()
+    print(f"after the adds: {cost(current(work / 'kb'), texts)}")
+    print(f"a full build:   {cost(full, texts)}")
+    searches, lists, differ = compare(current(work / "kb"), full, texts)
     for line in differ:
         print(f"  {line}")
     print(f"after {args.adds} adds: {searches} searches and {lists} lists of scored documents compared "

@@ -1,6 +1,7 @@
 """The positions of words in topic documents (`kb.search.matching.Positions`), read from their
 postings as a search read them whole (`kb.engine.postings`) when it did: where each of the
-documents asked about stands in them is looked up for all at once."""
+documents asked about stands in them is looked up for all at once, segment by segment (an index
+an add has layered holds several, each read apart: `kb.search.bulk.Evaluation`)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from kb.engine.searching import Searcher
 from kb.layout import STRIDE
 from kb.search import matching
 
+Place = tuple[Sequence[Any], int]
+"""Where a document stands in a word's postings: its segment's postings values, and its place there."""
+
 
 class Positions(matching.Positions):
     """`kb.search.matching.Positions` for the topic documents ``docnums``, reading a word's
@@ -22,19 +26,21 @@ class Positions(matching.Positions):
 
     def __init__(self, searcher: Searcher, read: dict[Any, Read], docnums: list[int]) -> None:
         super().__init__(searcher)
-        self.read = read if searcher.is_atomic() else {}
+        self.read = read
         self.key = id(searcher)
         self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
-        self.places: dict[tuple[str, Any], tuple[dict[int, int], Sequence[Any], Any] | None] = {}
+        self.spans = [(offset, offset + sub.doc_count_all()) for sub, offset in searcher.leaf_searchers()]
+        """Each segment's document numbers, first and past the last (one span for one segment)."""
+        self.places: dict[tuple[str, Any], tuple[dict[int, Place], Any] | None] = {}
         self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
 
     def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
         found = self._place(fieldname, word)
         if found is None:
             return super().of(fieldname, word, docnum)
-        where, values, field_format = found
+        where, field_format = found
         at = where.get(docnum)
-        return [] if at is None else decoded(field_format, values[at])
+        return [] if at is None else decoded(field_format, at[0][at[1]])
 
     def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
         found = self.places.get((fieldname, word), MISSING)
@@ -42,40 +48,51 @@ class Positions(matching.Positions):
             found = self._place(fieldname, word)
         if found is None:
             return super().versions(fieldname, word, docnum)
-        where, values, field_format = found
+        where, field_format = found
         at = where.get(docnum)
         if at is None:
             return NO_VERSIONS
         key = (fieldname, word, docnum)
         held = self.held.get(key)
         if held is None:  # asked for the query, then for each of its words
-            held = self.held[key] = frozenset({p // STRIDE for p in decoded(field_format, values[at])})
+            held = self.held[key] = frozenset({p // STRIDE for p in decoded(field_format, at[0][at[1]])})
         return held
 
-    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
+    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, Place], Any] | None:
         key = (fieldname, word)
         if key not in self.places:
             self.places[key] = self._places(fieldname, word)
         return self.places[key]
 
-    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, int], Sequence[Any], Any] | None:
-        """Where each of the documents stands in the postings of ``word`` (those holding it), the
-        postings' values and format; None when they were not read whole."""
+    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, Place], Any] | None:
+        """Where each of the documents stands in the postings of ``word`` (those holding it), and
+        the postings' format; None when a segment holding some of the documents was not read whole."""
         if fieldname not in self.reader.schema:
             return None
         field = self.reader.schema[fieldname]
         try:
-            entry = self.read.get((self.key, 0, fieldname, field.to_bytes(word)))
+            raw = field.to_bytes(word)
         except ValueError:
             return None
-        if entry is None or entry.values is None:
-            return None
-        at = np.searchsorted(entry.ids, self.docnums)
-        inside = at < len(entry.ids)
-        held = np.zeros(len(at), dtype=bool)
-        held[inside] = entry.ids[at[inside]] == self.docnums[inside]
-        where = dict(zip(self.docnums[held].tolist(), at[held].tolist(), strict=True))
-        return where, entry.values, field.format
+        where: dict[int, Place] = {}
+        for first, past in self.spans:
+            low, high = np.searchsorted(self.docnums, [first, past]).tolist()
+            if low == high:
+                continue  # none of the documents is in this segment
+            entry = self.read.get((self.key, first, fieldname, raw))
+            if entry is None or entry.values is None:
+                return None
+            mine = self.docnums[low:high] - first
+            at = np.searchsorted(entry.ids, mine)
+            inside = at < len(entry.ids)
+            held = np.zeros(len(at), dtype=bool)
+            held[inside] = entry.ids[at[inside]] == mine[inside]
+            values = entry.values
+            where.update(
+                (docnum + first, (values, place))
+                for docnum, place in zip(mine[held].tolist(), at[held].tolist(), strict=True)
+            )
+        return where, field.format
 
 
 NO_VERSIONS: frozenset[int] = frozenset()
