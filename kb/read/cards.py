@@ -98,26 +98,29 @@ def card(parts: Parts, name: str, as_of: dt.date | None = None, game: str | None
     return _card(parts, find_card(parts, name, game), as_of or dt.date.today())
 
 
-def _card(parts: Parts, key: str, on: dt.date) -> CardAnswer:
+def _card(parts: Parts, key: str, on: dt.date, history_too: bool = True) -> CardAnswer:
+    """`card` of the catalog key ``key`` on ``on``; without ``history_too`` (a deck), only the
+    versions in force are read and the history is left empty."""
     row = parts.reader.card_row(key) or {}
     headed: dict[str, Entry] = {}
     mentioning: dict[str, Entry] = {}
     history: list[CardVersion] = []
-    for version, vias in parts.reader.card_versions(key):
+    for version, vias in parts.reader.card_versions(key, None if history_too else on):
         state = status(version, on)
-        history.append(
-            {
-                "topic": version.topic,
-                "headword": version.headword,
-                "series": version.series,
-                "valid_from": iso(version.valid_from),
-                "valid_to": iso(version.valid_to),
-                "operation": version.operation,
-                "status": state,
-                "via": sorted(vias),
-                "citation": parts.citation(version),
-            }
-        )
+        if history_too:
+            history.append(
+                {
+                    "topic": version.topic,
+                    "headword": version.headword,
+                    "series": version.series,
+                    "valid_from": iso(version.valid_from),
+                    "valid_to": iso(version.valid_to),
+                    "operation": version.operation,
+                    "status": state,
+                    "via": sorted(vias),
+                    "citation": parts.citation(version),
+                }
+            )
         if state != "active":
             continue
         bucket = headed if "headword" in vias else mentioning
@@ -268,7 +271,7 @@ def deck(
 
     def card(item: tuple[str, int]) -> DeckCard:
         key, count = item
-        answer = _card(parts, key, on)
+        answer = _card(parts, key, on, history_too=False)
         rulings = [e for e in answer["entries"] if not _card_list(parts, e["topic"])]
         return {"name": answer["name"], "key": key, "count": count, "type": answer["type"], "entries": rulings}
 

@@ -375,15 +375,17 @@ class Reader:
             for r in self.rows("SELECT card_key, via FROM card_links WHERE version_id = ? ORDER BY rowid", version.id)
         ]
 
-    def card_versions(self, key: str) -> list[tuple[Version, set[str]]]:
-        """Every version naming card ``key``, in id order, with how it names it."""
+    def card_versions(self, key: str, on: dt.date | None = None) -> list[tuple[Version, set[str]]]:
+        """Every version naming card ``key`` (only those in force on ``on`` when given), in id
+        order, with how it names it."""
         columns = ", ".join(f"v.{c}" for c in schema.VERSION_COLUMNS)
+        within = "" if on is None else " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
         sql = (
             f"SELECT {columns}, l.via FROM card_links l JOIN versions v ON v.id = l.version_id"
-            " WHERE l.card_key = ? ORDER BY l.version_id, l.rowid"
+            f" WHERE l.card_key = ?{within} ORDER BY l.version_id, l.rowid"
         )
         found: dict[int, tuple[Version, set[str]]] = {}
-        for row in self.rows(sql, key):
+        for row in self.rows(sql, key, *([] if on is None else [on.isoformat()] * 2)):
             found.setdefault(row["id"], (schema.version_of(row), set()))[1].add(row["via"])
         with self._lock:
             self.versions_read += len(found)
