@@ -6,7 +6,10 @@ of `kb`, so the build side and the read side both stand on it."""
 
 from __future__ import annotations
 
+import re
+
 from kb.model import Topic, Version
+from kb.numbering import ancestors, bare
 from kb.vocabulary import reference_keys
 from rulings.normalize import headword_key
 
@@ -31,4 +34,40 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
         texts = [latest[(game, k)] for r in cited for k in reference_keys(r)[:1] if (game, k) in latest]
         if texts:
             found[version.id] = "\n".join(dict.fromkeys(texts))
+    for ident, titles in section_titles(versions, topics).items():
+        found[ident] = f"{found[ident]}\n{titles}" if ident in found else titles
+    return found
+
+
+NUMBERED_SERIES = "comprehensive-rules"
+"""The series of numbered rules, whose sections carry titles (``702.19 Trample``)."""
+TITLE_WORDS = 8
+"""A section's title is a few words (at most this many) ending with no punctuation of a sentence."""
+_SENTENCE_END = re.compile(r"[.:;!?)\u201d\"]\s*$")
+
+
+def title(text: str) -> bool:
+    """Whether a rule's text is a section's title (``Trample``, ``Ink a Card``), not a rule's sentence."""
+    words = text.split()
+    return 0 < len(words) <= TITLE_WORDS and "\n" not in text.strip() and not _SENTENCE_END.search(text)
+
+
+def section_titles(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
+    """Version id -> the titles of the sections a numbered rule stands in, nearest first (``702.19b``:
+    ``Trample``, ``Keyword Abilities``, ``Additional Rules``), each the latest title of that number
+    in the game: a judge asks about trample in words the rule's own text need not repeat."""
+    latest: dict[tuple[str, str], str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        if number is not None and version.valid_from is not None:
+            latest[(topics[version.topic].game, number)] = version.text
+    found: dict[int, str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        if number is None:
+            continue
+        game = topics[version.topic].game
+        titles = [t for n in ancestors(number) if title(t := latest.get((game, n), ""))]
+        if titles:
+            found[version.id] = "\n".join(titles)
     return found
