@@ -41,5 +41,10 @@ def under(child: str, parent: str) -> bool:
 
 def ancestors(number: str) -> list[str]:
     """The numbers a (bare) number stands under, nearest first, whether or not a document holds
-    them: ``702.19b`` -> ``702.19``, ``702``, ``7``; ``6.1.2`` -> ``6.1``, ``6``."""
-    return [number[:i] for i in range(len(number) - 1, 0, -1) if under(number, number[:i])]
+    them: ``702.19b`` -> ``702.19``, ``702``, ``7`` (the chapter its section ``702`` stands in);
+    ``6.1.2`` -> ``6.1``, ``6``."""
+    found: list[str] = []
+    while parent := next((number[:i] for i in range(len(number) - 1, 0, -1) if under(number, number[:i])), None):
+        found.append(parent)
+        number = parent
+    return found

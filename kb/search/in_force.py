@@ -38,7 +38,7 @@ from kb.search.plans import (
     whole_query,
 )
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
-from kb.search.restating import restates, restating_documents
+from kb.search.restating import restates, restating_documents, with_cited_rules
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
@@ -211,6 +211,8 @@ def search(
     find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
     find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)
+    if kind is None and not (fixed or typed).clauses:  # the rules cited are of no other kind, document or word
+        hits = with_cited_rules(hits, lambda h: names_entry(fixed or typed, h), parts, restating, on or dt.date.today())
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
         hits = [(v, "") for v in numbered] + [h for h in hits if h[0] not in numbered]

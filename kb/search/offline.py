@@ -50,7 +50,7 @@ from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
 from kb.search.questions import FILLER
-from kb.search.restating import restates, restating_documents
+from kb.search.restating import cited_rules, restates, restating_documents
 from kb.texts import extra_text, see_texts
 from kb.vocabulary import series_kind
 from rulings.normalize import headword_key
@@ -129,6 +129,10 @@ def documents(parts: Parts, on: dt.date) -> list[dict[str, Any]]:
                 "named": [t.text for t in _HEADWORD(headword_key(version.headword))],
             }
         )
+    at = {version.id: number for number, version in enumerate(versions)}
+    for version, document in zip(versions, found, strict=True):
+        if document["restates"]:
+            document["cites"] = [at[v] for v in cited_rules(parts, version, on) if v in at]
     return found
 
 

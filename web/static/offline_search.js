@@ -267,6 +267,26 @@
     return "No text holds: " + nothing + " \u2014 the results below match only: " + only + ".";
   }
 
+  function cited(index, found, reading) {
+    // The numbered rules a Glossary entry the query names cites, just before it
+    // (kb.search.restating.with_cited_rules).
+    var words = new Set();
+    reading.words.forEach(function (w) { analysed(w, true).forEach(function (t) { words.add(t); }); });
+    var placed = [];
+    var moved = new Set();
+    found.forEach(function (h) {
+      var doc = index.docs[h.number];
+      var name = doc.named || [];
+      if (doc.restates && name.length && name.every(function (t) { return words.has(t); })) {
+        (doc.cites || []).forEach(function (n) {
+          if (!moved.has(n) && n !== h.number) { placed.push({ number: n, score: h.score }); moved.add(n); }
+        });
+      }
+      if (!moved.has(h.number)) { placed.push(h); moved.add(h.number); }
+    });
+    return placed;
+  }
+
   function ask(index, text, options) {
     // The answer to a query as the server gives it (kb.search.search): hits (document, marked
     // words, score), the words searched, and the correction (`corrected`, or `meant`: two).
@@ -278,6 +298,7 @@
     [typed, fixed].forEach(function (r) { if (r) { index.prepare(r, options.exact); } });
     var reading = fixed || typed;
     var found = index.run(reading, options, limit);
+    if (!options.kind && !reading.clauses.length) { found = cited(index, found, reading).slice(0, limit); }
     if (options.live && typed.words.length && !/["*]\s*$/.test(text) && text === text.replace(/\s+$/, "")) {
       var growing = Object.assign({}, typed, { words: typed.words.slice(0, -1), prefixes: typed.prefixes.concat([typed.words[typed.words.length - 1]]) });
       index.prepare(growing, options.exact);
