@@ -76,6 +76,13 @@ def test_a_glossary_entry_named_brings_the_rule_it_cites(magic: KnowledgeBase) -
     assert "mtg:103-4" not in only
 
 
+def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBase) -> None:
+    # "flyer" is in no rule: the agent noun of "fly", read as "flying" as a misspelling would be
+    answer = magic.search("what creatures can block a flyer", game="mtg", limit=3)
+    assert answer["corrected"] == "creatures block flying"
+    assert answer["results"][0]["topic"] == "mtg:702-9b"  # "... can't be blocked except by creatures with flying"
+
+
 def test_the_export_says_which_entries_restate_a_rule(magic: KnowledgeBase) -> None:
     documents = {d["topic"]: d for d in magic.offline_index(dt.date.today())["documents"]}
     assert documents["mtg:legend-rule"]["restates"] is True

@@ -7,8 +7,9 @@ dropped unless they are all there is, and a word typed twice counts once.
 `Vocabulary.spellings` mends a word of five or more letters that the knowledge base has never
 seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): to a known
 word within one edit for words up to five letters, two for longer ones (or whose bare form
-is, ``cloked``: cloaked); a word that fits the rest of the query first (the entries hold it
-with another of its words), then the nearest, headword and card-name words, the commonest;
+is, ``cloked``: cloaked; a doer the rules never name, ``flyer``: flying); a word that fits the
+rest of the query first (the entries hold it with another of its words), then the nearest,
+headword and card-name words, the commonest;
 two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
 gives the name words a word's inflections match as if typed (``commandeered``: commandeering).
 `rule_number` reads a rule number typed alone (``702.9a``, ``rule 702.9``, ``section 8``).
@@ -382,9 +383,10 @@ def _close(best: tuple[bool, int, bool, int, int, str], other: tuple[bool, int, 
 
 
 def _bare(word: str) -> str:
-    """``word`` without an inflectional ending, nothing restored (``cloked`` -> clok,
-    ``cloaking`` -> cloak), to compare a misspelt inflection with a known one."""
-    for ending in ("ing", "ies", "es", "ed", "s"):
+    """``word`` without an inflectional ending, or the ``-er`` of a doer, nothing restored
+    (``cloked`` -> clok, ``cloaking`` -> cloak, ``flyer`` -> fly), to compare a misspelt
+    inflection, or a doer the rules never name, with a known word (``flyer``: flying)."""
+    for ending in ("ing", "ies", "ers", "es", "ed", "er", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             return word[: -len(ending)]
     return word
