@@ -23,7 +23,15 @@ from offline_parity import NODE, compare
 
 RELEASE = SHARED / "mtg-cr" / "MagicCompRules-20210419.txt"
 pytestmark = pytest.mark.skipif(not RELEASE.is_file(), reason="../shared/mtg-cr (the real releases) is absent")
-QUESTIONS = ['"legend rule"', "trample", "how does the london mulligan work", "range of influence", "first strike"]
+QUESTIONS = [
+    '"legend rule"',
+    "trample",
+    "how does the london mulligan work",
+    "range of influence",
+    "first strike",
+    "what creatures can block a flyer",
+    "can I block with a tapped creature",
+]
 
 
 @pytest.fixture(scope="module")
@@ -81,6 +89,11 @@ def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBas
     answer = magic.search("what creatures can block a flyer", game="mtg", limit=3)
     assert answer["corrected"] == "creatures block flying"
     assert answer["results"][0]["topic"] == "mtg:702-9b"  # "... can't be blocked except by creatures with flying"
+
+
+def test_a_state_is_searched_with_its_negation(magic: KnowledgeBase) -> None:
+    # 509.1a "... The chosen creatures must be untapped.": the rule answers "tapped" by "untapped"
+    assert topics(magic, "can I block with a tapped creature")[0] == "mtg:509-1a"
 
 
 def test_the_export_says_which_entries_restate_a_rule(magic: KnowledgeBase) -> None:

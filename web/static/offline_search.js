@@ -29,6 +29,7 @@
     var self = this;
     typed.joined = {};
     typed.inflected = {};
+    typed.opposite = {};
     typed.also = typed.also || {};
     if (typed.words.length > 1) {
       for (var i = 0; i + 1 < typed.words.length; i++) {
@@ -41,15 +42,20 @@
       var all = typed.words.slice();
       Object.keys(typed.also).forEach(function (w) { all = all.concat(typed.also[w]); });
       all.forEach(function (w) { var found = self.inflections(w); if (found.length) { typed.inflected[w] = found; } });
+      typed.words.forEach(function (w) {
+        // its negation by un-, searched with it (kb.search.questions.Vocabulary.opposites)
+        var f = fold(w);
+        if (f && self.known(f) && self.known("un" + f)) { typed.opposite[w] = "un" + f; }
+      });
     }
     return typed;
   };
 
   Index.prototype.wordQuery = function (typed, word) {
-    // The clauses of one word (kb.plans._either): as typed, the compound it makes, another spelling.
+    // The clauses of one word (kb.plans._either): as typed, the compound it makes, its negation, another spelling.
     var clauses = wordClauses(word, typed.inflected[word]);
     if (!clauses.length) { return clauses; }
-    [typed.joined[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
+    [typed.joined[word] || "", typed.opposite[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
       if (w) { clauses = clauses.concat(wordClauses(w, typed.inflected[w])); }
     });
     return clauses;
@@ -160,7 +166,12 @@
     var add = function (w) {
       analysed(w, false).forEach(function (t) { out.add(t); (self.family.get(self.stemOf(t)) || []).forEach(function (x) { out.add(x); }); });
     };
-    typed.words.forEach(function (w) { add(w); if (typed.joined[w]) { add(typed.joined[w]); } (typed.also[w] || []).forEach(add); });
+    typed.words.forEach(function (w) {
+      add(w);
+      if (typed.joined[w]) { add(typed.joined[w]); }
+      if (typed.opposite && typed.opposite[w]) { add(typed.opposite[w]); }
+      (typed.also[w] || []).forEach(add);
+    });
     typed.prefixes.forEach(function (p) {
       var start = fold(p);
       self.terms.forEach(function (t) { if (start.length >= MIN_PREFIX && t.indexOf(start) === 0) { out.add(t); } });
