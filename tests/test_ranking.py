@@ -31,6 +31,7 @@ QUESTIONS = [
     "first strike",
     "what creatures can block a flyer",
     "can I block with a tapped creature",
+    "what does scry do",
 ]
 
 

@@ -59,3 +59,11 @@ def test_a_rule_holds_the_titles_of_its_sections(lorcana: KnowledgeBase) -> None
     assert extra["lorcana:4-2-3"] == "Ink a Card"  # 4. TURN ACTIONS holds over a tenth of the rules
     assert extra["lorcana:8-10-1"] == "Shift"  # and 8. KEYWORDS
     assert extra["lorcana:3-2"] == "TURN STRUCTURE"
+
+
+def test_the_rule_defining_a_title_the_query_names_comes_first(lorcana: KnowledgeBase) -> None:
+    # 8.10.1 "The Shift keyword represents a static ability ... Shift means ..." under 8.10. Shift
+    assert lorcana.search("how does shift work", game="lorcana")["results"][0]["topic"] == "lorcana:8-10-1"
+    documents = {d["topic"]: d for d in lorcana.offline_index(dt.date.today())["documents"]}
+    assert documents["lorcana:8-10-1"]["defines"] == ["shift"]
+    assert "defines" not in documents["lorcana:8-10-2"]

@@ -295,7 +295,12 @@
       }
       if (!moved.has(h.number)) { placed.push(h); moved.add(h.number); }
     });
-    return placed;
+    // Then the rules defining a term the query names first (kb.search.restating.with_defining_rules).
+    var defining = function (h) {
+      var terms = index.docs[h.number].defines || [];
+      return terms.length > 0 && terms.every(function (t) { return words.has(t); });
+    };
+    return placed.filter(defining).concat(placed.filter(function (h) { return !defining(h); }));
   }
 
   function ask(index, text, options) {
