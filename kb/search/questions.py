@@ -94,6 +94,7 @@ FILLER = frozenset(
         "or",
         "should",
         "so",
+        "still",
         "than",
         "that",
         "the",
