@@ -121,8 +121,6 @@ FILLER = frozenset(
         "why",
         "will",
         "with",
-        "work",
-        "works",
         "would",
         "you",
         "your",
