@@ -133,5 +133,5 @@ def test_the_fit_decides_between_candidates_as_near() -> None:
 
 
 def test_a_word_is_searched_with_its_negation_when_known() -> None:
-    vocabulary = Vocabulary({"tapped": 5, "untapped": 3, "ship": 9, "stopped": 2}, ["ship"])
-    assert vocabulary.opposites(["Tapped", "ship", "stopped"]) == {"Tapped": "untapped"}
+    vocabulary = Vocabulary({"tapped": 5, "untapped": 3, "ship": 9, "stopped": 2, "less": 4, "unless": 9}, ["ship"])
+    assert vocabulary.opposites(["Tapped", "ship", "stopped", "less"]) == {"Tapped": "untapped"}  # "unless" no

@@ -12,7 +12,7 @@ rest of the query first (the entries hold it with another of its words), then th
 headword and card-name words, the commonest;
 two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
 gives the name words a word's inflections match as if typed (``commandeered``: commandeering);
-`Vocabulary.opposites`, a word's negation by ``un-`` searched with it (``tapped``: untapped).
+`Vocabulary.opposites`, a state's negation by ``un-`` searched with it (``tapped``: untapped).
 `rule_number` reads a rule number typed alone (``702.9a``, ``rule 702.9``, ``section 8``).
 """
 
@@ -161,7 +161,7 @@ class Typed:
     """A word -> the other inflections of it among headword and card-name words
     (``commandeered`` -> commandeering), matched in names as the word typed is."""
     opposite: dict[str, str] = field(default_factory=dict)
-    """A word -> its negation by ``un-`` that the knowledge base holds (``tapped`` -> untapped),
+    """A state -> its negation by ``un-`` that the knowledge base holds (``tapped`` -> untapped),
     searched with it: a rule states a condition either way ("the chosen creatures must be untapped")."""
 
 
@@ -307,8 +307,10 @@ class Vocabulary:
         return [name for name in self._with_stem(stem(folded)) if name in self.names and name != folded]
 
     def opposites(self, words: list[str]) -> dict[str, str]:
-        """Each known word whose negation by ``un-`` is known too -> that negation (``tapped`` -> untapped)."""
-        return {w: "un" + f for w in words if (f := fold_word(w)) and f in self and "un" + f in self}
+        """Each known state (a participle: ``tapped``, ``exerted``, ``blocked``) whose negation by
+        ``un-`` is known too -> that negation (``tapped`` -> untapped); a word of another form
+        may only begin as one does (``less``, ``unless``)."""
+        return {w: "un" + f for w in words if (f := fold_word(w)).endswith("ed") and f in self and "un" + f in self}
 
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""

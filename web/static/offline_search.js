@@ -43,9 +43,9 @@
       Object.keys(typed.also).forEach(function (w) { all = all.concat(typed.also[w]); });
       all.forEach(function (w) { var found = self.inflections(w); if (found.length) { typed.inflected[w] = found; } });
       typed.words.forEach(function (w) {
-        // its negation by un-, searched with it (kb.search.questions.Vocabulary.opposites)
+        // a state's negation by un-, searched with it (kb.search.questions.Vocabulary.opposites)
         var f = fold(w);
-        if (f && self.known(f) && self.known("un" + f)) { typed.opposite[w] = "un" + f; }
+        if (/ed$/.test(f) && self.known(f) && self.known("un" + f)) { typed.opposite[w] = "un" + f; }
       });
     }
     return typed;
