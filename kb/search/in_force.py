@@ -212,9 +212,9 @@ def search(
     find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
     find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)
-    if kind is None and not (fixed or typed).clauses:  # the rules cited are of no other kind, document or word
-        hits = with_cited_rules(hits, lambda h: names_entry(fixed or typed, h), parts, restating, on or dt.date.today())
-        hits = with_defining_rules(hits, lambda h: names_entry(fixed or typed, h), parts, on or dt.date.today())
+    if kind is None and not (fixed or typed).clauses:  # the rules moved up are of no other kind, document or word
+        day, named = on or dt.date.today(), lambda h: names_entry(fixed or typed, h)
+        hits = with_defining_rules(with_cited_rules(hits, named, parts, restating, day), named, parts, restating, day)
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
         hits = [(v, "") for v in numbered] + [h for h in hits if h[0] not in numbered]

@@ -117,10 +117,13 @@ def defines(text: str, term: str) -> bool:
 
 
 def with_defining_rules(
-    hits: list[tuple[int, str]], named: Callable[[str], bool], parts: Parts, on: dt.date
+    hits: list[tuple[int, str]], named: Callable[[str], bool], parts: Parts, documents: frozenset[str], on: dt.date
 ) -> list[tuple[int, str]]:
     """``hits`` with the rules that define a term the query names (`defined_term`) first: "how
-    does shift work" is answered by the rule saying what Shift means."""
+    does shift work" is answered by the rule saying what Shift means. ``documents``: the numbered
+    rules documents (`restating_documents`), without which nothing is read."""
+    if not documents or not hits:
+        return hits
     read = parts.reader.versions_numbered([version for version, _ in hits])
     first = [
         hit for hit in hits if (v := read.get(hit[0])) is not None and (t := defined_term(parts, v, on)) and named(t)
