@@ -1,12 +1,17 @@
 """What a version's search document holds beside its own text (`extra_text`): the publisher's
 summary, its note, a table row's cells, and the text its "See X" references point to
-(`see_texts`). The index writer (`kb.index.writer`) and the export's browser index
+(`see_texts`), and for a numbered rule the titles of the sections it stands in
+(`section_titles`). The index writer (`kb.index.writer`) and the export's browser index
 (`kb.search.offline`) both make it here, so the two search the same words; it is of the floor
 of `kb`, so the build side and the read side both stand on it."""
 
 from __future__ import annotations
 
+import re
+from collections import Counter
+
 from kb.model import Topic, Version
+from kb.numbering import ancestors, bare
 from kb.vocabulary import reference_keys
 from rulings.normalize import headword_key
 
@@ -19,7 +24,8 @@ def extra_text(version: Version, targets: str) -> str:
 
 
 def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
-    """Version id -> the latest text of the topics its "See X" references name (same game)."""
+    """Version id -> the latest text of the topics its "See X" references name (same game), and
+    the titles of the sections a numbered rule stands in (`section_titles`)."""
     latest: dict[tuple[str, str], str] = {}
     for version in versions:
         if version.text and version.valid_from is not None:
@@ -31,4 +37,51 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
         texts = [latest[(game, k)] for r in cited for k in reference_keys(r)[:1] if (game, k) in latest]
         if texts:
             found[version.id] = "\n".join(dict.fromkeys(texts))
+    for ident, titles in section_titles(versions, topics).items():
+        found[ident] = f"{found[ident]}\n{titles}" if ident in found else titles
+    return found
+
+
+NUMBERED_SERIES = "comprehensive-rules"
+"""The series of numbered rules, whose sections carry titles (``702.19 Trample``)."""
+TITLE_WORDS = 8
+"""A section's title is a few words (at most this many) ending with no punctuation of a sentence."""
+SECTION_SHARE = 0.1
+"""A section holding more than this share of its game's numbered rules (a chapter: Magic's
+``7. Additional Rules``, ``702. Keyword Abilities``) gives its title to none: a word a tenth of
+the rules share tells a search nothing, and only crowds the rules that mention it."""
+_SENTENCE_END = re.compile(r"[.:;!?)\u201d\"]\s*$")
+
+
+def title(text: str) -> bool:
+    """Whether a rule's text is a section's title (``Trample``, ``Ink a Card``), not a rule's sentence."""
+    words = text.split()
+    return 0 < len(words) <= TITLE_WORDS and "\n" not in text.strip() and not _SENTENCE_END.search(text)
+
+
+def section_titles(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
+    """Version id -> the titles of the sections a numbered rule stands in, nearest first (``3.2.1.1``:
+    ``Ready``, ``Start-of-Turn Phase``, ``TURN STRUCTURE``), each the latest title of that number in
+    the game, but those of sections too large to tell anything (`SECTION_SHARE`): a judge asks
+    about trample in words the rule's own text need not repeat (``702.19b``: ``Trample``)."""
+    latest: dict[tuple[str, str], str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        if number is not None and version.valid_from is not None:
+            latest[(topics[version.topic].game, number)] = version.text
+    size: Counter[tuple[str, str]] = Counter((game, up) for game, number in latest for up in ancestors(number))
+    rules = Counter(game for game, _ in latest)
+    found: dict[int, str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        if number is None:
+            continue
+        game = topics[version.topic].game
+        titles = [
+            t
+            for n in ancestors(number)
+            if size[(game, n)] <= SECTION_SHARE * rules[game] and title(t := latest.get((game, n), ""))
+        ]
+        if titles:
+            found[version.id] = "\n".join(titles)
     return found

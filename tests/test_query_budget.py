@@ -47,6 +47,14 @@ def test_stop_words_alone_are_searched_once_each(bundled: KnowledgeBase) -> None
     assert work.terms == 4 * len(WORD_FIELDS) == 24
 
 
+def test_a_judges_question_words_are_not_searched() -> None:
+    # "how many", "how much", "just", "but", "still" ask; the rest is what is asked about
+    assert read_query("how much lore does questing give me").words == ["lore", "questing", "give"]
+    assert read_query("can an exerted item still use abilities").words == ["exerted", "item", "use", "abilities"]
+    assert read_query("can a character I just played sing").words == ["character", "played", "sing"]
+    assert read_query("how many seed cards").words == ["seed", "cards"]
+
+
 def test_a_repeated_word_is_the_word(bundled: KnowledgeBase) -> None:
     assert read_query("ship ship ship").words == read_query("ship SHIP Ship, ship").words == ["ship"]
     assert read_query("ship " * 100).words == ["ship"]

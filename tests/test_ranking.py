@@ -23,7 +23,16 @@ from offline_parity import NODE, compare
 
 RELEASE = SHARED / "mtg-cr" / "MagicCompRules-20210419.txt"
 pytestmark = pytest.mark.skipif(not RELEASE.is_file(), reason="../shared/mtg-cr (the real releases) is absent")
-QUESTIONS = ['"legend rule"', "trample", "how does the london mulligan work", "range of influence", "first strike"]
+QUESTIONS = [
+    '"legend rule"',
+    "trample",
+    "how does the london mulligan work",
+    "range of influence",
+    "first strike",
+    "what creatures can block a flyer",
+    "can I block with a tapped creature",
+    "what does scry do",
+]
 
 
 @pytest.fixture(scope="module")
@@ -59,10 +68,42 @@ def test_a_rule_ranks_above_the_glossary_entry_restating_it(magic: KnowledgeBase
         assert [t.rstrip("abcde") for t in trample[:3]] == ["mtg:702-19"] * 3  # 702.19a-e, not the Glossary's
 
 
+def test_a_glossary_entry_named_brings_the_rule_it_cites(magic: KnowledgeBase) -> None:
+    # "London Mulligan: Informal term for the current system of mulligan rules. See rule 103.4."
+    for every_version in (False, True):
+        assert topics(magic, "how does the london mulligan work", every_version)[:2] == [
+            "mtg:103-4",
+            "mtg:london-mulligan",
+        ]
+    # "First Strike ... See rule 702.7": 702.7 is only the section's title, its subrules answer
+    first = topics(magic, "first strike")
+    assert "mtg:702-7" not in first[:3]
+    assert [t.rstrip("abcd") for t in first[:3]] == ["mtg:702-7"] * 3  # 702.7a-d
+    # a kind asked for keeps its kind: the Glossary entry alone
+    only = [h["topic"] for h in magic.search("london mulligan", game="mtg", kind="glossary")["results"]]
+    assert only[0] == "mtg:london-mulligan"
+    assert "mtg:103-4" not in only
+
+
+def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBase) -> None:
+    # "flyer" is in no rule: the agent noun of "fly", read as "flying" as a misspelling would be
+    answer = magic.search("what creatures can block a flyer", game="mtg", limit=3)
+    assert answer["corrected"] == "creatures block flying"
+    assert answer["results"][0]["topic"] == "mtg:702-9b"  # "... can't be blocked except by creatures with flying"
+
+
+def test_a_state_is_searched_with_its_negation(magic: KnowledgeBase) -> None:
+    # 509.1a "... The chosen creatures must be untapped.": the rule answers "tapped" by "untapped"
+    assert topics(magic, "can I block with a tapped creature")[0] == "mtg:509-1a"
+
+
 def test_the_export_says_which_entries_restate_a_rule(magic: KnowledgeBase) -> None:
     documents = {d["topic"]: d for d in magic.offline_index(dt.date.today())["documents"]}
     assert documents["mtg:legend-rule"]["restates"] is True
     assert documents["mtg:704-5j"]["restates"] is False
+    numbers = {d["topic"]: n for n, d in enumerate(magic.offline_index(dt.date.today())["documents"])}
+    assert documents["mtg:london-mulligan"]["cites"] == [numbers["mtg:103-4"]]
+    assert "cites" not in documents["mtg:704-5j"]
 
 
 @pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")

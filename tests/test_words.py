@@ -130,3 +130,8 @@ def test_the_fit_decides_between_candidates_as_near() -> None:
     assert vocabulary.spellings("cloked", lambda c: fits.get(c, 0)) == ["cloaked"]  # seen with the other words
     assert vocabulary.spellings("cloked", lambda c: {"closed": 2, "cloaked": 3}.get(c, 0)) == ["cloaked", "closed"]
     assert vocabulary.spellings("cloaks") == []  # an inflection of a known word is known
+
+
+def test_a_word_is_searched_with_its_negation_when_known() -> None:
+    vocabulary = Vocabulary({"tapped": 5, "untapped": 3, "ship": 9, "stopped": 2, "less": 4, "unless": 9}, ["ship"])
+    assert vocabulary.opposites(["Tapped", "ship", "stopped", "less"]) == {"Tapped": "untapped"}  # "unless" no

@@ -206,6 +206,11 @@ class OfflineDocument(TypedDict):
     partial: str | None
     restates: bool
     """A Glossary entry restating a numbered rule: ranked after the rules (`kb.search.restating`)."""
+    cites: NotRequired[list[int]]
+    """Such an entry's numbered rules cited, by their number among the documents: placed just
+    before it when the query names it."""
+    defines: NotRequired[list[str]]
+    """The words of the section title a numbered rule says the meaning of: first when the query names it."""
     name: str
     refers: list[str]
     tier: int

@@ -16,44 +16,24 @@ chapter deeper than that lists its rules one level down). The rules a text cites
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import TYPE_CHECKING, Any
 
 from kb.answers import RuleNode, TopicRef
+from kb.numbering import bare, number_order, numbered, under
 from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
 
-_PIECE = re.compile(r"\d+|[a-z]+")
-_NUMBERED = re.compile(r"^\d+(?:\.\d+)*[a-z]*\.?$")
 MAX_TREE = 400
 """How many rules a rule's tree holds at most below it; past that, only the rules directly under it."""
 
 
-def number_order(number: str) -> tuple[tuple[int, str], ...]:
-    """How rule numbers sort: ``702.9b`` before ``702.10``."""
-    return tuple((int(p), "") if p.isdigit() else (0, p) for p in _PIECE.findall(number))
-
-
 def listing_order(headword: str) -> tuple[int, tuple[tuple[int, str], ...], str]:
     """How a list of topics is ordered: rule numbers first in number order, then by headword key."""
-    if _NUMBERED.match(headword):
+    if numbered(headword):
         return 0, number_order(headword), ""
     return 1, (), headword_key(headword)
-
-
-def bare(headword: str) -> str | None:
-    """A rule number without its trailing period (``6.1.`` -> ``6.1``); None for a headword that is no number."""
-    return headword.rstrip(".") if _NUMBERED.match(headword) else None
-
-
-def under(child: str, parent: str) -> bool:
-    """Whether the (bare) number ``child`` begins with ``parent`` at a boundary of its numbering."""
-    if len(child) <= len(parent) or not child.startswith(parent):
-        return False
-    next_char = child[len(parent)]
-    return next_char == "." or (parent[-1].isdigit() and next_char.isalpha()) or (parent + child).isdigit()
 
 
 def _below(parts: Parts, topic: str) -> tuple[dict[str, Any] | None, list[dict[str, Any]]]:

@@ -10,7 +10,8 @@ export time, so the browser only looks words up and scores as the server does
   label, status, text, citation, key, card names, document), what the filters and phrases test
   (game, kind, document; the headword, card names, text and any extra text), whether it is a
   Glossary entry restating a numbered rule (``restates``: ranked after the rules,
-  `kb.search.restating`) and ``lengths``:
+  `kb.search.restating`; ``cites``: the documents of the rules it cites), the terms of the
+  section title a numbered rule defines (``defines``), and ``lengths``:
   the words of its headword, card names, text and extra text (`kb.texts.extra_text`) as the
   server's index stores a field's length (`FIELDS`; one byte, an approximation);
 - ``averages``: each field's average length over the documents, of the lengths as coded (as the
@@ -50,7 +51,7 @@ from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
 from kb.search.questions import FILLER
-from kb.search.restating import restates, restating_documents
+from kb.search.restating import cited_rules, defined_term, restates, restating_documents
 from kb.texts import extra_text, see_texts
 from kb.vocabulary import series_kind
 from rulings.normalize import headword_key
@@ -129,6 +130,12 @@ def documents(parts: Parts, on: dt.date) -> list[dict[str, Any]]:
                 "named": [t.text for t in _HEADWORD(headword_key(version.headword))],
             }
         )
+    at = {version.id: number for number, version in enumerate(versions)}
+    for version, document in zip(versions, found, strict=True):
+        if document["restates"]:
+            document["cites"] = [at[v] for v in cited_rules(parts, version, on) if v in at]
+        if (term := defined_term(parts, version, on)) is not None:
+            document["defines"] = [t.text for t in _HEADWORD(headword_key(term))]
     return found
 
 

@@ -74,11 +74,14 @@ def word_query(word: str, inflections: list[str] | None = None) -> Node | None:
 
 
 def _either(word: str, typed: Typed) -> Node | None:
-    """A word (or its inflections in names), or the compound it makes with its neighbour, or
-    another spelling as likely of a corrected word."""
+    """A word (or its inflections in names), or the compound it makes with its neighbour, or its
+    negation by ``un-`` (`kb.search.questions.Typed.opposite`), or another spelling as likely of a
+    corrected word."""
     alone = word_query(word, typed.inflected.get(word))
     others = [
-        word_query(w, typed.inflected.get(w)) for w in [typed.joined.get(word, ""), *typed.also.get(word, [])] if w
+        word_query(w, typed.inflected.get(w))
+        for w in [typed.joined.get(word, ""), typed.opposite.get(word, ""), *typed.also.get(word, [])]
+        if w
     ]
     found = [q for q in [alone, *others] if q is not None]
     return (Or(tuple(found)) if len(found) > 1 else found[0]) if alone is not None else None

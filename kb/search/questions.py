@@ -7,10 +7,12 @@ dropped unless they are all there is, and a word typed twice counts once.
 `Vocabulary.spellings` mends a word of five or more letters that the knowledge base has never
 seen, nor begins (it may be half typed), nor inflects (``cloaked`` for cloaking): to a known
 word within one edit for words up to five letters, two for longer ones (or whose bare form
-is, ``cloked``: cloaked); a word that fits the rest of the query first (the entries hold it
-with another of its words), then the nearest, headword and card-name words, the commonest;
+is, ``cloked``: cloaked; a doer the rules never name, ``flyer``: flying); a word that fits the
+rest of the query first (the entries hold it with another of its words), then the nearest,
+headword and card-name words, the commonest;
 two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
-gives the name words a word's inflections match as if typed (``commandeered``: commandeering).
+gives the name words a word's inflections match as if typed (``commandeered``: commandeering);
+`Vocabulary.opposites`, a state's negation by ``un-`` searched with it (``tapped``: untapped).
 `rule_number` reads a rule number typed alone (``702.9a``, ``rule 702.9``, ``section 8``).
 """
 
@@ -53,6 +55,7 @@ FILLER = frozenset(
         "be",
         "been",
         "being",
+        "but",
         "by",
         "can",
         "could",
@@ -79,8 +82,11 @@ FILLER = frozenset(
         "is",
         "it",
         "its",
+        "just",
+        "many",
         "may",
         "me",
+        "much",
         "might",
         "my",
         "of",
@@ -88,6 +94,7 @@ FILLER = frozenset(
         "or",
         "should",
         "so",
+        "still",
         "than",
         "that",
         "the",
@@ -153,6 +160,9 @@ class Typed:
     inflected: dict[str, list[str]] = field(default_factory=dict)
     """A word -> the other inflections of it among headword and card-name words
     (``commandeered`` -> commandeering), matched in names as the word typed is."""
+    opposite: dict[str, str] = field(default_factory=dict)
+    """A state -> its negation by ``un-`` that the knowledge base holds (``tapped`` -> untapped),
+    searched with it: a rule states a condition either way ("the chosen creatures must be untapped")."""
 
 
 def read_query(text: str) -> Typed:
@@ -296,6 +306,12 @@ class Vocabulary:
         folded = fold_word(word)
         return [name for name in self._with_stem(stem(folded)) if name in self.names and name != folded]
 
+    def opposites(self, words: list[str]) -> dict[str, str]:
+        """Each known state (a participle: ``tapped``, ``exerted``, ``blocked``) whose negation by
+        ``un-`` is known too -> that negation (``tapped`` -> untapped); a word of another form
+        may only begin as one does (``less``, ``unless``)."""
+        return {w: "un" + f for w in words if (f := fold_word(w)).endswith("ed") and f in self and "un" + f in self}
+
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""
         found: dict[str, str] = {}
@@ -378,9 +394,10 @@ def _close(best: tuple[bool, int, bool, int, int, str], other: tuple[bool, int, 
 
 
 def _bare(word: str) -> str:
-    """``word`` without an inflectional ending, nothing restored (``cloked`` -> clok,
-    ``cloaking`` -> cloak), to compare a misspelt inflection with a known one."""
-    for ending in ("ing", "ies", "es", "ed", "s"):
+    """``word`` without an inflectional ending, or the ``-er`` of a doer, nothing restored
+    (``cloked`` -> clok, ``cloaking`` -> cloak, ``flyer`` -> fly), to compare a misspelt
+    inflection, or a doer the rules never name, with a known word (``flyer``: flying)."""
+    for ending in ("ing", "ies", "ers", "es", "ed", "er", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             return word[: -len(ending)]
     return word

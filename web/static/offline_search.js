@@ -29,6 +29,7 @@
     var self = this;
     typed.joined = {};
     typed.inflected = {};
+    typed.opposite = {};
     typed.also = typed.also || {};
     if (typed.words.length > 1) {
       for (var i = 0; i + 1 < typed.words.length; i++) {
@@ -41,15 +42,20 @@
       var all = typed.words.slice();
       Object.keys(typed.also).forEach(function (w) { all = all.concat(typed.also[w]); });
       all.forEach(function (w) { var found = self.inflections(w); if (found.length) { typed.inflected[w] = found; } });
+      typed.words.forEach(function (w) {
+        // a state's negation by un-, searched with it (kb.search.questions.Vocabulary.opposites)
+        var f = fold(w);
+        if (/ed$/.test(f) && self.known(f) && self.known("un" + f)) { typed.opposite[w] = "un" + f; }
+      });
     }
     return typed;
   };
 
   Index.prototype.wordQuery = function (typed, word) {
-    // The clauses of one word (kb.plans._either): as typed, the compound it makes, another spelling.
+    // The clauses of one word (kb.plans._either): as typed, the compound it makes, its negation, another spelling.
     var clauses = wordClauses(word, typed.inflected[word]);
     if (!clauses.length) { return clauses; }
-    [typed.joined[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
+    [typed.joined[word] || "", typed.opposite[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
       if (w) { clauses = clauses.concat(wordClauses(w, typed.inflected[w])); }
     });
     return clauses;
@@ -160,7 +166,12 @@
     var add = function (w) {
       analysed(w, false).forEach(function (t) { out.add(t); (self.family.get(self.stemOf(t)) || []).forEach(function (x) { out.add(x); }); });
     };
-    typed.words.forEach(function (w) { add(w); if (typed.joined[w]) { add(typed.joined[w]); } (typed.also[w] || []).forEach(add); });
+    typed.words.forEach(function (w) {
+      add(w);
+      if (typed.joined[w]) { add(typed.joined[w]); }
+      if (typed.opposite && typed.opposite[w]) { add(typed.opposite[w]); }
+      (typed.also[w] || []).forEach(add);
+    });
     typed.prefixes.forEach(function (p) {
       var start = fold(p);
       self.terms.forEach(function (t) { if (start.length >= MIN_PREFIX && t.indexOf(start) === 0) { out.add(t); } });
@@ -267,6 +278,31 @@
     return "No text holds: " + nothing + " \u2014 the results below match only: " + only + ".";
   }
 
+  function cited(index, found, reading) {
+    // The numbered rules a Glossary entry the query names cites, just before it
+    // (kb.search.restating.with_cited_rules).
+    var words = new Set();
+    reading.words.forEach(function (w) { analysed(w, true).forEach(function (t) { words.add(t); }); });
+    var placed = [];
+    var moved = new Set();
+    found.forEach(function (h) {
+      var doc = index.docs[h.number];
+      var name = doc.named || [];
+      if (doc.restates && name.length && name.every(function (t) { return words.has(t); })) {
+        (doc.cites || []).forEach(function (n) {
+          if (!moved.has(n) && n !== h.number) { placed.push({ number: n, score: h.score }); moved.add(n); }
+        });
+      }
+      if (!moved.has(h.number)) { placed.push(h); moved.add(h.number); }
+    });
+    // Then the rules defining a term the query names first (kb.search.restating.with_defining_rules).
+    var defining = function (h) {
+      var terms = index.docs[h.number].defines || [];
+      return terms.length > 0 && terms.every(function (t) { return words.has(t); });
+    };
+    return placed.filter(defining).concat(placed.filter(function (h) { return !defining(h); }));
+  }
+
   function ask(index, text, options) {
     // The answer to a query as the server gives it (kb.search.search): hits (document, marked
     // words, score), the words searched, and the correction (`corrected`, or `meant`: two).
@@ -278,6 +314,7 @@
     [typed, fixed].forEach(function (r) { if (r) { index.prepare(r, options.exact); } });
     var reading = fixed || typed;
     var found = index.run(reading, options, limit);
+    if (!options.kind && !reading.clauses.length) { found = cited(index, found, reading).slice(0, limit); }
     if (options.live && typed.words.length && !/["*]\s*$/.test(text) && text === text.replace(/\s+$/, "")) {
       var growing = Object.assign({}, typed, { words: typed.words.slice(0, -1), prefixes: typed.prefixes.concat([typed.words[typed.words.length - 1]]) });
       index.prepare(growing, options.exact);

@@ -122,8 +122,8 @@
   }
 
   function bare(word) {
-    // The word without an inflectional ending, nothing restored (kb.questions._bare).
-    var endings = ["ing", "ies", "es", "ed", "s"];
+    // The word without an inflectional ending or a doer's -er, nothing restored (kb.questions._bare).
+    var endings = ["ing", "ies", "ers", "es", "ed", "er", "s"];
     for (var i = 0; i < endings.length; i++) {
       var e = endings[i];
       if (word.slice(-e.length) === e && word.length - e.length >= 3) { return word.slice(0, -e.length); }
