@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
 import pytest
 
+from kb.ingest.pipeline import build
 from rulings.model import Document, ParseResult
 from rulings.parse import coverage, parse_source
 from rulings.source import decode
@@ -18,6 +20,20 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SHARED = ROOT.parent / "shared"
 SEEDS = ROOT / "data"
+
+
+def one_release(work: Path, release: Path, game: str, document: str, title: str, version: str) -> Path:
+    """A knowledge base built under ``work`` (``work/kb``) from a library of one Comprehensive
+    Rules ``release`` of ``game`` (a file of ../shared), its manifest naming it ``document``."""
+    (work / "library" / game).mkdir(parents=True)
+    shutil.copy(release, work / "library" / game / release.name)
+    (work / "library" / "library.toml").write_text(
+        f'[[document]]\nid = "{document}"\nfile = "{game}/{release.name}"\ngame = "{game}"\n'
+        f'kind = "comprehensive-rules"\ntitle = "{title}"\nversion = "{version}"\n',
+        encoding="utf-8",
+    )
+    build(work / "library", work / "kb")
+    return work / "kb"
 
 
 @dataclass

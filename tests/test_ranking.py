@@ -6,14 +6,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import shutil
 import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, SHARED
-from kb.ingest.pipeline import build
+from helpers import ROOT, SHARED, one_release
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.export.pages import export
@@ -39,15 +37,7 @@ QUESTIONS = [
 def magic_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A knowledge base of the release of 2021-04-19 alone."""
     work = tmp_path_factory.mktemp("magic")
-    (work / "library" / "mtg").mkdir(parents=True)
-    shutil.copy(RELEASE, work / "library" / "mtg" / RELEASE.name)
-    (work / "library" / "library.toml").write_text(
-        f'[[document]]\nid = "cr-20210419"\nfile = "mtg/{RELEASE.name}"\ngame = "mtg"\n'
-        'kind = "comprehensive-rules"\ntitle = "Comprehensive Rules"\nversion = "20210419"\n',
-        encoding="utf-8",
-    )
-    build(work / "library", work / "kb")
-    return work / "kb"
+    return one_release(work, RELEASE, "mtg", "cr-20210419", "Comprehensive Rules", "20210419")
 
 
 @pytest.fixture(scope="module")

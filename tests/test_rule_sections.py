@@ -6,12 +6,10 @@ skipped without it)."""
 from __future__ import annotations
 
 import datetime as dt
-import shutil
 
 import pytest
 
-from helpers import SHARED
-from kb.ingest.pipeline import build
+from helpers import SHARED, one_release
 from kb.numbering import ancestors
 from kb.paths import current
 from kb.query import KnowledgeBase
@@ -39,15 +37,8 @@ def lorcana(tmp_path_factory: pytest.TempPathFactory) -> KnowledgeBase:
     if not RELEASE.is_file():
         pytest.skip("../shared/lorcana-cr (the real releases) is absent")
     work = tmp_path_factory.mktemp("lorcana")
-    (work / "library" / "lorcana").mkdir(parents=True)
-    shutil.copy(RELEASE, work / "library" / "lorcana" / RELEASE.name)
-    (work / "library" / "library.toml").write_text(
-        f'[[document]]\nid = "lorcana-cr-2-1-0"\nfile = "lorcana/{RELEASE.name}"\ngame = "lorcana"\n'
-        'kind = "comprehensive-rules"\ntitle = "Disney Lorcana Comprehensive Rules"\nversion = "2.1.0"\n',
-        encoding="utf-8",
-    )
-    build(work / "library", work / "kb")
-    return KnowledgeBase(current(work / "kb"))
+    kb = one_release(work, RELEASE, "lorcana", "lorcana-cr-2-1-0", "Disney Lorcana Comprehensive Rules", "2.1.0")
+    return KnowledgeBase(current(kb))
 
 
 def test_a_rule_holds_the_titles_of_its_sections(lorcana: KnowledgeBase) -> None:
