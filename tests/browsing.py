@@ -45,7 +45,10 @@ def serve(kb: Path) -> Iterator[str]:
         for channel in list(server._map.values()):
             channel.close()
 
-    server.trigger.pull_trigger(stop)
+    try:
+        server.trigger.pull_trigger(stop)
+    except OSError:  # the loop's trigger already closed (EBADF, once in a full run): close from here
+        stop()
     thread.join(10)
     server.task_dispatcher.shutdown()
 
