@@ -36,6 +36,8 @@ HISTORIES = 16 << 20
 recently asked for)."""
 OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
 """The columns of a version's `Outline`, in its order."""
+IN_FORCE = "valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)"
+"""A version in force on a day (given twice, ISO): begun by then and not yet ended (`kb.model.status`)."""
 OUTLINES = 32 << 20
 """What the topics' outlines it keeps weigh at most, in bytes (a few hundred bytes a version,
 where a version is kilobytes)."""
@@ -254,14 +256,14 @@ class Reader:
     def versions_in_force(self, on: dt.date) -> list[Version]:
         """Every version in force on the date ``on``, in id order."""
         day = on.isoformat()
-        return self._versions("WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) ORDER BY id", day, day)
+        return self._versions(f"WHERE {IN_FORCE} ORDER BY id", day, day)
 
     def restated_in_force(self, on: dt.date) -> list[Version]:
         """The versions in force on ``on`` (id order) that a later release restated (`Version.restated`
         not empty): all a diff's typography looks at, a few of the versions in force (it read them all,
         0.12 s of a one-month diff's 0.8 s on the quarter-size stress library)."""
         day = on.isoformat()
-        where = "WHERE valid_from <= ? AND (valid_to IS NULL OR valid_to > ?) AND json_array_length(restated) > 0"
+        where = f"WHERE {IN_FORCE} AND json_array_length(restated) > 0"
         return self._versions(f"{where} ORDER BY id", day, day)
 
     def histories(self) -> Iterator[list[Version]]:
@@ -338,8 +340,7 @@ class Reader:
         issued = [i for i, d in self.documents().items() if d["date"] and low < d["date"] <= high]
         where = (
             "WHERE topic_id IN (SELECT value FROM json_each(?)) AND ("
-            "(valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
-            " OR (valid_from <= ? AND (valid_to IS NULL OR valid_to > ?))"
+            f"({IN_FORCE}) OR ({IN_FORCE})"
             " OR ((valid_from IS NULL OR valid_from > ?) AND document_id IN (SELECT value FROM json_each(?))))"
             " ORDER BY topic_id, id"
         )
@@ -379,7 +380,7 @@ class Reader:
         """Every version naming card ``key`` (only those in force on ``on`` when given), in id
         order, with how it names it."""
         columns = ", ".join(f"v.{c}" for c in schema.VERSION_COLUMNS)
-        within = "" if on is None else " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
+        within = "" if on is None else f" AND {IN_FORCE}"
         sql = (
             f"SELECT {columns}, l.via FROM card_links l JOIN versions v ON v.id = l.version_id"
             f" WHERE l.card_key = ?{within} ORDER BY l.version_id, l.rowid"
