@@ -36,6 +36,12 @@ answer or a heavy page pauses at its next item (`kb.paging.pause`: between items
 every `kb.read.reader.PAUSE_ROWS` versions read) once it has run `QUANTUM` seconds of CPU since
 its last pause, and waits until no search is left, at most `PAUSE` seconds a time (so that it
 still moves on under a steady stream of searches).
+
+And searches take turns among themselves, in the order they came (`searching`, `Line`):
+`SEARCHES_AT_ONCE` answered at a time in a process, the others waiting in line. A process runs one
+thread of Python at a time anyway, so this costs no throughput; but where 25 searches shared a
+core in slices, a search of 0.2 s of CPU took 25 slices' worth of everyone's turns and waited
+over a second, while in line it waits for the searches before it only.
 """
 
 from __future__ import annotations
@@ -44,6 +50,7 @@ import functools
 import multiprocessing
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -70,6 +77,8 @@ PAUSE = 0.25
 """Seconds a costly answer or heavy page waits at most, a time, for the searches to be answered."""
 LOOK = 0.005
 """Seconds between two looks of a pausing answer at the searches of the other workers."""
+SEARCHES_AT_ONCE = 1
+"""Searches answered at a time in one process; the others wait in line, first come first served."""
 
 
 class Searches:
@@ -77,7 +86,9 @@ class Searches:
     that made the app (gunicorn's, sharing the machine's cores), for which costly answers pause
     (`pauses`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, at_once: int = SEARCHES_AT_ONCE) -> None:
+        self.line = Line(at_once)
+        """The searches' turns in this process, first come first served (taken by `searching`)."""
         self.changed = threading.Condition()
         self.everywhere = multiprocessing.RawValue("i", 0)
         """Searches being answered in every worker (memory shared by the workers forked after it was
@@ -90,7 +101,8 @@ class Searches:
 
     @contextmanager
     def search(self) -> Iterator[None]:
-        """Within, a search is being answered: costly answers pause at their next item."""
+        """Within, a search is being answered (or waits in `line` for its turn, which is waiting
+        for the CPU too): costly answers pause at their next item."""
         self._count(1)
         try:
             yield
@@ -125,13 +137,48 @@ class Searches:
         return pause
 
 
+class Line:
+    """Turns taken in the order asked: ``at_once`` held at a time, the next one handed to the
+    oldest waiting (`threading.Lock` promises no order)."""
+
+    def __init__(self, at_once: int) -> None:
+        self.lock = threading.Lock()
+        self.free = at_once
+        self.waiting: deque[threading.Event] = deque()
+        self.longest = 0
+        """The most ever waiting at once (guarded by ``lock``): how a test sees the line kept."""
+
+    @contextmanager
+    def turn(self) -> Iterator[None]:
+        """Within, this thread holds one of the turns."""
+        called: threading.Event | None = None
+        with self.lock:
+            if self.free and not self.waiting:
+                self.free -= 1
+            else:
+                called = threading.Event()
+                self.waiting.append(called)
+                self.longest = max(self.longest, len(self.waiting))
+        if called is not None:
+            called.wait()  # the turn is handed over by the one leaving (`free` unchanged)
+        try:
+            yield
+        finally:
+            with self.lock:
+                if self.waiting:
+                    self.waiting.popleft().set()
+                else:
+                    self.free += 1
+
+
 def searching(view: Callable[..., Any]) -> Callable[..., Any]:
-    """A search's view (a search, an autocompletion): while it is answered, costly answers pause (`Searches`)."""
+    """A search's view (a search, an autocompletion): answered in its turn (`Searches.line`), and
+    while it waits or is answered, costly answers pause (`Searches`)."""
 
     @functools.wraps(view)
     def search(*args: Any, **kwargs: Any) -> Any:
         searches: Searches = current_app.extensions["searches"]
-        with searches.search():
+        with searches.search(), searches.line.turn():
             return view(*args, **kwargs)
 
     return search
