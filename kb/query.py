@@ -212,10 +212,10 @@ class KnowledgeBase:
         topic, on = self.find(query, game), as_of or dt.date.today()
         return sources.blame(self.store, topic, on, [(v, self.part(v, on)) for v in self.in_force(topic, on)])
 
-    def history(self, query: str, game: str | None = None) -> HistoryAnswer:
+    def history(self, query: str, game: str | None = None, diffs: bool = True) -> HistoryAnswer:
         """All versions of a topic, oldest first, each with a word diff against the one it
-        supersedes (`kb.read.topics.history`)."""
-        return topics.history(self._parts, query, game)
+        supersedes unless not ``diffs`` (`kb.read.topics.history`)."""
+        return topics.history(self._parts, query, game, diffs)
 
     def version_page(self, key: str, on: dt.date) -> VersionPage | None:
         """A version's permalink page: the version ``key`` names (``topic@document@series``, or a

@@ -409,3 +409,28 @@ def test_deck_headers_are_not_cards(client: FlaskClient, bundled_root: Path, cap
     _, out, _ = run(capsys, "deck", str(deck_file), "--kb", str(bundled_root))
     assert out.splitlines()[0].startswith("Deck of 6 cards, rulings in force on ")
     assert "unknown card" not in out
+
+
+def test_the_entry_page_makes_no_word_diff_and_its_json_twin_carries_them(
+    history: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The entry page lists the versions and shows no word diff: it makes none (a topic of a hundred
+    versions of the 90k library spent 0.25 s of CPU on them, and its page was refused under load).
+    Its JSON twin still carries each version's diff against the one it supersedes."""
+    from kb.read import topics, worddiff
+
+    made: list[tuple[str, str]] = []
+
+    def counted(old: str, new: str) -> list[tuple[str, str]]:
+        made.append((old, new))
+        return worddiff.word_diff(old, new)
+
+    monkeypatch.setattr(topics, "word_diff", counted)
+    page = html(history, "/entry/stccg:conundrum")
+    assert made == [] and "Glossary version 3 of 3" in page
+    versions = as_json(history, "/entry/stccg:conundrum.json")["versions"]
+    assert len(made) == len(versions) == 3
+    second = versions[2]
+    assert second["supersedes"] == versions[1]["version"]
+    assert [tuple(d) for d in second["diff"]] == worddiff.word_diff(versions[1]["text"], second["text"])
+    assert any(kind != "same" for kind, _ in second["diff"])

@@ -55,7 +55,7 @@ def entry(topic: str, json_wanted: bool) -> Any:
         found = [{"name": s, "url": url_for("search.index", q=s)} for s in err.suggestions]
         found += [{"name": f"{topic} ({o})", "url": url_for("search.index", q=topic, game=o)} for o in err.elsewhere]
         return error_page(404, err.bare, found, search=topic)
-    history: HistoryAnswer = g.kb.history(shown["topic"])
+    history: HistoryAnswer = g.kb.history(shown["topic"], diffs=json_wanted)  # the page shows none
     on = dt.date.fromisoformat(shown["as_of"])
     data = {
         **shown,
