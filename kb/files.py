@@ -116,10 +116,12 @@ def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
         except BaseException:
             _tidy(temporary.parent)
             raise
+    closed = False
     try:
         with naming(path):
             yield fd
         os.fsync(fd)
+        closed = True  # before the call: a close that fails has freed the number all the same
         os.close(fd)
         if replace:
             os.replace(temporary, path)
@@ -128,8 +130,9 @@ def _temporary(path: Path, mode: int, replace: bool) -> Iterator[int]:
             temporary.unlink()
         fsync_directory(path.parent)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.close(fd)
+        if not closed:  # never twice: by then the number may be another thread's file (a server's socket)
+            with contextlib.suppress(OSError):
+                os.close(fd)
         temporary.unlink(missing_ok=True)
         raise
     finally:

@@ -434,3 +434,26 @@ def test_ctrl_c_after_the_switch_says_the_work_completed(library: Path, kb: Path
     assert (done.returncode, done.stderr) == (130, f"rulings: {said}\n")
     assert rulings("build", "--check", "--library", library, "--kb", kb).returncode == 0
     assert contents(kb) == clean_build(library)
+
+
+def test_a_copy_refused_closes_its_file_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A copy onto a file that exists is refused (FileExistsError) and leaves nothing behind; its
+    temporary file's descriptor is closed exactly once. Closed a second time, the number could
+    by then be another thread's file: a test server's socket was once found closed under it (EBADF)."""
+    source, target = tmp_path / "source.txt", tmp_path / "target.txt"
+    source.write_bytes(b"new text\n")
+    target.write_bytes(b"kept text\n")
+    closed: list[int] = []
+    close = os.close
+
+    def counted(fd: int) -> None:
+        closed.append(fd)
+        close(fd)
+
+    monkeypatch.setattr(os, "close", counted)
+    with pytest.raises(FileExistsError):
+        files.copy_atomic(source, target)
+    monkeypatch.undo()
+    assert target.read_bytes() == b"kept text\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["source.txt", "target.txt"]  # no staging left
+    assert closed and len(closed) == len(set(closed)), closed  # each descriptor once (the temporary's, the directory's)
