@@ -27,6 +27,9 @@ from whoosh import scoring
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.util.numeric import byte_to_length
 
+from kb.engine.postings import postings, segment_of
+from kb.errors import Unsupported
+
 CODES = 256
 """Whoosh stores a field's length in a document as one byte, a code for an approximate length."""
 LENGTH = [byte_to_length(code) for code in range(CODES)]
@@ -34,14 +37,32 @@ LENGTH = [byte_to_length(code) for code in range(CODES)]
 
 
 def live_frequency(reader: Any, fieldname: str, text: Any) -> int:
-    """How many live (not deleted) documents of the index ``reader`` reads hold ``text`` in ``fieldname``."""
+    """How many live (not deleted) documents of the index ``reader`` reads hold ``text`` in ``fieldname``.
+
+    In a segment with deletions (an add's index: `kb.index.writer`) the term's postings are read
+    whole, the deleted left out (`kb.engine.postings.postings`), and kept for the scoring that
+    follows: walked one by one through Whoosh's matcher, they were half the CPU of the searches
+    after 100 adds to the 90k library (a common word's 90,000 postings for one number)."""
     found = 0
     for leaf, _ in reader.leaf_readers():
         if not leaf.has_deletions():
             found += leaf.doc_frequency(fieldname, text)
         elif leaf.doc_frequency(fieldname, text):
-            found += sum(1 for _ in leaf.postings(fieldname, text).all_ids())  # the deleted filtered out
+            found += _live_in(leaf, fieldname, text)
     return found
+
+
+def _live_in(leaf: Any, fieldname: str, text: Any) -> int:
+    """`live_frequency` in one segment with deletions."""
+    field = leaf.schema[fieldname]
+    raw = text if isinstance(text, bytes) else field.to_bytes(text)
+    segment = segment_of(leaf)
+    key = None if segment is None else (segment, fieldname, raw)  # as the scoring keeps them (`kb.search.bulk`)
+    try:
+        ids, _, _ = postings(leaf.postings(fieldname, raw), field.format.supports("positions"), key)
+    except Unsupported:  # postings this reader cannot read whole: walked one by one
+        return sum(1 for _ in leaf.postings(fieldname, raw).all_ids())  # the deleted filtered out
+    return len(ids)
 
 
 class BM25F(scoring.BM25F):  # type: ignore[misc]
