@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from kb.glossed import glossary_terms
 from kb.model import Topic, Version
 from kb.numbering import ancestors, bare
 from kb.vocabulary import reference_keys
@@ -39,6 +40,8 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
             found[version.id] = "\n".join(dict.fromkeys(texts))
     for ident, titles in section_titles(versions, topics).items():
         found[ident] = f"{found[ident]}\n{titles}" if ident in found else titles
+    for ident, terms in glossary_terms(versions, topics).items():
+        found[ident] = f"{found[ident]}\n{terms}" if ident in found else terms
     return found
 
 
