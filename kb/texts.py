@@ -1,16 +1,17 @@
 """What a version's search document holds beside its own text (`extra_text`): the publisher's
 summary, its note, a table row's cells, and the text its "See X" references point to
 (`see_texts`), and for a numbered rule the titles of the sections it stands in
-(`section_titles`). The index writer (`kb.index.writer`) and the export's browser index
-(`kb.search.offline`) both make it here, so the two search the same words; it is of the floor
-of `kb`, so the build side and the read side both stand on it."""
+(`section_titles`) and the headwords of the Glossary entries citing it (`glossary_terms`). The
+index writer (`kb.index.writer`) and the export's browser index (`kb.search.offline`) both make
+it here, so the two search the same words; it is of the floor of `kb`, so the build side and the
+read side both stand on it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 
-from kb.glossed import glossary_terms
 from kb.model import Topic, Version
 from kb.numbering import ancestors, bare
 from kb.vocabulary import reference_keys
@@ -26,7 +27,8 @@ def extra_text(version: Version, targets: str) -> str:
 
 def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
     """Version id -> the latest text of the topics its "See X" references name (same game), and
-    the titles of the sections a numbered rule stands in (`section_titles`)."""
+    the titles of the sections a numbered rule stands in (`section_titles`) and the headwords of the
+    Glossary entries citing it (`glossary_terms`), each a line, those already there left out."""
     latest: dict[tuple[str, str], str] = {}
     for version in versions:
         if version.text and version.valid_from is not None:
@@ -41,7 +43,9 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
     for ident, titles in section_titles(versions, topics).items():
         found[ident] = f"{found[ident]}\n{titles}" if ident in found else titles
     for ident, terms in glossary_terms(versions, topics).items():
-        found[ident] = f"{found[ident]}\n{terms}" if ident in found else terms
+        held = found[ident].split("\n") if ident in found else []
+        if new := [term for term in terms.split("\n") if term not in held]:
+            found[ident] = "\n".join([*held, *new])
     return found
 
 
@@ -87,4 +91,60 @@ def section_titles(versions: list[Version], topics: dict[str, Topic]) -> dict[in
         ]
         if titles:
             found[version.id] = "\n".join(titles)
+    return found
+
+
+GLOSSARY_SERIES = "glossary"
+"""The series of a Glossary's entries."""
+CITED_SHARE = 0.1
+"""A cited rule with more than this share of its game's numbered rules under it (Magic's ``702``
+Keyword Abilities, cited by "Keyword Ability") gives the headword to itself only: a word a tenth
+of the rules share tells a search nothing (as `SECTION_SHARE`)."""
+
+
+def glossary_terms(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
+    """Version id of a numbered rule -> the headwords of the Glossary entries (latest of each
+    topic) of its game citing it or a rule it stands under, one a line, sorted (``302.6``:
+    ``Haste``, ``Summoning Sickness Rule``). A Glossary that cites rule numbers (Magic's) is the
+    document's own list of the words a judge asks in, and the rule need not use the word (302.6
+    says "under its controller's control continuously since their most recent turn began"). A
+    cited section's title (``509`` "Declare Blockers Step", cited by "Block") already names its
+    rules (`section_titles`): a Glossary entry citing it gives nothing, or every rule of the
+    section would share the words of every entry citing it. A Glossary citing entries by name
+    (STCCG's) gives nothing here."""
+    cited: dict[tuple[str, str], set[str]] = defaultdict(set)
+    latest: dict[str, tuple[dt.date, Version]] = {}
+    for version in versions:
+        start = version.valid_from
+        stored = latest.get(version.topic)
+        if version.series == GLOSSARY_SERIES and start is not None and (stored is None or start >= stored[0]):
+            latest[version.topic] = (start, version)
+    for topic, (_, entry) in latest.items():
+        for reference in entry.references:
+            number = bare(reference.strip())
+            if number is not None:
+                cited[(topics[topic].game, number)].add(entry.headword)
+    if not cited:
+        return {}
+    numbers: dict[tuple[str, str], str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        if number is not None and version.valid_from is not None:
+            numbers[(topics[version.topic].game, number)] = version.text
+    for key in [k for k in cited if title(numbers.get(k, ""))]:
+        del cited[key]
+    size: Counter[tuple[str, str]] = Counter((game, up) for game, number in numbers for up in ancestors(number))
+    rules = Counter(game for game, _ in numbers)
+    found: dict[int, str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        if number is None:
+            continue
+        game = topics[version.topic].game
+        words = set(cited.get((game, number), ()))
+        for up in ancestors(number):
+            if size[(game, up)] <= CITED_SHARE * rules[game]:
+                words |= cited.get((game, up), set())
+        if words:
+            found[version.id] = "\n".join(sorted(words))
     return found
