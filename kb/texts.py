@@ -96,21 +96,18 @@ def section_titles(versions: list[Version], topics: dict[str, Topic]) -> dict[in
 
 GLOSSARY_SERIES = "glossary"
 """The series of a Glossary's entries."""
-CITED_SHARE = 0.1
-"""A cited rule with more than this share of its game's numbered rules under it (Magic's ``702``
-Keyword Abilities, cited by "Keyword Ability") gives the headword to itself only: a word a tenth
-of the rules share tells a search nothing (as `SECTION_SHARE`)."""
 
 
 def glossary_terms(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
     """Version id of a numbered rule -> the headwords of the Glossary entries (latest of each
-    topic) of its game citing it or a rule it stands under, one a line, sorted (``302.6``:
-    ``Haste``, ``Summoning Sickness Rule``). A Glossary that cites rule numbers (Magic's) is the
-    document's own list of the words a judge asks in, and the rule need not use the word (302.6
-    says "under its controller's control continuously since their most recent turn began"). A
-    cited section's title (``509`` "Declare Blockers Step", cited by "Block") already names its
-    rules (`section_titles`): a Glossary entry citing it gives nothing, or every rule of the
-    section would share the words of every entry citing it. A Glossary citing entries by name
+    topic) of its game citing it, one a line, sorted (``302.6``: ``Haste``, ``Summoning Sickness
+    Rule``). A Glossary that cites rule numbers (Magic's) is the document's own list of the words
+    a judge asks in, and the rule need not use the word (302.6 says "under its controller's
+    control continuously since their most recent turn began"). A cited section's title (``509``
+    "Declare Blockers Step", cited by "Block") already names its rules (`section_titles`): a
+    Glossary entry citing it gives nothing, or every rule of the section would share the words
+    of every entry citing it; nor do the subrules of a rule cited (103.4a-c of 103.4, "London
+    Mulligan"): they would rank above the rule itself. A Glossary citing entries by name
     (STCCG's) gives nothing here."""
     cited: dict[tuple[str, str], set[str]] = defaultdict(set)
     latest: dict[str, tuple[dt.date, Version]] = {}
@@ -121,30 +118,19 @@ def glossary_terms(versions: list[Version], topics: dict[str, Topic]) -> dict[in
             latest[version.topic] = (start, version)
     for topic, (_, entry) in latest.items():
         for reference in entry.references:
-            number = bare(reference.strip())
-            if number is not None:
+            if (number := bare(reference.strip())) is not None:
                 cited[(topics[topic].game, number)].add(entry.headword)
     if not cited:
         return {}
-    numbers: dict[tuple[str, str], str] = {}
-    for version in versions:
-        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
-        if number is not None and version.valid_from is not None:
-            numbers[(topics[version.topic].game, number)] = version.text
-    for key in [k for k in cited if title(numbers.get(k, ""))]:
-        del cited[key]
-    size: Counter[tuple[str, str]] = Counter((game, up) for game, number in numbers for up in ancestors(number))
-    rules = Counter(game for game, _ in numbers)
+    sections = {
+        (topics[version.topic].game, number)
+        for version in versions
+        if version.series == NUMBERED_SERIES and (number := bare(version.headword)) is not None and title(version.text)
+    }
     found: dict[int, str] = {}
     for version in versions:
         number = bare(version.headword) if version.series == NUMBERED_SERIES else None
-        if number is None:
-            continue
-        game = topics[version.topic].game
-        words = set(cited.get((game, number), ()))
-        for up in ancestors(number):
-            if size[(game, up)] <= CITED_SHARE * rules[game]:
-                words |= cited.get((game, up), set())
-        if words:
-            found[version.id] = "\n".join(sorted(words))
+        key = (topics[version.topic].game, number or "")
+        if number is not None and key in cited and key not in sections:
+            found[version.id] = "\n".join(sorted(cited[key]))
     return found
