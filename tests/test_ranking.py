@@ -89,6 +89,22 @@ def test_a_rule_is_searched_by_the_glossary_headwords_citing_it(magic: Knowledge
         assert topics(magic, '"damage assignment order"', every_version)[0] == "mtg:509-2"
 
 
+def test_a_search_reads_its_hits_once_and_no_section_for_a_rule_defining_nothing(magic: KnowledgeBase) -> None:
+    # the cited and the defining rules (`with_rules_first`) read the hits' versions in one query;
+    # a rule saying no "X means" reads no section of its own: 8 statements, 29 before (the
+    # versions read twice, and the sections of every numbered hit looked up)
+    asked = "how does the london mulligan work"
+    answer = topics(magic, asked)
+    connection = magic._parts.reader._connection()
+    statements: list[str] = []
+    connection.set_trace_callback(statements.append)
+    try:
+        assert topics(magic, asked) == answer
+    finally:
+        connection.set_trace_callback(None)
+    assert len(statements) == 8, statements
+
+
 def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBase) -> None:
     # "flyer" is in no rule: the agent noun of "fly", read as "flying" as a misspelling would be
     answer = magic.search("what creatures can block a flyer", game="mtg", limit=3)
