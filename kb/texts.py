@@ -1,14 +1,16 @@
 """What a version's search document holds beside its own text (`extra_text`): the publisher's
 summary, its note, a table row's cells, and the text its "See X" references point to
 (`see_texts`), and for a numbered rule the titles of the sections it stands in
-(`section_titles`). The index writer (`kb.index.writer`) and the export's browser index
-(`kb.search.offline`) both make it here, so the two search the same words; it is of the floor
-of `kb`, so the build side and the read side both stand on it."""
+(`section_titles`) and the headwords of the Glossary entries citing it (`glossary_terms`). The
+index writer (`kb.index.writer`) and the export's browser index (`kb.search.offline`) both make
+it here, so the two search the same words; it is of the floor of `kb`, so the build side and the
+read side both stand on it."""
 
 from __future__ import annotations
 
+import datetime as dt
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 
 from kb.model import Topic, Version
 from kb.numbering import ancestors, bare
@@ -25,7 +27,8 @@ def extra_text(version: Version, targets: str) -> str:
 
 def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
     """Version id -> the latest text of the topics its "See X" references name (same game), and
-    the titles of the sections a numbered rule stands in (`section_titles`)."""
+    the titles of the sections a numbered rule stands in (`section_titles`) and the headwords of the
+    Glossary entries citing it (`glossary_terms`), each a line, those already there left out."""
     latest: dict[tuple[str, str], str] = {}
     for version in versions:
         if version.text and version.valid_from is not None:
@@ -39,6 +42,10 @@ def see_texts(versions: list[Version], topics: dict[str, Topic]) -> dict[int, st
             found[version.id] = "\n".join(dict.fromkeys(texts))
     for ident, titles in section_titles(versions, topics).items():
         found[ident] = f"{found[ident]}\n{titles}" if ident in found else titles
+    for ident, terms in glossary_terms(versions, topics).items():
+        held = found[ident].split("\n") if ident in found else []
+        if new := [term for term in terms.split("\n") if term not in held]:
+            found[ident] = "\n".join([*held, *new])
     return found
 
 
@@ -84,4 +91,46 @@ def section_titles(versions: list[Version], topics: dict[str, Topic]) -> dict[in
         ]
         if titles:
             found[version.id] = "\n".join(titles)
+    return found
+
+
+GLOSSARY_SERIES = "glossary"
+"""The series of a Glossary's entries."""
+
+
+def glossary_terms(versions: list[Version], topics: dict[str, Topic]) -> dict[int, str]:
+    """Version id of a numbered rule -> the headwords of the Glossary entries (latest of each
+    topic) of its game citing it, one a line, sorted (``302.6``: ``Haste``, ``Summoning Sickness
+    Rule``). A Glossary that cites rule numbers (Magic's) is the document's own list of the words
+    a judge asks in, and the rule need not use the word (302.6 says "under its controller's
+    control continuously since their most recent turn began"). A cited section's title (``509``
+    "Declare Blockers Step", cited by "Block") already names its rules (`section_titles`): a
+    Glossary entry citing it gives nothing, or every rule of the section would share the words
+    of every entry citing it; nor do the subrules of a rule cited (103.4a-c of 103.4, "London
+    Mulligan"): they would rank above the rule itself. A Glossary citing entries by name
+    (STCCG's) gives nothing here."""
+    cited: dict[tuple[str, str], set[str]] = defaultdict(set)
+    latest: dict[str, tuple[dt.date, Version]] = {}
+    for version in versions:
+        start = version.valid_from
+        stored = latest.get(version.topic)
+        if version.series == GLOSSARY_SERIES and start is not None and (stored is None or start >= stored[0]):
+            latest[version.topic] = (start, version)
+    for topic, (_, entry) in latest.items():
+        for reference in entry.references:
+            if (number := bare(reference.strip())) is not None:
+                cited[(topics[topic].game, number)].add(entry.headword)
+    if not cited:
+        return {}
+    sections = {
+        (topics[version.topic].game, number)
+        for version in versions
+        if version.series == NUMBERED_SERIES and (number := bare(version.headword)) is not None and title(version.text)
+    }
+    found: dict[int, str] = {}
+    for version in versions:
+        number = bare(version.headword) if version.series == NUMBERED_SERIES else None
+        key = (topics[version.topic].game, number or "")
+        if number is not None and key in cited and key not in sections:
+            found[version.id] = "\n".join(sorted(cited[key]))
     return found

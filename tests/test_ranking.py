@@ -75,6 +75,36 @@ def test_a_glossary_entry_named_brings_the_rule_it_cites(magic: KnowledgeBase) -
     assert "mtg:103-4" not in only
 
 
+def test_a_rule_is_searched_by_the_glossary_headwords_citing_it(magic: KnowledgeBase) -> None:
+    # "Poison Counter: ... See rule 122, "Counters," and rule 704.5c." gives 704.5c its words (122
+    # is a section whose title names its rules already); "Damage Assignment Order ... See rule
+    # 509.2": both were 5th, after rules naming other counters and other orders
+    extra = {d["topic"]: d.get("extra") for d in magic.offline_index(dt.date.today())["documents"]}
+    assert extra["mtg:704-5c"] == "State-Based Actions\nPoison Counter"
+    assert extra["mtg:302-6"] == "Creatures\nCard Types\nHaste\nSummoning Sickness Rule"
+    assert extra["mtg:702-19b"] == "Trample"  # the Glossary's Trample cites the section 702.19
+    assert extra["mtg:122-1d"] == "Counters"  # "Poison Counter" cites all of 122: none of its rules get it
+    for every_version in (False, True):
+        assert topics(magic, "how many poison counters to lose", every_version).index("mtg:704-5c") == 2
+        assert topics(magic, '"damage assignment order"', every_version)[0] == "mtg:509-2"
+
+
+def test_a_search_reads_its_hits_once_and_no_section_for_a_rule_defining_nothing(magic: KnowledgeBase) -> None:
+    # the cited and the defining rules (`with_rules_first`) read the hits' versions in one query;
+    # a rule saying no "X means" reads no section of its own: 8 statements, 29 before (the
+    # versions read twice, and the sections of every numbered hit looked up)
+    asked = "how does the london mulligan work"
+    answer = topics(magic, asked)
+    connection = magic._parts.reader._connection()
+    statements: list[str] = []
+    connection.set_trace_callback(statements.append)
+    try:
+        assert topics(magic, asked) == answer
+    finally:
+        connection.set_trace_callback(None)
+    assert len(statements) == 8, statements
+
+
 def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBase) -> None:
     # "flyer" is in no rule: the agent noun of "fly", read as "flying" as a misspelling would be
     answer = magic.search("what creatures can block a flyer", game="mtg", limit=3)

@@ -38,7 +38,7 @@ from kb.search.plans import (
     whole_query,
 )
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
-from kb.search.restating import restates, restating_documents, with_cited_rules, with_defining_rules
+from kb.search.restating import restates, restating_documents, with_rules_first
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
@@ -214,7 +214,7 @@ def search(
     hits = find(fixed or typed)
     if kind is None and not (fixed or typed).clauses:  # the rules moved up are of no other kind, document or word
         day, named = on or dt.date.today(), lambda h: names_entry(fixed or typed, h)
-        hits = with_defining_rules(with_cited_rules(hits, named, parts, restating, day), named, parts, restating, day)
+        hits = with_rules_first(hits, named, parts, restating, day)
     numbered = _numbered(parts, text, on, game)
     if numbered:  # a rule number typed alone goes straight to that rule
         hits = [(v, "") for v in numbered] + [h for h in hits if h[0] not in numbered]

@@ -13,7 +13,8 @@ names (all its headword's words are the query's: "how does the london mulligan w
 the numbered rules it cites ("See rule 103.4") just before it (`with_cited_rules`; the export's
 search alike, from each entry's ``cites``). And a rule saying what its section's title means
 ("8.10.1 ... Shift means 'If you have ...'" under 8.10 Shift) comes first when the query names
-that title: "how does shift work" (`with_defining_rules`; the export's, from ``defines``).
+that title: "how does shift work" (`with_defining_rules`; the export's, from ``defines``). A
+search does both (`with_rules_first`), reading the hits' versions once.
 """
 
 from __future__ import annotations
@@ -54,15 +55,18 @@ def with_cited_rules(
     parts: Parts,
     documents: frozenset[str],
     on: dt.date,
+    read: dict[int, Version] | None = None,
 ) -> list[tuple[int, str]]:
     """``hits`` (version id, snippet) with the numbered rules a Glossary entry the query names
     cites ("London Mulligan: ... See rule 103.4") placed just before that entry: the Glossary is
     the document's own index of the words a judge asks in, and the rule it sends a reader to is
     the answer ("how does the london mulligan work": 103.4). ``named``: whether the query names
-    a headword (all its words are the query's); ``documents``: `restating_documents`."""
+    a headword (all its words are the query's); ``documents``: `restating_documents`; ``read``:
+    the hits' versions when already read (`with_rules_first`)."""
     if not documents or not hits:
         return hits
-    read = parts.reader.versions_numbered([version for version, _ in hits])
+    if read is None:
+        read = parts.reader.versions_numbered([version for version, _ in hits])
     placed: list[tuple[int, str]] = []
     moved: set[int] = set()
     for version, marked in hits:
@@ -94,8 +98,8 @@ def defined_term(parts: Parts, entry: Version, on: dt.date) -> str | None:
     (8.10.1 "... Shift means 'If you have ...'", 701.18a 'To "scry N" means ...' under 701.18
     Scry): the rule defining the section's term; None for any other rule."""
     number = bare(entry.headword)
-    if number is None or entry.series != NUMBERED_SERIES:
-        return None
+    if number is None or entry.series != NUMBERED_SERIES or MEANS not in entry.text.lower():
+        return None  # `defines` finds no sentence saying what a term means: nothing to read
     game = str((parts.reader.topic(entry.topic) or {}).get("game", ""))
     for up in ancestors(number):
         topic = resolved(parts, up, game)
@@ -105,27 +109,52 @@ def defined_term(parts: Parts, entry: Version, on: dt.date) -> str | None:
     return None
 
 
+MEANS = " means "
+"""What a sentence saying what a term means holds (`defines`)."""
+
+
 def defines(text: str, term: str) -> bool:
     """Whether a sentence of ``text`` says what ``term`` means ("Shift means ...", 'To "scry N" means ...')."""
     wanted = term.lower()
     for sentence in re.split(r"(?<=[.!?])[\u201d\"]?\s+", text):
         said = sentence.lstrip('"\u201c ').lower()
         said = said[3:].lstrip('"\u201c ') if said.startswith("to ") else said
-        if said.startswith(wanted) and " means " in said:
+        if said.startswith(wanted) and MEANS in said:
             return True
     return False
 
 
 def with_defining_rules(
-    hits: list[tuple[int, str]], named: Callable[[str], bool], parts: Parts, documents: frozenset[str], on: dt.date
+    hits: list[tuple[int, str]],
+    named: Callable[[str], bool],
+    parts: Parts,
+    documents: frozenset[str],
+    on: dt.date,
+    read: dict[int, Version] | None = None,
 ) -> list[tuple[int, str]]:
     """``hits`` with the rules that define a term the query names (`defined_term`) first: "how
     does shift work" is answered by the rule saying what Shift means. ``documents``: the numbered
-    rules documents (`restating_documents`), without which nothing is read."""
+    rules documents (`restating_documents`), without which nothing is read; ``read``: the hits'
+    versions when already read (`with_rules_first`)."""
     if not documents or not hits:
         return hits
-    read = parts.reader.versions_numbered([version for version, _ in hits])
+    if read is None:
+        read = parts.reader.versions_numbered([version for version, _ in hits])
     first = [
         hit for hit in hits if (v := read.get(hit[0])) is not None and (t := defined_term(parts, v, on)) and named(t)
     ]
     return first + [hit for hit in hits if hit not in first]
+
+
+def with_rules_first(
+    hits: list[tuple[int, str]], named: Callable[[str], bool], parts: Parts, documents: frozenset[str], on: dt.date
+) -> list[tuple[int, str]]:
+    """`with_defining_rules` of `with_cited_rules`: the hits' versions read once, and only the
+    cited rules placed among them read again."""
+    if not documents or not hits:
+        return hits
+    read = parts.reader.versions_numbered([version for version, _ in hits])
+    placed = with_cited_rules(hits, named, parts, documents, on, read)
+    if added := [version for version, _ in placed if version not in read]:
+        read = {**read, **parts.reader.versions_numbered(added)}
+    return with_defining_rules(placed, named, parts, documents, on, read)
