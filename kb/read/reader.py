@@ -263,7 +263,7 @@ class Reader:
         not empty): all a diff's typography looks at, a few of the versions in force (it read them all,
         0.12 s of a one-month diff's 0.8 s on the quarter-size stress library)."""
         day = on.isoformat()
-        where = f"WHERE {IN_FORCE} AND json_array_length(restated) > 0"
+        where = f"WHERE {IN_FORCE} AND restated <> '[]'"  # as the index `versions_restated` says it
         return self._versions(f"{where} ORDER BY id", day, day)
 
     def histories(self) -> Iterator[list[Version]]:
