@@ -12,6 +12,7 @@ from kb.paging import Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read.changes import DIFF_CHARS
+from kb.vocabulary import CHANGE_KINDS
 
 DAY = dt.date.fromisoformat
 
@@ -93,3 +94,19 @@ def test_a_diff_and_the_feed_look_versions_up_by_index_never_by_scanning_them(hi
     # 73,397 rows for the 1,458 versions deciding a one-month diff of the 90k library)
     columns = [r[2] for r in connection.execute("PRAGMA index_info(versions_topic)")]
     assert columns == ["topic_id", "valid_from", "valid_to", "document_id"]
+
+
+def test_the_feed_reads_whole_only_the_versions_of_the_changes_it_shows(history_root: Path) -> None:
+    kb, fresh = KnowledgeBase(current(history_root)), KnowledgeBase(current(history_root))
+    documents = [d["id"] for d in kb.latest_documents(20)]
+    before = kb.store.versions_read
+    changes = kb.document_changes(2, documents)
+    shown = {(c["topic"], c["headword"]) for d in changes.values() for k in CHANGE_KINDS for c in d[k]}
+    counts = {d: sum(changes[d]["counts"].values()) for d in documents}
+    items = sum(len(d[k]) for d in changes.values() for k in CHANGE_KINDS)
+    assert (items, len(shown), sum(counts.values())) == (14, 10, 113)
+    # before: every version made or ended by its documents was read whole (its text too): 71
+    assert kb.store.versions_read - before == 12  # a version's own change and its ending: read once
+    whole = fresh.document_changes(1000, documents)
+    assert {d: sum(whole[d]["counts"].values()) for d in documents} == counts
+    assert all(changes[d][k] == whole[d][k][:2] for d in documents for k in CHANGE_KINDS)
