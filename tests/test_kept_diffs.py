@@ -110,3 +110,22 @@ def test_the_feed_reads_whole_only_the_versions_of_the_changes_it_shows(history_
     whole = fresh.document_changes(1000, documents)
     assert {d: sum(whole[d]["counts"].values()) for d in documents} == counts
     assert all(changes[d][k] == whole[d][k][:2] for d in documents for k in CHANGE_KINDS)
+
+
+def test_a_diff_limited_to_cards_reads_the_cards_named_at_once(history_root: Path) -> None:
+    kb = KnowledgeBase(current(history_root))
+    named = {r[0] for r in kb.store.rows("SELECT DISTINCT card_key FROM card_links ORDER BY card_key LIMIT 12")}
+    asked = []
+
+    def ask() -> None:
+        for document in ("glossary-1-7", "cr-2000-10-30", "cr-update-2000-11-27"):
+            start, end, _ = kb.document_range(document)
+            asked.append(kb.diff(start, end, cards=named, paging=Paging(0, None))["counts"])
+
+    read = [s for s in _statements(kb, ask) if "FROM card_links WHERE version_id" in s]  # what keeps a version
+    assert asked == [
+        {"added": 3, "changed": 0, "rescinded": 0, "pending": 0},
+        {"added": 0, "changed": 0, "rescinded": 0, "pending": 0},
+        {"added": 14, "changed": 3, "rescinded": 0, "pending": 0},
+    ]
+    assert len(read) == 3  # before: 162, one a version each time it was looked at

@@ -146,15 +146,22 @@ def _found(
     """Every change between the two dates in the order shown, each kind's count and first offset,
     and the texts reprinted in another typography: what a diff finds before making any item."""
 
-    def keep(version: Version) -> bool:
-        kind = series_of_kind(version.series)
-        named = cards is None or any(key in cards for key, _ in parts.reader.card_links(version))
-        return (wanted is None or kind in wanted) and named
-
     found: dict[str, list[_Change]] = {kind: [] for kind in CHANGE_KINDS}
     documents = parts.reader.documents()
     touched = parts.reader.topics_changed(start, end)
     deciding = parts.reader.versions_deciding(touched, start, end)
+    linked = {} if cards is None else parts.reader.card_keys([v.id for h in deciding.values() for v in h])
+    """Version id -> the keys of the cards it names, read at once for a diff limited to cards."""
+
+    def keep(version: Version) -> bool:
+        kind = series_of_kind(version.series)
+        if cards is None:
+            return wanted is None or kind in wanted
+        keys = linked.get(version.id)
+        if keys is None:  # a version restated (`_typography`): not among those deciding
+            keys = linked[version.id] = {key for key, _ in parts.reader.card_links(version)}
+        return (wanted is None or kind in wanted) and any(key in cards for key in keys)
+
     chosen = [t for t in parts.reader.topics_among(touched) if game in (None, t["game"])]
     for topic in sorted(chosen, key=lambda t: listing_order(t["headword"])):  # the touched only: 818 of 2,379
         ident = topic["id"]

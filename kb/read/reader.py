@@ -420,6 +420,15 @@ class Reader:
             for r in self.rows("SELECT card_key, via FROM card_links WHERE version_id = ? ORDER BY rowid", version.id)
         ]
 
+    def card_keys(self, idents: list[int]) -> dict[int, set[str]]:
+        """Each of the versions numbered ``idents`` -> the keys of the cards it names (`card_links`),
+        read in one query (a diff limited to a deck: one query where it made one a version)."""
+        found: dict[int, set[str]] = {ident: set() for ident in idents}
+        sql = "SELECT version_id, card_key FROM card_links WHERE version_id IN (SELECT value FROM json_each(?))"
+        for row in self.rows(sql, json.dumps(sorted(found))):
+            found[row[0]].add(row[1])
+        return found
+
     def card_versions(self, key: str, on: dt.date | None = None) -> list[tuple[Version, set[str]]]:
         """Every version naming card ``key`` (only those in force on ``on`` when given), in id
         order, with how it names it."""
