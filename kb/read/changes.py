@@ -42,10 +42,10 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
     }
     events: list[tuple[int, str, str]] = []
     """(version id, document, kind of change): what each version did."""
+    issued = {ident: document_day(document) for ident, document in documents.items()}
     for change in parts.reader.changes_of_documents(chosen):  # made or ended by one of them
         pause()  # a search goes first (`kb.paging.yielding`)
-        issued = document_day(documents[change.document_id])
-        if change.valid_from is None or change.valid_from > issued:
+        if change.valid_from is None or change.valid_from > issued[change.document_id]:
             events.append((change.id, change.document_id, "pending"))
         else:
             events.append((change.id, change.document_id, "changed" if change.supersedes else "added"))
