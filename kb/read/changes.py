@@ -5,6 +5,7 @@ ended (`ending`: when, by which document and lines, and why)."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
@@ -31,48 +32,54 @@ MAX_STEPS = 50
 def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) -> dict[str, dict[str, Any]]:
     """Document id -> ``count`` per change kind and up to ``limit`` items of each (headword,
     topic, operation, the publisher's summary, and why it ended or what it waits for); for
-    the documents ``only`` (default: all), the versions made or ended by others not looked at."""
+    the documents ``only`` (default: all), the versions made or ended by others not looked at.
+    Which change each version made is told from its dates and endings alone
+    (`Reader.changes_of_documents`); only the versions of the items shown are read whole."""
     documents = parts.reader.documents()
     chosen = set(documents) if only is None else only & set(documents)
     found: dict[str, dict[str, Any]] = {
         ident: {"counts": dict.fromkeys(CHANGE_KINDS, 0), **{k: [] for k in CHANGE_KINDS}} for ident in chosen
     }
-
-    def record(document: str, kind: str, item: dict[str, Any]) -> None:
-        changes = found[document]
-        changes["counts"][kind] += 1
-        if len(changes[kind]) < limit:
-            changes[kind].append(item)
-
-    events: list[tuple[int, str, str, dict[str, Any]]] = []
-    """(version id, document, kind of change, item): what each version did."""
-    for version in parts.reader.versions_of_documents(chosen):  # made or ended by one of them
+    events: list[tuple[int, str, str]] = []
+    """(version id, document, kind of change): what each version did."""
+    issued = {ident: document_day(document) for ident, document in documents.items()}
+    for change in parts.reader.changes_of_documents(chosen):  # made or ended by one of them
         pause()  # a search goes first (`kb.paging.yielding`)
-        ends = version.valid_to is not None and version.end not in (None, "superseded")
-        item = {
-            "headword": version.headword,
-            "topic": version.topic,
-            "operation": version.operation,
-            "summary": version.summary,
-            "label": parts.series_label(version.series),
-        }
-        issued = document_day(documents[version.document_id])
-        if version.valid_from is None or version.valid_from > issued:
-            waits = version.condition or f"in force from {version.valid_from}"
-            events.append((version.id, version.document_id, "pending", {**item, "why": waits}))
+        if change.valid_from is None or change.valid_from > issued[change.document_id]:
+            events.append((change.id, change.document_id, "pending"))
         else:
-            kind = "changed" if version.supersedes else "added"
-            events.append((version.id, version.document_id, kind, {**item, "why": ""}))
-        if ends:  # rescinded, cancelled or consolidated (a superseded version is not listed as ended)
-            ended_in = (version.ended_by or {"document": version.document_id})["document"]
-            events.append(
-                (version.id, ended_in, "rescinded", {**item, "operation": version.end, "why": parts.why_ended(version)})
-            )
+            events.append((change.id, change.document_id, "changed" if change.supersedes else "added"))
+        if change.valid_to is not None and change.end not in (None, "superseded"):  # rescinded, cancelled
+            by = json.loads(change.ended_by) if change.ended_by else None  # or consolidated
+            ended_in = (by or {"document": change.document_id})["document"]
+            events.append((change.id, ended_in, "rescinded"))  # (a superseded version is not listed as ended)
     events.sort(key=lambda e: e[0])  # stable: a version's own change before its ending
-    for _, document, kind, item in events:
+    shown = []
+    for ident, document, kind in events:
         if document in chosen:
-            record(document, kind, item)
+            found[document]["counts"][kind] += 1
+            if found[document]["counts"][kind] <= limit:
+                shown.append((ident, document, kind))
+    versions = parts.reader.versions_listed([ident for ident, _, _ in shown])
+    for ident, document, kind in shown:
+        found[document][kind].append(_item(parts, versions[ident], kind))
     return found
+
+
+def _item(parts: Parts, version: Version, kind: str) -> dict[str, Any]:
+    """A change of `by_document`: what ``version`` made (``kind``), or its ending ("rescinded")."""
+    item = {
+        "headword": version.headword,
+        "topic": version.topic,
+        "operation": version.operation,
+        "summary": version.summary,
+        "label": parts.series_label(version.series),
+    }
+    if kind == "rescinded":
+        return {**item, "operation": version.end, "why": parts.why_ended(version)}
+    if kind == "pending":
+        return {**item, "why": version.condition or f"in force from {version.valid_from}"}
+    return {**item, "why": ""}
 
 
 def diff(
@@ -139,19 +146,25 @@ def _found(
     """Every change between the two dates in the order shown, each kind's count and first offset,
     and the texts reprinted in another typography: what a diff finds before making any item."""
 
-    def keep(version: Version) -> bool:
-        kind = series_of_kind(version.series)
-        named = cards is None or any(key in cards for key, _ in parts.reader.card_links(version))
-        return (wanted is None or kind in wanted) and named
-
     found: dict[str, list[_Change]] = {kind: [] for kind in CHANGE_KINDS}
     documents = parts.reader.documents()
     touched = parts.reader.topics_changed(start, end)
     deciding = parts.reader.versions_deciding(touched, start, end)
-    for topic in sorted(parts.reader.topics(), key=lambda t: listing_order(t["headword"])):
+    linked = {} if cards is None else parts.reader.card_keys([v.id for h in deciding.values() for v in h])
+    """Version id -> the keys of the cards it names, read at once for a diff limited to cards."""
+
+    def keep(version: Version) -> bool:
+        kind = series_of_kind(version.series)
+        if cards is None:
+            return wanted is None or kind in wanted
+        keys = linked.get(version.id)
+        if keys is None:  # a version restated (`_typography`): not among those deciding
+            keys = linked[version.id] = {key for key, _ in parts.reader.card_links(version)}
+        return (wanted is None or kind in wanted) and any(key in cards for key in keys)
+
+    chosen = [t for t in parts.reader.topics_among(touched) if game in (None, t["game"])]
+    for topic in sorted(chosen, key=lambda t: listing_order(t["headword"])):  # the touched only: 818 of 2,379
         ident = topic["id"]
-        if game not in (None, topic["game"]) or ident not in touched:
-            continue
         pause()  # a search in this process goes first (`kb.paging.yielding`)
         history = deciding.get(ident, [])  # the versions in force on either date or pending on the end
         before = [v for v in history if status(v, start) == "active" and keep(v)]
@@ -178,9 +191,10 @@ def _typography(
     """The topics (of ``game``) whose text in force on both dates a release between them printed
     in another typography alone (`kb.typography`), by headword: not a change of rule."""
     found: list[Typography] = []
-    topics = {t["id"]: t for t in parts.reader.topics()}
-    for version in parts.reader.restated_in_force(end):
-        if not version.restated or status(version, start) != "active" or not keep(version):
+    restated = [v for v in parts.reader.restated_in_force(end) if v.restated and status(v, start) == "active"]
+    topics = {t["id"]: t for t in parts.reader.topics_among({v.topic for v in restated})} if restated else {}
+    for version in restated:
+        if not keep(version):
             continue
         topic = topics[version.topic]
         before, after = parts.printed(version, start), parts.printed(version, end)

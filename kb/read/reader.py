@@ -22,7 +22,7 @@ import threading
 import weakref
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol, cast
+from typing import Any, NamedTuple, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
@@ -55,6 +55,20 @@ the file anyway)."""
 PAUSE_ROWS = 256
 """Versions read between two points where a long answer may let a search go first (`kb.paging.pause`)."""
 _SELECT = f"SELECT {schema.VERSION_SELECT} FROM versions"
+
+
+class Change(NamedTuple):
+    """What tells the change a version made and ended (`Reader.changes_of_documents`): a `Version`'s
+    fields of the same names, without its text."""
+
+    id: int
+    document_id: str
+    valid_from: dt.date | None
+    valid_to: dt.date | None
+    end: str | None
+    supersedes: int | None
+    ended_by: str | None
+    """`Version.ended_by` as stored (JSON text), read only where it is needed."""
 
 
 class Closable(Protocol):
@@ -201,6 +215,11 @@ class Reader:
         """Every topic, in the order the build made them."""
         return self.records("SELECT * FROM topics ORDER BY rowid")
 
+    def topics_among(self, idents: set[str]) -> list[dict[str, Any]]:
+        """The topics ``idents`` (those that exist), in the order the build made them."""
+        sql = "SELECT * FROM topics WHERE id IN (SELECT value FROM json_each(?)) ORDER BY rowid"
+        return self.records(sql, json.dumps(sorted(idents)))
+
     def topics_keyed(self, key: str) -> list[dict[str, Any]]:
         """The topics found by a headword key (or an id's slug in words), in build order."""
         sql = "SELECT t.* FROM topic_keys k JOIN topics t ON t.id = k.topic_id WHERE k.key = ? ORDER BY t.rowid"
@@ -263,7 +282,7 @@ class Reader:
         not empty): all a diff's typography looks at, a few of the versions in force (it read them all,
         0.12 s of a one-month diff's 0.8 s on the quarter-size stress library)."""
         day = on.isoformat()
-        where = f"WHERE {IN_FORCE} AND json_array_length(restated) > 0"
+        where = f"WHERE {IN_FORCE} AND restated <> '[]'"  # as the index `versions_restated` says it
         return self._versions(f"{where} ORDER BY id", day, day)
 
     def histories(self) -> Iterator[list[Version]]:
@@ -330,6 +349,31 @@ class Reader:
         )
         return self._versions(where, chosen, chosen)
 
+    def changes_of_documents(self, documents: set[str]) -> list[Change]:
+        """What tells the change each version made by one of ``documents`` or ended by one made, and
+        by which document it ended (`Change`), in id order: the rows `versions_of_documents` selects
+        without their texts (the feed's 20 documents of the 90k library: 15,067 versions, 0.09 s
+        where reading them whole took 0.44 s)."""
+        chosen = json.dumps(sorted(documents))
+        sql = (
+            "SELECT id, document_id, valid_from, valid_to, ended, supersedes, ended_by FROM versions"
+            " WHERE document_id IN (SELECT value FROM json_each(?)) OR (ended_by IS NOT NULL AND"
+            " json_extract(ended_by, '$.document') IN (SELECT value FROM json_each(?))) ORDER BY id"
+        )
+        found = []
+        for number, row in enumerate(self.rows(sql, chosen, chosen)):
+            if number % PAUSE_ROWS == 0:
+                pause()  # a long answer lets a search go first (`kb.paging.yielding`)
+            ident, document, start, end, ended, supersedes, ended_by = tuple(row)
+            found.append(Change(ident, document, schema.day(start), schema.day(end), ended, supersedes, ended_by))
+        return found
+
+    def versions_listed(self, idents: list[int]) -> dict[int, Version]:
+        """The versions numbered ``idents`` (any number of them: `versions_numbered` binds one
+        parameter each), read in one query, in id order."""
+        where = "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
+        return {v.id: v for v in self._versions(where, json.dumps(sorted(set(idents))))}
+
     def versions_deciding(self, topics: set[str], start: dt.date, end: dt.date) -> dict[str, list[Version]]:
         """For each of ``topics`` (those with any), its versions (id order) in force on ``start``
         or on ``end``, or not yet in force on ``end`` but made by a document issued after
@@ -375,6 +419,15 @@ class Reader:
             (r[0], r[1])
             for r in self.rows("SELECT card_key, via FROM card_links WHERE version_id = ? ORDER BY rowid", version.id)
         ]
+
+    def card_keys(self, idents: list[int]) -> dict[int, set[str]]:
+        """Each of the versions numbered ``idents`` -> the keys of the cards it names (`card_links`),
+        read in one query (a diff limited to a deck: one query where it made one a version)."""
+        found: dict[int, set[str]] = {ident: set() for ident in idents}
+        sql = "SELECT version_id, card_key FROM card_links WHERE version_id IN (SELECT value FROM json_each(?))"
+        for row in self.rows(sql, json.dumps(sorted(found))):
+            found[row[0]].add(row[1])
+        return found
 
     def card_versions(self, key: str, on: dt.date | None = None) -> list[tuple[Version, set[str]]]:
         """Every version naming card ``key`` (only those in force on ``on`` when given), in id
