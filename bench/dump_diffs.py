@@ -14,9 +14,7 @@ equal); the CPU seconds each took are printed, not written.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import datetime as dt
-import io
 import itertools
 import re
 import sqlite3
@@ -27,10 +25,12 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from dump_answers import cli  # noqa: E402
 
 from kb.paths import current  # noqa: E402
 from web.app import create_app  # noqa: E402
-from web.cli.main import main  # noqa: E402
 
 KINDS = ("current-rulings", "glossary", "rulebook")
 BUILD_NAME = re.compile(rb"\b\d{8}T\d{12}\b")
@@ -71,17 +71,6 @@ def urls(kb: Path) -> list[str]:
     return asked
 
 
-def cli(out: Path, name: str, argv: list[str]) -> None:
-    """One command's standard output, error and exit status, to ``out/name``."""
-    stdout, stderr = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
-        try:
-            status = main(argv)
-        except SystemExit as err:
-            status = err.code if isinstance(err.code, int) else 1
-    (out / name).write_text(f"{status}\n{stdout.getvalue()}\n--\n{stderr.getvalue()}", encoding="utf-8")
-
-
 def dump(out: Path, kb: Path) -> int:
     """Write every answer; the number written."""
     out.mkdir(parents=True, exist_ok=True)
@@ -96,6 +85,7 @@ def dump(out: Path, kb: Path) -> int:
         print(f"{spent:7.3f} s  {url[:110]}")
     dates = [u.split("from=")[1].split("&to=") for u in asked if u.startswith("/diff.json?from=")][:4]
     for number, (start, end) in enumerate(dates):
+        (out / "cli").mkdir(exist_ok=True)
         cli(out, f"cli-{number}", ["diff", start, end.split("&")[0], "--kb", str(kb), "--json"])
     return len(asked) + len(dates)
 
