@@ -145,3 +145,47 @@ def test_a_search_waits_for_the_search_before_it_in_the_server(bundled_root: Pat
         for thread in asked:
             thread.join()
         assert answers == [("/index.json?q=damaged+ship", (200, None))] and not searches.line.waiting
+
+
+@pytest.mark.parametrize("after_call", [False, True])
+def test_a_search_interrupted_in_line_leaves_it_and_loses_no_turn(after_call: bool) -> None:
+    """A thread interrupted while it waits in line (KeyboardInterrupt in the main thread) leaves
+    the line; one interrupted just after it was called passes its turn on. Either way the next
+    search still gets a turn: none is lost for good."""
+    line = gate.Line(1, lambda: Interrupted(after_call))
+    interrupted: list[bool] = []
+    with line.turn():
+        thread = threading.Thread(target=lambda: _interrupted_in_line(line, interrupted))
+        thread.start()
+        until(lambda: len(line.waiting) == 1 or bool(interrupted))
+        if not after_call:
+            thread.join()
+            assert interrupted == [True] and not line.waiting  # it left the line, uncalled
+        else:
+            assert len(line.waiting) == 1 and interrupted == []  # it waits to be called
+    thread.join()
+    assert interrupted == [True] and not line.waiting and line.free == 1  # the turn came back
+    served_order: list[int] = []
+    _in_turn(line, served_order, 7)
+    assert served_order == [7] and line.free == 1
+
+
+class Interrupted(threading.Event):
+    """An event whose wait is interrupted: at once, or once it is set (``after_call``)."""
+
+    def __init__(self, after_call: bool) -> None:
+        super().__init__()
+        self.after_call = after_call
+
+    def wait(self, timeout: float | None = None) -> bool:
+        if self.after_call:
+            super().wait(timeout)
+        raise KeyboardInterrupt
+
+
+def _interrupted_in_line(line: gate.Line, interrupted: list[bool]) -> None:
+    try:
+        with line.turn():
+            pass
+    except KeyboardInterrupt:
+        interrupted.append(True)

@@ -141,7 +141,9 @@ class Line:
     """Turns taken in the order asked: ``at_once`` held at a time, the next one handed to the
     oldest waiting (`threading.Lock` promises no order)."""
 
-    def __init__(self, at_once: int) -> None:
+    def __init__(self, at_once: int, calling: Callable[[], threading.Event] = threading.Event) -> None:
+        self.calling = calling
+        """What a thread waiting is called by (a test's may be interrupted)."""
         self.lock = threading.Lock()
         self.free = at_once
         self.waiting: deque[threading.Event] = deque()
@@ -156,19 +158,31 @@ class Line:
             if self.free and not self.waiting:
                 self.free -= 1
             else:
-                called = threading.Event()
+                called = self.calling()
                 self.waiting.append(called)
                 self.longest = max(self.longest, len(self.waiting))
         if called is not None:
-            called.wait()  # the turn is handed over by the one leaving (`free` unchanged)
+            try:
+                called.wait()  # the turn is handed over by the one leaving (`free` unchanged)
+            except BaseException:  # interrupted while waiting (Ctrl-C in the main thread)
+                with self.lock:
+                    if called in self.waiting:  # not called yet: leave the line
+                        self.waiting.remove(called)
+                        raise
+                self._hand_on()  # called meanwhile: the turn it was given goes to the next
+                raise
         try:
             yield
         finally:
-            with self.lock:
-                if self.waiting:
-                    self.waiting.popleft().set()
-                else:
-                    self.free += 1
+            self._hand_on()
+
+    def _hand_on(self) -> None:
+        """Give the turn held to the one waiting longest, or back when none waits."""
+        with self.lock:
+            if self.waiting:
+                self.waiting.popleft().set()
+            else:
+                self.free += 1
 
 
 def searching(view: Callable[..., Any]) -> Callable[..., Any]:
