@@ -60,7 +60,7 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
             found[document]["counts"][kind] += 1
             if found[document]["counts"][kind] <= limit:
                 shown.append((ident, document, kind))
-    versions = parts.reader.versions_listed([ident for ident, _, _ in shown])
+    versions = parts.reader.versions_numbered([ident for ident, _, _ in shown])
     for ident, document, kind in shown:
         found[document][kind].append(_item(parts, versions[ident], kind))
     return found

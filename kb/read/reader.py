@@ -258,10 +258,12 @@ class Reader:
         return found[0] if found else None
 
     def versions_numbered(self, idents: list[int]) -> dict[int, Version]:
-        """The versions numbered ``idents`` in this build (those it holds), read in one query."""
+        """The versions numbered ``idents`` in this build (those it holds), read in one query, in id
+        order: any number of them (the list is one parameter, not one each)."""
         if not idents:
             return {}
-        return {v.id: v for v in self._versions(f"WHERE id IN ({','.join('?' * len(idents))})", *idents)}
+        where = "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
+        return {v.id: v for v in self._versions(where, json.dumps(sorted(set(idents))))}
 
     def version_at(self, key: str) -> Version | None:
         """The version whose permalink is ``key`` (``topic@document@series``), or None."""
@@ -367,12 +369,6 @@ class Reader:
             ident, document, start, end, ended, supersedes, ended_by = tuple(row)
             found.append(Change(ident, document, schema.day(start), schema.day(end), ended, supersedes, ended_by))
         return found
-
-    def versions_listed(self, idents: list[int]) -> dict[int, Version]:
-        """The versions numbered ``idents`` (any number of them: `versions_numbered` binds one
-        parameter each), read in one query, in id order."""
-        where = "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return {v.id: v for v in self._versions(where, json.dumps(sorted(set(idents))))}
 
     def versions_deciding(self, topics: set[str], start: dt.date, end: dt.date) -> dict[str, list[Version]]:
         """For each of ``topics`` (those with any), its versions (id order) in force on ``start``
