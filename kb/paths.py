@@ -24,8 +24,6 @@ import sys
 from collections.abc import Mapping
 from pathlib import Path
 
-from kb.errors import BuildError
-
 BUNDLED_LIBRARY = Path(__file__).resolve().parents[1] / "data"
 """The library that comes with the program: ``data/`` of the checkout, which the wheel carries as
 package data beside `kb` (``<site-packages>/rulings_app/data``, `setup.py`)."""
@@ -89,6 +87,8 @@ the game with the most documents (`kb.query.KnowledgeBase.default_game`)."""
 
 def current(kb: Path = DEFAULT_KB) -> Path:
     """The directory of the knowledge base in service."""
+    from kb.errors import BuildError  # here: a command asking a running server loads no error classes
+
     link = kb / CURRENT
     if not link.exists():
         raise BuildError(f"{kb}: no knowledge base built yet (run 'rulings build', or {KB_HINT})")

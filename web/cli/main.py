@@ -9,8 +9,9 @@ mistakes and bad input end with one ``rulings: error: ...`` line and exit status
 
 from __future__ import annotations
 
+import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kb.errors import BuildError, NotAPair, UnknownFilter, UnknownName
@@ -20,16 +21,23 @@ from web.cli.arguments import READING, commands_markdown, parser
 from web.errors import BadArguments, PortInUse
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None, answering: Callable[[argparse.Namespace], argparse.Namespace] | None = None
+) -> int:
     """Run the ``rulings`` command line; return the exit status. An error is one line on
     standard error (``rulings: error: ...``), or with ``--json`` a JSON ``{"error": ...}``
-    on standard output; the exit status is the same either way."""
+    on standard output; the exit status is the same either way. ``answering`` is a server's
+    running a command for a client (`web.cli.answering`): it takes the arguments as parsed and
+    gives them back holding the knowledge base the server has open (``opened``), or raises to
+    refuse the command (raised out of here, for the client to answer itself)."""
     arguments = list(sys.argv[1:] if argv is None else argv)
     as_json = "--json" in arguments
     target: str | None = None
     """The folder the command writes, named by an error that names no file (a full disk)."""
     try:
         args = parser().parse_args(arguments)
+        if answering is not None:
+            args = answering(args)
         target = getattr(args, "directory", None) or getattr(args, "kb", None)
         status: int = args.run(args)
     except (BadArguments, BadDate, UnknownFilter, NotAPair) as err:
