@@ -6,6 +6,7 @@ command line, the web app) share, so that reading needs nothing of building.
 
     <kb>/                      DEFAULT_KB (``RULINGS_KB``, or the user's data directory), or --kb
       current -> builds/<stamp>   the knowledge base in service (`current`), switched atomically
+      serving.json                a `rulings serve` running on it, while it runs (`web.cli.resident`)
       builds/<stamp>/             one build:
         kb.sqlite                 DB_NAME, the store of record (`kb.ingest.store`)
         index/                    INDEX_DIR, every version (`kb.index.writer`)

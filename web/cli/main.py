@@ -10,6 +10,7 @@ mistakes and bad input end with one ``rulings: error: ...`` line and exit status
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -35,7 +36,8 @@ def main(
     target: str | None = None
     """The folder the command writes, named by an error that names no file (a full disk)."""
     try:
-        args = parser().parse_args(arguments)
+        reader = parser if answering is None else _kept_parser  # a server: one parser (13 ms to make)
+        args = reader().parse_args(arguments)
         if answering is not None:
             args = answering(args)
         target = getattr(args, "directory", None) or getattr(args, "kb", None)
@@ -56,6 +58,12 @@ def main(
             return _failed(1, f"error: {target}: {err.strerror or err}", as_json)
         return _failed(1, f"error: {err}", as_json)
     return status
+
+
+@functools.cache
+def _kept_parser() -> argparse.ArgumentParser:
+    """The parser a server answering commands reads each with (it only reads it)."""
+    return parser()
 
 
 def _failed(status: int, message: str, as_json: bool, extra: dict[str, Any] | None = None) -> int:
