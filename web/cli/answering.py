@@ -22,7 +22,7 @@ import secrets
 import sys
 import threading
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, TextIO, cast
 
 from flask import Blueprint, Flask, current_app, g, jsonify, request
 from werkzeug.exceptions import Conflict, NotFound
@@ -35,13 +35,16 @@ from web.gate import Searches
 bp = Blueprint("answering", __name__)
 TOKEN = "ANSWERING_TOKEN"
 """The app's setting holding the token a client must send (the one of the server's file)."""
+MOST = 1 << 16
+"""The longest request read, in bytes (a command's arguments)."""
 _runs = threading.local()
 """This thread's run's buffers (``out``, ``err``), while it runs a command."""
 
 
-class _Routed(io.TextIOBase):
+class _Routed:
     """A standard stream that writes to this thread's run's buffer, when it runs a command, and
-    to the process's own stream otherwise."""
+    to the process's own stream otherwise (everything else of it is the process's stream's:
+    its ``fileno``, ``encoding``, ``isatty``)."""
 
     def __init__(self, own: TextIO, which: str) -> None:
         self.own = own
@@ -72,14 +75,16 @@ def answering(app: Flask, secret: str) -> Flask:
     app.config[TOKEN] = secret
     app.register_blueprint(bp)
     if not isinstance(sys.stdout, _Routed):
-        sys.stdout = _Routed(sys.stdout, "out")
+        sys.stdout = cast(TextIO, _Routed(sys.stdout, "out"))
     if not isinstance(sys.stderr, _Routed):
-        sys.stderr = _Routed(sys.stderr, "err")
+        sys.stderr = cast(TextIO, _Routed(sys.stderr, "err"))
     return app
 
 
 @bp.route(PATH, methods=["POST"])
 def answer() -> Any:
+    if (request.content_length or 0) > MOST:
+        raise NotFound()
     asked = request.get_json(silent=True)
     secret = str(current_app.config.get(TOKEN) or "")
     if not isinstance(asked, dict) or not secret or not isinstance(asked.get("token"), str):

@@ -38,7 +38,7 @@ ASKED = frozenset({"show", "blame", "history", "diff", "card", "cards", "search"
 """The reading commands a server may answer (``deck`` reads the client's file or standard input)."""
 CONNECT = 0.25
 """Seconds to wait for the server to take the connection."""
-ANSWER = 30.0
+ANSWER = 10.0
 """Seconds to wait for its answer before answering here instead."""
 MOST = 4096
 """The largest server file read, in bytes."""
@@ -112,7 +112,8 @@ def _server(kb: str) -> dict[str, Any] | None:
     if not (isinstance(token, str) and 0 < len(token) <= 64 and token.isalnum()):
         return None
     try:
-        os.kill(pid, 0)
+        if sys.platform != "win32":  # there os.kill would end the process
+            os.kill(pid, 0)
     except PermissionError:
         pass  # alive, another user's
     except (OSError, OverflowError):
