@@ -12,6 +12,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -198,8 +199,8 @@ def test_another_knowledge_base_naming_the_server_is_answered_here(served: Path,
     answered_here(copy)
 
 
-def ask(root: Path, **changes: object) -> int:
-    """The status of the server's answer to a request as a client sends it, with ``changes``."""
+def answer(root: Path, **changes: object) -> tuple[int, bytes]:
+    """The server's answer (status, body) to a request as a client sends it, with ``changes``."""
     server = json.loads((root / FILE).read_text())
     request = {"token": server["token"], "argv": ["search", "conundrum"], "kb": str(root), "cwd": "/",
                "build": str((root / "current").resolve()), "today": time.strftime("%Y-%m-%d"), **changes}  # fmt: skip
@@ -207,10 +208,34 @@ def ask(root: Path, **changes: object) -> int:
     try:
         connection.request("POST", PATH, json.dumps(request), {"Content-Type": "application/json"})
         response = connection.getresponse()
-        response.read()
-        return response.status
+        return response.status, response.read()
     finally:
         connection.close()
+
+
+def ask(root: Path, **changes: object) -> int:
+    return answer(root, **changes)[0]
+
+
+def test_commands_asked_at_once_each_print_their_own(served: Path) -> None:
+    """Each run's output goes to its own request (the standard streams are routed per thread)."""
+    commands = [["search", "conundrum"], ["history", "Conundrum"], ["show", "Nonsense Topic"],
+                ["diff", "1999-01-01", "2001-01-01", "--json"], ["search", "battle", "--all"]]  # fmt: skip
+    alone = [json.loads(answer(served, argv=argv)[1]) for argv in commands]
+    assert [a["status"] for a in alone] == [0, 0, 1, 0, 0]
+    assert alone[2]["stderr"].startswith("rulings: error: ") and alone[2]["stdout"] == ""
+    together: list[tuple[int, dict[str, object]]] = []
+
+    def asking(at: int) -> None:
+        together.append((at, json.loads(answer(served, argv=commands[at])[1])))
+
+    askers = [threading.Thread(target=asking, args=(at,)) for at in list(range(len(commands))) * 3]
+    for asker in askers:
+        asker.start()
+    for asker in askers:
+        asker.join()
+    assert sorted(at for at, _ in together) == sorted(list(range(len(commands))) * 3)
+    assert all(alone[at] == got for at, got in together)
 
 
 def test_the_server_refuses_what_it_cannot_answer_as_the_client_would(served: Path) -> None:
