@@ -9,6 +9,7 @@ import http.client
 import json
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -140,6 +141,15 @@ def test_the_server_file_names_it_and_is_removed_when_it_stops(
         assert named["port"] == int(process.args[process.args.index("--port") + 1])  # type: ignore[index, union-attr, arg-type]
         status, out, _, imported = run("search", "conundrum target", "--kb", str(kb))
         assert (status, out.split("\n")[1], heavy(imported)) == (0, "1. Conundrum  [Glossary] active", set())
+        if workers == "2":  # a worker ending (gunicorn starts another) leaves the file
+            children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+            os.kill(int(children[0]), signal.SIGTERM)
+            for _ in range(100):
+                again = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+                if len(again) == 2 and children[0] not in again:
+                    break
+                time.sleep(0.1)
+            assert json.loads((kb / FILE).read_text()) == named
     assert not (kb / FILE).exists()
     assert sorted(p.name for p in kb.iterdir()) == ["builds", "current"]
 

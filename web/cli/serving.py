@@ -189,14 +189,15 @@ def advertise(args: argparse.Namespace, addresses: list[Any], secret: str) -> bo
 
 
 def withdraw(args: argparse.Namespace, secret: str) -> None:
-    """Remove ``<kb>/serving.json`` if it still names this server (another may have started since)."""
+    """Remove ``<kb>/serving.json`` if it still names this server (another may have started
+    since) and this process wrote it (not a gunicorn worker ending, which leaves through here too)."""
     from kb import files
 
     kb = Path(args.kb)
     try:
         with files.hold((kb / BUILDS).resolve(), 10, f"server file on {kb}"):
             named = json.loads((kb / FILE).read_bytes())
-            if isinstance(named, dict) and named.get("token") == secret:
+            if isinstance(named, dict) and (named.get("token"), named.get("pid")) == (secret, os.getpid()):
                 (kb / FILE).unlink()
     except (OSError, ValueError):
         pass  # gone already, or not ours to remove
