@@ -172,17 +172,17 @@ def advertise(args: argparse.Namespace, addresses: list[Any], secret: str) -> bo
     IPv4 address): through a temporary file and a rename, under the lock of the knowledge
     base's builds folder (a build holds the knowledge base's own, for minutes). Whether it was
     written; a knowledge base that cannot be written is said in one line, and served as well."""
-    from kb import files
-
     ports = [int(port) for host, port, *_ in addresses if host in (HOST, "0.0.0.0")]  # waitress: a str
     if not ports:
         return False
     kb = Path(args.kb)
     named = {"host": HOST, "port": ports[0], "pid": os.getpid(), "token": secret, "kb": str(kb.resolve())}
     try:
+        from kb import files  # its locks need fcntl: a system without it serves unnamed
+
         with files.hold((kb / BUILDS).resolve(), 10, f"server file on {kb}"):
             files.write_atomic(kb / FILE, json.dumps(named, indent=1).encode())
-    except OSError as err:
+    except (OSError, ImportError) as err:
         print(f"rulings: note: {kb / FILE} not written ({err}); every command answers itself", file=sys.stderr)
         return False
     return True
@@ -191,15 +191,15 @@ def advertise(args: argparse.Namespace, addresses: list[Any], secret: str) -> bo
 def withdraw(args: argparse.Namespace, secret: str) -> None:
     """Remove ``<kb>/serving.json`` if it still names this server (another may have started
     since) and this process wrote it (not a gunicorn worker ending, which leaves through here too)."""
-    from kb import files
-
     kb = Path(args.kb)
     try:
+        from kb import files
+
         with files.hold((kb / BUILDS).resolve(), 10, f"server file on {kb}"):
             named = json.loads((kb / FILE).read_bytes())
             if isinstance(named, dict) and (named.get("token"), named.get("pid")) == (secret, os.getpid()):
                 (kb / FILE).unlink()
-    except (OSError, ValueError):
+    except (OSError, ValueError, ImportError):
         pass  # gone already, or not ours to remove
 
 
