@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT
-from web.cli.resident import FILE, PATH
+from web.cli.main import INTERRUPTED
+from web.cli.resident import ANSWER, FILE, PATH
 
 HEAVY = ("numpy", "whoosh", "flask", "web.cli.main", "kb.query")
 """What a command asking a server never loads."""
@@ -279,3 +280,37 @@ def test_a_switched_build_is_asked_of_the_server_that_follows_it(served: Path, t
         link.symlink_to(Path("builds") / first.name)
         link.replace(served / "current")
         shutil.rmtree(second)
+
+
+@contextmanager
+def silent() -> Iterator[int]:
+    """A port on 127.0.0.1 that takes connections and never answers."""
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(8)
+        yield int(listener.getsockname()[1])
+
+
+def test_a_server_that_does_not_answer_is_waited_for_ten_seconds_at_most(served: Path) -> None:
+    with silent() as port, named(served, stale(served, port=port, pid=os.getpid())):
+        began = time.monotonic()
+        answered_here(served)
+        assert time.monotonic() - began >= ANSWER
+
+
+def test_ctrl_c_while_the_server_answers_is_said_in_one_line(served: Path) -> None:
+    code = "import sys; sys.argv[0] = 'rulings'; from web.cli.program import program; program()"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for extra in [(), ("--json",)]:
+        with silent() as port, named(served, stale(served, port=port, pid=os.getpid())):
+            command = subprocess.Popen(
+                [sys.executable, "-c", code, "search", "conundrum", "--kb", str(served), *extra],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            )  # fmt: skip
+            time.sleep(3)  # it waits for the answer
+            command.send_signal(signal.SIGINT)
+            out, err = command.communicate(timeout=60)
+        if extra:
+            assert (command.returncode, json.loads(out), err) == (130, {"error": INTERRUPTED}, "")
+        else:
+            assert (command.returncode, out, err) == (130, "", f"rulings: {INTERRUPTED}\n")

@@ -52,12 +52,22 @@ def main(
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt as err:  # a build or add puts back what it began, or says what it left
-        return _failed(130, str(err) or "interrupted; nothing half-written was left", as_json)
+        return _failed(130, str(err) or INTERRUPTED, as_json)
     except OSError as err:
         if err.filename is None and target is not None:  # e.g. ENOSPC from a write: say where
             return _failed(1, f"error: {target}: {err.strerror or err}", as_json)
         return _failed(1, f"error: {err}", as_json)
     return status
+
+
+INTERRUPTED = "interrupted; nothing half-written was left"
+"""What a command stopped by Ctrl-C says (a build or add says what it put back or left)."""
+
+
+def interrupted(argv: Sequence[str]) -> int:
+    """Say that the command ``argv`` was stopped by Ctrl-C (while it asked a server), as `main`
+    says it; its exit status."""
+    return _failed(130, INTERRUPTED, "--json" in argv)
 
 
 @functools.cache
@@ -74,4 +84,4 @@ def _failed(status: int, message: str, as_json: bool, extra: dict[str, Any] | No
     return status
 
 
-__all__ = ["READING", "commands_markdown", "main", "parser"]
+__all__ = ["READING", "commands_markdown", "interrupted", "main", "parser"]

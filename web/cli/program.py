@@ -26,7 +26,12 @@ def program() -> NoReturn:
     without the interpreter's teardown, which freed a large search's objects one by one (some
     20 ms of a cold search at 90,000 versions); it has nothing to finish, having written nothing."""
     arguments = sys.argv[1:]
-    status = asked(arguments)
+    try:
+        status = asked(arguments)
+    except KeyboardInterrupt:  # Ctrl-C while the server answers: said as `main` says it
+        from web.cli.main import interrupted
+
+        status = interrupted(arguments)
     if status is None:
         from web.cli.main import READING, main
 
