@@ -306,6 +306,7 @@ def test_ctrl_c_while_the_server_answers_is_said_in_one_line(served: Path) -> No
             command = subprocess.Popen(
                 [sys.executable, "-c", code, "search", "conundrum", "--kb", str(served), *extra],
                 cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # even from a background job
             )  # fmt: skip
             time.sleep(3)  # it waits for the answer
             command.send_signal(signal.SIGINT)
