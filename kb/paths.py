@@ -6,6 +6,7 @@ command line, the web app) share, so that reading needs nothing of building.
 
     <kb>/                      DEFAULT_KB (``RULINGS_KB``, or the user's data directory), or --kb
       current -> builds/<stamp>   the knowledge base in service (`current`), switched atomically
+      serving.json                a `rulings serve` running on it, while it runs (`web.cli.resident`)
       builds/<stamp>/             one build:
         kb.sqlite                 DB_NAME, the store of record (`kb.ingest.store`)
         index/                    INDEX_DIR, every version (`kb.index.writer`)
@@ -23,8 +24,6 @@ import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-
-from kb.errors import BuildError
 
 BUNDLED_LIBRARY = Path(__file__).resolve().parents[1] / "data"
 """The library that comes with the program: ``data/`` of the checkout, which the wheel carries as
@@ -89,6 +88,8 @@ the game with the most documents (`kb.query.KnowledgeBase.default_game`)."""
 
 def current(kb: Path = DEFAULT_KB) -> Path:
     """The directory of the knowledge base in service."""
+    from kb.errors import BuildError  # here: a command asking a running server loads no error classes
+
     link = kb / CURRENT
     if not link.exists():
         raise BuildError(f"{kb}: no knowledge base built yet (run 'rulings build', or {KB_HINT})")

@@ -50,7 +50,10 @@ def print_json(data: Any) -> None:
 
 
 def _open(args: argparse.Namespace) -> KnowledgeBase:
-    return KnowledgeBase(current(Path(args.kb)))
+    """The knowledge base ``--kb`` names: opened here, or the one a server answering the command
+    has open (``args.opened``, `web.cli.answering`)."""
+    opened: KnowledgeBase | None = getattr(args, "opened", None)
+    return opened if opened is not None else KnowledgeBase(current(Path(args.kb)))
 
 
 def _game(kb: KnowledgeBase, args: argparse.Namespace) -> str | None:

@@ -25,6 +25,7 @@ from web.cli.answers import (
 )
 from web.cli.clients import PER_CLIENT
 from web.cli.documents import cmd_docs, cmd_version
+from web.cli.resident import ASKED, FILE
 from web.cli.serving import CONNECTIONS, PORT, TIMEOUT, cores
 from web.errors import BadArguments
 
@@ -161,6 +162,12 @@ def parser() -> _Parser:
             help="only this game (e.g. stccg; 'any': every game); a search or diff: default the library's",
         )
         command.add_argument("--json", action="store_true", help="print JSON")
+        if name in ASKED:  # a command a running server may answer (`web.cli.resident`)
+            command.add_argument(
+                "--local",
+                action="store_true",
+                help=f"answer here, never asking a 'rulings serve' running on the knowledge base ({FILE})",
+            )
         command.set_defaults(run=run)
         return command
 

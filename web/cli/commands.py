@@ -240,6 +240,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from web.cli.answering import answering  # Flask: loaded by the server only
+
     current(Path(args.kb))  # fail early, with one line, when nothing is built yet
-    serve(args)
+    serve(args, answering)
     return 0

@@ -22,13 +22,19 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import os
+import secrets
 import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
+from kb.paths import BUILDS
+from web.cli.resident import FILE, HOST
 from web.errors import PortInUse
 
 PORT = 5000
@@ -156,6 +162,47 @@ def gunicorn_settings(args: argparse.Namespace, listener: int) -> dict[str, Any]
     }
 
 
+Answering = Callable[[Any, str], Any]
+"""What makes an app answer the command line's commands for a client sending a token (`web.cli.answering`)."""
+
+
+def advertise(args: argparse.Namespace, addresses: list[Any], secret: str) -> bool:
+    """Write ``<kb>/serving.json`` (`web.cli.resident.FILE`) naming this server, its port on
+    127.0.0.1, this process and ``secret``, when it listens there (on 127.0.0.1 or on every
+    IPv4 address): through a temporary file and a rename, under the lock of the knowledge
+    base's builds folder (a build holds the knowledge base's own, for minutes). Whether it was
+    written; a knowledge base that cannot be written is said in one line, and served as well."""
+    ports = [int(port) for host, port, *_ in addresses if host in (HOST, "0.0.0.0")]  # waitress: a str
+    if not ports:
+        return False
+    kb = Path(args.kb)
+    named = {"host": HOST, "port": ports[0], "pid": os.getpid(), "token": secret, "kb": str(kb.resolve())}
+    try:
+        from kb import files  # its locks need fcntl: a system without it serves unnamed
+
+        with files.hold((kb / BUILDS).resolve(), 10, f"server file on {kb}"):
+            files.write_atomic(kb / FILE, json.dumps(named, indent=1).encode())
+    except (OSError, ImportError) as err:
+        print(f"rulings: note: {kb / FILE} not written ({err}); every command answers itself", file=sys.stderr)
+        return False
+    return True
+
+
+def withdraw(args: argparse.Namespace, secret: str) -> None:
+    """Remove ``<kb>/serving.json`` if it still names this server (another may have started
+    since) and this process wrote it (not a gunicorn worker ending, which leaves through here too)."""
+    kb = Path(args.kb)
+    try:
+        from kb import files
+
+        with files.hold((kb / BUILDS).resolve(), 10, f"server file on {kb}"):
+            named = json.loads((kb / FILE).read_bytes())
+            if isinstance(named, dict) and (named.get("token"), named.get("pid")) == (secret, os.getpid()):
+                (kb / FILE).unlink()
+    except (OSError, ValueError, ImportError):
+        pass  # gone already, or not ours to remove
+
+
 def _how(args: argparse.Namespace) -> str:
     several = args.workers > 1 and gunicorn_available()
     return f"{args.workers} processes (gunicorn)" if several else "one process (waitress)"
@@ -241,10 +288,36 @@ def app_settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def serve(args: argparse.Namespace) -> None:
-    """Serve the knowledge base ``args.kb`` until stopped, as `gunicorn_settings` or `waitress_settings` say."""
+def serve(args: argparse.Namespace, answering: Answering | None = None) -> None:
+    """Serve the knowledge base ``args.kb`` until stopped, as `gunicorn_settings` or `waitress_settings` say;
+    with ``answering``, the command line's reading commands too, for a client that read the
+    token of ``<kb>/serving.json`` (`advertise`, `withdraw` once stopped)."""
     from web.app import create_app
 
+    secret = secrets.token_hex(16)
+
+    def made() -> Any:
+        app = create_app(app_settings(args))
+        return answering(app, secret) if answering is not None else app
+
+    def ready(addresses: list[Any]) -> None:
+        _listening(args, addresses)
+        if answering is not None:
+            advertise(args, addresses, secret)
+
+    try:
+        _serve(args, made, ready)
+    finally:
+        if answering is not None:
+            withdraw(args, secret)
+
+
+def _stop(signum: int, frame: Any) -> None:
+    """SIGTERM to a waitress server alone: stop as Ctrl-C does (its file removed)."""
+    raise SystemExit(0)
+
+
+def _serve(args: argparse.Namespace, made: Callable[[], Any], ready: Callable[[list[Any]], None]) -> None:
     several = args.workers > 1 and gunicorn_available()
     if args.workers > 1 and not several:
         print(f"rulings: note: gunicorn is not available here; serving with {_how(args)}", file=sys.stderr, flush=True)
@@ -257,13 +330,15 @@ def serve(args: argparse.Namespace) -> None:
         from web.cli.dispatch import cheap_first
 
         logging.basicConfig()  # waitress's warnings on standard error, as waitress.serve does
-        app = warmed(create_app(app_settings(args)))
+        app = warmed(made())
         try:
-            made = create_server(app, **waitress_settings(args))
-            server = cheap_first(bounded(strict(made), args.per_client, args.timeout), app)
+            created = create_server(app, **waitress_settings(args))
+            server = cheap_first(bounded(strict(created), args.per_client, args.timeout), app)
         except OSError as err:
             raise refusal(args.host, args.port, err) from None
-        _listening(args, [(server.effective_host, server.effective_port)])
+        if threading.current_thread() is threading.main_thread():
+            signal.signal(signal.SIGTERM, _stop)
+        ready([(server.effective_host, server.effective_port)])
         server.run()
         return
     listener = bound_socket(args.host, args.port)
@@ -275,8 +350,9 @@ def serve(args: argparse.Namespace) -> None:
         def load_config(self) -> None:
             for key, value in gunicorn_settings(args, listener).items():
                 self.cfg.set(key, value)
+            self.cfg.set("when_ready", lambda arbiter: ready([each.sock.getsockname() for each in arbiter.LISTENERS]))
 
         def load(self) -> Any:
-            return create_app(app_settings(args))
+            return made()
 
     Server().run()
