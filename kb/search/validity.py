@@ -18,7 +18,6 @@ import numpy as np
 import numpy.typing as npt
 
 from kb.engine.postings import Ids, segment_of
-from kb.engine.searching import Searcher
 from kb.search import memo
 
 Days = npt.NDArray[np.int32]
@@ -82,9 +81,11 @@ class InForce:
         return found
 
 
-def of(searcher: Searcher) -> Validity:
+def of(searcher: Any) -> Validity:
     """The versions' days of ``searcher``'s index (the history index), read from its stored
-    fields on first use and kept in its tables (`kb.search.memo`) for the searches that follow."""
+    fields on first use and kept in its tables (`kb.search.memo`) for the searches that follow.
+    (The searcher is only asked for its segments' readers: this module takes none of Whoosh's
+    objects by name, `tests/test_layers.py`.)"""
     leaves = searcher.leaf_searchers()
     segments = [segment_of(sub.reader()) for sub, _ in leaves]
     key = None if None in segments else tuple(segments)
