@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable, Iterator
 
 from kb.engine.planning import engine_query
+from kb.engine.postings import Ids
 from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
 from kb.fused import FusedAnalyzer
@@ -185,23 +186,36 @@ def _by_keys(
     checked: set[int],
 ) -> list[Found] | None:
     """`topics`, from the versions ``built`` matches in every topic at once (`kb.search.version_keys`):
-    the topics ``scored`` ranks best among those with a matching version (in force on the day
-    of ``held``: the others are dropped before ranking), but for those ``checked`` already.
-    None when the index or the postings read do not allow it (then `topics` checks topic by topic)."""
+    the topics ``scored`` ranks best among those with a matching version, but for those ``checked``
+    already. None when the index or the postings read do not allow it (then `topics` checks
+    topic by topic). As of a date (``held``), nearly every topic has a version in force but few
+    of its versions are (2.5% of the 90k library's on an average day): each word's positions are
+    narrowed to the versions in force before the query's parts are combined, and only topics
+    with a matching version in force are ranked (to ``limit``, not all of them)."""
     if not version_keys.ENABLED:
         return None
     try:
-        keyed = VersionKeys(searcher, work.postings, rarity(searcher))
+        keyed = VersionKeys(searcher, work.postings, rarity(searcher), held=held)
         keys = keyed.matched(built)
         each = [keyed.matched(word) for word in words or []]
     except Unsupported:
         return None
-    if held is not None:
-        keys = held.keys(keys, version_keys.VERSIONS)
-    table = held.validity if held is not None else validity.of(searcher)
-    found: list[Found] = []
     ranked = bulk.best(scored, limit + len(checked), topics_of(keys), searcher)
     ranked = [(docnum, score) for docnum, score in ranked if docnum not in checked]
+    return _grouped(validity.of(searcher), ranked, keys, each, limit, work)
+
+
+def _grouped(
+    table: validity.Validity,
+    ranked: list[tuple[int, float]],
+    keys: Ids,
+    each: list[Ids],
+    limit: int,
+    work: budget.Work,
+) -> list[Found]:
+    """The first ``limit`` topics of ``ranked`` (each with a version ``keys`` holds), each with its
+    versions ``keys`` holds and, with ``each`` (every word's keys), the most words one of them matches."""
+    found: list[Found] = []
     docnums = [docnum for docnum, _ in ranked]
     matched = TopicVersions(keys, docnums)
     counted = [TopicVersions(versions, docnums) for versions in each]

@@ -73,14 +73,6 @@ class InForce:
         first = self.validity.first
         return set(np.flatnonzero(self.versions[first[docnum] : first[docnum + 1]]).tolist())
 
-    def keys(self, keys: Ids, versions: int) -> Ids:
-        """Of sorted version keys (document * ``versions`` + version: `kb.search.version_keys`),
-        those in force."""
-        if not len(keys):
-            return keys
-        found: Ids = keys[self.versions[self.validity.first[keys // versions] + keys % versions]]
-        return found
-
 
 def of(searcher: Any) -> Validity:
     """The versions' days of ``searcher``'s index (the history index), read from its stored
