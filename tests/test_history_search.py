@@ -207,7 +207,7 @@ def test_a_search_as_of_a_date_reads_no_topics_stored_fields(
     """Searches as of a date and over every version read no topic's stored fields, neither of the
     topics out of force on the date (they are dropped before ranking) nor of those shown: each
     version's days, topic and id are read once for the index (`kb.search.validity`). (They read
-    each ranked topic's fields and checked its days in Python: 1,000 topics and more here.)"""
+    each ranked topic's fields and checked its days in Python: 496 reads here.)"""
     kb, _ = built
     searcher = kb.history_searcher(None)
     assert searcher is not None
