@@ -16,15 +16,17 @@ import importlib.util
 import sys
 from pathlib import Path
 
+import numpy as np
 import pytest
 from whoosh import index, scoring
+from whoosh.reading import SegmentReader
 from whoosh.searching import Searcher
 
 from kb.index.writer import write_index
 from kb.ingest import incremental
 from kb.ingest.pipeline import build, card_names_of
 from kb.query import KnowledgeBase
-from kb.search import budget, version_keys
+from kb.search import budget, validity, version_keys
 from kb.search import history as history_search
 from kb.search.matching import loosened
 from kb.search.plans import built_query
@@ -180,3 +182,46 @@ def test_versions_found_for_every_topic_at_once_are_those_found_topic_by_topic(
     assert version_keys.DECODED.size > 0  # the words' positions read are kept for the next search
     counted = sum(len(topics) for topics in at_once)
     assert counted > 1000 if on is None else (counted == 0) == (on == PAST[0])  # nothing before the library
+
+
+@pytest.mark.parametrize("on", PAST)
+def test_the_days_read_once_hold_the_versions_in_force_the_store_holds(
+    built: tuple[KnowledgeBase, Searcher], on: dt.date
+) -> None:
+    """The versions' days read from the history index (`kb.search.validity`): the versions in
+    force on a date, and the topics with one, are those of the store's rows."""
+    kb, _ = built
+    searcher = kb.history_searcher(on)
+    assert searcher is not None
+    table = validity.of(searcher)
+    held = table.on(on.toordinal())
+    rows = kb.store.versions_in_force(on)
+    assert sorted(table.ids[held.versions].tolist()) == [v.id for v in rows]
+    assert {table.topics[d] for d in np.flatnonzero(held.topics).tolist()} == {v.topic for v in rows}
+    assert (len(rows) == 0) == (on == PAST[0])  # nothing before the library
+
+
+def test_a_search_as_of_a_date_reads_no_topics_stored_fields(
+    built: tuple[KnowledgeBase, Searcher], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Searches as of a date and over every version read no topic's stored fields, neither of the
+    topics out of force on the date (they are dropped before ranking) nor of those shown: each
+    version's days, topic and id are read once for the index (`kb.search.validity`). (They read
+    each ranked topic's fields and checked its days in Python: 496 reads here.)"""
+    kb, _ = built
+    searcher = kb.history_searcher(None)
+    assert searcher is not None
+    history_search.run(searcher, read_query("ship"), PAST[2].toordinal(), None, None, 10)  # what is read once
+    reads: list[int] = []
+    real = SegmentReader.stored_fields
+    monkeypatch.setattr(SegmentReader, "stored_fields", lambda self, docnum: reads.append(docnum) or real(self, docnum))
+    reader = searcher.reader()  # the searcher holds the reader's method itself
+    monkeypatch.setattr(searcher, "stored_fields", lambda docnum: SegmentReader.stored_fields(reader, docnum))
+    topics = 0
+    for on in [*PAST[1:], None]:
+        for category in ("phrase", "two words", "single word", "field"):
+            for text in QUERIES[category]:
+                found = history_search.run(searcher, read_query(text), on and on.toordinal(), None, None, 10)
+                topics += len(found)
+    assert topics > 400
+    assert reads == []

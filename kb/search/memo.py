@@ -45,16 +45,17 @@ def _table(most: int, weight: Callable[[Value], int]) -> Kept[Value]:
 @dataclass
 class Memo:
     """The tables of one index's searchers: terms' scored postings (`kb.search.bulk.scored`,
-    16 MiB at most), topic documents' stored fields (`kb.search.history`, 40 MiB) and terms'
+    16 MiB at most), the history index's versions and their days in force
+    (`kb.search.validity.Validity`, 16 MiB: about 1.3 MiB for 90,000 versions) and terms'
     occurrences (`kb.search.matching.rarity`, 1 MiB); all of them within the process's `POOL`.
     An entry may weigh half its table at most."""
 
     scored: Kept[Read] = field(default_factory=lambda: _table(16 << 20, _bytes))
-    stored: Kept[dict[str, Any]] = field(default_factory=lambda: _table(40 << 20, sized))
+    days: Kept[Any] = field(default_factory=lambda: _table(16 << 20, sized))
     frequency: Kept[float] = field(default_factory=lambda: _table(1 << 20, _entry))
 
-    def tables(self) -> tuple[Kept[Read], Kept[dict[str, Any]], Kept[float]]:
-        return self.scored, self.stored, self.frequency
+    def tables(self) -> tuple[Kept[Read], Kept[Any], Kept[float]]:
+        return self.scored, self.days, self.frequency
 
     def empty(self) -> None:
         """Forget everything, giving the bytes back to the pool."""

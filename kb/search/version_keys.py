@@ -32,7 +32,11 @@ from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
 from kb.kept import Kept
 from kb.layout import STRIDE
+from kb.search.validity import InForce
 
+SHIFT = STRIDE.bit_length() - 1
+"""A position's version: the position shifted right by this much (`STRIDE` is a power of two)."""
+assert STRIDE == 1 << SHIFT
 VERSIONS = 1 << 24
 """Versions a topic may have: key = topic document * VERSIONS + version."""
 ENABLED = True
@@ -45,13 +49,27 @@ recently asked dropped."""
 class VersionKeys:
     """The versions a query matches in the topics of ``searcher``'s index (one segment), from
     the postings a search read whole (``read``: `kb.search.budget.Work.postings`). ``cost``
-    (`kb.search.matching.rarity`) orders the parts that must all match, the rarest first."""
+    (`kb.search.matching.rarity`) orders the parts that must all match, the rarest first.
 
-    def __init__(self, searcher: Searcher, read: dict[Any, Read], cost: Callable[[query.Query], float]) -> None:
+    With ``held`` (the versions in force on a date: `kb.search.validity.InForce`), only the
+    versions in force: each word's positions are narrowed to them (once a search) before the
+    query's parts are combined, on a few hundredths of the positions (a version matches or not
+    by its own positions alone, so the versions found are those in force the whole query matches)."""
+
+    def __init__(
+        self,
+        searcher: Searcher,
+        read: dict[Any, Read],
+        cost: Callable[[query.Query], float],
+        held: InForce | None = None,
+    ) -> None:
         if not searcher.is_atomic():
             raise Unsupported("several segments")  # postings are read per segment
         self.schema, self.key, self.read, self.cost = searcher.schema, id(searcher), read, cost
         self.segment = segment_of(searcher.reader())
+        self.held = held
+        self.narrowed: dict[tuple[str, bytes], tuple[Ids, Ids]] = {}
+        """Each word's positions narrowed to ``held``, once for all the query's parts."""
 
     def matched(self, built: query.Query) -> Ids:
         """The keys of the versions ``built`` matches, sorted, each once."""
@@ -95,10 +113,27 @@ class VersionKeys:
         entry = self.read.get((self.key, 0, fieldname, raw))
         if entry is None or entry.values is None:
             raise Unsupported("postings not read whole")
+        if self.held is not None:
+            narrowed = self.narrowed.get((fieldname, raw))
+            if narrowed is None:
+                narrowed = self.narrowed[(fieldname, raw)] = self._narrowed(fieldname, raw, field, entry)
+            return narrowed
+        return self._decoded(fieldname, raw, field, entry)
+
+    def _narrowed(self, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
+        """A word's positions (`positions`) in the versions ``held`` only: those of every topic
+        (`DECODED`) narrowed."""
+        docnums, places = self._decoded(fieldname, raw, field, entry)
+        assert self.held is not None
+        inside = self.held.versions[self.held.validity.first[docnums] + (places >> SHIFT)]
+        return docnums[inside], places[inside]
+
+    def _decoded(self, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
+        """A word's positions in every topic, decoded once (`DECODED`)."""
         key = None if self.segment is None else (self.segment, fieldname, raw)
         found = None if key is None else DECODED.get(key)
         if found is None:
-            owners, places = positions_in(field.format, entry.values)
+            owners, places = positions_in(field.format, entry.values or ())  # read whole: `positions` checked
             docnums = entry.ids[owners]
             docnums.setflags(write=False)
             places.setflags(write=False)
