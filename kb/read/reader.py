@@ -4,10 +4,11 @@ documents looked up by what an answer needs, never the whole store at open.
 A `Reader` is shared by the threads of a server. SQLite connections are not: each thread
 opens its own on first use; those of threads that have ended are closed when another thread
 opens one, and all of them by `close`. A bounded cache keeps the histories of the topics
-asked for last (`HISTORIES`), and a larger one their outlines (`OUTLINES`: a version's place in
-its history without its text, all an answer part needs of the rest of its topic), each changed
-only under the lock; the documents' facts (not their source text) are read once. It counts
-the version rows it has read (`versions_read`), so tests can bound the work an answer does.
+asked for last (`HISTORIES`), changed only under the lock (what an answer part tells of a
+version's place in its topic's history is stored with it, `kb.model.Place`: no part reads the
+rest of its topic); the documents' facts (not their source text) are read once. It counts
+the version rows it has read (`versions_read`) and the statements it ran (`statements`), so
+tests can bound the work an answer does.
 A store of another layout than this code writes (`kb.schema.SCHEMA_VERSION`) is refused with
 a `BuildError` line.
 """
@@ -20,30 +21,25 @@ import json
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
 from kb.kept import Kept, Pool, sized
-from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
+from kb.model import Version
 from kb.paging import pause
 from kb.read.names import NameReading
 
 HISTORIES = 16 << 20
 """What the topics' versions a knowledge base keeps in memory weigh at most, in bytes (the most
 recently asked for)."""
-OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
-"""The columns of a version's `Outline`, in its order."""
 IN_FORCE = "valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)"
 """A version in force on a day (given twice, ISO): begun by then and not yet ended (`kb.model.status`)."""
-OUTLINES = 32 << 20
-"""What the topics' outlines it keeps weigh at most, in bytes (a few hundred bytes a version,
-where a version is kilobytes)."""
 PAGES_BYTES = 64 << 20
 """What the pages' caches of a process weigh at most together, in bytes, whatever the knowledge
-bases open (`PAGES`): the topics' versions and outlines of each (`HISTORIES`, `OUTLINES`) and the
+bases open (`PAGES`): the topics' versions of each (`HISTORIES`) and the
 diffs' changes (`kb.read.parts.DIFFS`). Before, each knowledge base kept up to 80 MiB of its own
 apart from any bound of the process."""
 PAGES = Pool(PAGES_BYTES)
@@ -101,13 +97,13 @@ class Reader:
         """The process's bound of the pages' caches, this reader's and its answers' (`PAGES`)."""
         self._histories: Kept[tuple[Version, ...]] = Kept(HISTORIES, sized, self.pool, largest=HISTORIES // 4)
         """Topic id -> its versions in id order."""
-        self._outlines: Kept[Outlines] = Kept(OUTLINES, sized, self.pool, largest=OUTLINES // 4)
-        """Topic id -> its versions' outlines."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self.names_read = NameReading(self)
         """The folded names and their characters counted, read once (`kb.read.names`)."""
         self.versions_read = 0
         """Version rows read so far (by every thread)."""
+        self.statements = 0
+        """SQL statements run so far (by every thread)."""
         self.closed = False
         try:
             layout = self.rows("PRAGMA user_version")[0][0]
@@ -164,7 +160,10 @@ class Reader:
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
-        """Reads of the store: one it cannot make (a damaged page, a file cut short) is `Damaged`."""
+        """Reads of the store (each counted in `statements`): one it cannot make (a damaged page,
+        a file cut short) is `Damaged`."""
+        with self._lock:
+            self.statements += 1
         try:
             yield
         except sqlite3.DatabaseError as err:
@@ -232,26 +231,6 @@ class Reader:
             found = self._histories.put(topic, tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic)))
         return list(found)
 
-    def outline(self, topic: str) -> Outlines:
-        """The outline of every version of ``topic`` (`kb.model.Outlines`): from its versions when
-        they are kept, else read without their texts (not counted in `versions_read`)."""
-
-        found = self._outlines.get(topic)
-        if found is None:
-            kept = self._histories.get(topic)
-            if kept is not None:
-                found = outlines([outline_of(v) for v in kept])
-            else:
-                sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
-                rows = self.rows(sql, topic)
-                found = outlines([(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in rows])
-            found = self._outlines.put(topic, found)
-        return found
-
-    def forget_outlines(self) -> None:
-        """Drop the outlines kept (a benchmark's first search of a topic: `bench/first_search.py`)."""
-        self._outlines.empty()
-
     def version(self, ident: int) -> Version | None:
         """The version numbered ``ident`` in this build, or None."""
         found = self._versions("WHERE id = ?", ident)
@@ -298,14 +277,6 @@ class Reader:
             topic.append(version)
         if topic:
             yield topic
-
-    def successor(self, version: Version, history: Sequence[Outline]) -> Outline | None:
-        """The outline of the version that superseded ``version``, among its topic's ``history``."""
-        after = None
-        for later in history:
-            if later[SUPERSEDES] == version.id and later[VALID_FROM]:
-                after = later
-        return after
 
     def referring(self, game: str, key: str) -> list[str]:
         """The topics (in id order) whose versions in force say "See" the topic of ``key`` in ``game``."""
