@@ -85,9 +85,9 @@ CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
 """The tables and indexes of a build. Three indexes make the diff of a period and the feed cheap
 (issue 48): ``versions_topic`` holds each version's dates and document beside its topic, so the
 versions deciding a diff are told from the rest of the touched topics' histories without reading
-those rows (`kb.read.reader.Reader.versions_deciding`); ``versions_ended_in`` finds the versions a
-document ended (`Reader.versions_of_documents`); ``versions_restated`` holds only the versions a
-later release restated (`Reader.restated_in_force`). A store built before them has the same
+those rows (`kb.read.periods.versions_deciding`); ``versions_ended_in`` finds the versions a
+document ended (`periods.versions_of_documents`); ``versions_restated`` holds only the versions a
+later release restated (`periods.restated_in_force`). A store built before them has the same
 rows and answers the same, only slower."""
 
 

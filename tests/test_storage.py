@@ -21,6 +21,7 @@ from kb.model import status
 from kb.paging import EVERYTHING
 from kb.paths import current
 from kb.query import KnowledgeBase
+from kb.read import periods
 
 THREADS = 8
 
@@ -211,7 +212,7 @@ def whole_store_diff(kb: KnowledgeBase, start: dt.date, end: dt.date) -> dict[st
 def test_diff_and_as_of_read_by_date_give_the_whole_store_answers(root: str, request: pytest.FixtureRequest) -> None:
     kb = KnowledgeBase(current(request.getfixturevalue(root)))
     days = sorted(
-        {dt.date.fromisoformat(d) for d in kb.store.change_days()} | {dt.date(1990, 1, 1), dt.date(2100, 1, 1)}
+        {dt.date.fromisoformat(d) for d in periods.change_days(kb.store)} | {dt.date(1990, 1, 1), dt.date(2100, 1, 1)}
     )
     assert len(days) > 3
     for start in days:
