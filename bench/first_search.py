@@ -6,7 +6,7 @@ one-word, two-word, phrase and question queries (`bench/search_bench.py`), over 
 and as of the middle of the library, it times `search()` on the searching thread's CPU clock
 with what searches keep for the next emptied first (the postings read whole,
 `kb.engine.postings.KEPT`; the words' positions decoded, `kb.search.version_keys.DECODED`; each
-searcher's scored words and stored topics, `kb.search.memo`; the topics' outlines; the words'
+searcher's scored words and stored topics, `kb.search.memo`; the words'
 terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.search.passages.LAYOUTS`), then again
 at once (warm), three rounds, and prints both medians. Each query is
 run once before, untimed, so the store's pages and versions are warm in both.
@@ -49,7 +49,6 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
             plans.forget()
             history.MARKING.layouts.empty()
             snippet.TEXT_TOKENS.layouts.empty()
-            kb.store.forget_outlines()
             for times in (emptied, warm):
                 started = time.thread_time()
                 kb.search(text, as_of=on, every_version=every)

@@ -2,7 +2,7 @@
 flatters, since it repeats 14 requests and every answer after the first is the cheap one.
 
 Run: ``.venv/bin/python bench/fresh_load.py --kb KB [--clients 6,20,50] [--seconds 60]
-[--workers 2] [--memory 2000,10000] [--alone]``.
+[--workers 2] [--memory 2000,10000] [--alone] [--searches 300]``.
 
 - The requests (`Requests`): every other one a search, drawn from the knowledge base by
   `query_stream.stream` (no text twice in a run, in force or as of a date); the
@@ -20,6 +20,9 @@ Run: ``.venv/bin/python bench/fresh_load.py --kb KB [--clients 6,20,50] [--secon
   connections before its workers run) is printed apart, not counted as a search's wait.
 - ``--alone``: each kind of page's CPU alone, in this process through the real Flask app (this
   thread's CPU seconds, the first request of its kind and the worst of five distinct ones).
+- ``--searches N``: the CPU of N distinct searches drawn as the load draws them (in force, over
+  every version, as of a date) in a fresh process through the real Flask app, one at a time, after the
+  knowledge base opened and one search answered (this thread's CPU seconds, in all and each).
 - ``--memory``: a worker's memory (``rulings serve --workers 1``, 8 clients) after each number of
   mixed requests (VmRSS, and its own and mapped parts: `worker_memory.memory`).
 
@@ -214,6 +217,20 @@ def alone(kb: Path) -> None:
         print(f"{page:<9}{spent[0]:>9.3f}{max(spent[1:]):>11.3f}")
 
 
+def searches_alone(kb: Path, count: int) -> tuple[int, float]:
+    """``count`` distinct searches drawn as the load draws them, asked one at a time in this process through the real
+    app (a fresh one: nothing kept but what opening the knowledge base and one search read): how
+    many were answered (200) and this thread's CPU seconds for them all."""
+    from web.app import create_app
+
+    paths = [search_path(query) for query in Requests(kb, count).searches]
+    client = create_app({"KB": str(kb)}).test_client()
+    client.get("/index.json?q=rules")  # the knowledge base opened, its searchers made
+    began = time.thread_time()
+    answered = sum(client.get(path).status_code == 200 for path in paths)
+    return answered, time.thread_time() - began
+
+
 def worker_memory(kb: Path, marks: list[int]) -> None:
     """A worker's memory after each number of ``marks`` mixed requests from 8 clients."""
     requests = Requests(kb, max(marks))
@@ -283,9 +300,14 @@ def main() -> int:
     options.add_argument("--workers", default="2")
     options.add_argument("--memory", default="", help="numbers of mixed requests, e.g. 2000,10000")
     options.add_argument("--alone", action="store_true")
+    options.add_argument("--searches", type=int, default=0, help="the CPU of this many distinct searches alone")
     arguments = options.parse_args()
     if arguments.alone:
         alone(arguments.kb)
+    if arguments.searches:
+        answered, spent = searches_alone(arguments.kb, arguments.searches)
+        each = spent / max(answered, 1) * 1000
+        print(f"{answered} of {arguments.searches} searches answered alone: {spent:.2f} s of CPU, {each:.1f} ms each")
     if arguments.memory:
         worker_memory(arguments.kb, [int(n) for n in arguments.memory.split(",")])
     worst, odd = 0.0, 0

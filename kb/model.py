@@ -1,15 +1,15 @@
 """The knowledge base's model, shared by the side that builds it and the side that reads it:
 a `Version` (one text of one topic in one series, and when it was in force), a `Topic`, a
-version's status on a date, the order of a topic's history (of versions, `history_order`, or
-of their `Outline`, `outline_order`), a topic's history in outline with its series numbers
-(`Outlines`) and a cited line range."""
+version's status on a date, the order of a topic's history (`history_order`), a version's
+place in that history as an answer tells it (`Place`, `places`)
+and a cited line range."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import NamedTuple
 
 
 @dataclass
@@ -54,6 +54,8 @@ class Version:
     """The later documents that restated its text unchanged (a release of numbered rules), oldest
     first: ``[document id, lines, text]``, the text empty when the same, else as that document
     prints it (its typography alone differs: `kb.typography`)."""
+    place: Place | None = None
+    """Its place in its topic's history (`Place`), as the store gives it; None while building."""
 
 
 def status(version: Version, on: dt.date) -> str:
@@ -65,55 +67,77 @@ def status(version: Version, on: dt.date) -> str:
     return "superseded" if version.end == "superseded" else "rescinded"
 
 
-Outline = tuple[int, str, str, "dt.date | None", "int | None", str, str]
-"""A version's place in its topic's history, without its text: its id, key, series, start
-date, the version it supersedes, operation and note (read by index: `ID` ... `NOTE`), what
-numbering a version in its series, finding its successor and telling whether its text is
-partial read. A plain tuple of plain values: once the cyclic collector has seen one it stops
-walking it (not so a named tuple), and a server keeps tens of thousands (`kb.read.reader.OUTLINES`)."""
-ID: Final = 0
-"""The places of an `Outline`'s fields."""
-KEY: Final = 1
-SERIES: Final = 2
-VALID_FROM: Final = 3
-SUPERSEDES: Final = 4
-OPERATION: Final = 5
-NOTE: Final = 6
-
-
-def outline_of(version: Version) -> Outline:
-    """The outline of a version at hand."""
-    return (version.id, version.key, version.series, version.valid_from, version.supersedes, version.operation,
-            version.note)  # fmt: skip
-
-
 def history_order(version: Version) -> tuple[dt.date, int]:
     """The order of a topic's history: by start date (pending last), then as built."""
     return version.valid_from or dt.date.max, version.id
 
 
-def outline_order(outline: Outline) -> tuple[dt.date, int]:
-    """`history_order` of an outline."""
-    return outline[VALID_FROM] or dt.date.max, outline[ID]
+class Place(NamedTuple):
+    """What an answer part tells of a version's place in its topic's history, worked out by the
+    build from the whole history (`places`) and stored in the version's row, so that an answer
+    reads nothing else of the topic (before, each hit read its topic's outline: 20% of a search's
+    CPU on the 90k library)."""
+
+    number: int
+    """Its place (from 1) in its series sorted oldest first (`history_order`)."""
+    of: int
+    """How many versions its series has."""
+    successor: str | None
+    """The permalink of the version that superseded it (of those begun, the last built), or None."""
+    successor_number: int | None
+    """That version's `number`."""
+    absent: str | None
+    """When it amends a text the library lacks, itself or through the amendments it builds on
+    (back to a whole text: `WHOLE`), the note of the amendment that says so (`ABSENT`); else None."""
 
 
-@dataclass(frozen=True)
-class Outlines:
-    """A topic's history in outline: its versions' outlines in id order (``each``) and each one's
-    place (from 1) in its series sorted oldest first (`outline_order`) with the series' length
-    (``numbers``, by version id), worked out once (`outlines`)."""
-
-    each: tuple[Outline, ...]
-    numbers: dict[int, tuple[int, int]]
+ABSENT = "that text is not in this knowledge base"
+"""How a version's note says the text it amends is absent (`kb.ingest.ledger` writes it)."""
+WHOLE = ("original", "replace", "errata")
+"""Operations whose text stands alone: a version made by one is whole."""
 
 
-def outlines(each: Sequence[Outline]) -> Outlines:
-    """The `Outlines` of a topic whose versions ``each`` outlines (in id order)."""
+def places(history: Sequence[Version], keys: dict[int, str]) -> dict[int, Place]:
+    """The `Place` of each version of one topic's whole ``history`` (id order), by id, its
+    versions' permalinks being ``keys``."""
     series: dict[str, list[int]] = {}
-    for outline in sorted(each, key=outline_order):
-        series.setdefault(outline[SERIES], []).append(outline[ID])
+    for version in sorted(history, key=history_order):
+        series.setdefault(version.series, []).append(version.id)
     numbers = {ident: (place, len(ids)) for ids in series.values() for place, ident in enumerate(ids, 1)}
-    return Outlines(tuple(each), numbers)
+    after: dict[int, int] = {}
+    for later in history:
+        if later.supersedes is not None and later.valid_from:
+            after[later.supersedes] = later.id
+    by_id = {version.id: version for version in history}
+    found = {}
+    for version in history:
+        successor = after.get(version.id)
+        number, of = numbers[version.id]
+        found[version.id] = Place(
+            number,
+            of,
+            keys[successor] if successor else None,
+            numbers[successor][0] if successor else None,
+            _absent(version, by_id),
+        )
+    return found
+
+
+def _absent(version: Version, by_id: dict[int, Version]) -> str | None:
+    """`Place.absent` of ``version``, among its topic's versions ``by_id``."""
+    current: Version | None = version
+    while current is not None and current.operation not in WHOLE:
+        if ABSENT in current.note:
+            return current.note
+        current = by_id.get(current.supersedes) if current.supersedes else None
+    return None
+
+
+def placed(version: Version) -> Place:
+    """``version``'s `Place`, as its store gave it."""
+    if version.place is None:
+        raise ValueError(f"version {version.id} has no place in its history: it was not read from a store")
+    return version.place
 
 
 @dataclass

@@ -9,14 +9,14 @@ import json
 import sqlite3
 from pathlib import Path
 
-from kb.model import Version
+from kb.model import Place, Version
 from kb.paths import DB_NAME as DB_NAME  # the store's file name (schema.DB_NAME)
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 """The build's layout (``PRAGMA user_version``): the store's tables, and how its indexes hold
 words (5: the text stemmed by inflection only, `kb.analysis.inflection_stem`; 6: each version's
 sentence sources, `kb.ingest.sources`; 7: the releases restating each version, ``restated``, and
-topics by headword); a build of
+topics by headword; 8: each version's place in its topic's history, `kb.model.Place`); a build of
 another layout must be rebuilt (its index would not find the words a query now makes)."""
 
 VERSION_COLUMNS = {
@@ -26,9 +26,12 @@ VERSION_COLUMNS = {
     "line_end": "INTEGER NOT NULL", "operation": "TEXT NOT NULL", "supersedes": "INTEGER", "note": "TEXT NOT NULL",
     "condition": "TEXT", "refs": "TEXT NOT NULL", "summary": "TEXT", "authority": "TEXT NOT NULL",
     "ended_by": "TEXT", "key": "TEXT NOT NULL UNIQUE", "sources": "TEXT NOT NULL", "restated": "TEXT NOT NULL",
+    "number": "INTEGER NOT NULL", "of": "INTEGER NOT NULL", "successor": "TEXT", "successor_number": "INTEGER",
+    "absent": "TEXT",
 }  # fmt: skip
 """The versions table's columns and their declarations: the one list its CREATE, INSERT and
-SELECT are made from (`version_row` writes a row by these names, `version_of` reads one)."""
+SELECT are made from (`version_row` writes a row by these names, `version_of` reads one). The
+last five are the version's `kb.model.Place`: what an answer part tells of its topic's history."""
 VERSION_SELECT = ", ".join(VERSION_COLUMNS)
 """The columns to SELECT for `version_of`."""
 
@@ -82,9 +85,9 @@ CREATE TABLE names (folded TEXT PRIMARY KEY, name TEXT NOT NULL);
 """The tables and indexes of a build. Three indexes make the diff of a period and the feed cheap
 (issue 48): ``versions_topic`` holds each version's dates and document beside its topic, so the
 versions deciding a diff are told from the rest of the touched topics' histories without reading
-those rows (`kb.read.reader.Reader.versions_deciding`); ``versions_ended_in`` finds the versions a
-document ended (`Reader.versions_of_documents`); ``versions_restated`` holds only the versions a
-later release restated (`Reader.restated_in_force`). A store built before them has the same
+those rows (`kb.read.periods.versions_deciding`); ``versions_ended_in`` finds the versions a
+document ended (`periods.versions_of_documents`); ``versions_restated`` holds only the versions a
+later release restated (`periods.restated_in_force`). A store built before them has the same
 rows and answers the same, only slower."""
 
 
@@ -96,7 +99,7 @@ def version_of(row: sqlite3.Row) -> Version:
     name: a search reads twenty a page)."""
     (ident, topic, series, headword, text, start, end, ended, document, line_start, line_end, operation,
      supersedes, note, condition, refs, summary, authority, ended_by, key, sources,
-     restated) = tuple(row)[:_COLUMNS]  # fmt: skip
+     restated, number, of, successor, successor_number, absent) = tuple(row)[:_COLUMNS]  # fmt: skip
     return Version(
         id=ident,
         topic=topic,
@@ -120,6 +123,7 @@ def version_of(row: sqlite3.Row) -> Version:
         key=key,
         sources=[] if sources == "[]" else json.loads(sources),
         restated=[] if restated == "[]" else json.loads(restated),
+        place=Place(number, of, successor, successor_number, absent),
     )
 
 

@@ -27,3 +27,10 @@ def test_each_search_is_asked_once_and_the_pages_come_in_turn(bundled_root: Path
     diffs = [path for endpoint, path in asked if endpoint == "diff"]
     periods = [path.split("&size=")[0] for path in diffs]
     assert len(set(periods[: len(requests.periods)])) == len(requests.periods) == 4  # each before one is asked again
+
+
+def test_distinct_searches_are_answered_alone_and_their_cpu_counted(bundled_root: Path) -> None:
+    """``--searches N``: N distinct searches, one at a time in this process, all answered."""
+    answered, spent = LOAD.searches_alone(bundled_root, 30)
+    assert answered == 30
+    assert 0 < spent < 30

@@ -23,6 +23,7 @@ from kb.ingest import store
 from kb.ingest.incremental import PARSED
 from kb.ingest.library import add_document
 from kb.ingest.pipeline import BuildReport, build
+from kb.model import Place
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY, current
 from kb.query import KnowledgeBase
 
@@ -143,10 +144,17 @@ def test_an_added_newest_document_is_applied_incrementally_and_equals_a_full_bui
     assert out.endswith(f"built {made} in {out.split(' in ')[-1].split(' s')[0]} s from the previous build "
                         "(4 versions indexed anew)\n")  # fmt: skip
     assert segments_shared(previous, made)  # the index was copied, not rewritten
-    before, after = rows(previous)["versions"], rows(made)["versions"]
+    placing = len(Place._fields)  # the versions' last columns: their place in their topic's history
+    before, after = ({row[:-placing] for row in rows(d)["versions"]} for d in (previous, made))
     assert len(after) - len(before) == 3
     ended = {row[0] for row in after - before if row[0] <= len(before)}
     assert [row[1] for row in after if row[0] in ended] == ["stccg:chajoh"]  # the ruling it replaced ended
+    replaced = rows(made)["versions"] - rows(previous)["versions"]
+    placed = {r[0]: (r[1], r[-placing:]) for r in replaced if r[0] <= len(before)}
+    assert placed == {  # the earlier versions of the topics it added to, placed anew: as a full build places them
+        22: ("stccg:chajoh", (1, 2, "stccg:chajoh@stccg-current-rulings-update-2001-03-05@current-rulings", 2, None)),
+        44: ("stccg:multi-affiliation-cards", (1, 2, None, None, None)),  # was 1 of 1
+    }
     same_as_full_build(library, kb, tmp_path)
     third = add(library, kb, tmp_path, NEWER.replace("3/5/01", "4/2/01").replace("alone", "by itself"),
                 dt.date(2001, 4, 2))  # fmt: skip

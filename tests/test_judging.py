@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from kb.model import ID, SERIES, outline_order
+from kb.model import history_order, placed
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read import standing
@@ -266,15 +266,21 @@ def test_the_card_page_shows_each_ruling_once(client: FlaskClient) -> None:
 def test_a_versions_number_is_its_place_in_its_series_sorted_oldest_first(
     request: pytest.FixtureRequest, library: str
 ) -> None:
-    """`kb.model.outlines` numbers each version of every topic by its place in its series sorted
-    by `outline_order` (from 1: the versions of its series not after it), with the series' length."""
+    """The build numbers each version of every topic by its place in its series sorted by
+    `history_order` (from 1: the versions of its series not after it), with the series' length,
+    and stores it with the version (`kb.model.Place`); its successor is the last version built
+    that superseded it and began."""
     with KnowledgeBase(current(request.getfixturevalue(library))) as reader:
         compared = 0
         for topic in reader.store.topics():
-            history = reader.store.outline(topic["id"])
-            for outline in history.each:
-                series = [o for o in history.each if o[SERIES] == outline[SERIES]]
-                before = sum(outline_order(o) <= outline_order(outline) for o in series)
-                assert history.numbers[outline[ID]] == (before, len(series))
+            history = reader.store.versions_of(topic["id"])
+            for version in history:
+                series = [v for v in history if v.series == version.series]
+                before = sum(history_order(v) <= history_order(version) for v in series)
+                place = placed(version)
+                assert (place.number, place.of) == (before, len(series))
+                after = [v for v in history if v.supersedes == version.id and v.valid_from]
+                assert place.successor == (after[-1].key if after else None)
+                assert place.successor_number == (placed(after[-1]).number if after else None)
                 compared += 1
         assert compared > 60

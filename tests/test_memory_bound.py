@@ -146,36 +146,6 @@ def test_what_the_table_of_days_weighs_counts_what_reading_them_allocates(histor
     kb.close()
 
 
-def test_the_table_of_outlines_counts_what_they_take_and_weighing_them_changes_nothing(history_root: Path) -> None:
-    """Every topic's outlines read (as the pages of a card and the searches do): what reading them
-    allocates, measured by tracemalloc, is within what their table says it weighs; and weighing
-    an outline gives it no dictionary of its own (`vars()` did: one more object a topic, kept
-    for good and walked by the cyclic collector)."""
-    kb = KnowledgeBase(current(history_root))
-    topics = [row[0] for row in kb.store.rows("SELECT id FROM topics ORDER BY id")]
-    assert len(topics) == 52
-    table = kb.store._outlines
-    table.empty()
-    gc.collect()
-    tracemalloc.start()
-    try:
-        before = tracemalloc.get_traced_memory()[0]
-        read = [kb.store.outline(topic) for topic in topics]
-        gc.collect()
-        taken = tracemalloc.get_traced_memory()[0] - before
-    finally:
-        tracemalloc.stop()
-    assert table.asked() == topics
-    assert taken <= table.size < 1.5 * taken, (taken, table.size)
-    own = [
-        outline
-        for outline in read
-        if any(type(part) is dict and part is not outline.numbers for part in gc.get_referents(outline))
-    ]
-    assert own == []
-    kb.close()
-
-
 def test_the_searchers_of_one_index_share_its_tables_whatever_thread_opened_them(history_root: Path) -> None:
     """Each thread searches with its own searchers, but what one thread's search read of the index
     the others find kept: the same search in 8 other threads adds nothing to the tables (each

@@ -1,5 +1,5 @@
-"""The pages' caches are within the process's bound (issue 48, item 10): the topics' versions and
-outlines a knowledge base keeps and the diffs it kept take their bytes from one pool of the process
+"""The pages' caches are within the process's bound (issue 48, item 10): the topics' versions a
+knowledge base keeps and the diffs it kept take their bytes from one pool of the process
 (`kb.read.reader.PAGES`), so entry, card and diff pages asked in any number keep no more than it,
 whatever the bounds of each table."""
 
@@ -29,8 +29,8 @@ def test_entry_card_and_diff_pages_keep_their_caches_within_the_process_bound(
     client = app.test_client()
     assert client.get("/complete.json?q=con").status_code == 200  # the knowledge base opened
     kb = app.extensions["knowledge_bases"].kb
-    tables = [kb.store._histories, kb.store._outlines, kb._parts.diffs]
-    highest, used = 0, [0, 0, 0]
+    tables = [kb.store._histories, kb._parts.diffs]
+    highest, used = 0, [0, 0]
     for number, topic in enumerate(topics):
         if number % 10 == 0:
             assert client.get(f"/diff.json?from=1994-10-31&to=20{number % 30:02d}-01-01&size=5").status_code == 200

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from kb.ingest.catalog import Card, Catalog
 from kb.ingest.versioning import Ledger
-from kb.model import Topic, Version
+from kb.model import Place, Topic, Version, places
 from kb.schema import DB_NAME as DB_NAME  # the store's file name (store.DB_NAME)
 from kb.schema import NAME_TABLE, SCHEMA, SCHEMA_VERSION, VERSION_COLUMNS, VERSION_SELECT
 from kb.vocabulary import NameTable, reference_keys
@@ -201,8 +201,8 @@ def version_keys(versions: list[Version]) -> dict[int, str]:
     return keys
 
 
-def version_row(version: Version, key: str) -> tuple[object, ...]:
-    """A version as a row of `VERSION_COLUMNS`."""
+def version_row(version: Version, key: str, place: Place) -> tuple[object, ...]:
+    """A version as a row of `VERSION_COLUMNS`, with its ``place`` in its topic's history."""
     v = version
     fields: dict[str, object] = {
         "id": v.id,
@@ -227,6 +227,7 @@ def version_row(version: Version, key: str) -> tuple[object, ...]:
         "key": key,
         "sources": json.dumps(v.sources),
         "restated": json.dumps(v.restated),
+        **place._asdict(),
     }
     return tuple(fields[column] for column in VERSION_COLUMNS)
 
@@ -235,9 +236,21 @@ _VERSION_INSERT = f"INSERT INTO versions ({VERSION_SELECT}) VALUES ({','.join('?
 
 
 def _write_versions(connection: sqlite3.Connection, versions: list[Version], ledger: Ledger) -> None:
-    """``versions`` and the "See" references of each (by the key of the topic it names)."""
+    """``versions`` and the "See" references of each (by the key of the topic it names); the
+    place in its topic's history (`kb.model.Place`) of every other version of their topics
+    rewritten (an added version changes its series' length, an ended one gains a successor)."""
     keys = version_keys(ledger.versions)
-    connection.executemany(_VERSION_INSERT, [version_row(v, keys[v.id]) for v in versions])
+    topics = {v.topic for v in versions}
+    histories: dict[str, list[Version]] = {}
+    for version in ledger.versions:
+        if version.topic in topics:
+            histories.setdefault(version.topic, []).append(version)
+    placed = {ident: place for history in histories.values() for ident, place in places(history, keys).items()}
+    connection.executemany(_VERSION_INSERT, [version_row(v, keys[v.id], placed[v.id]) for v in versions])
+    written = {v.id for v in versions}
+    others = [(*place, ident) for ident, place in placed.items() if ident not in written]
+    columns = ", ".join(f"{name} = ?" for name in Place._fields)
+    connection.executemany(f"UPDATE versions SET {columns} WHERE id = ?", others)
     connection.executemany(
         "INSERT INTO see_refs VALUES (?,?,?)",
         [(v.id, ledger.topics[v.topic].game, key) for v in versions for key in _see_keys(v)],

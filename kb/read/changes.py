@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, cast
 from kb.answers import Added, Changed, DiffAnswer, DocumentFacts, Ending, Pending, Rescinded, Typography
 from kb.model import Version, status
 from kb.paging import FIRST, Paging, page_of, pause
-from kb.read import sources
+from kb.read import periods, sources
 from kb.read.documents import document_day
 from kb.read.rules import listing_order
 from kb.read.worddiff import word_diff
@@ -34,7 +34,7 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
     topic, operation, the publisher's summary, and why it ended or what it waits for); for
     the documents ``only`` (default: all), the versions made or ended by others not looked at.
     Which change each version made is told from its dates and endings alone
-    (`Reader.changes_of_documents`); only the versions of the items shown are read whole."""
+    (`periods.changes_of_documents`); only the versions of the items shown are read whole."""
     documents = parts.reader.documents()
     chosen = set(documents) if only is None else only & set(documents)
     found: dict[str, dict[str, Any]] = {
@@ -43,7 +43,7 @@ def by_document(parts: Parts, limit: int = 200, only: set[str] | None = None) ->
     events: list[tuple[int, str, str]] = []
     """(version id, document, kind of change): what each version did."""
     issued = {ident: document_day(document) for ident, document in documents.items()}
-    for change in parts.reader.changes_of_documents(chosen):  # made or ended by one of them
+    for change in periods.changes_of_documents(parts.reader, chosen):  # made or ended by one of them
         pause()  # a search goes first (`kb.paging.yielding`)
         if change.valid_from is None or change.valid_from > issued[change.document_id]:
             events.append((change.id, change.document_id, "pending"))
@@ -148,8 +148,8 @@ def _found(
 
     found: dict[str, list[_Change]] = {kind: [] for kind in CHANGE_KINDS}
     documents = parts.reader.documents()
-    touched = parts.reader.topics_changed(start, end)
-    deciding = parts.reader.versions_deciding(touched, start, end)
+    touched = periods.topics_changed(parts.reader, start, end)
+    deciding = periods.versions_deciding(parts.reader, touched, start, end)
     linked = {} if cards is None else parts.reader.card_keys([v.id for h in deciding.values() for v in h])
     """Version id -> the keys of the cards it names, read at once for a diff limited to cards."""
 
@@ -191,7 +191,7 @@ def _typography(
     """The topics (of ``game``) whose text in force on both dates a release between them printed
     in another typography alone (`kb.typography`), by headword: not a change of rule."""
     found: list[Typography] = []
-    restated = [v for v in parts.reader.restated_in_force(end) if v.restated and status(v, start) == "active"]
+    restated = [v for v in periods.restated_in_force(parts.reader, end) if v.restated and status(v, start) == "active"]
     topics = {t["id"]: t for t in parts.reader.topics_among({v.topic for v in restated})} if restated else {}
     for version in restated:
         if not keep(version):
@@ -227,7 +227,7 @@ def document_range(parts: Parts, document: str) -> tuple[dt.date, dt.date, Docum
     if found is None or not found["date"]:
         return None
     start, last, facts = _range_of(found)
-    for version in parts.reader.versions_of_documents({document}):
+    for version in periods.versions_of_documents(parts.reader, {document}):
         if version.document_id == document and version.valid_from is not None:
             last = max(last, version.valid_from)
         if version.valid_to is not None and (version.ended_by or {}).get("document") == document:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 from kb.answers import SiteCard, SitePages
+from kb.read import periods
 from kb.read.documents import dates as document_dates
 from kb.read.reader import Reader
 
@@ -24,7 +25,7 @@ def site_pages(reader: Reader) -> SitePages:
     return {
         "documents": sorted(reader.documents()),
         "dates": dates,
-        "days": sorted(set(dates) | reader.change_days()),
+        "days": sorted(set(dates) | periods.change_days(reader)),
         "topics": sorted(str(t["id"]) for t in reader.topics()),
         "versions": reader.version_keys(),
         "cards": cards,

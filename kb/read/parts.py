@@ -11,7 +11,7 @@ from typing import Any
 from kb.answers import Citation, Ending, Part, Restated, TopicRef, iso
 from kb.errors import UnknownFilter, UnknownTopic
 from kb.kept import Kept, sized
-from kb.model import ID, KEY, Version, history_order, lines, status
+from kb.model import Version, history_order, lines, placed, status
 from kb.read import sources, standing
 from kb.read.reader import Reader
 from kb.vocabulary import close_matches
@@ -186,9 +186,9 @@ class Parts:
             return None
         by = version.ended_by or {"document": version.document_id, "lines": ""}
         document = self.reader.documents()[by["document"]]
-        history = self.reader.outline(version.topic)
-        after = self.reader.successor(version, history.each)
-        superseded = f"superseded by version {history.numbers[after[ID]][0]}" if after else "superseded"
+        place = placed(version)
+        after = place.successor
+        superseded = f"superseded by version {place.successor_number}" if after else "superseded"
         return {
             "date": version.valid_to.isoformat(),
             "reason": version.end,
@@ -197,7 +197,7 @@ class Parts:
             "title": document["title"],
             "version": document["version"],
             "lines": by["lines"],
-            "successor": after[KEY] if after else None,
+            "successor": after,
         }
 
     def why_ended(self, version: Version, superseded: str = "superseded") -> str:

@@ -4,10 +4,11 @@ documents looked up by what an answer needs, never the whole store at open.
 A `Reader` is shared by the threads of a server. SQLite connections are not: each thread
 opens its own on first use; those of threads that have ended are closed when another thread
 opens one, and all of them by `close`. A bounded cache keeps the histories of the topics
-asked for last (`HISTORIES`), and a larger one their outlines (`OUTLINES`: a version's place in
-its history without its text, all an answer part needs of the rest of its topic), each changed
-only under the lock; the documents' facts (not their source text) are read once. It counts
-the version rows it has read (`versions_read`), so tests can bound the work an answer does.
+asked for last (`HISTORIES`), changed only under the lock (what an answer part tells of a
+version's place in its topic's history is stored with it, `kb.model.Place`: no part reads the
+rest of its topic); the documents' facts (not their source text) are read once. It counts
+the version rows it has read (`versions_read`) and the statements it ran (`statements`), so
+tests can bound the work an answer does.
 A store of another layout than this code writes (`kb.schema.SCHEMA_VERSION`) is refused with
 a `BuildError` line.
 """
@@ -20,30 +21,25 @@ import json
 import sqlite3
 import threading
 import weakref
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, Protocol, cast
 
 from kb import schema
 from kb.errors import BuildError, Damaged
 from kb.kept import Kept, Pool, sized
-from kb.model import SUPERSEDES, VALID_FROM, Outline, Outlines, Version, outline_of, outlines
+from kb.model import Version
 from kb.paging import pause
 from kb.read.names import NameReading
 
 HISTORIES = 16 << 20
 """What the topics' versions a knowledge base keeps in memory weigh at most, in bytes (the most
 recently asked for)."""
-OUTLINE = "id, key, series, valid_from, supersedes, operation, note"
-"""The columns of a version's `Outline`, in its order."""
 IN_FORCE = "valid_from <= ? AND (valid_to IS NULL OR valid_to > ?)"
 """A version in force on a day (given twice, ISO): begun by then and not yet ended (`kb.model.status`)."""
-OUTLINES = 32 << 20
-"""What the topics' outlines it keeps weigh at most, in bytes (a few hundred bytes a version,
-where a version is kilobytes)."""
 PAGES_BYTES = 64 << 20
 """What the pages' caches of a process weigh at most together, in bytes, whatever the knowledge
-bases open (`PAGES`): the topics' versions and outlines of each (`HISTORIES`, `OUTLINES`) and the
+bases open (`PAGES`): the topics' versions of each (`HISTORIES`) and the
 diffs' changes (`kb.read.parts.DIFFS`). Before, each knowledge base kept up to 80 MiB of its own
 apart from any bound of the process."""
 PAGES = Pool(PAGES_BYTES)
@@ -55,20 +51,6 @@ the file anyway)."""
 PAUSE_ROWS = 256
 """Versions read between two points where a long answer may let a search go first (`kb.paging.pause`)."""
 _SELECT = f"SELECT {schema.VERSION_SELECT} FROM versions"
-
-
-class Change(NamedTuple):
-    """What tells the change a version made and ended (`Reader.changes_of_documents`): a `Version`'s
-    fields of the same names, without its text."""
-
-    id: int
-    document_id: str
-    valid_from: dt.date | None
-    valid_to: dt.date | None
-    end: str | None
-    supersedes: int | None
-    ended_by: str | None
-    """`Version.ended_by` as stored (JSON text), read only where it is needed."""
 
 
 class Closable(Protocol):
@@ -101,13 +83,13 @@ class Reader:
         """The process's bound of the pages' caches, this reader's and its answers' (`PAGES`)."""
         self._histories: Kept[tuple[Version, ...]] = Kept(HISTORIES, sized, self.pool, largest=HISTORIES // 4)
         """Topic id -> its versions in id order."""
-        self._outlines: Kept[Outlines] = Kept(OUTLINES, sized, self.pool, largest=OUTLINES // 4)
-        """Topic id -> its versions' outlines."""
         self._documents: dict[str, dict[str, Any]] | None = None
         self.names_read = NameReading(self)
         """The folded names and their characters counted, read once (`kb.read.names`)."""
         self.versions_read = 0
         """Version rows read so far (by every thread)."""
+        self.statements = 0
+        """SQL statements run so far (by every thread)."""
         self.closed = False
         try:
             layout = self.rows("PRAGMA user_version")[0][0]
@@ -164,7 +146,10 @@ class Reader:
 
     @contextlib.contextmanager
     def reading(self) -> Iterator[None]:
-        """Reads of the store: one it cannot make (a damaged page, a file cut short) is `Damaged`."""
+        """Reads of the store (each counted in `statements`): one it cannot make (a damaged page,
+        a file cut short) is `Damaged`."""
+        with self._lock:
+            self.statements += 1
         try:
             yield
         except sqlite3.DatabaseError as err:
@@ -181,8 +166,9 @@ class Reader:
         found = self.rows(sql, *parameters)
         return dict(found[0]) if found else None
 
-    def _versions(self, where: str, *parameters: Any) -> list[Version]:
-        """The versions ``where`` (a condition and order on the ``versions`` table) selects."""
+    def versions_where(self, where: str, *parameters: Any) -> list[Version]:
+        """The versions ``where`` (a condition and order on the ``versions`` table) selects (counted
+        in `versions_read`)."""
         found = []
         for number, row in enumerate(self.rows(f"{_SELECT} {where}", *parameters)):
             if number % PAUSE_ROWS == 0:
@@ -229,32 +215,12 @@ class Reader:
         """Every version of ``topic``, in id order (none for an unknown topic)."""
         found = self._histories.get(topic)
         if found is None:
-            found = self._histories.put(topic, tuple(self._versions("WHERE topic_id = ? ORDER BY id", topic)))
+            found = self._histories.put(topic, tuple(self.versions_where("WHERE topic_id = ? ORDER BY id", topic)))
         return list(found)
-
-    def outline(self, topic: str) -> Outlines:
-        """The outline of every version of ``topic`` (`kb.model.Outlines`): from its versions when
-        they are kept, else read without their texts (not counted in `versions_read`)."""
-
-        found = self._outlines.get(topic)
-        if found is None:
-            kept = self._histories.get(topic)
-            if kept is not None:
-                found = outlines([outline_of(v) for v in kept])
-            else:
-                sql = f"SELECT {OUTLINE} FROM versions WHERE topic_id = ? ORDER BY id"
-                rows = self.rows(sql, topic)
-                found = outlines([(r[0], r[1], r[2], schema.day(r[3]), r[4], r[5], r[6]) for r in rows])
-            found = self._outlines.put(topic, found)
-        return found
-
-    def forget_outlines(self) -> None:
-        """Drop the outlines kept (a benchmark's first search of a topic: `bench/first_search.py`)."""
-        self._outlines.empty()
 
     def version(self, ident: int) -> Version | None:
         """The version numbered ``ident`` in this build, or None."""
-        found = self._versions("WHERE id = ?", ident)
+        found = self.versions_where("WHERE id = ?", ident)
         return found[0] if found else None
 
     def versions_numbered(self, idents: list[int]) -> dict[int, Version]:
@@ -263,29 +229,21 @@ class Reader:
         if not idents:
             return {}
         where = "WHERE id IN (SELECT value FROM json_each(?)) ORDER BY id"
-        return {v.id: v for v in self._versions(where, json.dumps(sorted(set(idents))))}
+        return {v.id: v for v in self.versions_where(where, json.dumps(sorted(set(idents))))}
 
     def version_at(self, key: str) -> Version | None:
         """The version whose permalink is ``key`` (``topic@document@series``), or None."""
-        found = self._versions("WHERE key = ?", key)
+        found = self.versions_where("WHERE key = ?", key)
         return found[0] if found else None
 
     def every_version(self) -> list[Version]:
         """Every version, in id order (for tools that need them all: it reads the whole table)."""
-        return self._versions("ORDER BY id")
+        return self.versions_where("ORDER BY id")
 
     def versions_in_force(self, on: dt.date) -> list[Version]:
         """Every version in force on the date ``on``, in id order."""
         day = on.isoformat()
-        return self._versions(f"WHERE {IN_FORCE} ORDER BY id", day, day)
-
-    def restated_in_force(self, on: dt.date) -> list[Version]:
-        """The versions in force on ``on`` (id order) that a later release restated (`Version.restated`
-        not empty): all a diff's typography looks at, a few of the versions in force (it read them all,
-        0.12 s of a one-month diff's 0.8 s on the quarter-size stress library)."""
-        day = on.isoformat()
-        where = f"WHERE {IN_FORCE} AND restated <> '[]'"  # as the index `versions_restated` says it
-        return self._versions(f"{where} ORDER BY id", day, day)
+        return self.versions_where(f"WHERE {IN_FORCE} ORDER BY id", day, day)
 
     def histories(self) -> Iterator[list[Version]]:
         """Each topic's versions (id order), topic after topic: every version, read as it goes."""
@@ -299,14 +257,6 @@ class Reader:
         if topic:
             yield topic
 
-    def successor(self, version: Version, history: Sequence[Outline]) -> Outline | None:
-        """The outline of the version that superseded ``version``, among its topic's ``history``."""
-        after = None
-        for later in history:
-            if later[SUPERSEDES] == version.id and later[VALID_FROM]:
-                after = later
-        return after
-
     def referring(self, game: str, key: str) -> list[str]:
         """The topics (in id order) whose versions in force say "See" the topic of ``key`` in ``game``."""
         sql = (
@@ -314,81 +264,6 @@ class Reader:
             " AND r.key = ? AND v.valid_to IS NULL AND v.valid_from IS NOT NULL ORDER BY v.topic_id"
         )
         return [r[0] for r in self.rows(sql, game, key)]
-
-    def change_days(self) -> set[str]:
-        """Every day a version came into force or stopped."""
-        sql = "SELECT valid_from FROM versions WHERE valid_from IS NOT NULL UNION SELECT valid_to FROM versions"
-        return {r[0] for r in self.rows(sql) if r[0]}
-
-    def changes_between(self, low: str, high: str) -> bool:
-        """Whether any version came into force or stopped after day ``low``, up to day ``high``."""
-        sql = (
-            "SELECT 1 FROM versions WHERE (valid_from > ? AND valid_from <= ?) OR (valid_to > ? AND valid_to <= ?)"
-            " LIMIT 1"
-        )
-        return bool(self.rows(sql, low, high, low, high))
-
-    def topics_changed(self, start: dt.date, end: dt.date) -> set[str]:
-        """The topics with a version that came into force or stopped after ``start``, up to
-        ``end``, or that a document of those days left pending on ``end``: the only topics whose
-        text in force can differ between the two dates."""
-        low, high = start.isoformat(), end.isoformat()
-        issued = [i for i, d in self.documents().items() if d["date"] and low < d["date"] <= high]
-        sql = (
-            "SELECT DISTINCT topic_id FROM versions WHERE (valid_from > ? AND valid_from <= ?)"
-            " OR (valid_to > ? AND valid_to <= ?) OR ((valid_from IS NULL OR valid_from > ?)"
-            " AND document_id IN (SELECT value FROM json_each(?)))"
-        )
-        return {r[0] for r in self.rows(sql, low, high, low, high, high, json.dumps(issued))}
-
-    def versions_of_documents(self, documents: set[str]) -> list[Version]:
-        """The versions (id order) made by one of ``documents`` or ended by one (rescinded,
-        cancelled, consolidated: `Version.ended_by`)."""
-        chosen = json.dumps(sorted(documents))
-        where = (
-            "WHERE document_id IN (SELECT value FROM json_each(?)) OR (ended_by IS NOT NULL AND"
-            " json_extract(ended_by, '$.document') IN (SELECT value FROM json_each(?))) ORDER BY id"
-        )
-        return self._versions(where, chosen, chosen)
-
-    def changes_of_documents(self, documents: set[str]) -> list[Change]:
-        """What tells the change each version made by one of ``documents`` or ended by one made, and
-        by which document it ended (`Change`), in id order: the rows `versions_of_documents` selects
-        without their texts (the feed's 20 documents of the 90k library: 15,067 versions, 0.09 s
-        where reading them whole took 0.44 s)."""
-        chosen = json.dumps(sorted(documents))
-        sql = (
-            "SELECT id, document_id, valid_from, valid_to, ended, supersedes, ended_by FROM versions"
-            " WHERE document_id IN (SELECT value FROM json_each(?)) OR (ended_by IS NOT NULL AND"
-            " json_extract(ended_by, '$.document') IN (SELECT value FROM json_each(?))) ORDER BY id"
-        )
-        found = []
-        for number, row in enumerate(self.rows(sql, chosen, chosen)):
-            if number % PAUSE_ROWS == 0:
-                pause()  # a long answer lets a search go first (`kb.paging.yielding`)
-            ident, document, start, end, ended, supersedes, ended_by = tuple(row)
-            found.append(Change(ident, document, schema.day(start), schema.day(end), ended, supersedes, ended_by))
-        return found
-
-    def versions_deciding(self, topics: set[str], start: dt.date, end: dt.date) -> dict[str, list[Version]]:
-        """For each of ``topics`` (those with any), its versions (id order) in force on ``start``
-        or on ``end``, or not yet in force on ``end`` but made by a document issued after
-        ``start``, up to ``end``: all a diff between the two dates looks at, a few of each topic's
-        history (not the versions later documents made: a one-month diff of the stress library
-        read 20,908 versions for 819 topics, most of them made by the documents of the later years)."""
-        low, high = start.isoformat(), end.isoformat()
-        issued = [i for i, d in self.documents().items() if d["date"] and low < d["date"] <= high]
-        where = (
-            "WHERE topic_id IN (SELECT value FROM json_each(?)) AND ("
-            f"({IN_FORCE}) OR ({IN_FORCE})"
-            " OR ((valid_from IS NULL OR valid_from > ?) AND document_id IN (SELECT value FROM json_each(?))))"
-            " ORDER BY topic_id, id"
-        )
-        found: dict[str, list[Version]] = {}
-        chosen = json.dumps(sorted(topics))
-        for version in self._versions(where, chosen, low, low, high, high, high, json.dumps(issued)):
-            found.setdefault(version.topic, []).append(version)
-        return found
 
     def version_keys(self) -> list[str]:
         """Every version's permalink, sorted."""

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 from kb.answers import BlameAnswer, BlamePart, CitedSource, ParagraphSource, Part, SentenceSource, Source
 from kb.model import Version
+from kb.model import lines as line_range
+from kb.sentences import paragraphs as split_paragraphs
 from kb.sentences import sentence_grid, sources_of
 
 if TYPE_CHECKING:
@@ -41,11 +43,19 @@ def sentences(reader: Reader, version: Version) -> list[SentenceSource]:
 
 def paragraphs(reader: Reader, version: Version) -> list[ParagraphSource]:
     """Each paragraph of ``version``'s text with its source; a paragraph whose sentences come from
-    different documents lists each sentence with its own."""
+    different documents lists each sentence with its own (its sentences split and cited only then:
+    every answer part gives its paragraphs, and most versions are their own document's alone)."""
+    if not version.sources:  # every sentence its own document's: no sentence need be split
+        mine = [version.document_id, line_range(version.line_start, version.line_end)]
+        return [
+            {"paragraph": number, "source": source(reader, mine), "sentences": []}
+            for number, _ in enumerate(split_paragraphs(version.text), 1)
+        ]
     found: list[ParagraphSource] = []
-    every = sentences(reader, version)
+    every: list[SentenceSource] = []
     for number, kept in enumerate(sources_of(version), 1):
         one = all(k == kept[0] for k in kept)
+        every = every if one or every else sentences(reader, version)
         found.append(
             {
                 "paragraph": number,

@@ -8,8 +8,8 @@ several texts in force governs.
   whole text replaces it.
 - `heading` / `sections`: a rulebook heading with no text of its own (Setup, Phase One) leads to
   the sections under it; a search ranks such headings after every hit with text (`arranged`).
-- a version's place in its topic's series, oldest first ("version 2 of 3"), is the reader's
-  (`kb.model.Outlines`, worked out once per topic).
+- a version's place in its topic's series, oldest first ("version 2 of 3"), and what its text
+  lacks are the build's (`kb.model.Place`, stored with it: an answer reads nothing else of its topic).
 - `precedence` / `govern`: the documents state their order: the Current Rulings govern over the
   Glossary, the Glossary over the Rulebook, a later document over an earlier one; the quick-start
   rules are a variant of the introductory game and FAQ answers are informal, so both give way.
@@ -27,7 +27,7 @@ import datetime as dt
 from typing import TYPE_CHECKING, Any, cast
 
 from kb.answers import GivesWay, HistoryResult, Part, SearchAnswer, SearchResult, TopicRef
-from kb.model import ID, NOTE, OPERATION, SUPERSEDES, Outline, Outlines, Version, outline_of
+from kb.model import ABSENT, Version, placed
 from kb.vocabulary import reference_keys
 from rulings import kinds
 from rulings.normalize import headword_key
@@ -35,12 +35,8 @@ from rulings.normalize import headword_key
 if TYPE_CHECKING:
     from kb.read.reader import Reader
 
-ABSENT = "that text is not in this knowledge base"
-"""How a version's note says the text it amends is absent (`kb.ingest.ledger` writes it)."""
 CUT = "cut off where its source ends"
 """How a version's note says its text is cut off where its file or page ends (`kb.ingest.ledger.CUT`)."""
-WHOLE = ("original", "replace", "errata")
-"""Operations whose text stands alone: a version made by one is whole."""
 ZONE = 3
 """The first hits of a search among which related texts are ordered: the governing one first."""
 MAX_SECTIONS = 24
@@ -55,24 +51,21 @@ NAMES = {**kinds.called(), "variant": "the quick-start rules"}
 """Each of `TIERS` as a sentence names it."""
 
 
-def partial(version: Version, history: Outlines) -> str | None:
+def partial(version: Version) -> str | None:
     """What is missing from ``version``'s text when its source cuts it off (`CUT`) or when it amends a text
-    the library lacks (None: it is whole)."""
+    the library lacks, itself or through the amendments it builds on (`kb.model.Place.absent`;
+    None: it is whole)."""
     if CUT in version.note:
         return "Partial text: its source is cut off here, mid-text; the rest of this entry is not in this library."
-    current: Outline | None = outline_of(version)
-    by_id: dict[int, Outline] = {}
-    while current is not None and current[OPERATION] not in WHOLE:
-        if ABSENT in current[NOTE]:
-            done = current[NOTE].split(ABSENT)[0].rstrip("; ")
-            if not version.text:
-                return f"No text of its own: it {done}, which is not in this library."
-            if current[ID] != version.id:
-                done = f"builds on a version that {done}"
-            return f"Partial text: it {done}; the rest of that entry is not in this library."
-        by_id = by_id or {other[ID]: other for other in history.each}
-        current = by_id.get(current[SUPERSEDES]) if current[SUPERSEDES] else None
-    return None
+    absent = placed(version).absent
+    if absent is None:
+        return None
+    done = absent.split(ABSENT)[0].rstrip("; ")
+    if not version.text:
+        return f"No text of its own: it {done}, which is not in this library."
+    if ABSENT not in version.note:  # the note is of an amendment it builds on, not its own
+        done = f"builds on a version that {done}"
+    return f"Partial text: it {done}; the rest of that entry is not in this library."
 
 
 def heading(version: Version) -> bool:
@@ -232,10 +225,9 @@ def offline_facts(reader: Reader, part: Part) -> dict[str, Any]:
 def facts(reader: Reader, version: Version) -> tuple[int, int, str | None, list[TopicRef]]:
     """What an answer part (`kb.read.parts.Parts.part`) tells of ``version`` from here: its number in
     its series, how many that has, what its text lacks, and the sections under it if a heading."""
-    history = reader.outline(version.topic)
-    number, of = history.numbers[version.id]
+    number, of = placed(version)[:2]
     if not heading(version):
-        return number, of, partial(version, history), []
+        return number, of, partial(version), []
     under = sections(reader, version)
     lacking = "the sections under it follow" if under else "this library has no sections under it"
     return number, of, f"No text of its own: it is a heading; {lacking}.", under

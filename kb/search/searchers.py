@@ -18,6 +18,7 @@ from kb.errors import BuildError, Damaged
 from kb.kept import Kept, sized
 from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
+from kb.read import periods
 from kb.read.reader import Reader
 from kb.search import memo
 
@@ -100,7 +101,7 @@ class Searchers:
     def _current_exact(self, on: dt.date) -> bool:
         """Whether the versions in force on ``on`` are those in force on the build date."""
         low, high = sorted((self.built_on, on))
-        return not self.reader.changes_between(low.isoformat(), high.isoformat())
+        return not periods.changes_between(self.reader, low.isoformat(), high.isoformat())
 
     def vocabulary(self) -> Vocabulary:
         """The words of this knowledge base, for spelling correction (read on first use)."""
