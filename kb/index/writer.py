@@ -246,8 +246,9 @@ def worn(directory: Path) -> bool:
     deleted documents and the documents of the others (the adds' tail) are more than `WORN`
     of its first segment's documents (or it has more than two segments: a copy made before
     the adds' segments were merged). Each add rewrites the tail (`_patch`), and the deleted
-    documents are read and skipped by every search: writing the 90k stress library's indexes
-    whole took most of an add's time, rewriting a tail of a few thousand documents little."""
+    documents are read and skipped by every search; but an add that writes the indexes whole
+    costs more: on the 90k stress library (2,379 topics), 46-62 s of CPU against 11-17 s for
+    an add of 25 rulings that rewrites a tail of up to 250 documents."""
     with index.open_dir(str(directory)).reader() as reader:
         leaves = [leaf for leaf, _ in reader.leaf_readers()]
         if not leaves:
@@ -255,8 +256,9 @@ def worn(directory: Path) -> bool:
         if len(leaves) > 2:
             return True
         first = leaves[0]
-        rewritten = first.doc_count_all() - first.doc_count() + sum(leaf.doc_count_all() for leaf in leaves[1:])
-        return rewritten > WORN * first.doc_count_all()
+        total: int = first.doc_count_all()
+        rewritten: int = total - first.doc_count() + sum(leaf.doc_count_all() for leaf in leaves[1:])
+        return rewritten > WORN * total
 
 
 def _patch(
