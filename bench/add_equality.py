@@ -27,12 +27,14 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import os
+import resource
 import shutil
 import sqlite3
 import sys
 import tempfile
 import time
 import tomllib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -76,17 +78,60 @@ def write_update(kb: Path, out: Path, number: int, count: int) -> dt.date:
     return when
 
 
-def add_many(library: Path, kb: Path, incoming: Path, adds: int, count: int) -> list[int | None]:
-    """Add ``adds`` updates (`write_update`) to ``library`` one after the other; each add's
-    number of versions indexed anew (None: it was a full build)."""
+def add_many(
+    library: Path, kb: Path, incoming: Path, adds: int, count: int, spent: list[Spent] | None = None, first: int = 1
+) -> list[int | None]:
+    """Add ``adds`` updates (`write_update`) to ``library`` one after the other, numbered from
+    ``first`` on; each add's number of versions indexed anew (None: it was a full build).
+    ``spent`` gets what each add cost and left (`Spent`)."""
     incoming.mkdir(exist_ok=True)
     rewritten = []
-    for number in range(1, adds + 1):
+    for number in range(first, first + adds):
         new = incoming / f"update-{number:03d}.txt"
         when = write_update(kb, new, number, count)
+        started, cpu = time.monotonic(), _cpu()
         report = add_document(new, kind="current-rulings-update", date=when, library=library, kb=kb)
+        if spent is not None:
+            spent.append(Spent(time.monotonic() - started, _cpu() - cpu, _layout(current(kb))))
         rewritten.append(report.rewritten)
     return rewritten
+
+
+@dataclass
+class Spent:
+    """One add: its wall and CPU seconds (the processes it forked counted), and the segments of
+    each index it left (documents, live documents), the index of every version first."""
+
+    wall: float
+    cpu: float
+    layout: list[list[tuple[int, int]]]
+
+    def whole(self) -> list[bool]:
+        """Whether it wrote each index whole (one segment, nothing deleted)."""
+        return [len(segs) == 1 and segs[0][0] == segs[0][1] for segs in self.layout]
+
+
+def _cpu() -> float:
+    own, forked = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + forked.ru_utime + forked.ru_stime
+
+
+def _layout(directory: Path) -> list[list[tuple[int, int]]]:
+    """Each index's segments: (documents, live documents)."""
+    found = []
+    for name in (INDEX_DIR, CURRENT_DIR):
+        with index.open_dir(str(directory / name)).reader() as reader:
+            found.append([(leaf.doc_count_all(), leaf.doc_count()) for leaf, _ in reader.leaf_readers()])
+    return found
+
+
+def summary(spent: list[Spent]) -> str:
+    """What the adds cost: wall and CPU seconds (median, most), how many wrote each index whole."""
+    walls, cpus = sorted(s.wall for s in spent), sorted(s.cpu for s in spent)
+    whole = [sum(s.whole()[k] for s in spent) for k in (0, 1)]
+    return (f"an add {walls[len(walls) // 2]:.1f} s wall (most {walls[-1]:.1f}), {cpus[len(cpus) // 2]:.1f} s CPU "
+            f"(most {cpus[-1]:.1f}); indexes written whole by {whole[0]} and {whole[1]} adds; "
+            f"segments left by the last: {spent[-1].layout}")  # fmt: skip
 
 
 def scores(kb: KnowledgeBase, text: str) -> dict[str, list[tuple[object, float]]]:
@@ -190,8 +235,10 @@ def main(arguments: list[str]) -> int:
     else:
         build(library, work / "kb")
     started = time.monotonic()
-    rewritten = add_many(library, work / "kb", work / "incoming", args.adds, args.rulings)
+    spent: list[Spent] = []
+    rewritten = add_many(library, work / "kb", work / "incoming", args.adds, args.rulings, spent)
     print(f"{args.adds} adds in {time.monotonic() - started:.0f} s, versions indexed anew by each: {rewritten}")
+    print(summary(spent))
     full = build(library, work / "full").directory
     texts = queries()
     print(f"after the adds: {cost(current(work / 'kb'), texts)}")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from whoosh.codec.whoosh3 import _lenfield
@@ -38,17 +38,18 @@ def fused_writing(writer: Any, analysers: dict[str, FusedAnalyzer]) -> Iterator[
 
 
 @contextlib.contextmanager
-def committed(writer: Any, merge: bool = True) -> Iterator[None]:
+def committed(writer: Any, kept: Callable[[Any, list[Any]], list[Any]] | None = None) -> Iterator[None]:
     """The block's writes with ``writer`` kept whole or not at all: its field lengths read once
     (`read_lengths_once`), committed when the block ends, cancelled (nothing written) when it fails.
-    ``merge``: whether Whoosh may merge small segments as it commits (an add may not: see `kb.index.writer._patch`)."""
+    ``kept``: given the writer and the index's segments, those the commit keeps beside the one
+    it writes (in place of Whoosh's merging of small segments: an add's, `kb.index.writer._patch`)."""
     read_lengths_once(writer)
     try:
         yield
     except BaseException:
         writer.cancel()
         raise
-    writer.commit(merge=merge)
+    writer.commit(mergetype=kept)
 
 
 class Lengths:

@@ -23,7 +23,7 @@ from typing import Any
 from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
 from kb.analysis import inflection_stem as stem
 from kb.boosts import BOOSTS
-from kb.engine.storage import fields, index
+from kb.engine.storage import SegmentReader, fields, index
 from kb.engine.writing import POOL_MB, committed, fused_writing
 from kb.fused import FusedAnalyzer
 from kb.index.aside import aside
@@ -189,11 +189,11 @@ def extend_indexes(
     `days` gives them) of the earlier versions whose days changed; ``seen``: `see_texts`
     of every version. The vocabulary gains the words of the new versions.
 
-    An index whose previous copy already has `SEGMENTS` segments is written whole instead, as
-    a full build writes it: each add's copy is one more segment, which every searcher of every
-    thread holds open and every search walks."""
+    Each index is its full build's segment (its replaced documents deleted) and at most one
+    segment of what the adds wrote (`_patch`); an index whose previous copy is `worn` is written
+    whole instead, as a full build writes it."""
     rewritten_topics = {versions[n - 1].topic for n in touched | set(before)}
-    if segments(previous / INDEX_DIR) >= SEGMENTS:
+    if worn(previous / INDEX_DIR):
         write_history(build / INDEX_DIR, (version_document(v, topics, card_names, seen) for v in versions))
     else:
         grouped: dict[str, list[dict[str, Any]]] = {t: [] for t in rewritten_topics}
@@ -212,7 +212,7 @@ def extend_indexes(
     day = today.toordinal()
     now = [v for v in versions if _in_force(_days(v), day)]
     new_seen = see_texts(now, topics)
-    if segments(previous / CURRENT_DIR) >= SEGMENTS:
+    if worn(previous / CURRENT_DIR):
         write_index(build / CURRENT_DIR, now, topics, card_names, new_seen)
     else:
         was = [v for v in versions[:first] if _in_force(before.get(v.id) or _days(v), then)]
@@ -237,17 +237,28 @@ def extend_indexes(
     (build / BUILT_ON).write_text(today.isoformat())
 
 
-SEGMENTS = 4
-"""The most segments an add leaves an index with (a full build writes one): an add to an index
-that has as many writes it whole (`extend_indexes`). Each segment is an open file for every
-thread's searcher and a walk for every search: 16 adds, never merged, made the same searches
-cost 3.9 times the CPU and a worker hold 16 more open files an add."""
+WORN = 0.1
+"""The share of an index's documents an add's rewriting may reach (`worn`) before an add writes it whole."""
 
 
-def segments(directory: Path) -> int:
-    """How many segments the index in ``directory`` has."""
+def worn(directory: Path) -> bool:
+    """Whether the index in ``directory`` is due to be written whole: its first segment's
+    deleted documents and the documents of the others (the adds' tail) are more than `WORN`
+    of its first segment's documents (or it has more than two segments: a copy made before
+    the adds' segments were merged). Each add rewrites the tail (`_patch`), and the deleted
+    documents are read and skipped by every search; but an add that writes the indexes whole
+    costs more: on the 90k stress library (2,379 topics), 46-62 s of CPU against 11-17 s for
+    an add of 25 rulings that rewrites a tail of up to 250 documents."""
     with index.open_dir(str(directory)).reader() as reader:
-        return sum(1 for _ in reader.leaf_readers())
+        leaves = [leaf for leaf, _ in reader.leaf_readers()]
+        if not leaves:
+            return False
+        if len(leaves) > 2:
+            return True
+        first = leaves[0]
+        total: int = first.doc_count_all()
+        rewritten: int = total - first.doc_count() + sum(leaf.doc_count_all() for leaf in leaves[1:])
+        return rewritten > WORN * total
 
 
 def _patch(
@@ -259,22 +270,38 @@ def _patch(
     fused: dict[str, FusedAnalyzer],
 ) -> None:
     """Make ``target`` a copy of the index ``source`` without the documents whose unique field
-    ``key`` is among ``removed``, and with the ``added`` documents, in a segment of their own.
-    Its segments are never merged: a merge leaves one segment without deletions whose documents
-    stand in another order than a full build's, and a search orders documents of equal score by
-    document number in such an index (`kb.search.bulk.best`), as it rightly does in a full build's;
-    past `SEGMENTS`, `extend_indexes` writes the index whole instead."""
+    ``key`` is among ``removed``, and with the ``added`` documents. The first segment (a full
+    build's) is kept, its removed documents deleted; the documents of the others (earlier
+    adds') still live are written again, before the ``added``, into one new segment that
+    replaces them: an index is never more than two segments, each an open file of every
+    thread's searcher and a walk of every search (100 adds to the 90k stress library, each
+    leaving a segment of its own, made a worker hold 16 more open files an add). The first
+    segment is never merged with the rest: a merge into one segment without deletions leaves
+    its documents in another order than a full build's, and a search orders documents of equal
+    score by document number in such an index (`kb.search.bulk.best`), as it rightly does in a
+    full build's; over two segments it orders them as a full build would (`kb.search.steady`)."""
     target.mkdir()
     for path in source.iterdir():
         if path.suffix == ".toc":  # replaced by the next commit: a copy of its own
             shutil.copy2(path, target / path.name)
         elif path.suffix == ".seg":
-            os.link(path, target / path.name)
+            os.link(path, target / path.name)  # the tail's, read here once, is gone after the commit
     writer = index.open_dir(str(target)).writer(limitmb=256)
-    with committed(writer, merge=False):
+    with committed(writer, kept=_first):
         with writer.searcher() as searcher:
             for value in sorted(removed):
                 writer.delete_by_term(key, value, searcher=searcher)
+        for segment in writer.segments[1:]:
+            tail = SegmentReader(writer.storage, writer.schema, segment)
+            try:
+                writer.add_reader(tail)  # its live documents, in their order
+            finally:
+                tail.close()
         with fused_writing(writer, fused):
             for document in added:
                 writer.add_document(**document)
+
+
+def _first(writer: Any, segments: list[Any]) -> list[Any]:
+    """Of an index's segments, those an add's commit keeps: the first (see `_patch`)."""
+    return segments[:1]
