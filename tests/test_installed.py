@@ -15,24 +15,18 @@ import http.client
 import os
 import shutil
 import site
-import socket
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+from servers import free_port
 
 from helpers import ROOT, SEEDS
 from kb.paths import user_data_dir
 
 Installed = dict[str, Path]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture(scope="session")

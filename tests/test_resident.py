@@ -16,10 +16,12 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
+import servers
+from servers import free_port
 
 from helpers import ROOT
 from web.cli.main import INTERRUPTED
@@ -29,33 +31,9 @@ HEAVY = ("numpy", "whoosh", "flask", "web.cli.main", "kb.query")
 """What a command asking a server never loads."""
 
 
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def serving(kb: Path, log: Path, *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``rulings serve --kb kb`` on a free loopback port until its file is written; stopped on exit."""
-    port = free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port), *options],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
-        for _ in range(600):  # up to 60 s on a busy machine
-            if (kb / FILE).exists():
-                break
-            assert process.poll() is None, log.read_text()
-            time.sleep(0.1)
-        else:
-            raise AssertionError(f"the server wrote no {FILE}: {log.read_text()}")
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
+def serving(kb: Path, log: Path, *options: str) -> AbstractContextManager[subprocess.Popen[bytes]]:
+    """``rulings serve --kb kb`` (`servers.serving`) once it has written its file (up to 60 s)."""
+    return servers.serving(kb, log, *options, ready=lambda port: (kb / FILE).exists(), seconds=60)
 
 
 def run(*argv: str, cwd: Path = ROOT, kb: Path | None = None) -> tuple[int, str, str, set[str]]:

@@ -13,11 +13,10 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from servers import serving
 
 from helpers import ROOT
 from kb.paths import current
@@ -26,38 +25,6 @@ from web.cli.main import main
 
 IDLE = 200
 """Idle connections opened before a normal client asks."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@contextmanager
-def serving(kb: Path, log: Path, *options: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``rulings serve --kb kb`` on a free loopback port, stopped on exit; yields the process
-    (its port in ``process.args``)."""
-    port = free_port()
-    with log.open("wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "web.cli", "serve", "--kb", str(kb), "--port", str(port), *options],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
-    try:
-        for _ in range(300):  # up to 30 s on a busy machine
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                assert process.poll() is None, log.read_text()
-                time.sleep(0.1)
-        else:
-            raise AssertionError(f"the server did not start: {log.read_text()}")
-        yield process
-    finally:
-        process.terminate()
-        process.wait(timeout=30)
 
 
 def port_of(process: subprocess.Popen[bytes]) -> int:
