@@ -46,7 +46,8 @@ def _table(most: int, weight: Callable[[Value], int]) -> Kept[Value]:
 class Memo:
     """The tables of one index's searchers: terms' scored postings (`kb.search.bulk.scored`,
     16 MiB at most), the history index's versions and their days in force
-    (`kb.search.validity.Validity`, 16 MiB: about 1.3 MiB for 90,000 versions) and terms'
+    (`kb.search.validity.Validity`, 16 MiB: about 1.3 MiB for 90,000 versions; with them each
+    document's key ordering equal scores, `kb.search.steady.order_keys`) and terms'
     occurrences (`kb.search.matching.rarity`, 1 MiB); all of them within the process's `POOL`.
     An entry may weigh half its table at most."""
 

@@ -15,7 +15,7 @@ from kb.analysis import name_analyzer, text_analyzer
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
-from kb.search import budget
+from kb.search import budget, bulk
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 
@@ -89,12 +89,19 @@ def _either(word: str, typed: Typed) -> Node | None:
 
 def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:
     """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
-    in any searchable field): how well a candidate spelling fits the rest of a query."""
+    in any searchable field): how well a candidate spelling fits the rest of a query. Counted
+    from the postings the searches read whole (`kb.search.bulk`, kept for the searcher's index,
+    the deleted documents masked out as they are read), not by Whoosh's matchers, which step
+    over an add's deleted documents one posting at a time."""
     wanted = word_query(word)
     rest = [q for q in (word_query(w) for w in others) if q is not None]
     if wanted is None or not rest:
         return 0
-    return sum(1 for _ in itertools.islice(searcher.docs_for_query(engine_query(And((wanted, Or(tuple(rest)))))), most))
+    built = engine_query(And((wanted, Or(tuple(rest)))))
+    found = bulk.evaluate(searcher, built, terms=False) if bulk.ENABLED else None
+    if found is not None:
+        return min(len(found[0].ids), most)
+    return sum(1 for _ in itertools.islice(searcher.docs_for_query(built), most))
 
 
 def prefix_query(stem: str) -> Node | None:

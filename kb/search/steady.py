@@ -14,7 +14,8 @@ module makes the rest independent of the segments too:
   a rewritten document changes (it moves to the new segment), and keeps whichever of several
   documents tied for the last place it met first. These keep every document tied for the last
   place and order documents of equal score by their version (in-force index) or their topic's
-  first version (history index), as a full build's document numbers do (`order_key`). Whoosh's
+  first version (history index), as a full build's document numbers do (`order_key`; read
+  once per index state for every document, `order_keys`, kept in the index's tables). Whoosh's
   shortcut of skipping documents that cannot beat the last place is kept, with a margin so that
   a document tied with it is never skipped.
 - Once the last place's score is known, Whoosh replaces a matcher by a cheaper one that only
@@ -37,7 +38,12 @@ from __future__ import annotations
 from heapq import heappop, heappush
 from typing import Any
 
+import numpy as np
+import numpy.typing as npt
+
+from kb.engine.postings import segment_of
 from kb.engine.searching import collectors, matching, query, wrappers
+from kb.search import memo
 
 MARGIN = 1e-9
 """How far below the last place's score (relatively) a document may be skipped: far above the
@@ -79,11 +85,38 @@ def steady(built: query.Query) -> query.Query:
     return built.apply(steady)
 
 
-def order_key(searcher: Any, docnum: int) -> int:
-    """What orders documents of equal score: the version (in-force index), the topic's first
-    version (history index): their order in an index a full build writes."""
-    stored = searcher.stored_fields(docnum)
+def order_key(stored: dict[str, Any]) -> int:
+    """What orders documents of equal score, from a document's stored fields: the version
+    (in-force index), the topic's first version (history index): their order in an index a
+    full build writes."""
     return int(stored["version"]) if "version" in stored else int(stored["versions"][0][0])
+
+
+Keys = npt.NDArray[np.int64]
+
+
+def order_keys(searcher: Any) -> Keys:
+    """Every document's `order_key` in ``searcher``'s index (-1 for a deleted one), by document
+    number: read from the stored fields on first use and kept in the index's tables
+    (`kb.search.memo`, as `kb.search.validity` keeps the versions' days) for the searches that
+    follow, never read per search."""
+    leaves = searcher.leaf_searchers()
+    segments = [segment_of(sub.reader()) for sub, _ in leaves]
+    key = None if None in segments else ("order", *segments)
+    kept = memo.of(searcher).days
+    found: Keys | None = None if key is None else kept.get(key)
+    if found is None:
+        found = np.full(searcher.reader().doc_count_all(), -1, dtype=np.int64)
+        for sub, offset in leaves:
+            reader = sub.reader()
+            deletions = reader.has_deletions()
+            for docnum in range(reader.doc_count_all()):
+                if not (deletions and reader.is_deleted(docnum)):
+                    found[offset + docnum] = order_key(reader.stored_fields(docnum))
+        found.setflags(write=False)
+        if key is not None:
+            kept.put(key, found)
+    return found
 
 
 def ordered(searcher: Any, items: list[tuple[float, int]]) -> list[tuple[float, int]]:
@@ -91,9 +124,12 @@ def ordered(searcher: Any, items: list[tuple[float, int]]) -> list[tuple[float, 
     counts: dict[float, int] = {}
     for score, _ in items:
         counts[score] = counts.get(score, 0) + 1
+    if all(count == 1 for count in counts.values()):
+        return sorted(items, key=lambda item: -item[0])
+    keys = order_keys(searcher)
 
     def key(item: tuple[float, int]) -> tuple[float, int]:
-        return -item[0], order_key(searcher, item[1]) if counts[item[0]] > 1 else 0
+        return -item[0], int(keys[item[1]]) if counts[item[0]] > 1 else 0
 
     return sorted(items, key=key)
 

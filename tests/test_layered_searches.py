@@ -1,0 +1,131 @@
+"""What searches over an index an add has layered (two segments, replaced documents deleted in
+the first) cost beyond a full build's (#48 item 8): equal scores are ordered from keys read once
+per index state, never from stored fields per search; a candidate spelling's fit is counted
+from the postings read whole, never by stepping Whoosh's matchers over the deleted documents."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from whoosh import index
+from whoosh.matching.wrappers import FilterMatcher
+from whoosh.reading import SegmentReader
+
+from helpers import FIXTURES, ROOT, SEEDS
+from kb.engine.planning import engine_query
+from kb.ingest.pipeline import build
+from kb.paths import CURRENT_DIR, INDEX_DIR, current
+from kb.plan import And, Or
+from kb.query import KnowledgeBase
+from kb.search.plans import together, word_query
+
+
+@pytest.fixture
+def built(tmp_path: Path) -> tuple[Path, Path]:
+    """The fixture library built, then an add of three rulings (both indexes of two segments),
+    and a full build of the library as it then is."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from add_equality import add_many
+
+    library = tmp_path / "library"
+    shutil.copytree(FIXTURES / "library", library)
+    shutil.copy(SEEDS / "stccg" / "current-rulings-update-2000-11-27.txt", library / "stccg")
+    build(library, tmp_path / "kb")
+    assert add_many(library, tmp_path / "kb", tmp_path / "incoming", 1, 3) != [None]
+    directory = current(tmp_path / "kb")
+    for folder in (INDEX_DIR, CURRENT_DIR):
+        with index.open_dir(str(directory / folder)).reader() as reader:
+            assert len(list(reader.leaf_readers())) == 2 and reader.has_deletions()
+    return directory, build(library, tmp_path / "full").directory
+
+
+@contextmanager
+def counted(owner: type, name: str) -> Iterator[list[int]]:
+    """Counts the calls of ``owner.name`` (Whoosh's own, still called) while the block runs."""
+    original: Callable[..., Any] = getattr(owner, name)
+    calls = [0]
+
+    def counting(*args: Any, **kwargs: Any) -> Any:
+        calls[0] += 1
+        return original(*args, **kwargs)
+
+    setattr(owner, name, counting)
+    try:
+        yield calls
+    finally:
+        setattr(owner, name, original)
+
+
+def searched(directory: Path, owner: type, name: str) -> tuple[list[Any], int]:
+    """The answers to the relevance queries (in force, over every version) asked a second time
+    (the first reads what a knowledge base keeps), and the calls of ``owner.name`` they made."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from add_equality import queries
+
+    texts = queries()
+    with counted(owner, name) as calls, KnowledgeBase(directory) as kb:  # counting before Whoosh binds the methods
+        for text in texts:
+            kb.search(text, limit=10)
+            kb.search(text, limit=10, every_version=True)
+        before = calls[0]
+        answers = [(kb.search(t, limit=10), kb.search(t, limit=10, every_version=True)) for t in texts]
+    return answers, calls[0] - before
+
+
+def test_equal_scores_over_two_segments_are_ordered_without_reading_stored_fields(built: tuple[Path, Path]) -> None:
+    """The 306 searches of the relevance queries over the layered knowledge base read the
+    stored fields a full build's read (those of the versions they show: 529), none more to
+    order documents of equal score (before: 169 more; 22,000 on the 90k stress library after
+    30 adds), and answer as the full build does."""
+    layered, full = built
+    ours, reads = searched(layered, SegmentReader, "stored_fields")
+    theirs, expected = searched(full, SegmentReader, "stored_fields")
+    assert (reads, expected) == (529, 529)
+    assert ours == theirs
+
+
+def test_a_spellings_fit_over_two_segments_steps_no_matcher_over_deleted_documents(built: tuple[Path, Path]) -> None:
+    """The same searches check their candidate spellings' fit (`kb.search.plans.together`) from
+    the postings read whole: Whoosh's filter of deleted documents is never stepped (before:
+    1,610 of its steps, 145,000 on the 90k stress library after 30 adds; a full build has
+    none), and the answers are the full build's."""
+    layered, full = built
+    ours, steps = searched(layered, FilterMatcher, "_find_next")
+    theirs, expected = searched(full, FilterMatcher, "_find_next")
+    assert (steps, expected) == (0, 0)
+    assert ours == theirs
+
+
+def test_a_spellings_fit_counts_the_live_documents_as_whooshs_matchers_do(built: tuple[Path, Path]) -> None:
+    """How many documents of the layered index of every version hold a word and one of others,
+    counted from the postings: what Whoosh's matchers count (its deleted documents left out),
+    up to ``most``."""
+    layered, _ = built
+    pairs = [
+        ("affiliation", ["ship"]),
+        ("turn", ["affiliation", "ship"]),
+        ("outpost", ["ship"]),
+        ("card", ["play", "turn"]),
+    ]
+    with KnowledgeBase(layered) as kb:
+        searcher = kb.history_searcher(None)
+        assert searcher is not None and searcher.reader().has_deletions()
+        fits = [together(searcher, word, others) for word, others in pairs]
+        capped = [together(searcher, word, others, most=2) for word, others in pairs]
+        whooshs = [
+            sum(
+                1
+                for _ in searcher.docs_for_query(
+                    engine_query(And((word_query(w), Or(tuple(word_query(o) for o in others)))))
+                )
+            )
+            for w, others in pairs
+        ]
+    assert fits == whooshs == [5, 0, 4, 10]
+    assert capped == [2, 0, 2, 2]
