@@ -135,10 +135,10 @@ def library(tmp_path: Path) -> Path:
 
 def test_a_card_spelling_said_again_leaves_the_catalog_and_the_add_incremental(library: Path, tmp_path: Path) -> None:
     kb = tmp_path / "kb"
-    build(library, kb)
-    first = add(library, kb, tmp_path, PRINTED.format(us="3/5/01"), dt.date(2001, 3, 5))
+    built = build(library, kb).directory
+    add(library, kb, tmp_path, PRINTED.format(us="3/5/01"), dt.date(2001, 3, 5))
     second = add(library, kb, tmp_path, PRINTED.format(us="4/2/01"), dt.date(2001, 4, 2))
-    assert segments_shared(first, second)  # applied to the previous build, not rebuilt
+    assert segments_shared(built, second)  # applied to the full build's index, not rebuilt
     with closing(sqlite3.connect(second / store.DB_NAME)) as db:
         assert db.execute("SELECT aliases FROM cards WHERE key = 'stccg:kreetchta'").fetchall() == [('["Kreechta"]',)]
     same_as_full_build(library, kb, tmp_path)

@@ -35,8 +35,8 @@ from kb.layout import STRIDE
 from kb.search.validity import InForce
 
 SHIFT = STRIDE.bit_length() - 1
-"""A position's version: the position shifted right by this much (`STRIDE` is a power of two)."""
-assert STRIDE == 1 << SHIFT
+"""A position's version: the position shifted right by this much (`STRIDE` is a power of two,
+as `kb.layout` defines it)."""
 VERSIONS = 1 << 24
 """Versions a topic may have: key = topic document * VERSIONS + version."""
 ENABLED = True
@@ -116,16 +116,15 @@ class VersionKeys:
         if self.held is not None:
             narrowed = self.narrowed.get((fieldname, raw))
             if narrowed is None:
-                narrowed = self.narrowed[(fieldname, raw)] = self._narrowed(fieldname, raw, field, entry)
+                narrowed = self.narrowed[(fieldname, raw)] = self._narrowed(self.held, fieldname, raw, field, entry)
             return narrowed
         return self._decoded(fieldname, raw, field, entry)
 
-    def _narrowed(self, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
+    def _narrowed(self, held: InForce, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
         """A word's positions (`positions`) in the versions ``held`` only: those of every topic
         (`DECODED`) narrowed."""
         docnums, places = self._decoded(fieldname, raw, field, entry)
-        assert self.held is not None
-        inside = self.held.versions[self.held.validity.first[docnums] + (places >> SHIFT)]
+        inside = held.versions[held.validity.first[docnums] + (places >> SHIFT)]
         return docnums[inside], places[inside]
 
     def _decoded(self, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
