@@ -30,6 +30,7 @@ QUESTIONS = [
     "what creatures can block a flyer",
     "can I block with a tapped creature",
     "what does scry do",
+    "planeswalker with zero loyalty",
 ]
 
 

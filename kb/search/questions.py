@@ -31,31 +31,18 @@ from kb.analysis import inflection_stem as stem
 from kb.search import budget
 
 MAX_QUERY = 500
-_NUMBER_WORDS = [
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-]
-NUMERALS = {**{w: str(n) for n, w in enumerate(_NUMBER_WORDS)}, **{str(n): w for n, w in enumerate(_NUMBER_WORDS)}}
-"""A number from zero to twenty in words -> in digits, and back."""
+_NUMBER_WORDS = (  # noqa: SIM905
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+NUMERALS = {
+    spelt: other
+    for n, word in enumerate(_NUMBER_WORDS)
+    if word != "one"
+    for spelt, other in ((word, str(n)), (str(n), word))
+}
+"""A number from zero to twenty in words -> in digits, and back (`Vocabulary.numerals`); not
+``one``, as often a pronoun ("the one underneath", "one short") as a number."""
 _RULE_NUMBER = re.compile(r"^\s*(?:(?:rule|section|cr)\s+)?(?P<number>\d{3}(?:\.\d+[a-z]?)?|\d)\.?\s*$", re.IGNORECASE)
 
 
@@ -344,14 +331,8 @@ class Vocabulary:
     def numerals(self, words: list[str]) -> dict[str, str]:
         """Each number written in words or in digits (zero to twenty) whose other spelling is
         known -> that spelling (``zero`` -> 0, ``7`` -> seven): a judge types "zero loyalty",
-        the rule says "loyalty 0"; Magic's rules write "seven" where Lorcana's write "7". Not
-        ``one``, as often a pronoun ("the one underneath", "one short") as a number."""
-        found: dict[str, str] = {}
-        for word in words:
-            other = NUMERALS.get(folded := fold_word(word))
-            if other is not None and other in self and folded != "one":
-                found[word] = other
-        return found
+        the rule says "loyalty 0"; Magic's rules write "seven" where Lorcana's write "7"."""
+        return {w: other for w in words if (other := NUMERALS.get(fold_word(w))) is not None and other in self}
 
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""
