@@ -62,6 +62,7 @@ def test_the_index_holds_each_words_postings_and_lengths() -> None:
     assert [sorted(d) for d in index["documents"]] == [["cards", "citation", "game", "headword", "id", "kind", "label",
                                                         "lengths", "status", "text", "topic"]] * 2  # fmt: skip
     assert index["filler"] == sorted(FILLER)
+    assert index["numerals"]["zero"] == "0" and index["numerals"]["7"] == "seven" and "one" not in index["numerals"]
     assert index["boosts"] == {"headword": 4.0, "headstem": 2.5, "cards": 2.0, "cardstem": 1.5, "text": 1.0,
                                "extra": 0.8}  # fmt: skip
 

@@ -30,6 +30,7 @@ QUESTIONS = [
     "what creatures can block a flyer",
     "can I block with a tapped creature",
     "what does scry do",
+    "planeswalker with zero loyalty",
 ]
 
 
@@ -115,6 +116,15 @@ def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBas
 def test_a_state_is_searched_with_its_negation(magic: KnowledgeBase) -> None:
     # 509.1a "... The chosen creatures must be untapped.": the rule answers "tapped" by "untapped"
     assert topics(magic, "can I block with a tapped creature")[0] == "mtg:509-1a"
+
+
+def test_a_number_in_words_finds_the_rule_writing_it_in_digits(magic: KnowledgeBase) -> None:
+    # 704.5i "If a planeswalker has loyalty 0, it's put into its owner's graveyard.": "zero" was
+    # searched as a word no rule of loyalty holds, and the rule was not among the first ten
+    for every_version in (False, True):
+        assert "mtg:704-5i" in topics(magic, "planeswalker with zero loyalty", every_version)[:3]
+    answer = magic.search("planeswalker with zero loyalty", game="mtg")
+    assert answer["unmatched"] == []  # "zero" matched as 0
 
 
 def test_the_export_says_which_entries_restate_a_rule(magic: KnowledgeBase) -> None:

@@ -135,3 +135,12 @@ def test_the_fit_decides_between_candidates_as_near() -> None:
 def test_a_word_is_searched_with_its_negation_when_known() -> None:
     vocabulary = Vocabulary({"tapped": 5, "untapped": 3, "ship": 9, "stopped": 2, "less": 4, "unless": 9}, ["ship"])
     assert vocabulary.opposites(["Tapped", "ship", "stopped", "less"]) == {"Tapped": "untapped"}  # "unless" no
+
+
+def test_a_number_is_searched_in_words_and_in_digits_when_known() -> None:
+    vocabulary = Vocabulary({"0": 5, "seven": 2, "loyalty": 3, "1": 9, "20": 1}, [])
+    assert vocabulary.numerals(["zero", "loyalty", "7", "twenty", "one", "three"]) == {
+        "zero": "0",
+        "7": "seven",
+        "twenty": "20",
+    }  # "one" is as often a pronoun; "three": no "3" known

@@ -224,15 +224,17 @@ class OfflineDocument(TypedDict):
 class OfflineIndex(TypedDict):
     """The browser's search index of an export, of the versions in force on ``today``
     (`KnowledgeBase.offline_index`, `kb.search.offline`): the documents, each field's average
-    length, each folded word's postings, the filler words, the fields' boosts (`kb.boosts`), the
-    server's own postings of the card names and extra text when its index is the one searched on
-    that day, the card lists."""
+    length, each folded word's postings, the filler words, the numbers' two spellings, the
+    fields' boosts (`kb.boosts`), the server's own postings of the card names and extra text
+    when its index is the one searched on that day, the card lists."""
 
     today: str
     documents: list[OfflineDocument]
     averages: list[float]
     postings: dict[str, list[int]]
     filler: list[str]
+    numerals: dict[str, str]
+    """A number in words -> in digits and back (`kb.search.questions.NUMERALS`)."""
     boosts: dict[str, float]
     indexed: NotRequired[dict[str, dict[str, list[int]]]]
     card_lists: list[str]

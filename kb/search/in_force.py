@@ -207,6 +207,8 @@ def search(
             spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
             reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
             reading.opposite = searchers.vocabulary().opposites(reading.words) if reading.words else {}
+        if reading is not None:
+            reading.numeral = searchers.vocabulary().numerals(reading.words)
     work = budget.Work()
     restating = restating_documents(parts.reader.documents())
     find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))

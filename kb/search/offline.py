@@ -21,6 +21,7 @@ export time, so the browser only looks words up and scores as the server does
   and ``field + 4 * (count - 1)``, the field numbered as in `FIELDS` (``[5, 0, 2, 6]``: once
   in document 5's headword, twice in document 7's text);
 - ``filler``: the question and filler words the server drops from a query (`kb.search.questions.FILLER`);
+- ``numerals``: a number in words -> in digits and back, searched with it (`kb.search.questions.NUMERALS`);
 - ``boosts``: each of the server's scored fields (``headword``, ``headstem``, ``cards``,
   ``cardstem``, ``text``, ``extra``) -> its boost (`kb.boosts.BOOSTS`): the browser scores with
   these, and holds no copy of its own;
@@ -50,7 +51,7 @@ from kb.boosts import BOOSTS
 from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
-from kb.search.questions import FILLER
+from kb.search.questions import FILLER, NUMERALS
 from kb.search.restating import cited_rules, defined_term, restates, restating_documents
 from kb.texts import extra_text, see_texts
 from kb.vocabulary import series_kind
@@ -79,6 +80,7 @@ def index(parts: Parts, searchers: Searchers, on: dt.date) -> OfflineIndex:
         "averages": made["averages"],
         "postings": made["postings"],
         "filler": made["filler"],
+        "numerals": made["numerals"],
         "boosts": made["boosts"],
         "card_lists": lists,
     }
@@ -171,6 +173,7 @@ def search_index(found: list[dict[str, Any]]) -> dict[str, Any]:
         "averages": averages,
         "postings": postings,
         "filler": sorted(FILLER),
+        "numerals": NUMERALS,
         "boosts": dict(BOOSTS),
     }
 

@@ -75,12 +75,18 @@ def word_query(word: str, inflections: list[str] | None = None) -> Node | None:
 
 def _either(word: str, typed: Typed) -> Node | None:
     """A word (or its inflections in names), or the compound it makes with its neighbour, or its
-    negation by ``un-`` (`kb.search.questions.Typed.opposite`), or another spelling as likely of a
+    negation by ``un-`` (`kb.search.questions.Typed.opposite`), or its other spelling as a number
+    (``zero``: 0, `kb.search.questions.Typed.numeral`), or another spelling as likely of a
     corrected word."""
     alone = word_query(word, typed.inflected.get(word))
     others = [
         word_query(w, typed.inflected.get(w))
-        for w in [typed.joined.get(word, ""), typed.opposite.get(word, ""), *typed.also.get(word, [])]
+        for w in [
+            typed.joined.get(word, ""),
+            typed.opposite.get(word, ""),
+            typed.numeral.get(word, ""),
+            *typed.also.get(word, []),
+        ]
         if w
     ]
     found = [q for q in [alone, *others] if q is not None]

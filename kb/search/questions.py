@@ -12,7 +12,8 @@ rest of the query first (the entries hold it with another of its words), then th
 headword and card-name words, the commonest;
 two as likely are both given (a "did you mean" searching both). `Vocabulary.inflections`
 gives the name words a word's inflections match as if typed (``commandeered``: commandeering);
-`Vocabulary.opposites`, a state's negation by ``un-`` searched with it (``tapped``: untapped).
+`Vocabulary.opposites`, a state's negation by ``un-`` searched with it (``tapped``: untapped);
+`Vocabulary.numerals`, a number's other spelling (``zero``: 0, ``7``: seven).
 `rule_number` reads a rule number typed alone (``702.9a``, ``rule 702.9``, ``section 8``).
 """
 
@@ -30,6 +31,18 @@ from kb.analysis import inflection_stem as stem
 from kb.search import budget
 
 MAX_QUERY = 500
+_NUMBER_WORDS = (  # noqa: SIM905
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty"
+).split()
+NUMERALS = {
+    spelt: other
+    for n, word in enumerate(_NUMBER_WORDS)
+    if word != "one"
+    for spelt, other in ((word, str(n)), (str(n), word))
+}
+"""A number from zero to twenty in words -> in digits, and back (`Vocabulary.numerals`); not
+``one``, as often a pronoun ("the one underneath", "one short") as a number."""
 _RULE_NUMBER = re.compile(r"^\s*(?:(?:rule|section|cr)\s+)?(?P<number>\d{3}(?:\.\d+[a-z]?)?|\d)\.?\s*$", re.IGNORECASE)
 
 
@@ -163,6 +176,9 @@ class Typed:
     opposite: dict[str, str] = field(default_factory=dict)
     """A state -> its negation by ``un-`` that the knowledge base holds (``tapped`` -> untapped),
     searched with it: a rule states a condition either way ("the chosen creatures must be untapped")."""
+    numeral: dict[str, str] = field(default_factory=dict)
+    """A number -> its other spelling that the knowledge base holds (``zero`` -> 0), searched with
+    it (`Vocabulary.numerals`)."""
 
 
 def read_query(text: str) -> Typed:
@@ -311,6 +327,12 @@ class Vocabulary:
         ``un-`` is known too -> that negation (``tapped`` -> untapped); a word of another form
         may only begin as one does (``less``, ``unless``)."""
         return {w: "un" + f for w in words if (f := fold_word(w)).endswith("ed") and f in self and "un" + f in self}
+
+    def numerals(self, words: list[str]) -> dict[str, str]:
+        """Each number written in words or in digits (zero to twenty) whose other spelling is
+        known -> that spelling (``zero`` -> 0, ``7`` -> seven): a judge types "zero loyalty",
+        the rule says "loyalty 0"; Magic's rules write "seven" where Lorcana's write "7"."""
+        return {w: other for w in words if (other := NUMERALS.get(fold_word(w))) is not None and other in self}
 
     def compounds(self, words: list[str]) -> dict[str, str]:
         """Each word that, joined with the next, makes a known word -> that word (both words)."""

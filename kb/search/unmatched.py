@@ -41,7 +41,7 @@ def matched_words(typed: Typed, fixed: Typed | None, vocabulary: Vocabulary) -> 
         folded = fold_word(word)
         if not folded:
             continue
-        if word in mended or word in typed.joined or vocabulary.knows(folded):
+        if word in mended or word in typed.joined or word in typed.numeral or vocabulary.knows(folded):
             matched.append(word)
             named = named or word in mended or _named(folded, vocabulary)
         else:

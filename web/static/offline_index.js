@@ -55,6 +55,7 @@
       self.counts.set(t, times);
     });
     this.filler = new Set(data.filler);
+    this.numerals = data.numerals || {};  // a number in words -> in digits and back (kb.search.questions.NUMERALS)
     this.cardLists = new Set(data.card_lists || []);
     this.indexed = data.indexed || null;  // the server's own postings of card names and extra text
     if (this.indexed) { Object.keys(this.indexed.cards).forEach(function (w) { self.names.add(w); }); }

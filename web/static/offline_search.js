@@ -30,6 +30,7 @@
     typed.joined = {};
     typed.inflected = {};
     typed.opposite = {};
+    typed.numeral = {};
     typed.also = typed.also || {};
     if (typed.words.length > 1) {
       for (var i = 0; i + 1 < typed.words.length; i++) {
@@ -46,16 +47,19 @@
         // a state's negation by un-, searched with it (kb.search.questions.Vocabulary.opposites)
         var f = fold(w);
         if (/ed$/.test(f) && self.known(f) && self.known("un" + f)) { typed.opposite[w] = "un" + f; }
+        // a number's other spelling, searched with it (kb.search.questions.Vocabulary.numerals)
+        var n = Object.prototype.hasOwnProperty.call(self.numerals, f) ? self.numerals[f] : "";
+        if (n && self.known(n)) { typed.numeral[w] = n; }
       });
     }
     return typed;
   };
 
   Index.prototype.wordQuery = function (typed, word) {
-    // The clauses of one word (kb.plans._either): as typed, the compound it makes, its negation, another spelling.
+    // The clauses of one word (kb.plans._either): as typed, the compound it makes, its negation, its number, another spelling.
     var clauses = wordClauses(word, typed.inflected[word]);
     if (!clauses.length) { return clauses; }
-    [typed.joined[word] || "", typed.opposite[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
+    [typed.joined[word] || "", typed.opposite[word] || "", typed.numeral[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
       if (w) { clauses = clauses.concat(wordClauses(w, typed.inflected[w])); }
     });
     return clauses;
