@@ -89,9 +89,7 @@ def run(
         }  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit.docnum for hit, _ in found}
-        found += sorted(
-            (h for h in more if h[0].docnum not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1])
-        )
+        found += sorted((h for h in more if h[0].docnum not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1]))
     return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
 
 
