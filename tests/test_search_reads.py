@@ -7,10 +7,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_engine_bulk import TEXTS
 from whoosh.reading import SegmentReader
 
-from kb.paths import current
+from kb.paths import CURRENT_DIR, current
 from kb.query import KnowledgeBase
+from kb.search import budget, bulk
+from kb.search.plans import built_query
+from kb.search.questions import read_query
 
 
 @pytest.fixture(scope="module")
@@ -45,3 +49,34 @@ def test_a_question_reads_the_fields_of_the_hits_shown(
     reads.clear()
     bundled.search(text)
     assert len(reads) == again
+
+
+def test_the_default_game_is_worked_out_once(bundled_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every page asks the default game (twice a search: the page's game and the search's); it is
+    read from the build once (before, its file was read at each asking: 3 reads here)."""
+    reads: list[Path] = []
+    real = Path.read_text
+    monkeypatch.setattr(Path, "read_text", lambda self, *a, **k: reads.append(self) or real(self, *a, **k))
+    with KnowledgeBase(current(bundled_root)) as kb:
+        reads.clear()
+        assert [kb.default_game() for _ in range(3)] == ["stccg"] * 3
+    assert [path.name for path in reads] == ["default_game.txt"]
+
+
+def test_the_terms_each_hit_matched_are_the_evaluations(bundled: KnowledgeBase) -> None:
+    """The terms each of a search's hits matched (which mark its snippet and count its words),
+    found a term at a time over all the hits, are those `bulk.Evaluation.matched_terms` finds a
+    hit at a time, in its order, for every query of the benchmark's stream."""
+    searcher = bundled.searchers.index_searcher(CURRENT_DIR)
+    compared = 0
+    for text in TEXTS:
+        built = built_query(searcher, read_query(text), budget.Work())
+        evaluated = bulk.evaluate(searcher, built) if built is not None else None
+        if evaluated is None:
+            continue
+        found, evaluation = evaluated
+        docnums = found.ids[:: max(1, len(found.ids) // 50)].tolist()[::-1]
+        want = {docnum: evaluation.matched_terms(docnum) for docnum in docnums}
+        assert bulk.matched_terms(evaluation.leaves, docnums) == want, text
+        compared += sum(map(len, want.values()))
+    assert compared > 1500  # 1,916 terms of hits
