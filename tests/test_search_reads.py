@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from test_engine_bulk import TEXTS
 from whoosh.reading import SegmentReader
+from whoosh.searching import Results
 
 from kb.paths import CURRENT_DIR, current
 from kb.query import KnowledgeBase
@@ -80,3 +81,17 @@ def test_the_terms_each_hit_matched_are_the_evaluations(bundled: KnowledgeBase) 
         assert bulk.matched_terms(evaluation.leaves, docnums) == want, text
         compared += sum(map(len, want.values()))
     assert compared > 1500  # 1,916 terms of hits
+
+
+def test_the_snippets_of_a_search_find_the_terms_matched_once(
+    bundled: KnowledgeBase, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The terms a snippet marks are those any hit of the results matched: found once for the
+    twenty snippets of a page (before, once for each: 21 times here, the one more that tells
+    whether more follow included)."""
+    asked: list[int] = []
+    real = Results.matched_terms
+    monkeypatch.setattr(Results, "matched_terms", lambda self: asked.append(id(self)) or real(self))
+    answer = bundled.search("ship")
+    assert (len(answer["results"]), len(asked)) == (20, 1)
+    assert answer["results"][0]["snippet"].count('<mark class="match term0">') >= 1

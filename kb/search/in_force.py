@@ -100,18 +100,20 @@ def _named(
     "what happens when a ship is stopped"), with their score, but for the documents ``seen``:
     the word that matches the fewest documents is what the question is about, and its entry
     answers it though it lacks the other words. A common word ("ship", "outpost") names nothing
-    so. The hits' headwords are kept for the searches that follow (`kb.search.memo`)."""
+    so (`names`). The terms of the hits' headwords are kept for the searches that follow
+    (`kb.search.memo`)."""
     word, rarest = bulk.rarest(searcher, planned.words, work)
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
     headwords = memo.of(searcher).headwords
+    terms = set(analysed(TEXT, word))
     named = []
     for hit in hits:
         if hit[0].docnum in seen:
             continue
-        headword = headwords.get(hit[0].docnum)
-        if headword is None:
-            headword = headwords.put(hit[0].docnum, hit[0]["headword"])
-        if names(word, headword):
+        wanted = headwords.get(hit[0].docnum)
+        if wanted is None:
+            wanted = headwords.put(hit[0].docnum, frozenset(analysed(TEXT, headword_key(hit[0]["headword"]))))
+        if wanted and wanted <= terms:
             named.append(hit)
     return named
 
