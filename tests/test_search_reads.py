@@ -13,7 +13,7 @@ from whoosh.searching import Results
 
 from kb.paths import CURRENT_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import budget, bulk
+from kb.search import budget, bulk, restating
 from kb.search.plans import built_query
 from kb.search.questions import read_query
 
@@ -95,3 +95,14 @@ def test_the_snippets_of_a_search_find_the_terms_matched_once(
     answer = bundled.search("ship")
     assert (len(answer["results"]), len(asked)) == (20, 1)
     assert answer["results"][0]["snippet"].count('<mark class="match term0">') >= 1
+
+
+def test_the_documents_restating_rules_are_worked_out_once(bundled_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Which documents restate numbered rules (`kb.search.restating`) is worked out once for the
+    store read, not at every search (before: at every search, through its own import of it)."""
+    worked: list[int] = []
+    real = restating.restating_documents
+    monkeypatch.setattr(restating, "restating_documents", lambda documents: worked.append(1) or real(documents))
+    with KnowledgeBase(current(bundled_root)) as kb:
+        assert [len(kb.search(text)["results"]) for text in ("ship", "dilemma", "ship")] == [20, 20, 20]
+    assert len(worked) == 1

@@ -38,7 +38,7 @@ from kb.search.plans import (
     whole_query,
 )
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
-from kb.search.restating import restates, restating_documents, with_rules_first
+from kb.search.restating import restates, restating_in, with_rules_first
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
@@ -219,7 +219,7 @@ def search(
             reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
             reading.opposite = searchers.vocabulary().opposites(reading.words) if reading.words else {}
     work = budget.Work()
-    restating = restating_documents(parts.reader.documents())
+    restating = restating_in(parts.reader)
     find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
     find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)
