@@ -101,6 +101,7 @@ class KnowledgeBase:
         self._searchers: Searchers | None = None
         self._searchers_made = threading.Lock()
         self._changes: dict[tuple[int, tuple[str, ...] | None], dict[str, dict[str, Any]]] = {}
+        self._default_game: str | None = None
 
     # -- the search side ------------------------------------------------------------
 
@@ -178,15 +179,18 @@ class KnowledgeBase:
     def default_game(self) -> str:
         """The game this knowledge base answers within unless asked otherwise: the one its
         manifest names (``game = "stccg"``, `kb.paths.DEFAULT_GAME`), else the game with the most
-        documents (the first by name among equals)."""
-        named = self.directory / DEFAULT_GAME
-        game = named.read_text(encoding="utf-8").strip() if named.is_file() else ""
-        if game in self.games():
-            return game
-        counts: dict[str, int] = {}
-        for document in self.store.documents().values():
-            counts[document["game"]] = counts.get(document["game"], 0) + 1
-        return min(counts, key=lambda g: (-counts[g], g)) if counts else (self.games() or [""])[0]
+        documents (the first by name among equals). Worked out once: the build read is fixed
+        (as `games`), and every page asks it."""
+        if self._default_game is None:
+            named = self.directory / DEFAULT_GAME
+            game = named.read_text(encoding="utf-8").strip() if named.is_file() else ""
+            if game not in self.games():
+                counts: dict[str, int] = {}
+                for document in self.store.documents().values():
+                    counts[document["game"]] = counts.get(document["game"], 0) + 1
+                game = min(counts, key=lambda g: (-counts[g], g)) if counts else (self.games() or [""])[0]
+            self._default_game = game
+        return self._default_game
 
     def game_filter(self, value: str | None) -> str | None:
         """``value`` if it names a game of this knowledge base (None: any game); else an `UnknownFilter`."""

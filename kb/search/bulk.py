@@ -334,13 +334,25 @@ def hits(searcher: Searcher, built: query.Query, limit: int, allowed: set[int] |
         collected = Matched(collected.ids[keep], collected.scores[keep])
     top = best(collected, limit, searcher=searcher)
     results = Results(searcher, built, [(score, docnum) for docnum, score in top])
-    results.docterms = {docnum: evaluation.matched_terms(docnum) for docnum, _ in top}
+    results.docterms = matched_terms(evaluation.leaves, [docnum for docnum, _ in top])
     termdocs: dict[tuple[str, bytes], list[int]] = {}
     for leaf in evaluation.leaves:  # as Whoosh records them: the terms any document collected matched
         if leaf.term not in termdocs and held_in(leaf.ids, collected.ids).any():
             termdocs[leaf.term] = [docnum for docnum, terms in results.docterms.items() if leaf.term in terms]
     results.termdocs = termdocs
     return results
+
+
+def matched_terms(leaves: list[Leaf], docnums: list[int]) -> dict[int, list[tuple[str, bytes]]]:
+    """Each of ``docnums`` with the positive terms whose postings hold it, in the order of the
+    leaves, each once: `Evaluation.matched_terms` of each document, found a leaf at a time (one
+    lookup of the documents in each leaf's postings, not one per document and leaf)."""
+    found: dict[int, dict[tuple[str, bytes], None]] = {docnum: {} for docnum in docnums}
+    wanted = np.array(sorted(found), dtype=np.int64)
+    for leaf in leaves if len(wanted) else []:
+        for docnum in wanted[held_in(wanted, leaf.ids)].tolist():
+            found[docnum][leaf.term] = None
+    return {docnum: list(terms) for docnum, terms in found.items()}
 
 
 def ranked(searcher: Searcher, built: query.Query, work: budget.Work) -> Matched | None:

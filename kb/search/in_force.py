@@ -24,7 +24,7 @@ from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
-from kb.search import budget, bulk
+from kb.search import budget, bulk, memo
 from kb.search import history as history_search
 from kb.search.plans import (
     NAMES,
@@ -38,7 +38,7 @@ from kb.search.plans import (
     whole_query,
 )
 from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
-from kb.search.restating import restates, restating_documents, with_rules_first
+from kb.search.restating import restates, restating_in, with_rules_first
 from kb.search.snippet import snippet
 from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
@@ -71,15 +71,15 @@ def run(
     planned, every, limit = ready
     reader = searcher.reader()
 
-    def restated(hit: Hit) -> bool:
-        return restates(hit["series"], hit["doc"], restating)
+    def restated(hit: Hit) -> bool:  # stored fields read only where a document restates rules
+        return bool(restating) and restates(hit["series"], hit["doc"], restating)
 
     wide = max(limit, RERANK) if restating else limit  # a restatement may give its place to a rule below
     found = _hits(searcher, whole_query(planned, every, reader, work), allowed, wide, {}, work)
     found = sorted(found, key=lambda h: restated(h[0]))[:limit]  # stable: by score within each
     if len(planned.words) > 1 and not work.stopped:
-        seen = {hit["version"] for hit, _ in found}
-        named = [h for h in _named(searcher, planned, reader, allowed, work) if h[0]["version"] not in seen]
+        seen = {hit.docnum for hit, _ in found}  # one document a version in one index: no stored fields read
+        named = _named(searcher, planned, reader, allowed, work, seen)
         if named := [h for h in named if not restated(h[0])]:
             found = sorted(found + named, key=lambda h: (restated(h[0]), -h[0].score, h[0].docnum))[:limit]
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
@@ -88,23 +88,34 @@ def run(
             w: {(f, str(t)) for f, t in engine_query(q).all_terms()} for w, q in planned.words
         }  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
-        seen = {hit["version"] for hit, _ in found}
-        found += sorted(
-            (h for h in more if h[0]["version"] not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1])
-        )
+        seen = {hit.docnum for hit, _ in found}
+        found += sorted((h for h in more if h[0].docnum not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1]))
     return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
 
 
 def _named(
-    searcher: Searcher, planned: Plan, reader: Any, allowed: set[int] | None, work: budget.Work
+    searcher: Searcher, planned: Plan, reader: Any, allowed: set[int] | None, work: budget.Work, seen: set[int]
 ) -> list[tuple[Hit, float]]:
     """The entries the query's rarest word names (their headword is that word: "stopped" in
-    "what happens when a ship is stopped"), with their score: the word that matches the fewest
-    documents is what the question is about, and its entry answers it though it lacks the
-    other words. A common word ("ship", "outpost") names nothing so."""
+    "what happens when a ship is stopped"), with their score, but for the documents ``seen``:
+    the word that matches the fewest documents is what the question is about, and its entry
+    answers it though it lacks the other words. A common word ("ship", "outpost") names nothing
+    so (`names`). The terms of the hits' headwords are kept for the searches that follow
+    (`kb.search.memo`)."""
     word, rarest = bulk.rarest(searcher, planned.words, work)
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
-    return [h for h in hits if names(word, h[0]["headword"])]
+    headwords = memo.of(searcher).headwords
+    terms = set(analysed(TEXT, word))
+    named = []
+    for hit in hits:
+        if hit[0].docnum in seen:
+            continue
+        wanted = headwords.get(hit[0].docnum)
+        if wanted is None:
+            wanted = headwords.put(hit[0].docnum, frozenset(analysed(TEXT, headword_key(hit[0]["headword"]))))
+        if wanted and wanted <= terms:
+            named.append(hit)
+    return named
 
 
 def names(word: str, headword: str) -> bool:
@@ -210,7 +221,7 @@ def search(
         if reading is not None:
             reading.numeral = searchers.vocabulary().numerals(reading.words)
     work = budget.Work()
-    restating = restating_documents(parts.reader.documents())
+    restating = restating_in(parts.reader)
     find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
     find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)

@@ -48,15 +48,17 @@ class Memo:
     16 MiB at most), the history index's versions and their days in force
     (`kb.search.validity.Validity`, 16 MiB: about 1.3 MiB for 90,000 versions; with them each
     document's key ordering equal scores, `kb.search.steady.order_keys`) and terms'
-    occurrences (`kb.search.matching.rarity`, 1 MiB); all of them within the process's `POOL`.
+    occurrences (`kb.search.matching.rarity`, 1 MiB) and the terms of the headwords of documents
+    a search read (`kb.search.in_force._named`, 4 MiB); all of them within the process's `POOL`.
     An entry may weigh half its table at most."""
 
     scored: Kept[Read] = field(default_factory=lambda: _table(16 << 20, _bytes))
     days: Kept[Any] = field(default_factory=lambda: _table(16 << 20, sized))
     frequency: Kept[float] = field(default_factory=lambda: _table(1 << 20, _entry))
+    headwords: Kept[frozenset[str]] = field(default_factory=lambda: _table(4 << 20, sized))
 
-    def tables(self) -> tuple[Kept[Read], Kept[Any], Kept[float]]:
-        return self.scored, self.days, self.frequency
+    def tables(self) -> tuple[Kept[Read], Kept[Any], Kept[float], Kept[frozenset[str]]]:
+        return self.scored, self.days, self.frequency, self.headwords
 
     def empty(self) -> None:
         """Forget everything, giving the bytes back to the pool."""

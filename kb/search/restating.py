@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import weakref
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,19 @@ GLOSSARY = "glossary"
 def restating_documents(documents: Mapping[str, Mapping[str, Any]]) -> frozenset[str]:
     """The ids of the documents (id -> facts with a ``kind``) whose Glossary entries restate numbered rules."""
     return frozenset(ident for ident, facts in documents.items() if facts.get("kind") in NUMBERED)
+
+
+def restating_in(reader: Any) -> frozenset[str]:
+    """`restating_documents` of a store's reader (`kb.read.reader.Reader`, whose documents are
+    read once), worked out once for it: every search asks."""
+    found = _RESTATING.get(reader)
+    if found is None:
+        found = _RESTATING[reader] = restating_documents(reader.documents())
+    return found
+
+
+_RESTATING: weakref.WeakKeyDictionary[Any, frozenset[str]] = weakref.WeakKeyDictionary()
+"""A store's reader -> its documents restating numbered rules (`restating_in`)."""
 
 
 def restates(series: str, document: str, documents: frozenset[str]) -> bool:

@@ -30,11 +30,11 @@ class EarlierOnTies(highlight.BasicFragmentScorer):  # type: ignore[misc]
 def snippet(hit: Hit) -> str:
     """The highlighted snippet of one hit's text (the same hit always gets the same one)."""
     results = hit.results
-    results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
-    results.scorer = EarlierOnTies()
-    results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
     field = results.searcher.schema["text"]
     if field.analyzer != TEXT_CHAIN or not results.has_matched_terms() or "text" not in hit:
+        results.fragmenter = highlight.ContextFragmenter(maxchars=240, surround=60)
+        results.scorer = EarlierOnTies()
+        results.formatter = highlight.HtmlFormatter(tagname="mark", between=" … ")
         text: str = hit.highlights("text", top=PASSAGES)
         return text
     return _marked(hit, field)
@@ -50,6 +50,11 @@ def _marked(hit: Hit, field: Any) -> str:
     """What Whoosh's ``Highlighter.highlight_hit`` makes of the hit's text field when it
     retokenizes the text (no characters stored), with the tokens of `TEXT_TOKENS`: the
     terms matched in the text field by any hit of the results marked, consecutive marks
-    merged, the best passages formatted (`kb.search.passages`, in one pass)."""
-    words = frozenset(field.from_bytes(term[1]) for term in hit.results.matched_terms() if term[0] == "text")
+    merged, the best passages formatted (`kb.search.passages`, in one pass). Those terms are the
+    same for every hit of the results: found for the first, kept with the results."""
+    results = hit.results
+    words: frozenset[str] | None = getattr(results, "marked_words", None)
+    if words is None:
+        words = frozenset(field.from_bytes(term[1]) for term in results.matched_terms() if term[0] == "text")
+        results.marked_words = words
     return marked(hit["text"], words, TEXT_TOKENS, merge=True)
