@@ -41,7 +41,7 @@ from kb.kept import Kept, sized
 from kb.plan import Node
 from kb.search import budget, memo
 from kb.search.positions import Positions
-from kb.search.steady import ordered
+from kb.search.steady import order_keys
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]
 
@@ -289,8 +289,8 @@ def best(
     """The ``depth`` best (document, score) of ``found`` (all when None), higher scores first,
     equal scores in document order; only documents in ``allowed`` (sorted) when given. Over an
     index an add has layered (several segments, deleted documents) equal scores are ordered as a
-    full build's document numbers order them (`kb.search.steady.order_key`), so that an add
-    answers exactly as a full build."""
+    full build's document numbers order them (`kb.search.steady.order_key`, the keys read once
+    per index state: `order_keys`), sorted as arrays, so that an add answers exactly as a full build."""
     ids, scores = found.ids, found.scores
     if allowed is not None:
         keep = held_in(ids, allowed)
@@ -301,8 +301,9 @@ def best(
         ids, scores = ids[keep], scores[keep]
     order = np.lexsort((ids, -scores))
     if searcher is not None and (not searcher.is_atomic() or searcher.reader().has_deletions()):
-        ranked = ordered(searcher, list(zip(scores[order].tolist(), ids[order].tolist(), strict=True)))
-        return [(docnum, score) for score, docnum in ranked[:depth]]
+        sorted_scores = scores[order]
+        if (sorted_scores[1:] == sorted_scores[:-1]).any():  # equal scores: by their keys (`ordered`)
+            order = np.lexsort((ids, order_keys(searcher)[ids], -scores))
     if depth is not None:
         order = order[:depth]
     return list(zip(ids[order].tolist(), scores[order].tolist(), strict=True))
