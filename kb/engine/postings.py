@@ -81,6 +81,19 @@ def postings(
 Postings = tuple[Ids, Scores, Sequence[Any] | None]
 
 
+def read_whole(reader: Any, fieldname: str, raw: bytes, positions: bool) -> Postings:
+    """`postings` of the term ``raw`` in the segment ``reader`` reads: from `KEPT` when they are
+    kept there, without Whoosh opening its matcher (which reads and decompresses the term's
+    first block), else read from the segment's files and kept."""
+    segment = segment_of(reader)
+    if segment is None:
+        return postings(reader.postings(fieldname, raw), positions)
+    key = (segment, fieldname, raw)
+    deleted = reader.doc_count_all() - reader.doc_count()  # the live postings' key (`postings`)
+    found = KEPT.get((key, positions, deleted) if deleted else (key, positions))
+    return found if found is not None else postings(reader.postings(fieldname, raw), positions, key)
+
+
 def _live(read: Postings, deleted: frozenset[int]) -> Postings:
     """The postings ``read`` of a segment, but for those of its ``deleted`` documents (read-only, as `_blocks`'s)."""
     ids, weights, values = read

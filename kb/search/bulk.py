@@ -31,8 +31,7 @@ from kb.engine.postings import (
     held_in,
     phrase_starts,
     positions_in,
-    postings,
-    segment_of,
+    read_whole,
 )
 from kb.engine.searching import Results, Searcher, WeightScorer, query
 from kb.engine.weighting import LengthScorer
@@ -208,9 +207,7 @@ def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:
         return Read(NONE, ZERO, [])
     field = sub.schema[fieldname]
     scorer = sub.weighting.scorer(sub, fieldname, raw)
-    segment = segment_of(reader)
-    kept = None if segment is None else (segment, fieldname, raw)
-    ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"), kept)
+    ids, weights, values = read_whole(reader, fieldname, raw, field.format.supports("positions"))
     if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
         scores = weights
     elif isinstance(scorer, LengthScorer) and scorer.codes is not None:
