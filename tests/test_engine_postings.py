@@ -93,15 +93,15 @@ def test_scored_postings_are_kept_per_searcher_and_are_whooshs_scores(bundled_ro
     with KnowledgeBase(current(bundled_root)) as kb:
         searcher = kb.history_searcher(None)
         assert searcher is not None and searcher.is_atomic()
-        first = bulk.scored(searcher, 0, searcher, "text", b"mission")
-        assert bulk.scored(searcher, 0, searcher, "text", b"mission") is first
+        first = bulk.scored(searcher, "text", b"mission")
+        assert bulk.scored(searcher, "text", b"mission") is first
         assert len(first.ids) == _topics_saying(bundled_root, "mission") == 31
-        assert len(bulk.scored(searcher, 0, searcher, "text", b"nosuchword").ids) == 0
+        assert len(bulk.scored(searcher, "text", b"nosuchword").ids) == 0
         whooshs = {d: s for s, d in searcher.search(Term("text", "mission"), limit=None).top_n}
         assert first.ids.tolist() == sorted(whooshs)
         assert all(abs(s - whooshs[d]) <= 1e-9 for d, s in zip(first.ids.tolist(), first.scores.tolist(), strict=True))
         with index.open_dir(str(current(bundled_root) / INDEX_DIR)).searcher(weighting=searcher.weighting) as other:
-            again = bulk.scored(other, 0, other, "text", b"mission")
+            again = bulk.scored(other, "text", b"mission")
             assert again is not first and again.scores.tolist() == first.scores.tolist()
 
 

@@ -1,7 +1,8 @@
 """What searches over an index an add has layered (two segments, replaced documents deleted in
 the first) cost beyond a full build's (#48 item 8): equal scores are ordered from keys read once
 per index state, never from stored fields per search; a candidate spelling's fit is counted
-from the postings read whole, never by stepping Whoosh's matchers over the deleted documents."""
+from the postings read whole, never by stepping Whoosh's matchers over the deleted documents; a
+query is evaluated once over the segments joined, and history versions are found by keys there."""
 
 from __future__ import annotations
 
@@ -23,7 +24,11 @@ from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.plan import And, Or
 from kb.query import KnowledgeBase
-from kb.search.plans import together, word_query
+from kb.search import budget, bulk, validity
+from kb.search.matching import rarity
+from kb.search.plans import built_query, together, word_query
+from kb.search.questions import read_query
+from kb.search.version_keys import TopicVersions, VersionKeys, topics_of
 
 
 @pytest.fixture
@@ -80,8 +85,16 @@ def searched(directory: Path, owner: type, name: str) -> tuple[list[Any], int]:
 
 @pytest.mark.parametrize(
     ("owner", "name", "count"),
-    [(SegmentReader, "stored_fields", 529), (FilterMatcher, "_find_next", 0)],
-    ids=["equal scores ordered without reading stored fields", "spellings' fit with no matcher over deleted"],
+    [
+        (SegmentReader, "stored_fields", 529),
+        (FilterMatcher, "_find_next", 0),
+        (bulk.Evaluation, "_term", 27178),
+    ],
+    ids=[
+        "equal scores ordered without reading stored fields",
+        "spellings' fit with no matcher over deleted",
+        "each term read once however many segments",
+    ],
 )
 def test_searches_over_two_segments_do_what_a_full_builds_do(
     built: tuple[Path, Path], owner: type, name: str, count: int
@@ -94,7 +107,9 @@ def test_searches_over_two_segments_do_what_a_full_builds_do(
       library after 30 adds);
     - check their candidate spellings' fit (`kb.search.plans.together`) from the postings read
       whole: Whoosh's filter of deleted documents is never stepped (before: 1,610 of its steps,
-      145,000 on the 90k stress library after 30 adds; a full build has none)."""
+      145,000 on the 90k stress library after 30 adds; a full build has none);
+    - look each word up once per search, as over one segment (`kb.search.bulk.Evaluation._term`:
+      before, once per segment, 54,356 against 27,178)."""
     layered, full = built
     ours, done = searched(layered, owner, name)
     theirs, expected = searched(full, owner, name)
@@ -129,3 +144,30 @@ def test_a_spellings_fit_counts_the_live_documents_as_whooshs_matchers_do(built:
         ]
     assert fits == whooshs == [5, 0, 4, 10]
     assert capped == [2, 0, 2, 2]
+
+
+def test_history_versions_are_found_by_keys_over_two_segments(built: tuple[Path, Path]) -> None:
+    """The versions a query matches in every topic at once (`kb.search.version_keys`, what a
+    history search as of a date or for a phrase uses beyond its first topics) are found over
+    the layered history index too (before: refused for its two segments, every topic then
+    checked one by one), and are those of the full build."""
+    texts = ["affiliation", "card play", '"download"', "outpost -ship"]
+    found = []
+    for directory in built:
+        with KnowledgeBase(directory) as kb:
+            searcher = kb.history_searcher(None)
+            assert searcher is not None
+            table = validity.of(searcher)
+            each = []
+            for text in texts:
+                work = budget.Work()
+                planned = built_query(searcher, read_query(text), work)
+                assert planned is not None and bulk.evaluate(searcher, planned, work.postings) is not None
+                keys = VersionKeys(searcher, work.postings, rarity(searcher)).matched(planned)
+                docnums = topics_of(keys).tolist()
+                held = TopicVersions(keys, docnums)
+                each.append(sorted(v for place, d in enumerate(docnums) for v in table.found(d, held[place])[1]))
+            found.append(each)
+    layered, full = found
+    assert layered == full
+    assert [len(versions) for versions in full] == [12, 15, 5, 5]

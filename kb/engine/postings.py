@@ -48,12 +48,20 @@ def postings(
     """The document numbers and weights of one term's postings, read whole; with ``positions``,
     their values too (encoded positions, decoded when asked for: `kb.search.positions.Positions`). ``key``: the
     term in its segment (`segment_of`): postings read from the segment's files are kept
-    (`KEPT`) for the searches that follow, and read from there."""
+    (`KEPT`) for the searches that follow, and read from there (those of its live documents
+    alone when it has deletions: an index an add has layered is not filtered again per read)."""
     deleted: frozenset[int] = frozenset()
     if isinstance(matcher, FilterMatcher):
         if not matcher._exclude:
             raise Unsupported("a filter")
         deleted, matcher = matcher._ids, matcher.child
+    if deleted and key is not None and type(matcher) is W3LeafMatcher and not matcher._byteids:
+        live = (key, positions, len(deleted))  # the live postings kept: a segment's deletions only grow
+        found = KEPT.get(live)
+        if found is None:
+            found = _live(_blocks(matcher, positions), deleted)
+            KEPT.put(live, found)
+        return found
     if type(matcher) is ListMatcher:
         ids, weights, values = _listed(matcher, positions)
     elif type(matcher) is W3LeafMatcher:
@@ -67,14 +75,33 @@ def postings(
         ids, weights, values = kept
     else:
         raise Unsupported(type(matcher).__name__)
-    if deleted:
-        keep = ~np.isin(ids, np.fromiter(deleted, dtype=np.int64))
-        ids, weights = ids[keep], weights[keep]
-        values = None if values is None else [v for v, k in zip(values, keep.tolist(), strict=True) if k]
-    return ids, weights, values
+    return _live((ids, weights, values), deleted) if deleted else (ids, weights, values)
 
 
 Postings = tuple[Ids, Scores, Sequence[Any] | None]
+
+
+def read_whole(reader: Any, fieldname: str, raw: bytes, positions: bool) -> Postings:
+    """`postings` of the term ``raw`` in the segment ``reader`` reads: from `KEPT` when they are
+    kept there, without Whoosh opening its matcher (which reads and decompresses the term's
+    first block), else read from the segment's files and kept."""
+    segment = segment_of(reader)
+    if segment is None:
+        return postings(reader.postings(fieldname, raw), positions)
+    key = (segment, fieldname, raw)
+    deleted = reader.doc_count_all() - reader.doc_count()  # the live postings' key (`postings`)
+    found = KEPT.get((key, positions, deleted) if deleted else (key, positions))
+    return found if found is not None else postings(reader.postings(fieldname, raw), positions, key)
+
+
+def _live(read: Postings, deleted: frozenset[int]) -> Postings:
+    """The postings ``read`` of a segment, but for those of its ``deleted`` documents (read-only, as `_blocks`'s)."""
+    ids, weights, values = read
+    keep = ~np.isin(ids, np.fromiter(deleted, dtype=np.int64))
+    ids, weights = ids[keep], weights[keep]
+    ids.setflags(write=False)
+    weights.setflags(write=False)
+    return ids, weights, None if values is None else tuple(v for v, k in zip(values, keep.tolist(), strict=True) if k)
 
 
 def _listed(matcher: ListMatcher, positions: bool) -> Postings:

@@ -20,6 +20,7 @@ The lengths read are bytes, never changed, so the searchers of every thread can 
 from __future__ import annotations
 
 from collections import Counter
+from functools import lru_cache
 from math import log
 from typing import Any
 
@@ -27,7 +28,7 @@ from whoosh import scoring
 from whoosh.codec.whoosh3 import LENGTHS_COLUMN, _lenfield
 from whoosh.util.numeric import byte_to_length
 
-from kb.engine.postings import postings, segment_of
+from kb.engine.postings import read_whole
 from kb.errors import Unsupported
 
 CODES = 256
@@ -56,10 +57,8 @@ def _live_in(leaf: Any, fieldname: str, text: Any) -> int:
     """`live_frequency` in one segment with deletions."""
     field = leaf.schema[fieldname]
     raw = text if isinstance(text, bytes) else field.to_bytes(text)
-    segment = segment_of(leaf)
-    key = None if segment is None else (segment, fieldname, raw)  # as the scoring keeps them (`kb.search.bulk`)
-    try:
-        ids, _, _ = postings(leaf.postings(fieldname, raw), field.format.supports("positions"), key)
+    try:  # kept as the scoring keeps them (`kb.search.bulk`)
+        ids, _, _ = read_whole(leaf, fieldname, raw, field.format.supports("positions"))
     except Unsupported:  # postings this reader cannot read whole: walked one by one
         return sum(1 for _ in leaf.postings(fieldname, raw).all_ids())  # the deleted filtered out
     return len(ids)
@@ -181,7 +180,7 @@ class LengthScorer(scoring.BM25FScorer):  # type: ignore[misc]
         self.setup(searcher, fieldname, text)
         self.codes = codes
         self.boosted = self.K1 + 1
-        self.norms = [self.K1 * ((1 - self.B) + self.B * length / self.avgfl) for length in LENGTH]
+        self.norms = _norms(self.K1, self.B, self.avgfl)
 
     def score(self, matcher: Any) -> float:
         if self.codes is None:
@@ -190,3 +189,10 @@ class LengthScorer(scoring.BM25FScorer):  # type: ignore[misc]
         weight = matcher.weight()
         score: float = self.idf * ((weight * self.boosted) / (weight + self.norms[self.codes[matcher.id()]]))
         return score
+
+
+@lru_cache(maxsize=256)
+def _norms(k1: float, b: float, average: float) -> tuple[float, ...]:
+    """BM25F's length normalisation for each length code (`LENGTH`), made once per field and index
+    state rather than once per scorer (a segment's scorer of each word read)."""
+    return tuple(k1 * ((1 - b) + b * length / average) for length in LENGTH)

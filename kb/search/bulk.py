@@ -31,8 +31,7 @@ from kb.engine.postings import (
     held_in,
     phrase_starts,
     positions_in,
-    postings,
-    segment_of,
+    read_whole,
 )
 from kb.engine.searching import Results, Searcher, WeightScorer, query
 from kb.engine.weighting import LengthScorer
@@ -41,7 +40,7 @@ from kb.kept import Kept, sized
 from kb.plan import Node
 from kb.search import budget, memo
 from kb.search.positions import Positions
-from kb.search.steady import ordered
+from kb.search.steady import order_keys
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]
 
@@ -75,35 +74,31 @@ class Evaluation:
         self._postings: dict[Any, Read] = {} if read is None else read
 
     def run(self, built: query.Query) -> Matched:
-        parts = []
-        for sub, offset in self.searcher.leaf_searchers():
-            self.offset = offset
-            found = self._node(sub, built, True)
-            parts.append(Matched(found.ids + offset, found.scores))
-        if len(parts) == 1:
-            return parts[0]
-        return Matched(np.concatenate([p.ids for p in parts]), np.concatenate([p.scores for p in parts]))
+        """What ``built`` matches over the whole searcher, evaluated once: each term's postings
+        are those of every segment joined (`scored`), so an index an add has layered (several
+        segments) costs one evaluation, as a full build's does."""
+        return self._node(built, True)
 
-    def _node(self, sub: Searcher, built: query.Query, positive: bool) -> Matched:
+    def _node(self, built: query.Query, positive: bool) -> Matched:
         if built is query.NullQuery or isinstance(built, query.NullQuery.__class__):
             return Matched(NONE, ZERO)
         if getattr(built, "boost", 1.0) != 1.0:
             raise Unsupported("a boost")
         if type(built) is query.Term:
-            return self._term(sub, built.fieldname, built.text, positive)
+            return self._term(built.fieldname, built.text, positive)
         if type(built) is query.Phrase:
-            return self._narrowed(len(self.leaves), self._phrase(sub, built, positive))
+            return self._narrowed(len(self.leaves), self._phrase(built, positive))
         if type(built) is query.And:
             start = len(self.leaves)
-            return self._narrowed(start, _all([self._node(sub, child, positive) for child in built.children()]))
+            return self._narrowed(start, _all([self._node(child, positive) for child in built.children()]))
         if type(built) is query.Or and not built.minmatch and not built.scale:
-            return _any([self._node(sub, child, positive) for child in built.children()])
+            return _any([self._node(child, positive) for child in built.children()])
         if type(built) is query.AndNot:
             start = len(self.leaves)
-            kept = self._node(sub, built.a, positive)
+            kept = self._node(built.a, positive)
             if not len(kept.ids):
                 return kept
-            dropped = self._node(sub, built.b, False)
+            dropped = self._node(built.b, False)
             keep = ~held_in(kept.ids, dropped.ids)
             return self._narrowed(start, Matched(kept.ids[keep], kept.scores[keep]))
         raise Unsupported(type(built).__name__)
@@ -114,40 +109,39 @@ class Evaluation:
         is not matched where the other is missing)."""
         if start == len(self.leaves):
             return found
-        shifted = found.ids + self.offset
         for place in range(start, len(self.leaves)):
             leaf = self.leaves[place]
-            self.leaves[place] = Leaf(leaf.term, leaf.ids[common(leaf.ids, shifted)[0]])
+            self.leaves[place] = Leaf(leaf.term, leaf.ids[common(leaf.ids, found.ids)[0]])
         return found
 
-    def _term(self, sub: Searcher, fieldname: str, text: Any, positive: bool) -> Matched:
-        if fieldname not in sub.schema:
+    def _term(self, fieldname: str, text: Any, positive: bool) -> Matched:
+        schema = self.searcher.schema
+        if fieldname not in schema:
             return Matched(NONE, ZERO)
         try:
-            raw = sub.schema[fieldname].to_bytes(text)
+            raw = schema[fieldname].to_bytes(text)
         except ValueError:
             return Matched(NONE, ZERO)
-        key = (id(self.searcher), self.offset, fieldname, raw)
+        key = (id(self.searcher), fieldname, raw)
         read = self._postings.get(key)
         if read is None:
-            read = self._postings[key] = scored(self.searcher, self.offset, sub, fieldname, raw)
+            read = self._postings[key] = scored(self.searcher, fieldname, raw)
         if positive and self.terms and len(read.ids):
-            self.leaves.append(Leaf((fieldname, raw), read.ids + self.offset))
+            self.leaves.append(Leaf((fieldname, raw), read.ids))
         return Matched(read.ids, read.scores)
 
-    def _phrase(self, sub: Searcher, built: query.Phrase, positive: bool) -> Matched:
+    def _phrase(self, built: query.Phrase, positive: bool) -> Matched:
         """Whoosh's Phrase (slop 1): the documents where the words stand at consecutive positions,
         scored as the sum of the words' scores."""
-        if built.slop != 1 or built.fieldname not in sub.schema:
+        schema = self.searcher.schema
+        if built.slop != 1 or built.fieldname not in schema:
             raise Unsupported("a phrase with slop") if built.slop != 1 else Unsupported("no such field")
-        words = [self._term(sub, built.fieldname, w, positive) for w in built.words]
+        words = [self._term(built.fieldname, w, positive) for w in built.words]
         both = _all(words)
         if not len(both.ids):
             return both
-        field = sub.schema[built.fieldname]
-        read = [
-            self._postings[(id(self.searcher), self.offset, built.fieldname, field.to_bytes(w))] for w in built.words
-        ]
+        field = schema[built.fieldname]
+        read = [self._postings[(id(self.searcher), built.fieldname, field.to_bytes(w))] for w in built.words]
         values = [entry.values for entry in read if entry.values is not None]
         if len(values) < len(read):
             raise Unsupported("a phrase in a field without positions")
@@ -169,18 +163,41 @@ class Evaluation:
         return list(found)
 
 
-def scored(searcher: Searcher, offset: int, sub: Searcher, fieldname: str, raw: bytes) -> Read:
-    """The postings of the term ``raw`` in ``fieldname`` of the segment ``sub`` (at ``offset`` in
-    ``searcher``) read whole and scored: kept for the searcher (`kb.search.memo`), since its
-    scores depend only on the index the searcher reads. The postings themselves are shared
-    between searchers of one segment (`kb.engine.postings.KEPT`); the scores are each searcher's."""
+def scored(searcher: Searcher, fieldname: str, raw: bytes) -> Read:
+    """The postings of the term ``raw`` in ``fieldname`` over the whole of ``searcher``'s index
+    read whole and scored: kept for the searcher (`kb.search.memo`), since its scores depend
+    only on the index the searcher reads. Over an index of several segments (an add's beside
+    the full build's) each segment's postings are scored as Whoosh scores them there (its own
+    lengths) and joined in document order (each shifted by its segment's first document). The
+    postings themselves are shared between searchers of one segment (`kb.engine.postings.KEPT`);
+    the scores are each searcher's."""
     kept = memo.of(searcher).scored
-    key = (offset, fieldname, raw)
+    key = (fieldname, raw)
     found: Read | None = kept.get(key)
     if found is None:
-        found = _scored(sub, fieldname, raw)
+        leaves = searcher.leaf_searchers()
+        if len(leaves) == 1:
+            found = _scored(leaves[0][0], fieldname, raw)
+        else:
+            found = _joined([(_scored(sub, fieldname, raw), offset) for sub, offset in leaves])
         kept.put(key, found)
     return found
+
+
+def _joined(parts: list[tuple[Read, int]]) -> Read:
+    """Segments' postings of one term (each with its segment's first document) as one: their
+    documents shifted and joined (still increasing), their scores and positions joined alike."""
+    held = [(read, offset) for read, offset in parts if len(read.ids)]
+    ids = np.concatenate([read.ids + offset for read, offset in held]) if held else NONE.copy()
+    scores = np.concatenate([read.scores for read, _ in held]) if held else ZERO.copy()
+    ids.setflags(write=False)
+    scores.setflags(write=False)
+    if any(read.values is None for read, _ in parts):
+        return Read(ids, scores, None)
+    values: list[Any] = []
+    for read, _ in held:
+        values.extend(read.values or ())
+    return Read(ids, scores, values)
 
 
 def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:
@@ -190,9 +207,7 @@ def _scored(sub: Searcher, fieldname: str, raw: bytes) -> Read:
         return Read(NONE, ZERO, [])
     field = sub.schema[fieldname]
     scorer = sub.weighting.scorer(sub, fieldname, raw)
-    segment = segment_of(reader)
-    kept = None if segment is None else (segment, fieldname, raw)
-    ids, weights, values = postings(reader.postings(fieldname, raw), field.format.supports("positions"), kept)
+    ids, weights, values = read_whole(reader, fieldname, raw, field.format.supports("positions"))
     if type(scorer) is WeightScorer:  # a field without lengths (an ID): its weight is its score
         scores = weights
     elif isinstance(scorer, LengthScorer) and scorer.codes is not None:
@@ -271,8 +286,8 @@ def best(
     """The ``depth`` best (document, score) of ``found`` (all when None), higher scores first,
     equal scores in document order; only documents in ``allowed`` (sorted) when given. Over an
     index an add has layered (several segments, deleted documents) equal scores are ordered as a
-    full build's document numbers order them (`kb.search.steady.order_key`), so that an add
-    answers exactly as a full build."""
+    full build's document numbers order them (`kb.search.steady.order_key`, the keys read once
+    per index state: `order_keys`), sorted as arrays, so that an add answers exactly as a full build."""
     ids, scores = found.ids, found.scores
     if allowed is not None:
         keep = held_in(ids, allowed)
@@ -283,8 +298,9 @@ def best(
         ids, scores = ids[keep], scores[keep]
     order = np.lexsort((ids, -scores))
     if searcher is not None and (not searcher.is_atomic() or searcher.reader().has_deletions()):
-        ranked = ordered(searcher, list(zip(scores[order].tolist(), ids[order].tolist(), strict=True)))
-        return [(docnum, score) for score, docnum in ranked[:depth]]
+        sorted_scores = scores[order]
+        if (sorted_scores[1:] == sorted_scores[:-1]).any():  # equal scores: by their keys (`ordered`)
+            order = np.lexsort((ids, order_keys(searcher)[ids], -scores))
     if depth is not None:
         order = order[:depth]
     return list(zip(ids[order].tolist(), scores[order].tolist(), strict=True))

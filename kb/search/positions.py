@@ -1,7 +1,7 @@
 """The positions of words in topic documents (`kb.search.matching.Positions`), read from their
 postings as a search read them whole (`kb.engine.postings`) when it did: where each of the
-documents asked about stands in them is looked up for all at once, segment by segment (an index
-an add has layered holds several, each read apart: `kb.search.bulk.Evaluation`)."""
+documents asked about stands in them is looked up for all at once (over an index an add has
+layered, in the postings of its segments joined: `kb.search.bulk.scored`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from kb.layout import STRIDE
 from kb.search import matching
 
 Place = tuple[Sequence[Any], int]
-"""Where a document stands in a word's postings: its segment's postings values, and its place there."""
+"""Where a document stands in a word's postings: their values, and its place there."""
 
 
 class Positions(matching.Positions):
@@ -29,8 +29,6 @@ class Positions(matching.Positions):
         self.read = read
         self.key = id(searcher)
         self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
-        self.spans = [(offset, offset + sub.doc_count_all()) for sub, offset in searcher.leaf_searchers()]
-        """Each segment's document numbers, first and past the last (one span for one segment)."""
         self.places: dict[tuple[str, Any], tuple[dict[int, Place], Any] | None] = {}
         self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
 
@@ -66,7 +64,7 @@ class Positions(matching.Positions):
 
     def _places(self, fieldname: str, word: Any) -> tuple[dict[int, Place], Any] | None:
         """Where each of the documents stands in the postings of ``word`` (those holding it), and
-        the postings' format; None when a segment holding some of the documents was not read whole."""
+        the postings' format; None when the search did not read them whole."""
         if fieldname not in self.reader.schema:
             return None
         field = self.reader.schema[fieldname]
@@ -74,24 +72,16 @@ class Positions(matching.Positions):
             raw = field.to_bytes(word)
         except ValueError:
             return None
-        where: dict[int, Place] = {}
-        for first, past in self.spans:
-            low, high = np.searchsorted(self.docnums, [first, past]).tolist()
-            if low == high:
-                continue  # none of the documents is in this segment
-            entry = self.read.get((self.key, first, fieldname, raw))
-            if entry is None or entry.values is None:
-                return None
-            mine = self.docnums[low:high] - first
-            at = np.searchsorted(entry.ids, mine)
-            inside = at < len(entry.ids)
-            held = np.zeros(len(at), dtype=bool)
-            held[inside] = entry.ids[at[inside]] == mine[inside]
-            values = entry.values
-            where.update(
-                (docnum + first, (values, place))
-                for docnum, place in zip(mine[held].tolist(), at[held].tolist(), strict=True)
-            )
+        entry = self.read.get((self.key, fieldname, raw))
+        if entry is None or entry.values is None:
+            return None
+        at = np.searchsorted(entry.ids, self.docnums)
+        inside = at < len(entry.ids)
+        held = np.zeros(len(at), dtype=bool)
+        held[inside] = entry.ids[at[inside]] == self.docnums[inside]
+        values = entry.values
+        pairs = zip(self.docnums[held].tolist(), at[held].tolist(), strict=True)
+        where: dict[int, Place] = {docnum: (values, place) for docnum, place in pairs}
         return where, field.format
 
 

@@ -9,8 +9,10 @@ that follow (`DECODED`, shared by the threads, as `kb.engine.postings.KEPT` is);
 evaluated on sorted arrays of keys, ``topic document * VERSIONS + version``: a word's keys,
 a phrase's (its words at consecutive positions), And as intersection, Or as union, AndNot as
 difference. The answer is `kb.search.matching`'s, topic by topic (`tests/test_history_search.py`
-compares them on every query of the benchmark). A word whose postings were not read whole, or
-an index of several segments, raises `Unsupported`: the caller then checks topic by topic.
+compares them on every query of the benchmark). Over an index an add has layered (several
+segments) a word's postings are those of its segments joined (`kb.search.bulk.scored`), as the
+search read them. A word whose postings were not read whole raises `Unsupported`: the caller
+then checks topic by topic.
 
 `kb.search.history.topics` uses it when the first batch of topics, checked one by one, did
 not give enough, where many ranked topics are passed over: as of a date (most topics'
@@ -47,7 +49,7 @@ recently asked dropped."""
 
 
 class VersionKeys:
-    """The versions a query matches in the topics of ``searcher``'s index (one segment), from
+    """The versions a query matches in the topics of ``searcher``'s index, from
     the postings a search read whole (``read``: `kb.search.budget.Work.postings`). ``cost``
     (`kb.search.matching.rarity`) orders the parts that must all match, the rarest first.
 
@@ -63,10 +65,8 @@ class VersionKeys:
         cost: Callable[[query.Query], float],
         held: InForce | None = None,
     ) -> None:
-        if not searcher.is_atomic():
-            raise Unsupported("several segments")  # postings are read per segment
         self.schema, self.key, self.read, self.cost = searcher.schema, id(searcher), read, cost
-        self.segment = segment_of(searcher.reader())
+        self.state = state_of(searcher)
         self.held = held
         self.narrowed: dict[tuple[str, bytes], tuple[Ids, Ids]] = {}
         """Each word's positions narrowed to ``held``, once for all the query's parts."""
@@ -110,7 +110,7 @@ class VersionKeys:
             raw = field.to_bytes(word)
         except ValueError:
             return NONE, NONE
-        entry = self.read.get((self.key, 0, fieldname, raw))
+        entry = self.read.get((self.key, fieldname, raw))
         if entry is None or entry.values is None:
             raise Unsupported("postings not read whole")
         if self.held is not None:
@@ -129,7 +129,7 @@ class VersionKeys:
 
     def _decoded(self, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
         """A word's positions in every topic, decoded once (`DECODED`)."""
-        key = None if self.segment is None else (self.segment, fieldname, raw)
+        key = None if self.state is None else (self.state, fieldname, raw)
         found = None if key is None else DECODED.get(key)
         if found is None:
             owners, places = positions_in(field.format, entry.values or ())  # read whole: `positions` checked
@@ -140,6 +140,20 @@ class VersionKeys:
             if key is not None:
                 DECODED.put(key, found)
         return found
+
+
+def state_of(searcher: Searcher) -> tuple[Any, ...] | None:
+    """What names the live documents ``searcher`` reads for as long as its segments' files exist:
+    each segment (`segment_of`) with its count of deleted documents (a segment is never changed
+    once written; its deletions only grow); None for an index not in files."""
+    state = []
+    for sub, _ in searcher.leaf_searchers():
+        reader = sub.reader()
+        segment = segment_of(reader)
+        if segment is None:
+            return None
+        state.append((segment, reader.doc_count_all() - reader.doc_count()))
+    return tuple(state)
 
 
 def _distinct(keys: Ids) -> Ids:
