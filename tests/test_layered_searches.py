@@ -86,9 +86,9 @@ def searched(directory: Path, owner: type, name: str) -> tuple[list[Any], int]:
 @pytest.mark.parametrize(
     ("owner", "name", "count"),
     [
-        (SegmentReader, "stored_fields", 529),
+        (SegmentReader, "stored_fields", 495),
         (FilterMatcher, "_find_next", 0),
-        (bulk.Evaluation, "_term", 27178),
+        (bulk.Evaluation, "_term", 27358),
     ],
     ids=[
         "equal scores ordered without reading stored fields",
