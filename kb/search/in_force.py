@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from kb.analysis import fold_word
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
@@ -37,7 +38,7 @@ from kb.search.plans import (
     together,
     whole_query,
 )
-from kb.search.questions import MAX_QUERY, Typed, Vocabulary, read_query, rule_number
+from kb.search.questions import MAX_QUERY, NUMERALS, Typed, Vocabulary, read_query, rule_number
 from kb.search.restating import restates, restating_in, with_rules_first
 from kb.search.snippet import snippet
 from kb.search.steady import steady
@@ -218,7 +219,7 @@ def search(
             spelt = [*reading.words, *(w for also in reading.also.values() for w in also)]
             reading.inflected = {w: found for w in spelt if (found := searchers.vocabulary().inflections(w))}
             reading.opposite = searchers.vocabulary().opposites(reading.words) if reading.words else {}
-        if reading is not None:
+        if reading is not None and any(fold_word(w) in NUMERALS for w in reading.words):  # else none read
             reading.numeral = searchers.vocabulary().numerals(reading.words)
     work = budget.Work()
     restating = restating_in(parts.reader)
