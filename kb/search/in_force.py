@@ -113,15 +113,20 @@ def _named(
             continue
         wanted = headwords.get(hit[0].docnum)
         if wanted is None:
-            wanted = headwords.put(hit[0].docnum, frozenset(analysed(TEXT, headword_key(hit[0]["headword"]))))
+            wanted = headwords.put(hit[0].docnum, headword_terms(hit[0]["headword"]))
         if wanted and wanted <= terms:
             named.append(hit)
     return named
 
 
+def headword_terms(headword: str) -> frozenset[str]:
+    """The terms a query must hold to name the entry ``headword`` (`names`, `names_entry`)."""
+    return frozenset(analysed(TEXT, headword_key(headword)))
+
+
 def names(word: str, headword: str) -> bool:
     """Whether ``word`` names the entry ``headword`` (all its words are the word's)."""
-    wanted = set(analysed(TEXT, headword_key(headword)))
+    wanted = headword_terms(headword)
     return bool(wanted) and wanted <= set(analysed(TEXT, word))
 
 
@@ -383,7 +388,7 @@ def _grouped(results: list[SearchResult | HistoryResult], find: _Finder) -> None
 
 def names_entry(typed: Typed, headword: str) -> bool:
     """Whether the query names the entry ``headword`` (all its words are among the query's)."""
-    wanted = set(analysed(TEXT, headword_key(headword)))
+    wanted = headword_terms(headword)
     return bool(wanted) and wanted <= {t for w in typed.words for t in analysed(TEXT, w)}
 
 
