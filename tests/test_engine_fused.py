@@ -1,4 +1,4 @@
-"""A fused analyser (`kb.fused`) yields exactly the tokens of the schema's chain it stands for.
+"""A fused analyser (`kb.engine.fused`) yields exactly the tokens of the schema's chain it stands for.
 
 For every word field of every document the indexes are written from (the in-force index's
 one document per version, the history index's one per topic), on the bundled library, the
@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 from whoosh import highlight, index
 
-from kb import fused, layout
+from kb import layout
+from kb.engine import fused
+from kb.engine.fused import FusedAnalyzer
 from kb.engine.writing import fused_writing
-from kb.fused import FusedAnalyzer
 from kb.index import history
 from kb.index import writer as kb_index
 from kb.ingest import incremental
@@ -172,7 +173,7 @@ def snippet_parts() -> tuple[Any, Any]:
 def test_an_analysers_table_of_words_is_bounded_in_bytes_however_many_new_words_it_is_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Each new word a server is asked adds to what an analyser keeps: `kb.fused.TERMS` bounds it
+    """Each new word a server is asked adds to what an analyser keeps: `kb.engine.fused.TERMS` bounds it
     (it grew without end), and a word analysed after the table started afresh gets the same terms."""
     monkeypatch.setattr(fused, "TERMS", 64 << 10)
     analyzer = FusedAnalyzer(stemmed=True)

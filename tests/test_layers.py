@@ -177,8 +177,8 @@ RE_EXPORTS = {"kb.engine.searching", "kb.engine.storage", "kb.engine.text"}
 searchers, schema fields, analysers' parts): what takes them builds Whoosh's objects itself."""
 
 STILL_TAKING_WHOOSH = {
-    # the analysers and the index writers: Whoosh's tokenizer, filters, schema fields and files
-    "kb.analysis", "kb.fused", "kb.index.history", "kb.index.writer",
+    # the index writers: Whoosh's tokenizer, filters, schema fields and files
+    "kb.index.history", "kb.index.writer",
     # the search side: Whoosh's query nodes, matchers, collectors, searchers and highlighter,
     # until they run the plan of our own (`kb.plan`, issue 53) the planner makes, as the
     # planner (`kb.search.plans`) no longer takes them
@@ -207,7 +207,7 @@ def test_whooshs_own_objects_are_taken_by_the_listed_modules_only() -> None:
     """Whoosh is imported in the engine only, and only the modules `STILL_TAKING_WHOOSH` take its
     objects from the engine's modules that pass them on (`RE_EXPORTS`), even inside a function
     or for the type checker; the other modules ask the engine's own (`postings`, `weighting`,
-    `lengths`, `writing`)."""
+    `lengths`, `writing`, `analysers`, `fused`)."""
     engine = sorted((ROOT / "kb" / "engine").glob("*.py"))
     assert {f"kb.engine.{path.stem}" for path in engine if _passes_whoosh_on(path)} == RE_EXPORTS
     graph = _imports(inside_functions=True, for_types=True)

@@ -1,5 +1,5 @@
-"""Analysing text: the parts of Whoosh the analysers are made of (`kb.analysis`, `kb.fused`,
-`kb.index.history`): the tokenizer, the filters a chain is made of, and the token they pass on."""
+"""Analysing text: the parts of Whoosh the history index's analysers are made of
+(`kb.index.history`): the tokenizer, the filters a chain is made of, and the token they pass on."""
 
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 

@@ -23,12 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from kb import files
-from kb.analysis import WORD, FoldFilter, inflection_stem
+from kb.analysis import WORD, inflection_stem
 from kb.boosts import BOOSTS
+from kb.engine.analysers import FoldFilter
+from kb.engine.fused import FusedAnalyzer
 from kb.engine.storage import fields, index
 from kb.engine.text import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 from kb.engine.writing import POOL_MB, committed, fused_writing
-from kb.fused import FusedAnalyzer
 from kb.layout import MARK, STRIDE
 
 TEXT_FIELDS = ("headword", "headstem", "cards", "cardstem", "text", "extra")
@@ -73,7 +74,7 @@ def schema() -> fields.Schema:
 
 
 def fused_analysers() -> dict[str, FusedAnalyzer]:
-    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
+    """What `schema`'s word fields analyse with when written (`kb.engine.fused`)."""
     names, words = (FusedAnalyzer(stemmed=s, mark=MARK, stride=STRIDE) for s in (False, True))
     return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
 

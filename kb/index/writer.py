@@ -20,12 +20,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
+from kb.analysis import folded_counts, folded_words
 from kb.analysis import inflection_stem as stem
 from kb.boosts import BOOSTS
+from kb.engine.analysers import name_analyzer, text_analyzer
+from kb.engine.fused import FusedAnalyzer
 from kb.engine.storage import SegmentReader, fields, index
 from kb.engine.writing import POOL_MB, committed, fused_writing
-from kb.fused import FusedAnalyzer
 from kb.index.aside import aside
 from kb.index.history import fused_analysers, topic_document, write_history
 from kb.layout import days
@@ -138,7 +139,7 @@ def write_index(
 
 
 def _fused_analysers() -> dict[str, FusedAnalyzer]:
-    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
+    """What `schema`'s word fields analyse with when written (`kb.engine.fused`)."""
     names, words = FusedAnalyzer(), FusedAnalyzer(stemmed=True)
     return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
 

@@ -1,6 +1,6 @@
 """Analysing text fast: each word analysed once, not once per occurrence.
 
-The analysers of the indexes' schemas (`kb.analysis`, `kb.index.history`) are chains of Whoosh
+The analysers of the indexes' schemas (`kb.engine.analysers`, `kb.index.history`) are chains of Whoosh
 filters that fold, split, lowercase and stem every occurrence of every word anew: about half
 of a build's time, as the history index restates each topic's text once per version. A
 `FusedAnalyzer` tokenizes with the same expression, then looks each distinct raw word up in
@@ -23,9 +23,10 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from whoosh.analysis import Token
+
 from kb.analysis import WORD, fold_word
 from kb.analysis import inflection_stem as stem
-from kb.engine.text import Token
 from kb.kept import ENTRY, Kept, sized
 from rulings.normalize import fold_quotes
 
@@ -73,7 +74,7 @@ class FusedAnalyzer:
         """(text, merged) -> the text and its tokens, as a snippet measures them (`kb.search.passages`)."""
 
     def analysed(self, raw: str) -> Terms:
-        """What the chain makes of the raw word ``raw`` (as `kb.analysis.FoldFilter` does, then
+        """What the chain makes of the raw word ``raw`` (as `kb.engine.analysers.FoldFilter` does, then
         lowercase, then stem)."""
         parts = [p for p in (fold_word(w) for w in fold_quotes(raw).split("-")) if p]
         folded = fold_word(raw)
