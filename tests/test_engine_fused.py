@@ -21,6 +21,7 @@ from whoosh import highlight, index
 from kb import layout
 from kb.engine import fused
 from kb.engine.fused import FusedAnalyzer
+from kb.engine.indexes import fused_analysers, schema_of
 from kb.engine.writing import fused_writing
 from kb.index import history
 from kb.index import writer as kb_index
@@ -93,8 +94,8 @@ def stress_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_tricky_words_give_the_chains_tokens() -> None:
     documents = [dict.fromkeys(history.TEXT_FIELDS, text) for text in TRICKY]
-    assert compare(kb_index.schema(), kb_index._fused_analysers(), documents) > 100
-    assert compare(history.schema(), history.fused_analysers(), documents) > 100
+    assert compare(schema_of(kb_index.FIELDS), fused_analysers(kb_index.FIELDS), documents) > 100
+    assert compare(schema_of(history.FIELDS), fused_analysers(history.FIELDS), documents) > 100
 
 
 @pytest.mark.parametrize("kb", ["bundled_root", "history_root", "stress_root"])
@@ -102,8 +103,8 @@ def test_every_field_of_every_document_gives_the_chains_tokens(kb: str, request:
     directory = (request.getfixturevalue(kb) / CURRENT).resolve()
     per_version, per_topic = documents_of(directory)
     assert per_version and per_topic
-    assert compare(kb_index.schema(), kb_index._fused_analysers(), per_version) > 1000
-    assert compare(history.schema(), history.fused_analysers(), per_topic) > 1000
+    assert compare(schema_of(kb_index.FIELDS), fused_analysers(kb_index.FIELDS), per_version) > 1000
+    assert compare(schema_of(history.FIELDS), fused_analysers(history.FIELDS), per_topic) > 1000
 
 
 def postings(directory: Path) -> tuple[list[Any], list[Any], Any]:
@@ -127,7 +128,7 @@ def test_a_build_writes_the_index_the_chains_write(history_root: Path, tmp_path:
     """The history index of a build, and one written by the schema's chains from the same state."""
     directory = (history_root / CURRENT).resolve()
     _, per_topic = documents_of(directory)
-    writer = index.create_in(str(tmp_path), history.schema()).writer()
+    writer = index.create_in(str(tmp_path), schema_of(history.FIELDS)).writer()
     for document in per_topic:
         writer.add_document(**document)
     writer.commit()
@@ -139,13 +140,13 @@ def test_a_build_writes_the_index_the_chains_write(history_root: Path, tmp_path:
 
 
 def test_fused_writing_gives_the_schema_back_on_failure(tmp_path: Path) -> None:
-    writer = index.create_in(str(tmp_path), history.schema()).writer()
-    with pytest.raises(ValueError, match="stop"), fused_writing(writer, history.fused_analysers()):
+    writer = index.create_in(str(tmp_path), schema_of(history.FIELDS)).writer()
+    with pytest.raises(ValueError, match="stop"), fused_writing(writer, fused_analysers(history.FIELDS)):
         assert writer.schema["text"].index.func.__self__.mark == layout.MARK
         writer.add_document(topic="x", text="a \u241e b", versions=())
         raise ValueError("stop")
     writer.cancel()
-    assert "index" not in vars(writer.schema["text"]) and writer.schema == history.schema()
+    assert "index" not in vars(writer.schema["text"]) and writer.schema == schema_of(history.FIELDS)
 
 
 @pytest.mark.parametrize("kb", ["bundled_root", "history_root"])

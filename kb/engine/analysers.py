@@ -3,8 +3,10 @@ text, as chains of Whoosh's tokenizer and filters with our own steps in them.
 
 The words themselves are ours (`kb.analysis`: what a word is, how it folds and stems); here
 they are put into Whoosh's form. `FoldFilter` folds each word and splits a compound into its
-parts. `name_analyzer` and `text_analyzer` are the chains of the in-force index's fields and
-of a query's words. `kb.engine.fused` does what each chain does in one pass per distinct word.
+parts; `Strata` places the k-th version of a history document's field from ``k * STRIDE`` on
+(`kb.layout`). `name_analyzer` and `text_analyzer` are the chains of the in-force index's
+fields and of a query's words; `layered_analyzer` and `label_analyzer`, those of the history
+index's. `kb.engine.fused` does what each chain does in one pass per distinct word.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 
 from kb.analysis import WORD, fold_word, inflection_stem
+from kb.layout import MARK, STRIDE
 from rulings.normalize import fold_quotes
 
 
@@ -54,6 +57,21 @@ class FoldFilter(Filter):  # type: ignore[misc]
             shift += len(parts) - 1
 
 
+class Strata(Filter):  # type: ignore[misc]
+    """Drop the marks between versions and move the k-th version's words to ``k * STRIDE`` on."""
+
+    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
+        version, start = 0, 0
+        for token in tokens:
+            if token.text == MARK:
+                version += 1
+                start = token.pos + 1 if token.positions else 0
+                continue
+            if token.positions:
+                token.pos = version * STRIDE + token.pos - start
+            yield token
+
+
 def name_analyzer(joined: bool = True) -> Any:
     """Headwords and card names: folded, not stemmed (``joined``: keep a compound's joined form)."""
     return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()
@@ -62,3 +80,16 @@ def name_analyzer(joined: bool = True) -> Any:
 def text_analyzer(joined: bool = True) -> Any:
     """Entry text: folded and stemmed (``joined``: keep a compound's joined form)."""
     return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter() | StemFilter(inflection_stem)
+
+
+def layered_analyzer(stemmed: bool) -> Any:
+    """A history document's words (its versions' texts joined by `MARK`): folded, each
+    version's from ``k * STRIDE`` on, stemmed when ``stemmed``."""
+    chain = RegexTokenizer(f"{WORD}|{MARK}") | FoldFilter() | Strata() | LowercaseFilter()
+    return chain | StemFilter(inflection_stem) if stemmed else chain
+
+
+def label_analyzer() -> Any:
+    """A history document's labels (one whole value per version, joined by `MARK`), each
+    version's from ``k * STRIDE`` on."""
+    return RegexTokenizer(rf"[^\s{MARK}]+|{MARK}") | Strata()
