@@ -42,7 +42,7 @@ def committed(writer: Any, kept: Callable[[Any, list[Any]], list[Any]] | None = 
     """The block's writes with ``writer`` kept whole or not at all: its field lengths read once
     (`read_lengths_once`), committed when the block ends, cancelled (nothing written) when it fails.
     ``kept``: given the writer and the index's segments, those the commit keeps beside the one
-    it writes (in place of Whoosh's merging of small segments: an add's, `kb.index.writer._patch`)."""
+    it writes (in place of Whoosh's merging of small segments: an add's, `kb.engine.indexes.patch_index`)."""
     read_lengths_once(writer)
     try:
         yield
