@@ -5,6 +5,10 @@ Analysers keep card-game words findable however they are typed: ``Cha'Joh``/``Ch
 (``Bio-ship``) is indexed joined and in its parts. Text is stemmed by `inflection_stem`, which
 joins a word's inflections (``cloaks``, ``cloaked``, ``cloaking``) but never a word made from
 another (``commander`` is not ``command``, nor ``commandeering``).
+
+These are the words alone, plain strings (the vocabulary, the query reader and the export's
+browser index read them too); the engine makes the indexes' analysers of them
+(`kb.engine.analysers`: Whoosh's chains, `kb.engine.fused`: the same in one pass per word).
 """
 
 from __future__ import annotations
@@ -13,10 +17,8 @@ import itertools
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Iterable
 
-from kb.engine.text import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
 from rulings.normalize import fold_quotes
 
 WORD = r"\[\w+\]|\w+(?:['\u2019.\-]\w+)*\.?"
@@ -24,42 +26,6 @@ WORD = r"\[\w+\]|\w+(?:['\u2019.\-]\w+)*\.?"
 
 
 _WORD = re.compile(WORD)
-
-
-class FoldFilter(Filter):  # type: ignore[misc]
-    """Fold a word to its comparable form: no quotes, periods, brackets or hyphens.
-
-    A hyphenated compound is also split into its parts, at consecutive positions, so it is
-    found however it is typed: ``multi-affiliation`` gives ``multiaffiliation`` (when
-    ``joined``), ``multi`` and ``affiliation``. The index keeps the joined form too
-    (``bioship`` finds ``Bio-ship``); a query does not need it.
-    """
-
-    def __init__(self, joined: bool = True) -> None:
-        self.joined = joined
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        shift = 0
-        for token in tokens:
-            parts = [p for p in (fold_word(w) for w in fold_quotes(token.text).split("-")) if p]
-            token.text = fold_word(token.text)
-            if not token.text:
-                continue
-            if token.positions:
-                token.pos += shift
-            if len(parts) < 2:
-                yield token
-                continue
-            first = token.pos if token.positions else 0
-            if self.joined:
-                yield token
-            for offset, part in enumerate(parts):
-                piece = token.copy()
-                piece.text = part
-                if token.positions:
-                    piece.pos = first + offset
-                yield piece
-            shift += len(parts) - 1
 
 
 def fold_word(word: str) -> str:
@@ -138,16 +104,6 @@ def inflection_stem(word: str) -> str:
     if word.endswith("e") and (_measure(word[:-1]) > 1 or (_measure(word[:-1]) == 1 and not _short(word[:-1]))):
         word = word[:-1]
     return word
-
-
-def name_analyzer(joined: bool = True) -> Any:
-    """Headwords and card names: folded, not stemmed (``joined``: keep a compound's joined form)."""
-    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()
-
-
-def text_analyzer(joined: bool = True) -> Any:
-    """Entry text: folded and stemmed (``joined``: keep a compound's joined form)."""
-    return RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter() | StemFilter(inflection_stem)
 
 
 def folded_words(text: str) -> list[str]:

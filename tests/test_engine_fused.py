@@ -1,4 +1,4 @@
-"""A fused analyser (`kb.fused`) yields exactly the tokens of the schema's chain it stands for.
+"""A fused analyser (`kb.engine.fused`) yields exactly the tokens of the schema's chain it stands for.
 
 For every word field of every document the indexes are written from (the in-force index's
 one document per version, the history index's one per topic), on the bundled library, the
@@ -18,9 +18,11 @@ from typing import Any
 import pytest
 from whoosh import highlight, index
 
-from kb import fused, layout
+from kb import layout
+from kb.engine import fused
+from kb.engine.fused import FusedAnalyzer
+from kb.engine.indexes import fused_analysers, schema_of
 from kb.engine.writing import fused_writing
-from kb.fused import FusedAnalyzer
 from kb.index import history
 from kb.index import writer as kb_index
 from kb.ingest import incremental
@@ -92,8 +94,8 @@ def stress_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_tricky_words_give_the_chains_tokens() -> None:
     documents = [dict.fromkeys(history.TEXT_FIELDS, text) for text in TRICKY]
-    assert compare(kb_index.schema(), kb_index._fused_analysers(), documents) > 100
-    assert compare(history.schema(), history.fused_analysers(), documents) > 100
+    assert compare(schema_of(kb_index.FIELDS), fused_analysers(kb_index.FIELDS), documents) > 100
+    assert compare(schema_of(history.FIELDS), fused_analysers(history.FIELDS), documents) > 100
 
 
 @pytest.mark.parametrize("kb", ["bundled_root", "history_root", "stress_root"])
@@ -101,8 +103,8 @@ def test_every_field_of_every_document_gives_the_chains_tokens(kb: str, request:
     directory = (request.getfixturevalue(kb) / CURRENT).resolve()
     per_version, per_topic = documents_of(directory)
     assert per_version and per_topic
-    assert compare(kb_index.schema(), kb_index._fused_analysers(), per_version) > 1000
-    assert compare(history.schema(), history.fused_analysers(), per_topic) > 1000
+    assert compare(schema_of(kb_index.FIELDS), fused_analysers(kb_index.FIELDS), per_version) > 1000
+    assert compare(schema_of(history.FIELDS), fused_analysers(history.FIELDS), per_topic) > 1000
 
 
 def postings(directory: Path) -> tuple[list[Any], list[Any], Any]:
@@ -126,7 +128,7 @@ def test_a_build_writes_the_index_the_chains_write(history_root: Path, tmp_path:
     """The history index of a build, and one written by the schema's chains from the same state."""
     directory = (history_root / CURRENT).resolve()
     _, per_topic = documents_of(directory)
-    writer = index.create_in(str(tmp_path), history.schema()).writer()
+    writer = index.create_in(str(tmp_path), schema_of(history.FIELDS)).writer()
     for document in per_topic:
         writer.add_document(**document)
     writer.commit()
@@ -138,13 +140,13 @@ def test_a_build_writes_the_index_the_chains_write(history_root: Path, tmp_path:
 
 
 def test_fused_writing_gives_the_schema_back_on_failure(tmp_path: Path) -> None:
-    writer = index.create_in(str(tmp_path), history.schema()).writer()
-    with pytest.raises(ValueError, match="stop"), fused_writing(writer, history.fused_analysers()):
+    writer = index.create_in(str(tmp_path), schema_of(history.FIELDS)).writer()
+    with pytest.raises(ValueError, match="stop"), fused_writing(writer, fused_analysers(history.FIELDS)):
         assert writer.schema["text"].index.func.__self__.mark == layout.MARK
         writer.add_document(topic="x", text="a \u241e b", versions=())
         raise ValueError("stop")
     writer.cancel()
-    assert "index" not in vars(writer.schema["text"]) and writer.schema == history.schema()
+    assert "index" not in vars(writer.schema["text"]) and writer.schema == schema_of(history.FIELDS)
 
 
 @pytest.mark.parametrize("kb", ["bundled_root", "history_root"])
@@ -172,7 +174,7 @@ def snippet_parts() -> tuple[Any, Any]:
 def test_an_analysers_table_of_words_is_bounded_in_bytes_however_many_new_words_it_is_asked(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Each new word a server is asked adds to what an analyser keeps: `kb.fused.TERMS` bounds it
+    """Each new word a server is asked adds to what an analyser keeps: `kb.engine.fused.TERMS` bounds it
     (it grew without end), and a word analysed after the table started afresh gets the same terms."""
     monkeypatch.setattr(fused, "TERMS", 64 << 10)
     analyzer = FusedAnalyzer(stemmed=True)

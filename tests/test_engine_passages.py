@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from whoosh import highlight
 
-from kb.fused import FusedAnalyzer
+from kb.engine.fused import FusedAnalyzer
 from kb.paths import current
 from kb.search.passages import _leaping, marked
 from kb.search.snippet import PASSAGES, EarlierOnTies
@@ -122,7 +122,7 @@ def test_texts_of_every_shape_are_marked_as_whoosh_marks_them() -> None:
 def test_each_analyser_keeps_a_texts_tokens_for_each_way_of_marking_and_no_more_than_it_may() -> None:
     """A text's tokens are kept by the analyser that made them, apart for merged marks (a kept
     layout marks as Whoosh does, for other words too), and an analyser keeps at most
-    `kb.fused.LAYOUTS` bytes of them, the least recently shown dropped first."""
+    `kb.engine.fused.LAYOUTS` bytes of them, the least recently shown dropped first."""
     text = "A Bio-ship's crew may attempt the mission; the bio-ship stops & the <crew> attempts again."
     analyzer = FusedAnalyzer(stemmed=True)
     for merge in (True, False):

@@ -178,7 +178,7 @@ def test_cli_search_json(capsys: pytest.CaptureFixture[str], bundled_root: Path)
     ],
 )
 def test_analyzers_keep_card_game_words(typed: str, names: list[str], text: list[str]) -> None:
-    from kb.analysis import name_analyzer, text_analyzer
+    from kb.engine.analysers import name_analyzer, text_analyzer
 
     assert [t.text for t in name_analyzer()(typed)] == names
     assert [t.text for t in text_analyzer()(typed)] == text

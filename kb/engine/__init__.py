@@ -3,9 +3,13 @@ package, and so is every name of Whoosh's own it reads that Whoosh does not publ
 
 What the rest of the knowledge base asks of it, module by module:
 
-- write documents: the index's schema, files and writers (`storage`), written fast and whole
-  (`writing`: the fused analysers in place, field lengths read once, a commit or nothing);
-- analyse text: the tokenizer and filters the analysers are made of (`text`);
+- write documents: an index as the writers describe it, its fields in our own terms (`indexes`:
+  Whoosh's schema made of them, an index created, an add's copy of one, its segments counted),
+  written fast and whole (`writing`: the fused analysers in place, field lengths read once, a
+  commit or nothing); the index's files and segment readers (`storage`);
+- analyse text: the analysers' chains, Whoosh's tokenizer and filters around our folding and
+  stemming of words (`analysers`, of `kb.analysis`), and the same tokens in one pass per
+  distinct word (`fused`);
 - evaluate a plan: our plan (`kb.plan`) as Whoosh's query (`planning`), the query nodes,
   matchers, collectors and searchers a plan is made of and run on (`searching`), a term's
   postings read whole into document numbers, weights and positions (`postings`), and the score

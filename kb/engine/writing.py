@@ -1,4 +1,4 @@
-"""How the index writers write fast: the fused analysers (`kb.fused`) put in place of the schema's
+"""How the index writers write fast: the fused analysers (`kb.engine.fused`) put in place of the schema's
 chains while a writer indexes (`fused_writing`), field lengths read once per field when the
 postings are written (`Lengths`), and how much of the postings a writer keeps in memory (`POOL_MB`);
 and how a writer's work is kept whole or not at all (`committed`)."""
@@ -14,7 +14,7 @@ from whoosh.codec.whoosh3 import _lenfield
 from whoosh.writing import SegmentWriter
 
 if TYPE_CHECKING:
-    from kb.fused import FusedAnalyzer
+    from kb.engine.fused import FusedAnalyzer
 
 POOL_MB = 1024
 """Megabytes of postings (as Whoosh estimates them) a writer of a whole index keeps in memory
@@ -42,7 +42,7 @@ def committed(writer: Any, kept: Callable[[Any, list[Any]], list[Any]] | None = 
     """The block's writes with ``writer`` kept whole or not at all: its field lengths read once
     (`read_lengths_once`), committed when the block ends, cancelled (nothing written) when it fails.
     ``kept``: given the writer and the index's segments, those the commit keeps beside the one
-    it writes (in place of Whoosh's merging of small segments: an add's, `kb.index.writer._patch`)."""
+    it writes (in place of Whoosh's merging of small segments: an add's, `kb.engine.indexes.patch_index`)."""
     read_lengths_once(writer)
     try:
         yield

@@ -18,64 +18,32 @@ whose matching versions was in force on the date asked, is passed over.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from kb import files
-from kb.analysis import WORD, FoldFilter, inflection_stem
 from kb.boosts import BOOSTS
-from kb.engine.storage import fields, index
-from kb.engine.text import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
-from kb.engine.writing import POOL_MB, committed, fused_writing
-from kb.fused import FusedAnalyzer
-from kb.layout import MARK, STRIDE
+from kb.engine.indexes import Field, create_index
+from kb.layout import MARK
 
 TEXT_FIELDS = ("headword", "headstem", "cards", "cardstem", "text", "extra")
 LABEL_FIELDS = ("series", "kind", "game", "doc")
 """Whole values (no spaces in them), one per version."""
 
-
-class Strata(Filter):  # type: ignore[misc]
-    """Drop the marks between versions and move the k-th version's words to ``k * STRIDE`` on."""
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        version, start = 0, 0
-        for token in tokens:
-            if token.text == MARK:
-                version += 1
-                start = token.pos + 1 if token.positions else 0
-                continue
-            if token.positions:
-                token.pos = version * STRIDE + token.pos - start
-            yield token
-
-
-def _words(stem: bool) -> Any:
-    chain = RegexTokenizer(f"{WORD}|{MARK}") | FoldFilter() | Strata() | LowercaseFilter()
-    return chain | StemFilter(inflection_stem) if stem else chain
-
-
-def schema() -> fields.Schema:
-    """The history index's fields: those of the index of every version, with positions."""
-    label = RegexTokenizer(rf"[^\s{MARK}]+|{MARK}") | Strata()
-    return fields.Schema(
-        topic=fields.ID(stored=True, unique=True),
-        headword=fields.TEXT(analyzer=_words(False), field_boost=BOOSTS["headword"]),
-        headstem=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["headstem"]),
-        cards=fields.TEXT(analyzer=_words(False), field_boost=BOOSTS["cards"]),
-        cardstem=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["cardstem"]),
-        text=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["text"]),
-        extra=fields.TEXT(analyzer=_words(True), field_boost=BOOSTS["extra"]),
-        **{name: fields.TEXT(analyzer=label) for name in LABEL_FIELDS},
-        versions=fields.STORED,
-    )
-
-
-def fused_analysers() -> dict[str, FusedAnalyzer]:
-    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
-    names, words = (FusedAnalyzer(stemmed=s, mark=MARK, stride=STRIDE) for s in (False, True))
-    return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
+FIELDS = {
+    "topic": Field("key", stored=True, unique=True),
+    "headword": Field("names", boost=BOOSTS["headword"], layered=True),
+    "headstem": Field("words", boost=BOOSTS["headstem"], layered=True),
+    "cards": Field("names", boost=BOOSTS["cards"], layered=True),
+    "cardstem": Field("words", boost=BOOSTS["cardstem"], layered=True),
+    "text": Field("words", boost=BOOSTS["text"], layered=True),
+    "extra": Field("words", boost=BOOSTS["extra"], layered=True),
+    **{name: Field("labels", layered=True) for name in LABEL_FIELDS},
+    "versions": Field("kept"),
+}
+"""The history index's fields (`kb.engine.indexes` makes its schema of them): those of the index
+of every version, with positions, each version's words from ``k * STRIDE`` on."""
 
 
 def topic_document(documents: list[dict[str, Any]]) -> dict[str, Any]:
@@ -98,7 +66,4 @@ def write_history(directory: Path, documents: Iterable[dict[str, Any]]) -> None:
     directory.mkdir()
     with files.naming(directory):  # a full disk's error names the index
         files.fault("history")
-        writer = index.create_in(str(directory), schema()).writer(limitmb=POOL_MB)
-        with committed(writer), fused_writing(writer, fused_analysers()):
-            for group in by_topic.values():
-                writer.add_document(**topic_document(group))
+        create_index(directory, FIELDS, (topic_document(group) for group in by_topic.values()))

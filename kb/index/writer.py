@@ -2,10 +2,12 @@
 build date, one document per version (``index-current``), and every version, one document per
 topic (``index``, shaped by `kb.index.history`); and the vocabulary for spelling correction.
 
-Words are read by `kb.analysis`. The text field is stemmed (English); headwords and card
-names are not, and are boosted so a hit on them ranks first (`kb.boosts`). Each version records the days it
-was in force, so a date filter answers "as of any date". The indexes are written once, by a
-build, into the new build directory (or extended by an incremental add); readers only open them.
+Words are read by `kb.analysis`; the fields are described in our own terms (`FIELDS`, each a
+`kb.engine.indexes.Field`), of which the engine makes the schema. The text field is stemmed
+(English); headwords and card names are not, and are boosted so a hit on them ranks first
+(`kb.boosts`). Each version records the days it was in force, so a date filter answers "as of
+any date". The indexes are written once, by a build, into the new build directory (or extended
+by an incremental add); readers only open them.
 """
 
 from __future__ import annotations
@@ -13,46 +15,41 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
-import os
-import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from kb.analysis import folded_counts, folded_words, name_analyzer, text_analyzer
+from kb.analysis import folded_counts, folded_words
 from kb.analysis import inflection_stem as stem
 from kb.boosts import BOOSTS
-from kb.engine.storage import SegmentReader, fields, index
-from kb.engine.writing import POOL_MB, committed, fused_writing
-from kb.fused import FusedAnalyzer
+from kb.engine.indexes import Field, create_index, patch_index, segment_sizes
 from kb.index.aside import aside
-from kb.index.history import fused_analysers, topic_document, write_history
+from kb.index.history import FIELDS as HISTORY_FIELDS
+from kb.index.history import topic_document, write_history
 from kb.layout import days
 from kb.model import Topic, Version
 from kb.paths import BUILT_ON, CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.texts import extra_text, see_texts
 from kb.vocabulary import series_of_kind
 
-
-def schema() -> fields.Schema:
-    """The index's fields."""
-    return fields.Schema(
-        version=fields.NUMERIC(int, stored=True, unique=True),
-        topic=fields.ID(stored=True),
-        headword=fields.TEXT(analyzer=name_analyzer(), field_boost=BOOSTS["headword"], stored=True),
-        headstem=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["headstem"]),
-        cards=fields.TEXT(analyzer=name_analyzer(), field_boost=BOOSTS["cards"]),
-        cardstem=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["cardstem"]),
-        text=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["text"], stored=True),
-        extra=fields.TEXT(analyzer=text_analyzer(), field_boost=BOOSTS["extra"]),
-        series=fields.ID(stored=True),
-        kind=fields.ID,
-        game=fields.ID(stored=True),
-        doc=fields.ID(stored=True),
-        valid_from=fields.NUMERIC(int, stored=True),
-        valid_to=fields.NUMERIC(int, stored=True),
-    )
+FIELDS = {
+    "version": Field("number", stored=True, unique=True),
+    "topic": Field("key", stored=True),
+    "headword": Field("names", boost=BOOSTS["headword"], stored=True),
+    "headstem": Field("words", boost=BOOSTS["headstem"]),
+    "cards": Field("names", boost=BOOSTS["cards"]),
+    "cardstem": Field("words", boost=BOOSTS["cardstem"]),
+    "text": Field("words", boost=BOOSTS["text"], stored=True),
+    "extra": Field("words", boost=BOOSTS["extra"]),
+    "series": Field("key", stored=True),
+    "kind": Field("key"),
+    "game": Field("key", stored=True),
+    "doc": Field("key", stored=True),
+    "valid_from": Field("number", stored=True),
+    "valid_to": Field("number", stored=True),
+}
+"""The index's fields (`kb.engine.indexes` makes its schema of them)."""
 
 
 @contextlib.contextmanager
@@ -130,17 +127,7 @@ def write_index(
     these versions).
     """
     directory.mkdir()
-    ix = index.create_in(str(directory), schema())
-    writer = ix.writer(limitmb=POOL_MB)
-    with committed(writer), fused_writing(writer, _fused_analysers()):
-        for version in versions:
-            writer.add_document(**version_document(version, topics, card_names, seen))
-
-
-def _fused_analysers() -> dict[str, FusedAnalyzer]:
-    """What `schema`'s word fields analyse with when written (`kb.fused`)."""
-    names, words = FusedAnalyzer(), FusedAnalyzer(stemmed=True)
-    return dict(headword=names, headstem=words, cards=names, cardstem=words, text=words, extra=words)
+    create_index(directory, FIELDS, (version_document(v, topics, card_names, seen) for v in versions))
 
 
 def version_document(
@@ -190,8 +177,15 @@ def extend_indexes(
     of every version. The vocabulary gains the words of the new versions.
 
     Each index is its full build's segment (its replaced documents deleted) and at most one
-    segment of what the adds wrote (`_patch`); an index whose previous copy is `worn` is written
-    whole instead, as a full build writes it."""
+    segment of what the adds wrote (`kb.engine.indexes.patch_index`); an index whose previous
+    copy is `worn` is written whole instead, as a full build writes it. Never more than two
+    segments: each is an open file of every thread's searcher and a walk of every search (100
+    adds to the 90k stress library, each leaving a segment of its own, made a worker hold 16
+    more open files an add). The first segment is never merged with the rest: a merge into one
+    segment without deletions leaves its documents in another order than a full build's, and a
+    search orders documents of equal score by document number in such an index
+    (`kb.search.bulk.best`), as it rightly does in a full build's; over two segments it orders
+    them as a full build would (`kb.search.steady`)."""
     rewritten_topics = {versions[n - 1].topic for n in touched | set(before)}
     if worn(previous / INDEX_DIR):
         write_history(build / INDEX_DIR, (version_document(v, topics, card_names, seen) for v in versions))
@@ -200,13 +194,13 @@ def extend_indexes(
         for version in versions:
             if version.topic in grouped:
                 grouped[version.topic].append(version_document(version, topics, card_names, seen))
-        _patch(
+        patch_index(
             previous / INDEX_DIR,
             build / INDEX_DIR,
+            HISTORY_FIELDS,
             "topic",
             rewritten_topics,
             [topic_document(grouped[t]) for t in sorted(rewritten_topics)],
-            fused_analysers(),
         )
     then = dt.date.fromisoformat((previous / BUILT_ON).read_text().strip()).toordinal()
     day = today.toordinal()
@@ -222,13 +216,13 @@ def extend_indexes(
             v for v in now if v.id not in old_ids or v.id in touched or old_seen.get(v.id) != new_seen.get(v.id)
         ]
         gone = (old_ids - {v.id for v in now}) | {v.id for v in rewritten}
-        _patch(
+        patch_index(
             previous / CURRENT_DIR,
             build / CURRENT_DIR,
+            FIELDS,
             "version",
             gone,
             [version_document(v, topics, card_names, new_seen) for v in rewritten],
-            _fused_analysers(),
         )
     old = json.loads((previous / VOCABULARY).read_text(encoding="utf-8"))
     counts: Counter[str] = Counter(old["counts"])
@@ -245,63 +239,15 @@ def worn(directory: Path) -> bool:
     """Whether the index in ``directory`` is due to be written whole: its first segment's
     deleted documents and the documents of the others (the adds' tail) are more than `WORN`
     of its first segment's documents (or it has more than two segments: a copy made before
-    the adds' segments were merged). Each add rewrites the tail (`_patch`), and the deleted
+    the adds' segments were merged). Each add rewrites the tail (`patch_index`), and the deleted
     documents are read and skipped by every search; but an add that writes the indexes whole
     costs more: on the 90k stress library (2,379 topics), 46-62 s of CPU against 11-17 s for
     an add of 25 rulings that rewrites a tail of up to 250 documents."""
-    with index.open_dir(str(directory)).reader() as reader:
-        leaves = [leaf for leaf, _ in reader.leaf_readers()]
-        if not leaves:
-            return False
-        if len(leaves) > 2:
-            return True
-        first = leaves[0]
-        total: int = first.doc_count_all()
-        rewritten: int = total - first.doc_count() + sum(leaf.doc_count_all() for leaf in leaves[1:])
-        return rewritten > WORN * total
-
-
-def _patch(
-    source: Path,
-    target: Path,
-    key: str,
-    removed: set[Any],
-    added: list[dict[str, Any]],
-    fused: dict[str, FusedAnalyzer],
-) -> None:
-    """Make ``target`` a copy of the index ``source`` without the documents whose unique field
-    ``key`` is among ``removed``, and with the ``added`` documents. The first segment (a full
-    build's) is kept, its removed documents deleted; the documents of the others (earlier
-    adds') still live are written again, before the ``added``, into one new segment that
-    replaces them: an index is never more than two segments, each an open file of every
-    thread's searcher and a walk of every search (100 adds to the 90k stress library, each
-    leaving a segment of its own, made a worker hold 16 more open files an add). The first
-    segment is never merged with the rest: a merge into one segment without deletions leaves
-    its documents in another order than a full build's, and a search orders documents of equal
-    score by document number in such an index (`kb.search.bulk.best`), as it rightly does in a
-    full build's; over two segments it orders them as a full build would (`kb.search.steady`)."""
-    target.mkdir()
-    for path in source.iterdir():
-        if path.suffix == ".toc":  # replaced by the next commit: a copy of its own
-            shutil.copy2(path, target / path.name)
-        elif path.suffix == ".seg":
-            os.link(path, target / path.name)  # the tail's, read here once, is gone after the commit
-    writer = index.open_dir(str(target)).writer(limitmb=256)
-    with committed(writer, kept=_first):
-        with writer.searcher() as searcher:
-            for value in sorted(removed):
-                writer.delete_by_term(key, value, searcher=searcher)
-        for segment in writer.segments[1:]:
-            tail = SegmentReader(writer.storage, writer.schema, segment)
-            try:
-                writer.add_reader(tail)  # its live documents, in their order
-            finally:
-                tail.close()
-        with fused_writing(writer, fused):
-            for document in added:
-                writer.add_document(**document)
-
-
-def _first(writer: Any, segments: list[Any]) -> list[Any]:
-    """Of an index's segments, those an add's commit keeps: the first (see `_patch`)."""
-    return segments[:1]
+    sizes = segment_sizes(directory)
+    if not sizes:
+        return False
+    if len(sizes) > 2:
+        return True
+    total, live = sizes[0]
+    rewritten = total - live + sum(held for held, _ in sizes[1:])
+    return rewritten > WORN * total

@@ -152,7 +152,7 @@ def _write_names(connection: sqlite3.Connection) -> None:
     """Folded headword or card name (or alias) -> the name, for "did you mean": of the topics,
     then the cards, as stored; of names folded alike, the last; and their characters counted
     (`kb.schema.NAME_TABLE`), in the same order."""
-    from kb.analysis import name_analyzer  # Whoosh's analysers: the readers of a store need not load them
+    from kb.engine.analysers import name_analyzer  # Whoosh's analysers: the readers of a store need not load them
 
     folded = name_analyzer()
     spelled = [r[0] for r in connection.execute("SELECT headword FROM topics ORDER BY rowid")]

@@ -18,7 +18,7 @@ from array import array
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from kb.analysis import name_analyzer
+from kb.engine.analysers import name_analyzer
 from kb.search.questions import distance
 
 if TYPE_CHECKING:

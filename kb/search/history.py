@@ -13,11 +13,11 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator
 
+from kb.engine.fused import FusedAnalyzer
 from kb.engine.planning import engine_query
 from kb.engine.postings import Ids
 from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
-from kb.fused import FusedAnalyzer
 from kb.search import budget, bulk, validity, version_keys
 from kb.search.matching import Positions, Words, loosened, matcher, rarity
 from kb.search.passages import marked

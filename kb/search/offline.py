@@ -45,9 +45,10 @@ import datetime as dt
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from kb.analysis import folded_words, text_analyzer
+from kb.analysis import folded_words
 from kb.answers import OfflineIndex
 from kb.boosts import BOOSTS
+from kb.engine.analysers import text_analyzer
 from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing

@@ -26,7 +26,7 @@ from itertools import accumulate, compress, count
 from operator import sub
 from typing import cast
 
-from kb.fused import FusedAnalyzer
+from kb.engine.fused import FusedAnalyzer
 
 MAXCHARS = 240
 SURROUND = 60

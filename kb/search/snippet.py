@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from kb.analysis import text_analyzer
+from kb.engine.analysers import text_analyzer
+from kb.engine.fused import FusedAnalyzer
 from kb.engine.searching import Hit, highlight
-from kb.fused import FusedAnalyzer
 from kb.search.passages import PASSAGES, marked
 
 

@@ -1,6 +1,6 @@
 """Analysing text fast: each word analysed once, not once per occurrence.
 
-The analysers of the indexes' schemas (`kb.analysis`, `kb.index.history`) are chains of Whoosh
+The analysers of the indexes' schemas (`kb.engine.analysers`) are chains of Whoosh
 filters that fold, split, lowercase and stem every occurrence of every word anew: about half
 of a build's time, as the history index restates each topic's text once per version. A
 `FusedAnalyzer` tokenizes with the same expression, then looks each distinct raw word up in
@@ -8,8 +8,9 @@ its own table of the terms the chain makes of it (with their position offsets), 
 exactly the tokens (text, position, characters, boost) the chain yields, at a fraction of the
 cost. `tests/test_engine_fused.py` holds it to that, token by token.
 
-The index writers use it (`kb.engine.writing.fused_writing`), and so do the history search's
-snippets (`kb.search.history.MARKING`); the schema stored in an index keeps the chains, so
+The index writers use it (`kb.engine.writing.fused_writing`, one for each kind of word field:
+`kb.engine.indexes.fused_analysers`), and so do the history search's snippets
+(`kb.search.history.MARKING`); the schema stored in an index keeps the chains, so
 readers, Whoosh's own highlighting and incremental adds see the index exactly as before.
 `positions` repeats the walk of `__call__` on purpose: it is the build's innermost loop, and
 makes no `Token`.
@@ -23,9 +24,10 @@ import threading
 from collections.abc import Iterator
 from typing import Any
 
+from whoosh.analysis import Token
+
 from kb.analysis import WORD, fold_word
 from kb.analysis import inflection_stem as stem
-from kb.engine.text import Token
 from kb.kept import ENTRY, Kept, sized
 from rulings.normalize import fold_quotes
 
@@ -54,8 +56,9 @@ def _layout_bytes(kept: tuple[str, Any]) -> int:
 
 class FusedAnalyzer:
     """``RegexTokenizer(WORD) | FoldFilter(joined) | LowercaseFilter()`` (``| StemFilter()`` when
-    ``stemmed``) in one pass; with a ``mark``, the history index's chain (`kb.index.history`): the
-    mark also a token, and dropped, the k-th version's words moved to ``k * stride`` on."""
+    ``stemmed``) in one pass; with a ``mark``, the history index's chain
+    (`kb.engine.analysers.layered_analyzer`): the mark also a token, and dropped, the k-th
+    version's words moved to ``k * stride`` on."""
 
     def __init__(self, joined: bool = True, stemmed: bool = False, mark: str = "", stride: int = 0) -> None:
         self.joined, self.stemmed, self.mark, self.stride = joined, stemmed, mark, stride
@@ -73,7 +76,7 @@ class FusedAnalyzer:
         """(text, merged) -> the text and its tokens, as a snippet measures them (`kb.search.passages`)."""
 
     def analysed(self, raw: str) -> Terms:
-        """What the chain makes of the raw word ``raw`` (as `kb.analysis.FoldFilter` does, then
+        """What the chain makes of the raw word ``raw`` (as `kb.engine.analysers.FoldFilter` does, then
         lowercase, then stem)."""
         parts = [p for p in (fold_word(w) for w in fold_quotes(raw).split("-")) if p]
         folded = fold_word(raw)

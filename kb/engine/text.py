@@ -1,6 +1,0 @@
-"""Analysing text: the parts of Whoosh the analysers are made of (`kb.analysis`, `kb.fused`,
-`kb.index.history`): the tokenizer, the filters a chain is made of, and the token they pass on."""
-
-from whoosh.analysis import Filter, LowercaseFilter, RegexTokenizer, StemFilter, Token
-
-__all__ = ["Filter", "LowercaseFilter", "RegexTokenizer", "StemFilter", "Token"]
