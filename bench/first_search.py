@@ -7,7 +7,7 @@ and as of the middle of the library, it times `search()` on the searching thread
 with what searches keep for the next emptied first (the postings read whole,
 `kb.engine.postings.KEPT`; the words' positions decoded, `kb.search.version_keys.DECODED`; each
 searcher's scored words and stored topics, `kb.search.memo`; the words'
-terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.search.passages.LAYOUTS`), then again
+terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.engine.passages.LAYOUTS`), then again
 at once (warm), three rounds, and prints both medians. Each query is
 run once before, untimed, so the store's pages and versions are warm in both.
 """

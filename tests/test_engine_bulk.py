@@ -123,7 +123,7 @@ def test_best_breaks_ties_by_document() -> None:
 def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library: str, part: str) -> None:
     from whoosh import highlight
 
-    from kb.search.snippet import PASSAGES, EarlierOnTies, snippet
+    from kb.engine.highlighting import PASSAGES, EarlierOnTies, snippet
 
     kb = KnowledgeBase(current(request.getfixturevalue(library)))
     try:

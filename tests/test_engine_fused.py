@@ -19,6 +19,7 @@ import pytest
 from whoosh import highlight, index
 
 from kb import fused, layout
+from kb.engine.highlighting import PASSAGES, EarlierOnTies
 from kb.engine.writing import fused_writing
 from kb.fused import FusedAnalyzer
 from kb.index import history
@@ -29,7 +30,6 @@ from kb.ingest.pipeline import card_names_of
 from kb.paths import CURRENT
 from kb.search import history as history_search
 from kb.search.plans import TEXT
-from kb.search.snippet import PASSAGES, EarlierOnTies
 
 ROOT = Path(__file__).resolve().parent.parent
 TRICKY = [

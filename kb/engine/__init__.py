@@ -11,7 +11,8 @@ What the rest of the knowledge base asks of it, module by module:
   postings read whole into document numbers, weights and positions (`postings`), and the score
   of each document (`weighting`, BM25F over the live documents, from field lengths read once:
   `lengths`);
-- stored fields and highlights: through the searchers and hits of `searching`.
+- stored fields: through the searchers and hits of `searching`; highlights: a hit's snippet
+  as a plain string (`highlighting`, its passages made in one pass by `passages`).
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
 policy. The private names read are listed in `privates` and checked as this package is

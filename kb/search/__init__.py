@@ -2,7 +2,7 @@
 own, `kb.plan`, made the engine's queries by `kb.engine.planning`; `budget`), run over the
 versions in force (`in_force`) or every version (`history`, `matching`), scored
 (`kb.engine.weighting`), alike whatever the index's segments (`steady`), with snippets
-(`snippet`) and autocomplete (`completion`), on each thread's own searchers (`searchers`)."""
+(`kb.engine.highlighting`) and autocomplete (`completion`), on each thread's own searchers (`searchers`)."""
 
 import os
 
