@@ -41,7 +41,7 @@ def test_a_question_reads_the_fields_of_the_hits_shown(
     """A question of several words ranks up to a hundred versions matching most of its words and
     a hundred its rarest word finds, to show twenty: it reads the stored fields of those shown
     (and of one more, which tells whether more follow) and the headwords of the others its
-    rarest word may name, once for the index (`kb.search.memo`). Before, every hit's fields were
+    rarest word may name, once for the index (`kb.engine.memo`). Before, every hit's fields were
     read to drop those already found and to order Glossary restatements in a library that has
     none: 108 reads, and 108 again."""
     reads = reading(monkeypatch)

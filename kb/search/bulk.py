@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from kb.engine import memo
 from kb.engine.planning import engine_query
 from kb.engine.postings import (
     NONE,
@@ -38,7 +39,7 @@ from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
 from kb.kept import Kept, sized
 from kb.plan import Node
-from kb.search import budget, memo
+from kb.search import budget
 from kb.search.positions import Positions
 from kb.search.steady import order_keys
 
