@@ -44,6 +44,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import month_after, rulings_in_force, update_text  # noqa: E402
 
+from kb.engine.steady import steady  # noqa: E402
 from kb.engine.storage import index  # noqa: E402
 from kb.ingest.library import add_document  # noqa: E402
 from kb.ingest.pipeline import build  # noqa: E402
@@ -52,7 +53,6 @@ from kb.query import KnowledgeBase  # noqa: E402
 from kb.search import budget  # noqa: E402
 from kb.search.plans import built_query  # noqa: E402
 from kb.search.questions import read_query  # noqa: E402
-from kb.search.steady import steady  # noqa: E402
 
 SETS = (ROOT / "bench" / "relevance.toml", ROOT / "bench" / "relevance-heldout.toml")
 

@@ -184,7 +184,7 @@ STILL_TAKING_WHOOSH = {
     # planner (`kb.search.plans`) no longer takes them
     "kb.query", "kb.search.budget", "kb.search.bulk", "kb.search.history", "kb.search.in_force",
     "kb.search.matching", "kb.search.positions", "kb.search.searchers",
-    "kb.search.steady", "kb.search.version_keys",
+    "kb.search.version_keys",
 }  # fmt: skip
 """The modules outside the engine that still take Whoosh's objects through `RE_EXPORTS`: a list
 that only shrinks (a module that stops taking them leaves it, no module joins it)."""

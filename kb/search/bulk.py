@@ -35,13 +35,13 @@ from kb.engine.postings import (
     read_whole,
 )
 from kb.engine.searching import Results, Searcher, WeightScorer, query
+from kb.engine.steady import order_keys
 from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
 from kb.kept import Kept, sized
 from kb.plan import Node
 from kb.search import budget
 from kb.search.positions import Positions
-from kb.search.steady import order_keys
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]
 

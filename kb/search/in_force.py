@@ -25,6 +25,7 @@ from kb.engine import memo
 from kb.engine.highlighting import snippet
 from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
+from kb.engine.steady import steady
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import budget, bulk
@@ -42,7 +43,6 @@ from kb.search.plans import (
 )
 from kb.search.questions import MAX_QUERY, NUMERALS, Typed, Vocabulary, read_query, rule_number
 from kb.search.restating import restates, restating_in, with_rules_first
-from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key
