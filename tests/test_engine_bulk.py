@@ -24,10 +24,11 @@ from test_history_search import bench_module
 from whoosh import index
 
 from helpers import PARTS, part_of
+from kb.engine import budget
 from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import budget, bulk
+from kb.search import bulk
 from kb.search.plans import built_query, most_words_query, prepared
 from kb.search.questions import read_query
 

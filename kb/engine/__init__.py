@@ -11,7 +11,8 @@ What the rest of the knowledge base asks of it, module by module:
   postings read whole into document numbers, weights and positions (`postings`), and the score
   of each document (`weighting`, BM25F over the live documents, from field lengths read once:
   `lengths`), the same ranking whatever the index's segments (`steady`: sums in the query's
-  order, equal scores by version, its collectors), what an index told a search kept for the
+  order, equal scores by version, its collectors) within the work one search may do
+  (`budget`: prefixes and fuzzy words expanded, documents examined), what an index told a search kept for the
   searches of it that follow (`memo`);
 - stored fields: through the searchers and hits of `searching`; highlights: a hit's snippet
   as a plain string (`highlighting`, its passages made in one pass by `passages`).

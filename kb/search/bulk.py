@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from kb.engine import memo
+from kb.engine import budget, memo
 from kb.engine.planning import engine_query
 from kb.engine.postings import (
     NONE,
@@ -40,7 +40,6 @@ from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
 from kb.kept import Kept, sized
 from kb.plan import Node
-from kb.search import budget
 from kb.search.positions import Positions
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]

@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from kb.analysis import fold_word
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
-from kb.engine import memo
+from kb.engine import budget, memo
 from kb.engine.highlighting import snippet
 from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
 from kb.engine.steady import steady
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
-from kb.search import budget, bulk
+from kb.search import bulk
 from kb.search import history as history_search
 from kb.search.plans import (
     NAMES,

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.analysis import name_analyzer, text_analyzer
+from kb.engine import budget
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
-from kb.search import budget, bulk
+from kb.search import bulk
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 
