@@ -9,7 +9,7 @@ library as it ends up, and compares the two knowledge bases over the queries of
 of the middle date of the library and over every version (`compare`): the whole answer (results,
 order, snippets, citations) and the score of every document of each index that the query
 matches. Prints the searches compared and those that differ (must be 0). The searches run
-without their CPU-time budget (`kb.search.budget.SECONDS`): where a search stopped at its
+without their CPU-time budget (`kb.engine.budget.SECONDS`): where a search stopped at its
 deadline depends on the machine's load, not on the knowledge base (two runs on one knowledge
 base differ there too); an answer still partial (its expansions or documents capped) is counted.
 ``--compare OURS FULL`` compares two knowledge bases already made (their directories).
@@ -44,15 +44,15 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import month_after, rulings_in_force, update_text  # noqa: E402
 
+from kb.engine import budget  # noqa: E402
+from kb.engine.steady import steady  # noqa: E402
 from kb.engine.storage import index  # noqa: E402
 from kb.ingest.library import add_document  # noqa: E402
 from kb.ingest.pipeline import build  # noqa: E402
 from kb.paths import CURRENT_DIR, INDEX_DIR, current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import budget  # noqa: E402
 from kb.search.plans import built_query  # noqa: E402
 from kb.search.questions import read_query  # noqa: E402
-from kb.search.steady import steady  # noqa: E402
 
 SETS = (ROOT / "bench" / "relevance.toml", ROOT / "bench" / "relevance-heldout.toml")
 

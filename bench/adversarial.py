@@ -1,4 +1,4 @@
-"""Benchmark: the worst latency of hostile searches and decks (the query budget, kb/budget.py).
+"""Benchmark: the worst latency of hostile searches and decks (the query budget, kb/engine/budget.py).
 
 Run: ``make bench`` (or ``.venv/bin/python bench/adversarial.py [KB_OR_WORKDIR]``). Given a
 built knowledge base (a directory holding ``current``, e.g. /work/bench90k/kb, opened

@@ -142,7 +142,7 @@ def differences(
 
 def _capped(kb: KnowledgeBase, text: str) -> bool:
     """Whether ``text`` is partial for its prefixes' expansions alone (the same either way)."""
-    from kb.search import budget
+    from kb.engine import budget
     from kb.search.plans import built_query
     from kb.search.questions import read_query
 

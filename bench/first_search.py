@@ -6,8 +6,8 @@ one-word, two-word, phrase and question queries (`bench/search_bench.py`), over 
 and as of the middle of the library, it times `search()` on the searching thread's CPU clock
 with what searches keep for the next emptied first (the postings read whole,
 `kb.engine.postings.KEPT`; the words' positions decoded, `kb.search.version_keys.DECODED`; each
-searcher's scored words and stored topics, `kb.search.memo`; the words'
-terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.search.passages.LAYOUTS`), then again
+searcher's scored words and stored topics, `kb.engine.memo`; the words'
+terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.engine.passages.LAYOUTS`), then again
 at once (warm), three rounds, and prints both medians. Each query is
 run once before, untimed, so the store's pages and versions are warm in both.
 """
@@ -26,10 +26,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import QUERIES, middle_date  # noqa: E402
 
-from kb.engine import postings  # noqa: E402
+from kb.engine import (  # noqa: E402
+    highlighting,
+    memo,
+    postings,
+)
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import history, memo, plans, snippet, version_keys  # noqa: E402
+from kb.search import history, plans, version_keys  # noqa: E402
 
 ROUNDS = 3
 CATEGORIES = ("single word", "two words", "phrase", "question")
@@ -48,7 +52,7 @@ def bench(kb: KnowledgeBase, on: dt.date | None, every: bool, queries: list[str]
             memo.forget()
             plans.forget()
             history.MARKING.layouts.empty()
-            snippet.TEXT_TOKENS.layouts.empty()
+            highlighting.TEXT_TOKENS.layouts.empty()
             for times in (emptied, warm):
                 started = time.thread_time()
                 kb.search(text, as_of=on, every_version=every)

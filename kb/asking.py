@@ -31,7 +31,7 @@ __all__ = [
     "sentences",
 ]
 RESULTS = 200
-"""Results a search reaches at most, over all its pages (`kb.search.budget` holds searches to it)."""
+"""Results a search reaches at most, over all its pages (`kb.engine.budget` holds searches to it)."""
 LIMIT = 20
 """Results a page unless another number is asked."""
 MAX_LIMIT = 100

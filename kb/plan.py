@@ -32,7 +32,7 @@ class Phrase:
 
 @dataclass(frozen=True)
 class Prefix:
-    """The index words of one field that begin with ``text`` (expanded within a budget: `kb.search.budget`)."""
+    """The index words of one field that begin with ``text`` (expanded within a budget: `kb.engine.budget`)."""
 
     field: str
     text: str

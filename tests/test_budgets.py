@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 from test_serve import port_of, serving
 
+from kb.engine import budget
 from kb.paging import Paging
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search import budget
 from kb.search.in_force import run
 from kb.search.questions import read_query
 from web.app import create_app

@@ -24,10 +24,11 @@ from test_history_search import bench_module
 from whoosh import index
 
 from helpers import PARTS, part_of
+from kb.engine import budget
 from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import budget, bulk
+from kb.search import bulk
 from kb.search.plans import built_query, most_words_query, prepared
 from kb.search.questions import read_query
 
@@ -123,7 +124,7 @@ def test_best_breaks_ties_by_document() -> None:
 def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library: str, part: str) -> None:
     from whoosh import highlight
 
-    from kb.search.snippet import PASSAGES, EarlierOnTies, snippet
+    from kb.engine.highlighting import PASSAGES, EarlierOnTies, snippet
 
     kb = KnowledgeBase(current(request.getfixturevalue(library)))
     try:

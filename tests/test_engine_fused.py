@@ -21,6 +21,7 @@ from whoosh import highlight, index
 from kb import layout
 from kb.engine import fused
 from kb.engine.fused import FusedAnalyzer
+from kb.engine.highlighting import PASSAGES, EarlierOnTies
 from kb.engine.indexes import fused_analysers, schema_of
 from kb.engine.writing import fused_writing
 from kb.index import history
@@ -31,7 +32,6 @@ from kb.ingest.pipeline import card_names_of
 from kb.paths import CURRENT
 from kb.search import history as history_search
 from kb.search.plans import TEXT
-from kb.search.snippet import PASSAGES, EarlierOnTies
 
 ROOT = Path(__file__).resolve().parent.parent
 TRICKY = [

@@ -1,4 +1,4 @@
-"""A snippet's passages made in one pass (`kb.search.passages.marked`) are Whoosh's highlighting
+"""A snippet's passages made in one pass (`kb.engine.passages.marked`) are Whoosh's highlighting
 of the same text, character for character: on every version's text of the test libraries,
 with the terms of each of its words marked in turn, of pairs of them, and of none."""
 
@@ -13,9 +13,9 @@ import pytest
 from whoosh import highlight
 
 from kb.engine.fused import FusedAnalyzer
+from kb.engine.highlighting import PASSAGES, EarlierOnTies
+from kb.engine.passages import _leaping, marked
 from kb.paths import current
-from kb.search.passages import _leaping, marked
-from kb.search.snippet import PASSAGES, EarlierOnTies
 
 ANALYZERS = {"in force": FusedAnalyzer(stemmed=True), "history": FusedAnalyzer(joined=False, stemmed=True)}
 """The analysers of the two snippets: the in-force index's text chain, and the history search's."""

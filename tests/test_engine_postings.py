@@ -9,6 +9,7 @@ import sqlite3
 from contextlib import closing
 from pathlib import Path
 
+import numpy as np
 import pytest
 from whoosh import index
 from whoosh.codec.whoosh3 import W3LeafMatcher
@@ -118,6 +119,37 @@ def test_positions_read_together_are_each_postings_own(history_root: Path) -> No
             assert list(zip(owners.tolist(), places.tolist(), strict=True)) == want, raw
             compared += len(want)
         assert compared > 3_000
+
+
+def test_positions_placed_in_documents_are_whooshs(history_root: Path) -> None:
+    """`postings.placed` finds where each document asked about stands in a term's postings read
+    whole: its positions there are those Whoosh's matcher gives, none in a document without the
+    term; None for postings not read whole, a field the index lacks or a word it cannot hold."""
+    with index.open_dir(str(current(history_root) / INDEX_DIR)).searcher() as searcher:
+        reader = searcher.reader()
+        read, key = {}, id(searcher)
+        for raw in (b"mission", b"card"):
+            ids, scores, values = postings.postings(reader.postings("text", raw), True)
+            read[(key, "text", raw)] = postings.Read(ids, scores, values)
+        docnums = np.arange(reader.doc_count_all(), dtype=np.int64)
+        holding = {}
+        for word in ("mission", "card"):
+            found = postings.placed(reader, read, key, "text", word, docnums)
+            assert found is not None
+            matcher = reader.postings("text", word.encode())
+            whooshs = {}
+            while matcher.is_active():
+                whooshs[matcher.id()] = list(matcher.value_as("positions"))
+                matcher.next()
+            holding[word] = len(found.where)
+            assert len(found.where) == len(whooshs), word
+            assert {d: found.positions(d) for d in docnums.tolist()} == {
+                d: whooshs.get(d, []) for d in docnums.tolist()
+            }, word
+        assert holding == {"mission": 10, "card": 22}
+        assert postings.placed(reader, read, key, "text", "dilemma", docnums) is None  # not read whole
+        assert postings.placed(reader, read, key + 1, "text", "mission", docnums) is None  # another searcher's
+        assert postings.placed(reader, read, key, "nosuchfield", "mission", docnums) is None
 
 
 def test_a_full_table_drops_its_least_recently_asked_entries_not_all_of_them() -> None:

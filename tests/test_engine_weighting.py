@@ -22,10 +22,9 @@ from whoosh import index, scoring
 from whoosh.searching import Searcher
 from whoosh.util.numeric import byte_to_length
 
-from kb.engine import weighting
+from kb.engine import budget, weighting
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import budget
 from kb.search.plans import built_query
 from kb.search.questions import read_query
 

@@ -22,12 +22,13 @@ from whoosh import index, scoring
 from whoosh.reading import SegmentReader
 from whoosh.searching import Searcher
 
+from kb.engine import budget
 from kb.index.writer import write_index
 from kb.ingest import incremental
 from kb.ingest.pipeline import build, card_names_of
 from kb.query import KnowledgeBase
-from kb.search import budget, validity, version_keys
 from kb.search import history as history_search
+from kb.search import validity, version_keys
 from kb.search.matching import loosened
 from kb.search.plans import built_query
 from kb.search.questions import read_query

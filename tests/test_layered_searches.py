@@ -19,12 +19,13 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 
 from helpers import FIXTURES, ROOT, SEEDS
+from kb.engine import budget
 from kb.engine.planning import engine_query
 from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.plan import And, Or
 from kb.query import KnowledgeBase
-from kb.search import budget, bulk, validity
+from kb.search import bulk, validity
 from kb.search.matching import rarity
 from kb.search.plans import built_query, together, word_query
 from kb.search.questions import read_query

@@ -1,4 +1,4 @@
-"""The tables searchers keep (`kb.search.memo`) weigh at most the process's `memo.MEMO_BYTES`
+"""The tables searchers keep (`kb.engine.memo`) weigh at most the process's `memo.MEMO_BYTES`
 together, however many threads search: 8 threads asking distinct questions keep the pool within
 its bound, its count equal to what the live tables hold, and the process's memory flat after
 warm-up (1,992 questions; 10,608 when CI=true); and a table counts all that its entries take."""
@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 
 from helpers import FIXTURES, SEEDS
+from kb.engine import memo
 from kb.engine.searching import Searcher
 from kb.paths import current
 from kb.query import KnowledgeBase
-from kb.search import memo
 
 THREADS = 8
 BOUND = 512 << 10

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from whoosh import query
 
+from kb.engine import budget
 from kb.engine.planning import engine_query
 from kb.plan import And, AndNot, Or, Phrase, Prefix, Term
-from kb.search import budget
 from kb.search.plans import plan, prefix_query, word_query
 from kb.search.questions import read_query
 

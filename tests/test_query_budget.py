@@ -12,11 +12,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from whoosh import query
 
+from kb.engine import budget
 from kb.engine.planning import engine_query
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.read.cards import DECK_LINES, SUGGESTED
-from kb.search import budget
 from kb.search import history as history_search
 from kb.search.in_force import run
 from kb.search.plans import WORD_FIELDS, built_query, word_query

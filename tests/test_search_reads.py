@@ -11,9 +11,10 @@ from test_engine_bulk import TEXTS
 from whoosh.reading import SegmentReader
 from whoosh.searching import Results
 
+from kb.engine import budget
 from kb.paths import CURRENT_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import budget, bulk, restating
+from kb.search import bulk, restating
 from kb.search.plans import built_query
 from kb.search.questions import read_query
 
@@ -41,7 +42,7 @@ def test_a_question_reads_the_fields_of_the_hits_shown(
     """A question of several words ranks up to a hundred versions matching most of its words and
     a hundred its rarest word finds, to show twenty: it reads the stored fields of those shown
     (and of one more, which tells whether more follow) and the headwords of the others its
-    rarest word may name, once for the index (`kb.search.memo`). Before, every hit's fields were
+    rarest word may name, once for the index (`kb.engine.memo`). Before, every hit's fields were
     read to drop those already found and to order Glossary restatements in a library that has
     none: 108 reads, and 108 again."""
     reads = reading(monkeypatch)

@@ -12,10 +12,15 @@ What the rest of the knowledge base asks of it, module by module:
   distinct word (`fused`);
 - evaluate a plan: our plan (`kb.plan`) as Whoosh's query (`planning`), the query nodes,
   matchers, collectors and searchers a plan is made of and run on (`searching`), a term's
-  postings read whole into document numbers, weights and positions (`postings`), and the score
+  postings read whole into document numbers, weights and positions (`postings`; where given
+  documents stand in them, their positions decoded when asked: `postings.placed`), and the score
   of each document (`weighting`, BM25F over the live documents, from field lengths read once:
-  `lengths`);
-- stored fields and highlights: through the searchers and hits of `searching`.
+  `lengths`), the same ranking whatever the index's segments (`steady`: sums in the query's
+  order, equal scores by version, its collectors) within the work one search may do
+  (`budget`: prefixes and fuzzy words expanded, documents examined), what an index told a
+  search kept for the searches of it that follow (`memo`);
+- stored fields: through the searchers and hits of `searching`; highlights: a hit's snippet
+  as a plain string (`highlighting`, its passages made in one pass by `passages`).
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
 policy. The private names read are listed in `privates` and checked as this package is

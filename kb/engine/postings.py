@@ -1,7 +1,8 @@
 """Postings read whole: a term's document numbers, weights and encoded positions in arrays
 (`postings`), kept for the searches that follow (`KEPT`), and the positions they hold
 (`positions_in`, `decoded`, `phrase_starts`), for the bulk evaluation of queries
-(`kb.search.bulk`) and the positions of words in topic documents (`kb.search.positions`).
+(`kb.search.bulk`) and the positions of words in topic documents (`placed`, for
+`kb.search.positions`).
 Whoosh's own readers decode a block of postings at a time; here every block of a term is
 decoded at once, and positions are decoded (as Whoosh's ``Positions`` format does) only for the documents asked about.
 """
@@ -46,7 +47,7 @@ def postings(
     matcher: Any, positions: bool = False, key: Hashable | None = None
 ) -> tuple[Ids, Scores, Sequence[Any] | None]:
     """The document numbers and weights of one term's postings, read whole; with ``positions``,
-    their values too (encoded positions, decoded when asked for: `kb.search.positions.Positions`). ``key``: the
+    their values too (encoded positions, decoded when asked for: `placed`). ``key``: the
     term in its segment (`segment_of`): postings read from the segment's files are kept
     (`KEPT`) for the searches that follow, and read from there (those of its live documents
     alone when it has deletions: an index an add has layered is not filtered again per read)."""
@@ -212,3 +213,41 @@ def decoded(field_format: Any, value: bytes) -> list[int]:
     if not value.endswith(b"."):
         value += b"."
     return list(itertools.accumulate(pickle.loads(value[_INT_SIZE:])))
+
+
+class Placed:
+    """Where each of some documents stands in one term's postings read whole (`Read`): the
+    positions of the term in each of them that holds it, decoded when asked for (`placed`)."""
+
+    def __init__(self, where: dict[int, tuple[Sequence[bytes], int]], field_format: Any) -> None:
+        self.where = where
+        self.field_format = field_format
+
+    def positions(self, docnum: int) -> list[int]:
+        """The term's positions in document ``docnum`` ([] when it does not hold the term)."""
+        at = self.where.get(docnum)
+        return [] if at is None else decoded(self.field_format, at[0][at[1]])
+
+
+def placed(reader: Any, read: dict[Any, Read], key: int, fieldname: str, word: Any, docnums: Ids) -> Placed | None:
+    """Where each of the documents ``docnums`` (sorted) stands in the postings of ``word`` in
+    ``fieldname``, as a search read them whole into ``read`` (keyed by ``key``, the field and
+    the term's bytes); None when the search did not read them whole with their positions
+    (nor can a word the field does not hold be there)."""
+    if fieldname not in reader.schema:
+        return None
+    field = reader.schema[fieldname]
+    try:
+        raw = field.to_bytes(word)
+    except ValueError:
+        return None
+    entry = read.get((key, fieldname, raw))
+    if entry is None or entry.values is None:
+        return None
+    at = np.searchsorted(entry.ids, docnums)
+    inside = at < len(entry.ids)
+    held = np.zeros(len(at), dtype=bool)
+    held[inside] = entry.ids[at[inside]] == docnums[inside]
+    values = entry.values
+    pairs = zip(docnums[held].tolist(), at[held].tolist(), strict=True)
+    return Placed({docnum: (values, place) for docnum, place in pairs}, field.format)

@@ -1,8 +1,8 @@
 """The search side: a query as read (`questions`), planned within a budget (`plans`: a plan of our
-own, `kb.plan`, made the engine's queries by `kb.engine.planning`; `budget`), run over the
+own, `kb.plan`, made the engine's queries by `kb.engine.planning`; `kb.engine.budget`), run over the
 versions in force (`in_force`) or every version (`history`, `matching`), scored
-(`kb.engine.weighting`), alike whatever the index's segments (`steady`), with snippets
-(`snippet`) and autocomplete (`completion`), on each thread's own searchers (`searchers`)."""
+(`kb.engine.weighting`), alike whatever the index's segments (`kb.engine.steady`), with snippets
+(`kb.engine.highlighting`) and autocomplete (`completion`), on each thread's own searchers (`searchers`)."""
 
 import os
 

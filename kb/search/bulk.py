@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from kb.engine import budget, memo
 from kb.engine.planning import engine_query
 from kb.engine.postings import (
     NONE,
@@ -34,13 +35,12 @@ from kb.engine.postings import (
     read_whole,
 )
 from kb.engine.searching import Results, Searcher, WeightScorer, query
+from kb.engine.steady import order_keys
 from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
 from kb.kept import Kept, sized
 from kb.plan import Node
-from kb.search import budget, memo
 from kb.search.positions import Positions
-from kb.search.steady import order_keys
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]
 

@@ -13,17 +13,18 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator
 
+from kb.engine import budget
 from kb.engine.fused import FusedAnalyzer
+from kb.engine.passages import marked
 from kb.engine.planning import engine_query
 from kb.engine.postings import Ids
 from kb.engine.searching import Searcher, query
+from kb.engine.steady import SteadyAll, SteadyTop, steady
 from kb.errors import Unsupported
-from kb.search import budget, bulk, validity, version_keys
+from kb.search import bulk, validity, version_keys
 from kb.search.matching import Positions, Words, loosened, matcher, rarity
-from kb.search.passages import marked
 from kb.search.plans import RERANK, most_words_query, prepared, whole_query
 from kb.search.questions import Typed
-from kb.search.steady import SteadyAll, SteadyTop, steady
 from kb.search.version_keys import TopicVersions, VersionKeys, topics_of
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)

@@ -21,11 +21,14 @@ from typing import TYPE_CHECKING, Any
 
 from kb.analysis import fold_word
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
+from kb.engine import budget, memo
+from kb.engine.highlighting import snippet
 from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
+from kb.engine.steady import steady
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
-from kb.search import budget, bulk, memo
+from kb.search import bulk
 from kb.search import history as history_search
 from kb.search.plans import (
     NAMES,
@@ -40,8 +43,6 @@ from kb.search.plans import (
 )
 from kb.search.questions import MAX_QUERY, NUMERALS, Typed, Vocabulary, read_query, rule_number
 from kb.search.restating import restates, restating_in, with_rules_first
-from kb.search.snippet import snippet
-from kb.search.steady import steady
 from kb.search.unmatched import NOTHING, matched_words, said
 from kb.vocabulary import close_matches
 from rulings.normalize import fold_quotes, headword_key

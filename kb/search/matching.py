@@ -8,9 +8,9 @@ from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any
 
+from kb.engine import memo
 from kb.engine.searching import Searcher, TermNotFound, query
 from kb.layout import STRIDE, Span
-from kb.search import memo
 
 
 class Positions:

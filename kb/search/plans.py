@@ -11,11 +11,12 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
+from kb.engine import budget
 from kb.engine.analysers import name_analyzer, text_analyzer
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
-from kb.search import budget, bulk
+from kb.search import bulk
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 

@@ -1,22 +1,19 @@
 """The positions of words in topic documents (`kb.search.matching.Positions`), read from their
 postings as a search read them whole (`kb.engine.postings`) when it did: where each of the
-documents asked about stands in them is looked up for all at once (over an index an add has
-layered, in the postings of its segments joined: `kb.search.bulk.scored`)."""
+documents asked about stands in them is looked up for all at once (`kb.engine.postings.placed`;
+over an index an add has layered, in the postings of its segments joined:
+`kb.search.bulk.scored`), and the versions a word's positions fall in are found once."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
-from kb.engine.postings import Read, decoded
+from kb.engine.postings import Placed, Read, placed
 from kb.engine.searching import Searcher
 from kb.layout import STRIDE
 from kb.search import matching
-
-Place = tuple[Sequence[Any], int]
-"""Where a document stands in a word's postings: their values, and its place there."""
 
 
 class Positions(matching.Positions):
@@ -29,61 +26,34 @@ class Positions(matching.Positions):
         self.read = read
         self.key = id(searcher)
         self.docnums = np.asarray(sorted(docnums), dtype=np.int64)
-        self.places: dict[tuple[str, Any], tuple[dict[int, Place], Any] | None] = {}
+        self.places: dict[tuple[str, Any], Placed | None] = {}
         self.held: dict[tuple[str, Any, int], frozenset[int]] = {}
 
     def of(self, fieldname: str, word: Any, docnum: int) -> list[int]:
         found = self._place(fieldname, word)
         if found is None:
             return super().of(fieldname, word, docnum)
-        where, field_format = found
-        at = where.get(docnum)
-        return [] if at is None else decoded(field_format, at[0][at[1]])
+        return found.positions(docnum)
 
     def versions(self, fieldname: str, word: Any, docnum: int) -> frozenset[int]:
-        found = self.places.get((fieldname, word), MISSING)
-        if found is MISSING:
-            found = self._place(fieldname, word)
+        found = self._place(fieldname, word)
         if found is None:
             return super().versions(fieldname, word, docnum)
-        where, field_format = found
-        at = where.get(docnum)
-        if at is None:
+        if docnum not in found.where:
             return NO_VERSIONS
         key = (fieldname, word, docnum)
         held = self.held.get(key)
         if held is None:  # asked for the query, then for each of its words
-            held = self.held[key] = frozenset({p // STRIDE for p in decoded(field_format, at[0][at[1]])})
+            held = self.held[key] = frozenset({p // STRIDE for p in found.positions(docnum)})
         return held
 
-    def _place(self, fieldname: str, word: Any) -> tuple[dict[int, Place], Any] | None:
+    def _place(self, fieldname: str, word: Any) -> Placed | None:
+        """Where each of the documents stands in the postings of ``word`` (those holding it); None
+        when the search did not read them whole."""
         key = (fieldname, word)
         if key not in self.places:
-            self.places[key] = self._places(fieldname, word)
+            self.places[key] = placed(self.reader, self.read, self.key, fieldname, word, self.docnums)
         return self.places[key]
-
-    def _places(self, fieldname: str, word: Any) -> tuple[dict[int, Place], Any] | None:
-        """Where each of the documents stands in the postings of ``word`` (those holding it), and
-        the postings' format; None when the search did not read them whole."""
-        if fieldname not in self.reader.schema:
-            return None
-        field = self.reader.schema[fieldname]
-        try:
-            raw = field.to_bytes(word)
-        except ValueError:
-            return None
-        entry = self.read.get((self.key, fieldname, raw))
-        if entry is None or entry.values is None:
-            return None
-        at = np.searchsorted(entry.ids, self.docnums)
-        inside = at < len(entry.ids)
-        held = np.zeros(len(at), dtype=bool)
-        held[inside] = entry.ids[at[inside]] == self.docnums[inside]
-        values = entry.values
-        pairs = zip(self.docnums[held].tolist(), at[held].tolist(), strict=True)
-        where: dict[int, Place] = {docnum: (values, place) for docnum, place in pairs}
-        return where, field.format
 
 
 NO_VERSIONS: frozenset[int] = frozenset()
-MISSING: Any = object()

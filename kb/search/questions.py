@@ -28,7 +28,7 @@ from typing import Any
 
 from kb.analysis import fold_word
 from kb.analysis import inflection_stem as stem
-from kb.search import budget
+from kb.engine import budget
 
 MAX_QUERY = 500
 _NUMBER_WORDS = (  # noqa: SIM905

@@ -13,6 +13,7 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
+from kb.engine import memo
 from kb.engine.searching import query
 from kb.errors import BuildError, Damaged
 from kb.kept import Kept, sized
@@ -20,7 +21,6 @@ from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read import periods
 from kb.read.reader import Reader
-from kb.search import memo
 
 if TYPE_CHECKING:
     from kb.engine.searching import Searcher

@@ -6,7 +6,7 @@ without reading a topic's stored fields again (`kb.search.history`).
 The k-th version of topic document d stands at place ``first[d] + k`` of the arrays (its id,
 first day in force, first day no longer in force); a deleted document has no versions. The
 arrays are read from the stored fields once, for every segment of the searcher's index, and
-kept in the index's tables (`kb.search.memo`) for every thread's searches that follow.
+kept in the index's tables (`kb.engine.memo`) for every thread's searches that follow.
 """
 
 from __future__ import annotations
@@ -18,8 +18,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kb.engine import memo
 from kb.engine.postings import Ids, segment_of
-from kb.search import memo
 
 Days = npt.NDArray[np.int32]
 Mask = npt.NDArray[np.bool_]
@@ -76,7 +76,7 @@ class InForce:
 
 def of(searcher: Any) -> Validity:
     """The versions' days of ``searcher``'s index (the history index), read from its stored
-    fields on first use and kept in its tables (`kb.search.memo`) for the searches that follow.
+    fields on first use and kept in its tables (`kb.engine.memo`) for the searches that follow.
     (The searcher is only asked for its segments' readers: this module takes none of Whoosh's
     objects by name, `tests/test_layers.py`.)"""
     leaves = searcher.leaf_searchers()

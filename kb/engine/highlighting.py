@@ -12,8 +12,8 @@ from typing import Any
 
 from kb.engine.analysers import text_analyzer
 from kb.engine.fused import FusedAnalyzer
+from kb.engine.passages import PASSAGES, marked
 from kb.engine.searching import Hit, highlight
-from kb.search.passages import PASSAGES, marked
 
 
 class EarlierOnTies(highlight.BasicFragmentScorer):  # type: ignore[misc]
@@ -50,7 +50,7 @@ def _marked(hit: Hit, field: Any) -> str:
     """What Whoosh's ``Highlighter.highlight_hit`` makes of the hit's text field when it
     retokenizes the text (no characters stored), with the tokens of `TEXT_TOKENS`: the
     terms matched in the text field by any hit of the results marked, consecutive marks
-    merged, the best passages formatted (`kb.search.passages`, in one pass). Those terms are the
+    merged, the best passages formatted (`kb.engine.passages`, in one pass). Those terms are the
     same for every hit of the results: found for the first, kept with the results."""
     results = hit.results
     words: frozenset[str] | None = getattr(results, "marked_words", None)

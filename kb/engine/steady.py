@@ -41,9 +41,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from kb.engine import memo
 from kb.engine.postings import segment_of
 from kb.engine.searching import collectors, matching, query, wrappers
-from kb.search import memo
 
 MARGIN = 1e-9
 """How far below the last place's score (relatively) a document may be skipped: far above the
@@ -98,7 +98,7 @@ Keys = npt.NDArray[np.int64]
 def order_keys(searcher: Any) -> Keys:
     """Every document's `order_key` in ``searcher``'s index (-1 for a deleted one), by document
     number: read from the stored fields on first use and kept in the index's tables
-    (`kb.search.memo`, as `kb.search.validity` keeps the versions' days) for the searches that
+    (`kb.engine.memo`, as `kb.search.validity` keeps the versions' days) for the searches that
     follow, never read per search."""
     leaves = searcher.leaf_searchers()
     segments = [segment_of(sub.reader()) for sub, _ in leaves]

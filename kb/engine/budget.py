@@ -30,8 +30,8 @@ from typing import Any
 
 from kb.asking import RESULTS as RESULTS  # a search's reach over all its pages, read here as budget.RESULTS
 from kb.engine.searching import collectors, query
+from kb.engine.steady import SteadyTop
 from kb.engine.weighting import live_frequency
-from kb.search.steady import SteadyTop
 
 PARTS = 12
 """Query parts (words, phrases, field terms) read; the rest are left out."""
@@ -145,6 +145,6 @@ class BudgetCollector(collectors.WrappingCollector):  # type: ignore[misc]
 def collector(limit: int, allowed: set[int] | None, work: Work) -> Any:
     """A collector of the ``limit`` best hits among the ``allowed`` documents (all when None),
     recording matched terms (for snippets), within the budget; the same hits in the same order
-    whatever the index's segments (`kb.search.steady`)."""
+    whatever the index's segments (`kb.engine.steady`)."""
     inner = BudgetCollector(collectors.TermsCollector(SteadyTop(limit)), work)
     return collectors.FilterCollector(inner, allowed, None) if allowed is not None else inner

@@ -1,13 +1,13 @@
 """A snippet's passages in one pass: what Whoosh's highlighting makes of a text, made without
 its chain of generators.
 
-A snippet (`kb.search.snippet`, `kb.search.history.mark`) is Whoosh's highlighting of a hit's
+A snippet (`kb.engine.highlighting`, `kb.search.history.mark`) is Whoosh's highlighting of a hit's
 text: its tokens (`kb.fused.FusedAnalyzer`) marked when their term is one the query matched,
 consecutive overlapping marks merged for a hit of the index in force (``Highlighter``'s
 ``_merge_matched_tokens``; Whoosh's ``highlight`` function, used over every version, does not), cut into
 passages around the marks (``ContextFragmenter``: ``MAXCHARS`` at most, ``SURROUND`` of context,
 nothing past ``CHARLIMIT``), the best `PASSAGES` by Whoosh's score with ties to the earlier
-passage (`kb.search.snippet.EarlierOnTies`), in text order, formatted as ``HtmlFormatter``
+passage (`kb.engine.highlighting.EarlierOnTies`), in text order, formatted as ``HtmlFormatter``
 formats them (``<mark class="match termN">``, at most five term classes, " … " between).
 That is four generators and a copied ``Token`` for each word of the text; `marked` walks the
 text's words once, as plain values, and gives the same string, character for character
