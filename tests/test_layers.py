@@ -183,8 +183,8 @@ STILL_TAKING_WHOOSH = {
     # until they run the plan of our own (`kb.plan`, issue 53) the planner makes, as the
     # planner (`kb.search.plans`) no longer takes them
     "kb.query", "kb.search.budget", "kb.search.bulk", "kb.search.history", "kb.search.in_force",
-    "kb.search.matching", "kb.search.memo", "kb.search.positions", "kb.search.searchers",
-    "kb.search.snippet", "kb.search.steady", "kb.search.version_keys",
+    "kb.search.memo", "kb.search.positions", "kb.search.searchers",
+    "kb.search.snippet", "kb.search.steady",
 }  # fmt: skip
 """The modules outside the engine that still take Whoosh's objects through `RE_EXPORTS`: a list
 that only shrinks (a module that stops taking them leaves it, no module joins it)."""

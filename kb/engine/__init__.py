@@ -10,7 +10,9 @@ What the rest of the knowledge base asks of it, module by module:
   matchers, collectors and searchers a plan is made of and run on (`searching`), a term's
   postings read whole into document numbers, weights and positions (`postings`), and the score
   of each document (`weighting`, BM25F over the live documents, from field lengths read once:
-  `lengths`);
+  `lengths`); which versions of a topic document of the history index a query matches, from
+  the positions of its words, one topic at a time (`version_matching`) or every topic at once
+  (`version_keys`);
 - stored fields and highlights: through the searchers and hits of `searching`.
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
