@@ -23,6 +23,7 @@ from whoosh.reading import SegmentReader
 from whoosh.searching import Searcher
 
 from kb.engine import version_keys
+from kb.engine.opening import date_filter
 from kb.engine.version_matching import loosened
 from kb.index.writer import write_index
 from kb.ingest import incremental
@@ -32,7 +33,6 @@ from kb.search import budget, validity
 from kb.search import history as history_search
 from kb.search.plans import built_query
 from kb.search.questions import read_query
-from kb.search.searchers import date_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAST = [dt.date(2000, 6, 1), dt.date(2001, 1, 15), dt.date(2001, 3, 1), dt.date(2001, 4, 20)]

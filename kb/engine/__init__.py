@@ -13,6 +13,8 @@ What the rest of the knowledge base asks of it, module by module:
   `lengths`); which versions of a topic document of the history index a query matches, from
   the positions of its words, one topic at a time (`version_matching`) or every topic at once
   (`version_keys`);
+- open an index to search it: a searcher reading its files, the file of a damaged index named
+  in one line, the documents in force on a date (`opening`);
 - stored fields and highlights: through the searchers and hits of `searching`.
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
