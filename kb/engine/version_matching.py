@@ -15,7 +15,7 @@ from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
 from kb.kept import Kept
-from kb.layout import STRIDE, Span
+from kb.layout import STRIDE
 
 
 class Positions:
@@ -238,8 +238,3 @@ def loosened(built: query.Query) -> query.Query:
     if built.is_leaf():
         return built
     return built.apply(loosened)
-
-
-def in_force(span: Span, day: int | None) -> bool:
-    """Whether a version was in force on ``day`` (every version when None)."""
-    return day is None or span[1] <= day < span[2]
