@@ -38,7 +38,7 @@ TARGET = 1.0
 
 def hostile(kb: KnowledgeBase) -> dict[str, str]:
     """Hostile queries: patterns repeated to the 500-character cap, and ``t*`` alone."""
-    searcher, _ = kb.searcher(None)
+    searcher, _ = kb.searchers.searcher(None)
     common = sorted(searcher.reader().most_frequent_terms("text", 120), reverse=True)
     letters = string.ascii_lowercase
     patterns = {

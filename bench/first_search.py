@@ -5,7 +5,7 @@ as ``--kb`` takes it, e.g. one `bench/search_bench.py WORKDIR` built). For the b
 one-word, two-word, phrase and question queries (`bench/search_bench.py`), over every version
 and as of the middle of the library, it times `search()` on the searching thread's CPU clock
 with what searches keep for the next emptied first (the postings read whole,
-`kb.engine.postings.KEPT`; the words' positions decoded, `kb.search.version_keys.DECODED`; each
+`kb.engine.postings.KEPT`; the words' positions decoded, `kb.engine.version_keys.DECODED`; each
 searcher's scored words and stored topics, `kb.engine.memo`; the words'
 terms, `kb.search.plans.ANALYSED`; the snippets' texts split, `kb.engine.passages.LAYOUTS`), then again
 at once (warm), three rounds, and prints both medians. Each query is
@@ -30,10 +30,11 @@ from kb.engine import (  # noqa: E402
     highlighting,
     memo,
     postings,
+    version_keys,
 )
 from kb.paths import current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import history, plans, version_keys  # noqa: E402
+from kb.search import history, plans  # noqa: E402
 
 ROUNDS = 3
 CATEGORIES = ("single word", "two words", "phrase", "question")

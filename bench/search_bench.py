@@ -107,13 +107,13 @@ def measure(
     topics' versions for the citations, up to 30 ms more at 90k), then REPEAT times; and how
     many of the queries search() answered ``partial`` (cut short) in the untimed run.
     ``every``: over every version (or as of ``on``, a past date), through the history index."""
-    history = kb.history_searcher(None if every else on)
+    history = kb.searchers.history_searcher(None if every else on)
     day = on.toordinal() if on and history is not None else None
 
     def ours(text: str) -> object:
         if history is not None:
             return history_search.run(history, read_query(text), day, None, None, 20)
-        searcher, allowed = kb.searcher(on)
+        searcher, allowed = kb.searchers.searcher(on)
         return run(searcher, read_query(text), allowed, None, None, 20)
 
     match = [_fts_query(category, text) for text in queries]

@@ -62,7 +62,6 @@ from kb.read.parts import Parts
 from kb.read.reader import Reader
 
 if TYPE_CHECKING:
-    from kb.engine.searching import Searcher
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
     from kb.search.searchers import Searchers
@@ -115,14 +114,6 @@ class KnowledgeBase:
                 if self._searchers is None:
                     self._searchers = Searchers(self.store, self.built_on)
         return self._searchers
-
-    def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
-        """This thread's searcher for the versions in force on ``on`` (`Searchers.searcher`)."""
-        return self.searchers.searcher(on)
-
-    def history_searcher(self, on: dt.date | None) -> Searcher | None:
-        """This thread's searcher over the index of every version (`Searchers.history_searcher`)."""
-        return self.searchers.history_searcher(on)
 
     def open_searchers(self) -> int:
         """How many searchers are open (at most two per live thread that searched)."""

@@ -160,7 +160,7 @@ def test_a_search_is_the_same_alone_and_beside_seven_searching_threads(bundled_r
     kb = KnowledgeBase(current(bundled_root))
 
     def ask() -> tuple[list[tuple[int, str]], int, bool]:
-        searcher, allowed = kb.searcher(kb.built_on)
+        searcher, allowed = kb.searchers.searcher(kb.built_on)
         work = budget.Work(documents=7)
         return run(searcher, read_query(text), allowed, None, None, 5, work=work), work.examined, work.stopped
 

@@ -92,7 +92,7 @@ def test_scored_postings_are_kept_per_searcher_and_are_whooshs_scores(bundled_ro
     """A term's scored postings are read once per searcher (its index never changes under it),
     another searcher scores its own, and the scores are those Whoosh's matchers give."""
     with KnowledgeBase(current(bundled_root)) as kb:
-        searcher = kb.history_searcher(None)
+        searcher = kb.searchers.history_searcher(None)
         assert searcher is not None and searcher.is_atomic()
         first = bulk.scored(searcher, "text", b"mission")
         assert bulk.scored(searcher, "text", b"mission") is first

@@ -22,17 +22,17 @@ from whoosh import index, scoring
 from whoosh.reading import SegmentReader
 from whoosh.searching import Searcher
 
-from kb.engine import budget
+from kb.engine import budget, version_keys
+from kb.engine.opening import date_filter
+from kb.engine.version_matching import loosened
 from kb.index.writer import write_index
 from kb.ingest import incremental
 from kb.ingest.pipeline import build, card_names_of
 from kb.query import KnowledgeBase
 from kb.search import history as history_search
-from kb.search import validity, version_keys
-from kb.search.matching import loosened
+from kb.search import validity
 from kb.search.plans import built_query
 from kb.search.questions import read_query
-from kb.search.searchers import date_filter
 
 ROOT = Path(__file__).resolve().parent.parent
 PAST = [dt.date(2000, 6, 1), dt.date(2001, 1, 15), dt.date(2001, 3, 1), dt.date(2001, 4, 20)]
@@ -81,7 +81,7 @@ def per_version(searcher: Searcher, text: str, on: dt.date | None) -> Grouped:
 
 def by_history(kb: KnowledgeBase, text: str, on: dt.date | None, limit: int) -> list[tuple[str, list[int]]]:
     """The history index's topics, best first, with their matching versions."""
-    searcher = kb.history_searcher(on)
+    searcher = kb.searchers.history_searcher(on)
     assert searcher is not None
     query = built_query(searcher, read_query(text), budget.Work())
     assert query is not None
@@ -91,7 +91,7 @@ def by_history(kb: KnowledgeBase, text: str, on: dt.date | None, limit: int) -> 
 
 def ranked(kb: KnowledgeBase, text: str) -> list[str]:
     """Every topic the history index ranks for ``text``, best first (phrases loosened)."""
-    searcher = kb.history_searcher(None)
+    searcher = kb.searchers.history_searcher(None)
     assert searcher is not None
     query = built_query(searcher, read_query(text), budget.Work())
     assert query is not None
@@ -116,7 +116,7 @@ def test_as_of_a_past_date_matches_the_same_versions_in_force(
     built: tuple[KnowledgeBase, Searcher], on: dt.date
 ) -> None:
     kb, old = built
-    assert kb.history_searcher(on) is not None
+    assert kb.searchers.history_searcher(on) is not None
     for category in ("phrase", "two words", "single word", "field"):
         for text in QUERIES[category]:
             assert dict(by_history(kb, text, on, 10**6)) == per_version(old, text, on), (text, on)
@@ -144,7 +144,7 @@ def test_a_search_of_every_version_gives_topics_with_their_matching_versions(
 
 def test_a_history_search_stops_at_its_deadline(built: tuple[KnowledgeBase, Searcher]) -> None:
     kb, _ = built
-    searcher = kb.history_searcher(None)
+    searcher = kb.searchers.history_searcher(None)
     assert searcher is not None
     late = budget.Work(deadline=0.0)
     assert history_search.run(searcher, read_query("ship"), None, None, None, 5, late) == [] and late.stopped
@@ -157,11 +157,11 @@ def test_versions_found_for_every_topic_at_once_are_those_found_topic_by_topic(
     built: tuple[KnowledgeBase, Searcher], on: dt.date | None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Every benchmark query, both passes (every word; most words, with each topic's count):
-    where `kb.search.version_keys` is used (beyond the first batch of topics, as of a date or for
+    where `kb.engine.version_keys` is used (beyond the first batch of topics, as of a date or for
     a phrase over every version) it gives the topics, versions, shown version and counts that
-    checking topic by topic (`kb.search.matching`) gives."""
+    checking topic by topic (`kb.engine.version_matching`) gives."""
     kb, _ = built
-    searcher = kb.history_searcher(on)
+    searcher = kb.searchers.history_searcher(on)
     assert searcher is not None
     day = on.toordinal() if on else None
 
@@ -192,7 +192,7 @@ def test_the_days_read_once_hold_the_versions_in_force_the_store_holds(
     """The versions' days read from the history index (`kb.search.validity`): the versions in
     force on a date, and the topics with one, are those of the store's rows."""
     kb, _ = built
-    searcher = kb.history_searcher(on)
+    searcher = kb.searchers.history_searcher(on)
     assert searcher is not None
     table = validity.of(searcher)
     held = table.on(on.toordinal())
@@ -210,7 +210,7 @@ def test_a_search_as_of_a_date_reads_no_topics_stored_fields(
     version's days, topic and id are read once for the index (`kb.search.validity`). (They read
     each ranked topic's fields and checked its days in Python: 496 reads here.)"""
     kb, _ = built
-    searcher = kb.history_searcher(None)
+    searcher = kb.searchers.history_searcher(None)
     assert searcher is not None
     history_search.run(searcher, read_query("ship"), PAST[2].toordinal(), None, None, 10)  # what is read once
     reads: list[int] = []

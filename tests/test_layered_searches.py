@@ -19,17 +19,17 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb.engine import budget
+from kb.engine import budget, memo
 from kb.engine.planning import engine_query
+from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
+from kb.engine.version_matching import rarity
 from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.plan import And, Or
 from kb.query import KnowledgeBase
 from kb.search import bulk, validity
-from kb.search.matching import rarity
 from kb.search.plans import built_query, together, word_query
 from kb.search.questions import read_query
-from kb.search.version_keys import TopicVersions, VersionKeys, topics_of
 
 
 @pytest.fixture
@@ -130,7 +130,7 @@ def test_a_spellings_fit_counts_the_live_documents_as_whooshs_matchers_do(built:
         ("card", ["play", "turn"]),
     ]
     with KnowledgeBase(layered) as kb:
-        searcher = kb.history_searcher(None)
+        searcher = kb.searchers.history_searcher(None)
         assert searcher is not None and searcher.reader().has_deletions()
         fits = [together(searcher, word, others) for word, others in pairs]
         capped = [together(searcher, word, others, most=2) for word, others in pairs]
@@ -148,7 +148,7 @@ def test_a_spellings_fit_counts_the_live_documents_as_whooshs_matchers_do(built:
 
 
 def test_history_versions_are_found_by_keys_over_two_segments(built: tuple[Path, Path]) -> None:
-    """The versions a query matches in every topic at once (`kb.search.version_keys`, what a
+    """The versions a query matches in every topic at once (`kb.engine.version_keys`, what a
     history search as of a date or for a phrase uses beyond its first topics) are found over
     the layered history index too (before: refused for its two segments, every topic then
     checked one by one), and are those of the full build."""
@@ -156,7 +156,7 @@ def test_history_versions_are_found_by_keys_over_two_segments(built: tuple[Path,
     found = []
     for directory in built:
         with KnowledgeBase(directory) as kb:
-            searcher = kb.history_searcher(None)
+            searcher = kb.searchers.history_searcher(None)
             assert searcher is not None
             table = validity.of(searcher)
             each = []
@@ -164,7 +164,8 @@ def test_history_versions_are_found_by_keys_over_two_segments(built: tuple[Path,
                 work = budget.Work()
                 planned = built_query(searcher, read_query(text), work)
                 assert planned is not None and bulk.evaluate(searcher, planned, work.postings) is not None
-                keys = VersionKeys(searcher, work.postings, rarity(searcher)).matched(planned)
+                cost = rarity(searcher, memo.of(searcher).frequency)
+                keys = VersionKeys(searcher, work.postings, cost).matched(planned)
                 docnums = topics_of(keys).tolist()
                 held = TopicVersions(keys, docnums)
                 each.append(sorted(v for place, d in enumerate(docnums) for v in table.found(d, held[place])[1]))

@@ -124,7 +124,7 @@ def test_what_the_table_of_days_weighs_counts_what_reading_them_allocates(histor
     from kb.search import validity
 
     kb = KnowledgeBase(current(history_root))
-    searcher = kb.history_searcher(None)
+    searcher = kb.searchers.history_searcher(None)
     assert searcher is not None
     table = memo.of(searcher).days
     validity.of(searcher)  # the index's files opened by its reader, and kept open, before counting
@@ -155,7 +155,7 @@ def test_the_searchers_of_one_index_share_its_tables_whatever_thread_opened_them
 
     def search() -> None:
         kb.search("mission attempt", as_of=dt.date(2000, 10, 1))
-        searcher = kb.history_searcher(None)
+        searcher = kb.searchers.history_searcher(None)
         assert searcher is not None
         opened.append(searcher)
 

@@ -29,7 +29,7 @@ def bundled(bundled_root: Path) -> KnowledgeBase:
 
 
 def expanded(kb: KnowledgeBase, text: str) -> tuple[query.Query | None, budget.Work]:
-    searcher, _ = kb.searcher(None)
+    searcher, _ = kb.searchers.searcher(None)
     work = budget.Work()
     return built_query(searcher, read_query(text), work), work
 
@@ -71,7 +71,7 @@ def test_one_letter_prefixes_are_words(bundled: KnowledgeBase) -> None:
 
 
 def test_a_prefix_expands_to_its_most_frequent_terms(bundled: KnowledgeBase) -> None:
-    searcher, _ = bundled.searcher(None)
+    searcher, _ = bundled.searchers.searcher(None)
     reader = searcher.reader()
     completions = [t.decode() for t in reader.expand_prefix("text", "co")]
     assert len(completions) == 53 > budget.EXPANSIONS  # stems of inflections only: collection, collector...
@@ -109,7 +109,7 @@ def test_parts_over_the_budget_are_left_out(bundled: KnowledgeBase) -> None:
 
 
 def test_collection_stops_at_the_deadline_with_the_hits_so_far(bundled: KnowledgeBase) -> None:
-    searcher, allowed = bundled.searcher(bundled.built_on)  # the in-force index: one document per version
+    searcher, allowed = bundled.searchers.searcher(bundled.built_on)  # the in-force index: one document per version
     ship = read_query("ship")
     whole = run(searcher, ship, allowed, None, None, 5, work=budget.Work())
     late = budget.Work(deadline=0.0)
@@ -151,7 +151,8 @@ def test_hostile_queries_do_bounded_work(bundled: KnowledgeBase, text: str) -> N
     assert work.terms <= budget.TERMS
     assert built is None or budget.leaf_terms(built) == work.terms
     assert built is None or not any(isinstance(q, (query.Prefix, query.FuzzyTerm)) for q in built.leaves())
-    for searcher, every in ((bundled.searcher(bundled.built_on)[0], False), (bundled.history_searcher(None), True)):
+    searchers = bundled.searchers
+    for searcher, every in ((searchers.searcher(bundled.built_on)[0], False), (searchers.history_searcher(None), True)):
         work = budget.Work()
         if every:
             assert searcher is not None

@@ -18,7 +18,11 @@ What the rest of the knowledge base asks of it, module by module:
   `lengths`), the same ranking whatever the index's segments (`steady`: sums in the query's
   order, equal scores by version, its collectors) within the work one search may do
   (`budget`: prefixes and fuzzy words expanded, documents examined), what an index told a
-  search kept for the searches of it that follow (`memo`);
+  search kept for the searches of it that follow (`memo`); which versions of a topic document
+  of the history index a query matches, from the positions of its words, one topic at a time
+  (`version_matching`) or every topic at once (`version_keys`);
+- open an index to search it: a searcher reading its files, the file of a damaged index named
+  in one line, the documents in force on a date (`opening`);
 - stored fields: through the searchers and hits of `searching`; highlights: a hit's snippet
   as a plain string (`highlighting`, its passages made in one pass by `passages`).
 

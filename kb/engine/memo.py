@@ -48,7 +48,7 @@ class Memo:
     16 MiB at most), the history index's versions and their days in force
     (`kb.search.validity.Validity`, 16 MiB: about 1.3 MiB for 90,000 versions; with them each
     document's key ordering equal scores, `kb.engine.steady.order_keys`) and terms'
-    occurrences (`kb.search.matching.rarity`, 1 MiB) and the terms of the headwords of documents
+    occurrences (`kb.engine.version_matching.rarity`, 1 MiB) and the terms of the headwords of documents
     a search read (`kb.search.in_force._named`, 4 MiB); all of them within the process's `POOL`.
     An entry may weigh half its table at most."""
 

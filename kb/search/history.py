@@ -13,19 +13,19 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator
 
-from kb.engine import budget
+from kb.engine import budget, memo, version_keys
 from kb.engine.fused import FusedAnalyzer
 from kb.engine.passages import marked
 from kb.engine.planning import engine_query
 from kb.engine.postings import Ids
 from kb.engine.searching import Searcher, query
 from kb.engine.steady import SteadyAll, SteadyTop, steady
+from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
+from kb.engine.version_matching import Positions, Words, loosened, matcher, rarity
 from kb.errors import Unsupported
-from kb.search import bulk, validity, version_keys
-from kb.search.matching import Positions, Words, loosened, matcher, rarity
+from kb.search import bulk, validity
 from kb.search.plans import RERANK, most_words_query, prepared, whole_query
 from kb.search.questions import Typed
-from kb.search.version_keys import TopicVersions, VersionKeys, topics_of
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
 """The text analyser of queries (`kb.search.plans.TEXT`) in one pass, remembering each raw word's
@@ -126,7 +126,7 @@ def topics(
         scored = bulk.Matched(scored.ids[inside], scored.scores[inside])
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     shared = Words(built, words) if words else None
-    check = matcher(built, shared, rarity(searcher))
+    check = matcher(built, shared, rarity(searcher, memo.of(searcher).frequency))
     ranked: list[tuple[int, float]] = []
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
@@ -186,7 +186,7 @@ def _by_keys(
     words: list[query.Query] | None,
     checked: set[int],
 ) -> list[Found] | None:
-    """`topics`, from the versions ``built`` matches in every topic at once (`kb.search.version_keys`):
+    """`topics`, from the versions ``built`` matches in every topic at once (`kb.engine.version_keys`):
     the topics ``scored`` ranks best among those with a matching version, but for those ``checked``
     already. None when the index or the postings read do not allow it (then `topics` checks
     topic by topic). As of a date (``held``), nearly every topic has a version in force but few
@@ -196,7 +196,8 @@ def _by_keys(
     if not version_keys.ENABLED:
         return None
     try:
-        keyed = VersionKeys(searcher, work.postings, rarity(searcher), held=held)
+        in_force = None if held is None else (held.versions, held.validity.first)
+        keyed = VersionKeys(searcher, work.postings, rarity(searcher, memo.of(searcher).frequency), held=in_force)
         keys = keyed.matched(built)
         each = [keyed.matched(word) for word in words or []]
     except Unsupported:

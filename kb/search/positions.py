@@ -1,4 +1,4 @@
-"""The positions of words in topic documents (`kb.search.matching.Positions`), read from their
+"""The positions of words in topic documents (`kb.engine.version_matching.Positions`), read from their
 postings as a search read them whole (`kb.engine.postings`) when it did: where each of the
 documents asked about stands in them is looked up for all at once (`kb.engine.postings.placed`;
 over an index an add has layered, in the postings of its segments joined:
@@ -10,14 +10,14 @@ from typing import Any
 
 import numpy as np
 
+from kb.engine import version_matching as matching
 from kb.engine.postings import Placed, Read, placed
 from kb.engine.searching import Searcher
 from kb.layout import STRIDE
-from kb.search import matching
 
 
 class Positions(matching.Positions):
-    """`kb.search.matching.Positions` for the topic documents ``docnums``, reading a word's
+    """`kb.engine.version_matching.Positions` for the topic documents ``docnums``, reading a word's
     positions from its postings as a search read them whole (`evaluate`, in ``read``) when it
     did: where each of those documents stands in them is looked up for all at once."""
 

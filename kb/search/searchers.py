@@ -2,22 +2,19 @@
 share: the document numbers in force on a date (the date filters), the words for spelling
 correction (`kb.search.questions.Vocabulary`), the names for autocomplete and the indexes'
 field lengths (`kb.engine.weighting`). Whoosh searchers are not thread-safe: each thread opens
-its own on first use, owned through the knowledge base's `Reader.own` and closed with it."""
+its own on first use (`kb.engine.opening`), owned through the knowledge base's `Reader.own` and
+closed with it."""
 
 from __future__ import annotations
 
 import datetime as dt
-import gc
 import json
-import warnings
-from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 from kb.engine import memo
-from kb.engine.searching import query
-from kb.errors import BuildError, Damaged
+from kb.engine.opening import in_force_on, open_searcher
+from kb.errors import Damaged
 from kb.kept import Kept, sized
-from kb.layout import NEVER
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
 from kb.read import periods
 from kb.read.reader import Reader
@@ -29,12 +26,6 @@ if TYPE_CHECKING:
 
 FILTERS = 32 << 20
 """What the dates' document filters kept weigh at most, in bytes (the least recently asked dropped first)."""
-
-
-def date_filter(on: dt.date) -> query.Query:
-    """Versions in force on ``on``."""
-    day = on.toordinal()
-    return query.And([query.NumericRange("valid_from", None, day), query.NumericRange("valid_to", day + 1, NEVER)])
 
 
 class Searchers:
@@ -66,7 +57,7 @@ class Searchers:
             return searcher, None
         allowed = self._allowed.get(on)
         if allowed is None:
-            allowed = self._allowed.put(on, set(searcher.docs_for_query(date_filter(on))))
+            allowed = self._allowed.put(on, in_force_on(searcher, on))
         return searcher, allowed
 
     def history_searcher(self, on: dt.date | None) -> Searcher | None:
@@ -84,7 +75,7 @@ class Searchers:
         sharing the tables of the index's other searchers."""
         directory = self.reader.directory / name
         opened = self.reader.own(
-            name, lambda: memo.shared(_open_index(directory, self._lengths, self._totals), self._memos[name])
+            name, lambda: memo.shared(open_searcher(directory, self._lengths, self._totals), self._memos[name])
         )
         return cast("Searcher", opened)
 
@@ -127,56 +118,3 @@ class Searchers:
 
             self._completion = names_of(self.reader)
         return self._completion
-
-
-def _open_index(directory: Path, lengths: dict[tuple[str, str], bytes], totals: dict[tuple[str, str], int]) -> Searcher:
-    """A searcher reading its index's files, not mapping them: a thread's searcher then costs
-    well under a megabyte instead of the index's size in resident memory. It scores from the
-    field lengths in ``lengths`` and their sums in ``totals`` (`kb.engine.weighting`), which
-    every thread's searchers share."""
-    from kb.engine import weighting
-    from kb.engine.storage import FileStorage
-
-    storage = FileStorage(str(directory), supports_mmap=False)
-    try:
-        return storage.open_index().searcher(weighting=weighting.BM25F(lengths, totals))
-    except (ImportError, AttributeError):  # the schema pickled names code that has moved since
-        raise BuildError(f"{directory}: made by an older version of rulings; run 'rulings build'") from None
-    except Exception as err:  # only files cut short or damaged fail to open: a build wrote them whole
-        detail = f"{type(err).__name__}: {err}" if str(err) else type(err).__name__
-        with warnings.catch_warnings():  # Whoosh leaves open the file it failed to read: closed here, quietly
-            warnings.simplefilter("ignore", ResourceWarning)
-            _forget(err)
-            path = damaged_file(directory)
-            gc.collect()
-    raise Damaged(path, detail)
-
-
-def _forget(error: BaseException | None) -> None:
-    """Drop the tracebacks of ``error`` and the errors it arose from, so that what their frames
-    held (open files) is released now."""
-    while error is not None:
-        error.__traceback__ = None
-        error = error.__context__
-
-
-def damaged_file(directory: Path) -> Path:
-    """The file of the Whoosh index in ``directory`` that cannot be read: its table of contents,
-    else the first segment that does not open, else the folder itself."""
-    from kb.engine.storage import TOC, FileStorage, SegmentReader
-
-    storage = FileStorage(str(directory), supports_mmap=False)
-    tocs = sorted(
-        directory.glob("_MAIN_*.toc"),
-        key=lambda p: int(p.stem.rsplit("_", 1)[-1]) if p.stem.rsplit("_", 1)[-1].isdigit() else -1,
-    )
-    try:
-        toc = TOC.read(storage, "MAIN")
-    except Exception:
-        return tocs[-1] if tocs else directory
-    for segment in toc.segments:
-        try:
-            SegmentReader(storage, toc.schema, segment).close()
-        except Exception:
-            return next(iter(sorted(directory.glob(f"*{segment.segment_id()}*"))), directory)
-    return directory

@@ -1,6 +1,8 @@
 """Which versions of a topic document of the history index (`kb.index.history`) a query
 matches: each version's words stand from position ``k * STRIDE`` on, so a query is evaluated
-on the positions of each version, not on the whole document."""
+on the positions of each version, not on the whole document, read from a word's postings
+(its matcher stepped to each topic asked about). Engine machinery: the search side
+(`kb.search.history`) says which topics to check, and in which order."""
 
 from __future__ import annotations
 
@@ -8,9 +10,12 @@ from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from kb.engine import memo
-from kb.engine.searching import Searcher, TermNotFound, query
-from kb.layout import STRIDE, Span
+from whoosh import query
+from whoosh.reading import TermNotFound
+from whoosh.searching import Searcher
+
+from kb.kept import Kept
+from kb.layout import STRIDE
 
 
 class Positions:
@@ -108,12 +113,12 @@ def matcher(
     raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
 
 
-def rarity(searcher: Searcher) -> Callable[[query.Query], float]:
+def rarity(searcher: Searcher, kept: Kept[float]) -> Callable[[query.Query], float]:
     """How many postings a query's words hold in the index of ``searcher`` (each word's
     occurrences, over the fields it is searched in): what checking it reads. Each word's
-    count is read once per searcher (`kb.search.memo`)."""
+    count is read once, into ``kept`` (the table the searchers of one index share:
+    `kb.search.memo`, ``frequency``)."""
     reader = searcher.reader()
-    kept = memo.of(searcher).frequency
 
     def cost(built: query.Query) -> float:
         if isinstance(built, query.Term):
@@ -233,8 +238,3 @@ def loosened(built: query.Query) -> query.Query:
     if built.is_leaf():
         return built
     return built.apply(loosened)
-
-
-def in_force(span: Span, day: int | None) -> bool:
-    """Whether a version was in force on ``day`` (every version when None)."""
-    return day is None or span[1] <= day < span[2]

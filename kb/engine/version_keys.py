@@ -1,14 +1,14 @@
 """Which versions of every topic of the history index a query matches, found as arrays.
 
 A topic document of the history index (`kb.index.history`) holds each version's words from
-position ``k * STRIDE`` on. `kb.search.matching` checks one topic at a time, decoding each
+position ``k * STRIDE`` on. `kb.engine.version_matching` checks one topic at a time, decoding each
 word's positions there, and a search (as of a past date above all) checks hundreds of
 topics to find the few it shows. Here each word's positions in all the topics are decoded
 at once, from the postings a search read whole (`kb.search.bulk`), and kept for the searches
 that follow (`DECODED`, shared by the threads, as `kb.engine.postings.KEPT` is); the query is
 evaluated on sorted arrays of keys, ``topic document * VERSIONS + version``: a word's keys,
 a phrase's (its words at consecutive positions), And as intersection, Or as union, AndNot as
-difference. The answer is `kb.search.matching`'s, topic by topic (`tests/test_history_search.py`
+difference. The answer is `kb.engine.version_matching`'s, topic by topic (`tests/test_history_search.py`
 compares them on every query of the benchmark). Over an index an add has layered (several
 segments) a word's postings are those of its segments joined (`kb.search.bulk.scored`), as the
 search read them. A word whose postings were not read whole raises `Unsupported`: the caller
@@ -28,13 +28,14 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
+from whoosh import query
+from whoosh.searching import Searcher
 
 from kb.engine.postings import NONE, Ids, Read, held_in, phrase_starts, positions_in, segment_of
-from kb.engine.searching import Searcher, query
 from kb.errors import Unsupported
 from kb.kept import Kept
 from kb.layout import STRIDE
-from kb.search.validity import InForce
 
 SHIFT = STRIDE.bit_length() - 1
 """A position's version: the position shifted right by this much (`STRIDE` is a power of two,
@@ -46,14 +47,18 @@ ENABLED = True
 DECODED: Kept[tuple[Ids, Ids]] = Kept(40 << 20, lambda found: found[0].nbytes + found[1].nbytes)
 """Words' positions in all their topic documents, decoded: 40 MiB at most (as `KEPT`), the least
 recently asked dropped."""
+Held = tuple[npt.NDArray[np.bool_], Ids]
+"""The versions in force on a date: whether each version of the index is (by its place), and
+where each topic document's versions begin (`kb.search.validity.InForce`'s ``versions`` and its
+validity's ``first``)."""
 
 
 class VersionKeys:
     """The versions a query matches in the topics of ``searcher``'s index, from
     the postings a search read whole (``read``: `kb.search.budget.Work.postings`). ``cost``
-    (`kb.search.matching.rarity`) orders the parts that must all match, the rarest first.
+    (`kb.engine.version_matching.rarity`) orders the parts that must all match, the rarest first.
 
-    With ``held`` (the versions in force on a date: `kb.search.validity.InForce`), only the
+    With ``held`` (the versions in force on a date: `Held`), only the
     versions in force: each word's positions are narrowed to them (once a search) before the
     query's parts are combined, on a few hundredths of the positions (a version matches or not
     by its own positions alone, so the versions found are those in force the whole query matches)."""
@@ -63,7 +68,7 @@ class VersionKeys:
         searcher: Searcher,
         read: dict[Any, Read],
         cost: Callable[[query.Query], float],
-        held: InForce | None = None,
+        held: Held | None = None,
     ) -> None:
         self.schema, self.key, self.read, self.cost = searcher.schema, id(searcher), read, cost
         self.state = state_of(searcher)
@@ -120,11 +125,12 @@ class VersionKeys:
             return narrowed
         return self._decoded(fieldname, raw, field, entry)
 
-    def _narrowed(self, held: InForce, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
+    def _narrowed(self, held: Held, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
         """A word's positions (`positions`) in the versions ``held`` only: those of every topic
         (`DECODED`) narrowed."""
         docnums, places = self._decoded(fieldname, raw, field, entry)
-        inside = held.versions[held.validity.first[docnums] + (places >> SHIFT)]
+        versions, first = held
+        inside = versions[first[docnums] + (places >> SHIFT)]
         return docnums[inside], places[inside]
 
     def _decoded(self, fieldname: str, raw: bytes, field: Any, entry: Read) -> tuple[Ids, Ids]:
