@@ -1,4 +1,4 @@
-"""Search answers with and without the bulk evaluation of postings (`kb.search.bulk`), side by side.
+"""Search answers with and without the bulk evaluation of postings (`kb.engine.bulk`), side by side.
 
 Run: ``.venv/bin/python bench/answers.py KB_DIRECTORY [--record FILE | --compare FILE]``. For
 every query of the relevance sets (`bench/relevance.toml`, `bench/relevance-heldout.toml`) and
@@ -32,9 +32,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from common import QUERIES  # noqa: E402
 
+from kb.engine import bulk  # noqa: E402
 from kb.paths import INDEX_DIR, current  # noqa: E402
 from kb.query import KnowledgeBase  # noqa: E402
-from kb.search import bulk, history  # noqa: E402
+from kb.search import history  # noqa: E402
 
 BENCH = {
     **QUERIES,

@@ -1,4 +1,4 @@
-"""Postings evaluated in bulk (`kb.search.bulk`) give Whoosh's own matches, scores and answers.
+"""Postings evaluated in bulk (`kb.engine.bulk`) give Whoosh's own matches, scores and answers.
 
 For every query of the relevance sets and of the benchmark (`bench/answers.py`), on the
 bundled library, the history fixture library and five months of the stress benchmark
@@ -24,11 +24,10 @@ from test_history_search import bench_module
 from whoosh import index
 
 from helpers import PARTS, part_of
-from kb.engine import budget
+from kb.engine import budget, bulk
 from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk
 from kb.search.plans import built_query, most_words_query, prepared
 from kb.search.questions import read_query
 
@@ -135,7 +134,7 @@ def test_a_snippet_is_whooshs_highlight(request: pytest.FixtureRequest, library:
             if built is None:
                 continue
             for hit in searcher.search(built, limit=10, terms=True):
-                marked = snippet(hit)  # through the tokens of kb.fused
+                marked = snippet(hit)  # through the tokens of kb.engine.fused
                 hit.results.highlighter = highlight.Highlighter(
                     fragmenter=highlight.ContextFragmenter(maxchars=240, surround=60),
                     scorer=EarlierOnTies(),

@@ -16,12 +16,11 @@ from whoosh.codec.whoosh3 import W3LeafMatcher
 from whoosh.lang.porter import stem
 from whoosh.query import Term
 
-from kb.engine import postings
+from kb.engine import bulk, postings
 from kb.engine.postings import Postings
 from kb.kept import Kept, Pool
 from kb.paths import INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk
 
 
 def _read(root: Path, words: list[bytes] | None = None) -> dict[bytes, Postings]:

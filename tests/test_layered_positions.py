@@ -15,13 +15,12 @@ import shutil
 from pathlib import Path
 
 from helpers import FIXTURES, SEEDS
-from kb.engine import budget
+from kb.engine import budget, bulk
 from kb.engine import version_matching as matching
 from kb.ingest.library import add_document
 from kb.ingest.pipeline import build
 from kb.paths import INDEX_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk
 from kb.search.plans import built_query
 from kb.search.questions import read_query
 

@@ -19,7 +19,7 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb.engine import budget, memo
+from kb.engine import budget, bulk, memo
 from kb.engine.planning import engine_query
 from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
 from kb.engine.version_matching import rarity
@@ -27,7 +27,7 @@ from kb.ingest.pipeline import build
 from kb.paths import CURRENT_DIR, INDEX_DIR, current
 from kb.plan import And, Or
 from kb.query import KnowledgeBase
-from kb.search import bulk, validity
+from kb.search import validity
 from kb.search.plans import built_query, together, word_query
 from kb.search.questions import read_query
 
@@ -109,7 +109,7 @@ def test_searches_over_two_segments_do_what_a_full_builds_do(
     - check their candidate spellings' fit (`kb.search.plans.together`) from the postings read
       whole: Whoosh's filter of deleted documents is never stepped (before: 1,610 of its steps,
       145,000 on the 90k stress library after 30 adds; a full build has none);
-    - look each word up once per search, as over one segment (`kb.search.bulk.Evaluation._term`:
+    - look each word up once per search, as over one segment (`kb.engine.bulk.Evaluation._term`:
       before, once per segment, 54,356 against 27,178)."""
     layered, full = built
     ours, done = searched(layered, owner, name)

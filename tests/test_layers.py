@@ -177,11 +177,10 @@ RE_EXPORTS = {"kb.engine.searching", "kb.engine.storage"}
 searchers, schema fields, index files): what takes them builds Whoosh's objects itself."""
 
 STILL_TAKING_WHOOSH = {
-    # the search side: Whoosh's query nodes, matchers, collectors, searchers and highlighter,
-    # until they run the plan of our own (`kb.plan`, issue 53) the planner makes, as the
-    # planner (`kb.search.plans`) no longer takes them
-    "kb.search.bulk", "kb.search.history", "kb.search.in_force", "kb.search.positions",
-    "kb.search.searchers",
+    # the search side's policy, still holding Whoosh's searcher (all three), its hits and
+    # results (`in_force`) and its queries (`history`: a plan's expansion within the budget),
+    # until an open index of the engine's own answers them in plain data (issue 53)
+    "kb.search.history", "kb.search.in_force", "kb.search.searchers",
 }  # fmt: skip
 """The modules outside the engine that still take Whoosh's objects through `RE_EXPORTS`: a list
 that only shrinks (a module that stops taking them leaves it, no module joins it)."""

@@ -11,10 +11,10 @@ from test_engine_bulk import TEXTS
 from whoosh.reading import SegmentReader
 from whoosh.searching import Results
 
-from kb.engine import budget
+from kb.engine import budget, bulk
 from kb.paths import CURRENT_DIR, current
 from kb.query import KnowledgeBase
-from kb.search import bulk, restating
+from kb.search import restating
 from kb.search.plans import built_query
 from kb.search.questions import read_query
 

@@ -69,7 +69,7 @@ class Work:
     left_out: list[str] = field(default_factory=list)
     """Query parts not searched (over `PARTS` or `TERMS`)."""
     postings: dict[Any, Any] = field(default_factory=dict)
-    """The postings read whole (`kb.search.bulk`), shared by the passes of the search."""
+    """The postings read whole (`kb.engine.bulk`), shared by the passes of the search."""
 
 
 def expand(built: query.Query, reader: Any, work: Work) -> query.Query:

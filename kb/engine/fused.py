@@ -46,7 +46,7 @@ split into words once, not each time an answer shows it; the threads share them.
 
 
 def _layout_bytes(kept: tuple[str, Any]) -> int:
-    """What a text's tokens kept for snippets weigh (`kb.search.passages`): the text, and five
+    """What a text's tokens kept for snippets weigh (`kb.engine.passages`): the text, and five
     tuples of as many numbers as tokens (at most 28 bytes each, and 8 for its place); the terms'
     texts are the analyser's own, counted in `FusedAnalyzer.weighs`."""
     text, layout = kept
@@ -73,7 +73,7 @@ class FusedAnalyzer:
         """What `terms` and `single` weigh, in bytes: both start afresh beyond `TERMS`."""
         self._lock = threading.Lock()
         self.layouts: Kept[tuple[str, Any]] = Kept(LAYOUTS, _layout_bytes)
-        """(text, merged) -> the text and its tokens, as a snippet measures them (`kb.search.passages`)."""
+        """(text, merged) -> the text and its tokens, as a snippet measures them (`kb.engine.passages`)."""
 
     def analysed(self, raw: str) -> Terms:
         """What the chain makes of the raw word ``raw`` (as `kb.engine.analysers.FoldFilter` does, then

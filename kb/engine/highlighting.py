@@ -43,7 +43,7 @@ def snippet(hit: Hit) -> str:
 TEXT_CHAIN = text_analyzer()
 """The analyser of the text field of the index of the versions in force (`kb.index.writer`)."""
 TEXT_TOKENS = FusedAnalyzer(stemmed=True)
-"""`TEXT_CHAIN` in one pass (`kb.fused`): the same tokens, for a third of the cost."""
+"""`TEXT_CHAIN` in one pass (`kb.engine.fused`): the same tokens, for a third of the cost."""
 
 
 def _marked(hit: Hit, field: Any) -> str:

@@ -44,7 +44,7 @@ def _table(most: int, weight: Callable[[Value], int]) -> Kept[Value]:
 
 @dataclass
 class Memo:
-    """The tables of one index's searchers: terms' scored postings (`kb.search.bulk.scored`,
+    """The tables of one index's searchers: terms' scored postings (`kb.engine.bulk.scored`,
     16 MiB at most), the history index's versions and their days in force
     (`kb.search.validity.Validity`, 16 MiB: about 1.3 MiB for 90,000 versions; with them each
     document's key ordering equal scores, `kb.engine.steady.order_keys`) and terms'

@@ -2,7 +2,7 @@
 its chain of generators.
 
 A snippet (`kb.engine.highlighting`, `kb.search.history.mark`) is Whoosh's highlighting of a hit's
-text: its tokens (`kb.fused.FusedAnalyzer`) marked when their term is one the query matched,
+text: its tokens (`kb.engine.fused.FusedAnalyzer`) marked when their term is one the query matched,
 consecutive overlapping marks merged for a hit of the index in force (``Highlighter``'s
 ``_merge_matched_tokens``; Whoosh's ``highlight`` function, used over every version, does not), cut into
 passages around the marks (``ContextFragmenter``: ``MAXCHARS`` at most, ``SURROUND`` of context,
@@ -73,7 +73,7 @@ def _leaping(text: str, words: frozenset[str], analyzer: FusedAnalyzer, merge: b
     """`_passages` of the text's tokens (``merge``: `_merged` first), found from the marks alone:
     the tokens between them are not walked one by one, the passage around a mark is measured
     on the running sum of the tokens' lengths (the text's tokens measured once, `_layout`, and
-    kept: `kb.fused.LAYOUTS`). The passages no mark is in (they never score) are left out. None for a
+    kept: `kb.engine.fused.LAYOUTS`). The passages no mark is in (they never score) are left out. None for a
     text this cannot measure so, whose tokens `_passages` walks: a
     word longer than `SURROUND`, or reaching past `CHARLIMIT`, or, to be merged, a word of
     several terms (a hyphenated word's parts) or two words with nothing between them."""

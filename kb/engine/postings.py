@@ -1,8 +1,8 @@
 """Postings read whole: a term's document numbers, weights and encoded positions in arrays
 (`postings`), kept for the searches that follow (`KEPT`), and the positions they hold
 (`positions_in`, `decoded`, `phrase_starts`), for the bulk evaluation of queries
-(`kb.search.bulk`) and the positions of words in topic documents (`placed`, for
-`kb.search.positions`).
+(`kb.engine.bulk`) and the positions of words in topic documents (`placed`, for
+`kb.engine.positions`).
 Whoosh's own readers decode a block of postings at a time; here every block of a term is
 decoded at once, and positions are decoded (as Whoosh's ``Positions`` format does) only for the documents asked about.
 """

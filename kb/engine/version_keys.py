@@ -4,13 +4,13 @@ A topic document of the history index (`kb.index.history`) holds each version's 
 position ``k * STRIDE`` on. `kb.engine.version_matching` checks one topic at a time, decoding each
 word's positions there, and a search (as of a past date above all) checks hundreds of
 topics to find the few it shows. Here each word's positions in all the topics are decoded
-at once, from the postings a search read whole (`kb.search.bulk`), and kept for the searches
+at once, from the postings a search read whole (`kb.engine.bulk`), and kept for the searches
 that follow (`DECODED`, shared by the threads, as `kb.engine.postings.KEPT` is); the query is
 evaluated on sorted arrays of keys, ``topic document * VERSIONS + version``: a word's keys,
 a phrase's (its words at consecutive positions), And as intersection, Or as union, AndNot as
 difference. The answer is `kb.engine.version_matching`'s, topic by topic (`tests/test_history_search.py`
 compares them on every query of the benchmark). Over an index an add has layered (several
-segments) a word's postings are those of its segments joined (`kb.search.bulk.scored`), as the
+segments) a word's postings are those of its segments joined (`kb.engine.bulk.scored`), as the
 search read them. A word whose postings were not read whole raises `Unsupported`: the caller
 then checks topic by topic.
 
@@ -55,7 +55,7 @@ validity's ``first``)."""
 
 class VersionKeys:
     """The versions a query matches in the topics of ``searcher``'s index, from
-    the postings a search read whole (``read``: `kb.search.budget.Work.postings`). ``cost``
+    the postings a search read whole (``read``: `kb.engine.budget.Work.postings`). ``cost``
     (`kb.engine.version_matching.rarity`) orders the parts that must all match, the rarest first.
 
     With ``held`` (the versions in force on a date: `Held`), only the

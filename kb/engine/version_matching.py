@@ -117,7 +117,7 @@ def rarity(searcher: Searcher, kept: Kept[float]) -> Callable[[query.Query], flo
     """How many postings a query's words hold in the index of ``searcher`` (each word's
     occurrences, over the fields it is searched in): what checking it reads. Each word's
     count is read once, into ``kept`` (the table the searchers of one index share:
-    `kb.search.memo`, ``frequency``)."""
+    `kb.engine.memo`, ``frequency``)."""
     reader = searcher.reader()
 
     def cost(built: query.Query) -> float:

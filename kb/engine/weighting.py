@@ -57,7 +57,7 @@ def _live_in(leaf: Any, fieldname: str, text: Any) -> int:
     """`live_frequency` in one segment with deletions."""
     field = leaf.schema[fieldname]
     raw = text if isinstance(text, bytes) else field.to_bytes(text)
-    try:  # kept as the scoring keeps them (`kb.search.bulk`)
+    try:  # kept as the scoring keeps them (`kb.engine.bulk`)
         ids, _, _ = read_whole(leaf, fieldname, raw, field.format.supports("positions"))
     except Unsupported:  # postings this reader cannot read whole: walked one by one
         return sum(1 for _ in leaf.postings(fieldname, raw).all_ids())  # the deleted filtered out

@@ -184,8 +184,8 @@ def extend_indexes(
     more open files an add). The first segment is never merged with the rest: a merge into one
     segment without deletions leaves its documents in another order than a full build's, and a
     search orders documents of equal score by document number in such an index
-    (`kb.search.bulk.best`), as it rightly does in a full build's; over two segments it orders
-    them as a full build would (`kb.search.steady`)."""
+    (`kb.engine.bulk.best`), as it rightly does in a full build's; over two segments it orders
+    them as a full build would (`kb.engine.steady`)."""
     rewritten_topics = {versions[n - 1].topic for n in touched | set(before)}
     if worn(previous / INDEX_DIR):
         write_history(build / INDEX_DIR, (version_document(v, topics, card_names, seen) for v in versions))

@@ -1,6 +1,7 @@
 """The search side: a query as read (`questions`), planned within a budget (`plans`: a plan of our
 own, `kb.plan`, made the engine's queries by `kb.engine.planning`; `kb.engine.budget`), run over the
-versions in force (`in_force`) or every version (`history`, `matching`), scored
+versions in force (`in_force`) or every version (`history`; a topic's matching versions:
+`kb.engine.version_matching`), evaluated in bulk (`kb.engine.bulk`), scored
 (`kb.engine.weighting`), alike whatever the index's segments (`kb.engine.steady`), with snippets
 (`kb.engine.highlighting`) and autocomplete (`completion`), on each thread's own searchers (`searchers`)."""
 

@@ -13,7 +13,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator
 
-from kb.engine import budget, memo, version_keys
+from kb.engine import budget, bulk, memo, version_keys
 from kb.engine.fused import FusedAnalyzer
 from kb.engine.passages import marked
 from kb.engine.planning import engine_query
@@ -23,13 +23,13 @@ from kb.engine.steady import SteadyAll, SteadyTop, steady
 from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
 from kb.engine.version_matching import Positions, Words, loosened, matcher, rarity
 from kb.errors import Unsupported
-from kb.search import bulk, validity
+from kb.search import validity
 from kb.search.plans import RERANK, most_words_query, prepared, whole_query
 from kb.search.questions import Typed
 
 MARKING = FusedAnalyzer(joined=False, stemmed=True)
 """The text analyser of queries (`kb.search.plans.TEXT`) in one pass, remembering each raw word's
-terms (`kb.fused`): a snippet gets the very tokens that analyser gives, for a third of the
+terms (`kb.engine.fused`): a snippet gets the very tokens that analyser gives, for a third of the
 cost. Its table, shared by the threads, only ever gains a word's one possible entry (a
 dict's get and set are atomic), and holds at most the words of the texts it has marked."""
 BATCH = 8
@@ -245,7 +245,7 @@ def _found(table: validity.Validity, docnum: int, which: list[int], score: float
 
 def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
     """The ``depth`` topic documents ``loose`` scores best (all when None), best first (ties:
-    the topic of the earlier first version first, `kb.search.steady`), as (document number, score).
+    the topic of the earlier first version first, `kb.engine.steady`), as (document number, score).
 
     Asking for the best few is much cheaper than scoring every topic: Whoosh then drops the
     parts of the query that can no longer lift a topic into the best ``depth`` (a word's
@@ -271,5 +271,5 @@ def text_terms(built: query.Query) -> set[str]:
 
 def mark(text: str, terms: set[str]) -> str:
     """The snippet of ``text`` with ``terms`` marked, as Whoosh's ``highlight`` function makes it
-    (`kb.search.passages`: the marks of a hyphenated word's parts each apart)."""
+    (`kb.engine.passages`: the marks of a hyphenated word's parts each apart)."""
     return marked(text, frozenset(terms), MARKING, merge=False)

@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING, Any
 
 from kb.analysis import fold_word
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
-from kb.engine import budget, memo
+from kb.engine import budget, bulk, memo
 from kb.engine.highlighting import snippet
 from kb.engine.planning import engine_query
 from kb.engine.searching import Hit, Searcher, query
 from kb.engine.steady import steady
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
-from kb.search import bulk
 from kb.search import history as history_search
 from kb.search.plans import (
     NAMES,
@@ -103,7 +102,7 @@ def _named(
     the word that matches the fewest documents is what the question is about, and its entry
     answers it though it lacks the other words. A common word ("ship", "outpost") names nothing
     so (`names`). The terms of the hits' headwords are kept for the searches that follow
-    (`kb.search.memo`)."""
+    (`kb.engine.memo`)."""
     word, rarest = bulk.rarest(searcher, planned.words, work)
     hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
     headwords = memo.of(searcher).headwords

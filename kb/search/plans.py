@@ -1,6 +1,6 @@
 """How a query as read (`kb.search.questions.Typed`) becomes a plan of our own (`kb.plan`): the
 fields a plain word may match, phrases and field restrictions, prefixes, exclusions, all within
-the budget of leaf terms (`kb.search.budget`). Both the search of the versions in force
+the budget of leaf terms (`kb.engine.budget`). Both the search of the versions in force
 (`kb.search.in_force`) and the search of history (`kb.search.history`) run these plans, as the
 engine's queries (`kb.engine.planning.engine_query`).
 """
@@ -11,12 +11,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.engine import budget
+from kb.engine import budget, bulk
 from kb.engine.analysers import name_analyzer, text_analyzer
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
-from kb.search import bulk
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 
@@ -97,7 +96,7 @@ def _either(word: str, typed: Typed) -> Node | None:
 def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:
     """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
     in any searchable field): how well a candidate spelling fits the rest of a query. Counted
-    from the postings the searches read whole (`kb.search.bulk`, kept for the searcher's index,
+    from the postings the searches read whole (`kb.engine.bulk`, kept for the searcher's index,
     the deleted documents masked out as they are read), not by Whoosh's matchers, which step
     over an add's deleted documents one posting at a time."""
     wanted = word_query(word)

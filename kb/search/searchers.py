@@ -43,7 +43,7 @@ class Searchers:
         self._totals: dict[tuple[str, str], int] = {}
         """The indexes' field lengths summed over the live documents of each segment (`kb.engine.weighting`)."""
         self._memos = {name: memo.Memo() for name in (INDEX_DIR, CURRENT_DIR)}
-        """What each index told a search (`kb.search.memo`), shared by every thread's searchers of it."""
+        """What each index told a search (`kb.engine.memo`), shared by every thread's searchers of it."""
 
     def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),

@@ -2,7 +2,7 @@
 postings as a search read them whole (`kb.engine.postings`) when it did: where each of the
 documents asked about stands in them is looked up for all at once (`kb.engine.postings.placed`;
 over an index an add has layered, in the postings of its segments joined:
-`kb.search.bulk.scored`), and the versions a word's positions fall in are found once."""
+`kb.engine.bulk.scored`), and the versions a word's positions fall in are found once."""
 
 from __future__ import annotations
 

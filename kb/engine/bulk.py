@@ -23,6 +23,7 @@ import numpy as np
 
 from kb.engine import budget, memo
 from kb.engine.planning import engine_query
+from kb.engine.positions import Positions
 from kb.engine.postings import (
     NONE,
     ZERO,
@@ -40,7 +41,6 @@ from kb.engine.weighting import LengthScorer
 from kb.errors import Unsupported
 from kb.kept import Kept, sized
 from kb.plan import Node
-from kb.search.positions import Positions
 
 __all__ = ["Positions", "Read", "Unsupported", "best", "count", "evaluate", "hits", "ranked"]
 
@@ -165,7 +165,7 @@ class Evaluation:
 
 def scored(searcher: Searcher, fieldname: str, raw: bytes) -> Read:
     """The postings of the term ``raw`` in ``fieldname`` over the whole of ``searcher``'s index
-    read whole and scored: kept for the searcher (`kb.search.memo`), since its scores depend
+    read whole and scored: kept for the searcher (`kb.engine.memo`), since its scores depend
     only on the index the searcher reads. Over an index of several segments (an add's beside
     the full build's) each segment's postings are scored as Whoosh scores them there (its own
     lengths) and joined in document order (each shifted by its segment's first document). The
@@ -286,7 +286,7 @@ def best(
     """The ``depth`` best (document, score) of ``found`` (all when None), higher scores first,
     equal scores in document order; only documents in ``allowed`` (sorted) when given. Over an
     index an add has layered (several segments, deleted documents) equal scores are ordered as a
-    full build's document numbers order them (`kb.search.steady.order_key`, the keys read once
+    full build's document numbers order them (`kb.engine.steady.order_key`, the keys read once
     per index state: `order_keys`), sorted as arrays, so that an add answers exactly as a full build."""
     ids, scores = found.ids, found.scores
     if allowed is not None:
