@@ -15,7 +15,7 @@ from kb.analysis import name_analyzer, text_analyzer
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
-from kb.search import budget, bulk
+from kb.search import budget, bulk, players
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 
@@ -77,7 +77,7 @@ def _either(word: str, typed: Typed) -> Node | None:
     """A word (or its inflections in names), or the compound it makes with its neighbour, or its
     negation by ``un-`` (`kb.search.questions.Typed.opposite`), or its other spelling as a number
     (``zero``: 0, `kb.search.questions.Typed.numeral`), or another spelling as likely of a
-    corrected word."""
+    corrected word; and, at a lower weight, the words its game's rules use for it (`kb.search.players`)."""
     alone = word_query(word, typed.inflected.get(word))
     others = [
         word_query(w, typed.inflected.get(w))
@@ -89,8 +89,19 @@ def _either(word: str, typed: Typed) -> Node | None:
         ]
         if w
     ]
+    spoken = [q for q in (said_query(w) for w in typed.players.get(word, [])) if q is not None]
+    if spoken:
+        others.append(Or(tuple(spoken), boost=players.WEIGHT))
     found = [q for q in [alone, *others] if q is not None]
     return (Or(tuple(found)) if len(found) > 1 else found[0]) if alone is not None else None
+
+
+def said_query(words: str) -> Node | None:
+    """One of a word's alternatives in its game's rules (`kb.search.players`): a word as a plain word
+    is searched, words in a row as a phrase."""
+    if len(analysed(TEXT, words)) > 1:
+        return clause_query(Clause(words, None, True, False))
+    return word_query(words)
 
 
 def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:
