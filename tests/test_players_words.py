@@ -8,18 +8,35 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
 
-from helpers import SHARED, one_release
+from helpers import ROOT, SHARED, one_release
+from kb.engine.planning import engine_query
 from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search import players
+from kb.search.plans import _either
+from kb.search.questions import read_query
 from web.app import create_app
 from web.cli.main import main
+from web.export.pages import export
+
+sys.path.insert(0, str(ROOT / "bench"))
+from offline_parity import NODE, compare
 
 RELEASE = SHARED / "lorcana-cr" / "lorcana-cr-2026-04-30-v2.1.0.txt"
+QUESTIONS = [
+    "how do mulligans work",
+    "can I untap a creature",
+    "what happens when a creature dies",
+    "can I attack the turn a character is played",
+    "ready exerted character",
+]
+"""Questions in a Magic player's words (and one in Lorcana's), each answered alike by the server and
+the export ("can I attack ...": the server's second and first when it left out the weight of "challenge")."""
 real = pytest.mark.skipif(not RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
 
 
@@ -30,6 +47,13 @@ def test_each_games_file_reads_whole() -> None:
     assert magic["cmc"] == ("mana value", "converted mana cost")
     assert len(lorcana) == 40 and len(magic) == 22  # a key per word of the files, keyed by its stem
     assert players.table("chess") == {} and players.table("../mtg") == {}
+
+
+def test_an_alternative_weighs_half_of_the_word_typed() -> None:
+    typed = read_query("attack")
+    typed.players = players.alternatives("lorcana", typed.words)
+    built = engine_query(_either("attack", typed))  # Whoosh drops the boost of an Or of one part: put on each word
+    assert {(t.text, t.boost) for t in built.leaves()} == {("attack", 1.0), ("challenge", 0.5), ("challeng", 0.5)}
 
 
 def test_a_word_gets_its_games_alternatives_inflected_and_only_in_that_game() -> None:
@@ -111,3 +135,16 @@ def test_the_page_and_the_command_line_say_what_was_also_searched(lorcana_root: 
     with contextlib.redirect_stdout(out):
         main(["search", "mulligan", "--kb", str(lorcana_root), "--game", "lorcana", "--json"])
     assert json.loads(out.getvalue())["also_searched"] == {"mulligan": ["alter"]}
+
+
+@real
+@pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
+def test_the_export_searches_the_players_words_as_the_server_does(lorcana_root: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    export(lorcana_root, site)
+    index = json.loads((site / "search-index.json").read_text(encoding="utf-8"))
+    assert index["players"]["lorcana"]["tap"] == ["exert"] and list(index["players"]) == ["lorcana"]
+    assert index["players_weight"] == players.WEIGHT
+    compared = compare(lorcana_root, site, QUESTIONS, game="lorcana")
+    assert [c.query for c in compared if not c.same_top3] == []
+    assert compared[0].offline[:1] == compared[0].server[:1] and compared[0].server  # mulligans: found at all

@@ -7,6 +7,7 @@ engine's queries (`kb.engine.planning.engine_query`).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -89,11 +90,19 @@ def _either(word: str, typed: Typed) -> Node | None:
         ]
         if w
     ]
-    spoken = [q for q in (said_query(w) for w in typed.players.get(word, [])) if q is not None]
-    if spoken:
-        others.append(Or(tuple(spoken), boost=players.WEIGHT))
+    others += [weighted(q, players.WEIGHT) for q in map(said_query, typed.players.get(word, [])) if q is not None]
     found = [q for q in [alone, *others] if q is not None]
     return (Or(tuple(found)) if len(found) > 1 else found[0]) if alone is not None else None
+
+
+def weighted(node: Node, weight: float) -> Node:
+    """``node`` with each of its words' scores times ``weight``: the boost is put on the leaves,
+    as Whoosh leaves out the boost of an ``Or`` or ``And`` of one part."""
+    if isinstance(node, Term | Phrase | Prefix):
+        return dataclasses.replace(node, boost=node.boost * weight)
+    if isinstance(node, And | Or):
+        return dataclasses.replace(node, parts=tuple(weighted(part, weight) for part in node.parts))
+    return AndNot(weighted(node.kept, weight), node.excluded)
 
 
 def said_query(words: str) -> Node | None:
