@@ -101,6 +101,8 @@ def test_a_magic_players_word_finds_lorcanas_rule(lorcana: KnowledgeBase) -> Non
     # holds no word near it, so nothing was found before
     answer = lorcana.search("how do mulligans work", game="lorcana", limit=3)
     assert topics(answer)[0] == "lorcana:2-2-2"
+    every = lorcana.search("how do mulligans work", game="lorcana", limit=3, every_version=True)
+    assert topics(every)[0] == "lorcana:2-2-2"  # the history index, planned alike
     assert answer["also_searched"] == {"mulligans": ["alter"]}
     assert answer["unmatched"] == ["work"] and answer["corrected"] is None  # "mulligans" matched, not mended
     # words in a row: 1.10.1.1 "... can't contain more than 4 cards with the same full name"
