@@ -40,8 +40,15 @@ if "editable_wheel" in sys.argv:
     )
 else:
     setup(
-        packages=[f"{HOME}.{name}" for name in [*found, *data_folders("data", "web/templates", "web/static")]],
+        packages=[
+            f"{HOME}.{name}"
+            for name in [*found, *data_folders("data", "web/templates", "web/static", "kb/search/words")]
+        ],
         package_dir={f"{HOME}.{top}": top for top in TOPS} | {f"{HOME}.data": "data"},
-        package_data={f"{HOME}.web": ["templates/**/*", "static/*"], f"{HOME}.data": ["**/*"]},
+        package_data={
+            f"{HOME}.web": ["templates/**/*", "static/*"],
+            f"{HOME}.data": ["**/*"],
+            f"{HOME}.kb.search.words": ["*.toml"],  # each game's players' words (kb.search.players)
+        },
         entry_points={"console_scripts": [f"rulings = {HOME}.web.cli.program:program"]},
     )

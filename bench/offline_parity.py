@@ -38,8 +38,9 @@ files.forEach(function (file) { require(file); });
 const engine = window.RulingsSearch;
 const index = new engine.Index(JSON.parse(fs.readFileSync(process.argv[process.argv.length - 1], "utf8")));
 const queries = JSON.parse(fs.readFileSync(0, "utf8"));
-const out = queries.map(function (q) {
-  return engine.ask(index, q, { limit: 10 }).hits.map(function (h) { return h.doc.id; });
+const out = queries.map(function (q) {  // a query, or [query, game]
+  const asked = typeof q === "string" ? [q, ""] : q;
+  return engine.ask(index, asked[0], { limit: 10, game: asked[1] }).hits.map(function (h) { return h.doc.id; });
 });
 process.stdout.write(JSON.stringify(out));
 """
@@ -62,26 +63,29 @@ class Compared:
         return self.server[:1] == self.offline[:1]
 
 
-def offline_answers(site: Path, queries: list[str]) -> list[list[int]]:
-    """The version ids the export in ``site`` answers each query with (node running its search)."""
+def offline_answers(site: Path, queries: list[str], game: str | None = None) -> list[list[int]]:
+    """The version ids the export in ``site`` answers each query with (node running its search;
+    within ``game``, as a judge picks it first)."""
     if NODE is None:
         raise RuntimeError("node is not installed")
     done = subprocess.run(
         [NODE, "-e", DRIVER, *map(str, SEARCH_JS), str(site / "search-index.json")],
-        input=json.dumps(queries), capture_output=True, text=True, check=True, timeout=600,
+        input=json.dumps([[q, game] for q in queries] if game else queries),
+        capture_output=True, text=True, check=True, timeout=600,
     )  # fmt: skip
     answers: list[list[int]] = json.loads(done.stdout)
     return answers
 
 
-def compare(kb_root: Path, site: Path, queries: list[str]) -> list[Compared]:
-    """The server's answer and the export's to each query."""
+def compare(kb_root: Path, site: Path, queries: list[str], game: str | None = None) -> list[Compared]:
+    """The server's answer and the export's to each query (within ``game``: None, every game)."""
     from kb.paths import current
     from kb.query import KnowledgeBase
 
     with KnowledgeBase(current(kb_root)) as kb:
-        server = [[hit["version"] for hit in kb.search(q, limit=10)["results"]] for q in queries]
-    return [Compared(q, s, o) for q, s, o in zip(queries, server, offline_answers(site, queries), strict=True)]
+        server = [[hit["version"] for hit in kb.search(q, game=game, limit=10)["results"]] for q in queries]
+    offline = offline_answers(site, queries, game)
+    return [Compared(q, s, o) for q, s, o in zip(queries, server, offline, strict=True)]
 
 
 def report(name: str, compared: list[Compared]) -> None:

@@ -54,6 +54,7 @@ def index(json_wanted: bool) -> Any:
         "start": 0,
         "more": False,
         "unmatched_note": None,
+        "also_searched": {},
         "weak": False,
     }
     limit = int_arg("limit", LIMIT, 1, MAX_LIMIT)

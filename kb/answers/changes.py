@@ -238,6 +238,10 @@ class OfflineIndex(TypedDict):
     boosts: dict[str, float]
     indexed: NotRequired[dict[str, dict[str, list[int]]]]
     card_lists: list[str]
+    players_weight: float
+    players: dict[str, dict[str, list[str]]]
+    """Each game of the copy declaring players' words -> its words' stems -> the rules' words for
+    them (`kb.search.players`)."""
 
 
 class SiteCard(TypedDict):

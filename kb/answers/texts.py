@@ -270,3 +270,5 @@ class SearchAnswer(TypedDict):
     """Some words matched nothing and every word matched is common (names no entry or card)."""
     unmatched_note: str | None
     """The sentence saying so, as the pages and the command line show it (None when all matched)."""
+    also_searched: dict[str, list[str]]
+    """A word typed -> the words its game's rules use for it, searched with it (`kb.search.players`)."""

@@ -29,6 +29,7 @@ from kb.engine.steady import steady
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import history as history_search
+from kb.search import players
 from kb.search.plans import (
     NAMES,
     RERANK,
@@ -166,6 +167,8 @@ def correct(typed: Typed, vocabulary: Vocabulary, fit: Callable[[str, list[str]]
     for word in typed.words:
         if len(spellings) >= budget.CORRECTED:
             break
+        if word in typed.players:  # a player's word for the rules' (`kb.search.players`)
+            continue
         others = [w for w in typed.words if w != word]
         if found := vocabulary.spellings(word, _with(fit, others) if others else None):
             spellings[word] = found
@@ -213,6 +216,7 @@ def search(
     limit, wanted = max(1, limit), min(budget.RESULTS, start + max(1, limit)) + 1  # one more: whether more follow
     on = None if every_version else (as_of or dt.date.today())
     typed = read_query(text)
+    typed.players = {} if exact else players.alternatives(game, typed.words)
     history = searchers.history_searcher(on)
     fixed = (
         None if exact or not typed.words else correct(typed, searchers.vocabulary(), fitting(searchers, history, on))
@@ -278,6 +282,7 @@ def search(
         "matched": words.matched,
         "weak": words.weak,
         "unmatched_note": said(words),
+        "also_searched": typed.players,
     }
 
 

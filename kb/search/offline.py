@@ -31,6 +31,8 @@ export time, so the browser only looks words up and scores as the server does
   that index is the one the server searches on the export's day: the card names a build
   linked and a table row's cells are in it and in no store;
 - ``card_lists``: the topics that are a rulebook's list of cards, not rulings (the deck page leaves them out).
+- ``players``: each game of the copy that declares players' words -> the stem of each word -> the
+  words its rules use for it (`kb.search.players`); ``players_weight``: their weight against the word typed.
 
 Words are folded as the server's index folds them (`kb.analysis.folded_words`: ``Cha'Joh`` =
 ``chajoh``, ``U.S.S.`` = ``uss``, ``Bio-ship`` = ``bioship``, ``bio``, ``ship``); the
@@ -52,6 +54,7 @@ from kb.engine.analysers import text_analyzer
 from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
+from kb.search import players
 from kb.search.questions import FILLER, NUMERALS
 from kb.search.restating import cited_rules, defined_term, restates, restating_documents
 from kb.texts import extra_text, see_texts
@@ -84,6 +87,12 @@ def index(parts: Parts, searchers: Searchers, on: dt.date) -> OfflineIndex:
         "numerals": made["numerals"],
         "boosts": made["boosts"],
         "card_lists": lists,
+        "players_weight": players.WEIGHT,
+        "players": {
+            game: {stem: list(others) for stem, others in said.items()}
+            for game in sorted({document["game"] for document in found})
+            if (said := players.table(game))
+        },
     }
     indexed = indexed_fields(searchers, on, found)
     if indexed is not None:

@@ -7,6 +7,7 @@ engine's queries (`kb.engine.planning.engine_query`).
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass, field
 from typing import Any
@@ -16,6 +17,7 @@ from kb.engine.analysers import name_analyzer, text_analyzer
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
+from kb.search import players
 from kb.search.questions import Clause, Typed
 from kb.vocabulary import series_kind
 
@@ -77,7 +79,7 @@ def _either(word: str, typed: Typed) -> Node | None:
     """A word (or its inflections in names), or the compound it makes with its neighbour, or its
     negation by ``un-`` (`kb.search.questions.Typed.opposite`), or its other spelling as a number
     (``zero``: 0, `kb.search.questions.Typed.numeral`), or another spelling as likely of a
-    corrected word."""
+    corrected word; and, at a lower weight, the words its game's rules use for it (`kb.search.players`)."""
     alone = word_query(word, typed.inflected.get(word))
     others = [
         word_query(w, typed.inflected.get(w))
@@ -89,8 +91,27 @@ def _either(word: str, typed: Typed) -> Node | None:
         ]
         if w
     ]
+    others += [weighted(q, players.WEIGHT) for q in map(said_query, typed.players.get(word, [])) if q is not None]
     found = [q for q in [alone, *others] if q is not None]
     return (Or(tuple(found)) if len(found) > 1 else found[0]) if alone is not None else None
+
+
+def weighted(node: Node, weight: float) -> Node:
+    """``node`` with each of its words' scores times ``weight``: the boost is put on the leaves,
+    as Whoosh leaves out the boost of an ``Or`` or ``And`` of one part."""
+    if isinstance(node, Term | Phrase | Prefix):
+        return dataclasses.replace(node, boost=node.boost * weight)
+    if isinstance(node, And | Or):
+        return dataclasses.replace(node, parts=tuple(weighted(part, weight) for part in node.parts))
+    return AndNot(weighted(node.kept, weight), node.excluded)
+
+
+def said_query(words: str) -> Node | None:
+    """One of a word's alternatives in its game's rules (`kb.search.players`): a word as a plain word
+    is searched, words in a row as a phrase."""
+    if len(analysed(TEXT, words)) > 1:
+        return clause_query(Clause(words, None, True, False))
+    return word_query(words)
 
 
 def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:

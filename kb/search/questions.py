@@ -179,6 +179,9 @@ class Typed:
     numeral: dict[str, str] = field(default_factory=dict)
     """A number -> its other spelling that the knowledge base holds (``zero`` -> 0), searched with
     it (`Vocabulary.numerals`)."""
+    players: dict[str, list[str]] = field(default_factory=dict)
+    """A word -> the words the game's rules use for it (``tap`` -> exert in Lorcana), searched with it
+    at a lower weight and never corrected (`kb.search.players`)."""
 
 
 def read_query(text: str) -> Typed:

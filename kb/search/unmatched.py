@@ -8,7 +8,8 @@ matched nothing and every word that did is a common one: a word of no headword a
 name (``work``, ``collection``), so the question's distinctive words found nothing.
 
 A word counts as matched when the library's vocabulary knows it or an inflection of it
-(`kb.search.questions.Vocabulary.knows`), or a correction or a compound replaced it.
+(`kb.search.questions.Vocabulary.knows`), or a correction or a compound replaced it, or its
+game's rules have a word for it (`kb.search.players`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def matched_words(typed: Typed, fixed: Typed | None, vocabulary: Vocabulary) -> 
         folded = fold_word(word)
         if not folded:
             continue
-        if word in mended or word in typed.joined or word in typed.numeral or vocabulary.knows(folded):
+        replaced = word in mended or word in typed.joined or word in typed.numeral or word in typed.players
+        if replaced or vocabulary.knows(folded):
             matched.append(word)
             named = named or word in mended or _named(folded, vocabulary)
         else:

@@ -465,6 +465,9 @@ def cmd_search(args: argparse.Namespace) -> int:
         print(f"Showing results for {answer['corrected']!r} (--exact searches for {answer['query']!r} as typed)")
     if answer["unmatched_note"]:
         print(answer["unmatched_note"])
+    if answer.get("also_searched"):
+        also = "; ".join(f"{word} as {' or '.join(others)}" for word, others in answer["also_searched"].items())
+        print(f"Also searched, in the game's own words: {also}.")
     first = answer["start"] + 1
     shown = f"results {first}-{first + len(answer['results']) - 1}" if answer["start"] else "result(s)"
     print(

@@ -282,6 +282,16 @@
     } else if (found.corrected) {
       notes.push(el("p", { "class": "corrected" }, ["Showing results for ", el("strong", {}, [found.corrected]), ". Search instead for ", el("a", { href: searchLink(text) }, [text]), "."]));
     }
+    var also = Object.keys(found.also_searched || {});
+    if (also.length) {  // the server's search page: the words also searched in the game's own words
+      var parts = ["Also searched, in the game's own words: "];
+      also.forEach(function (w, i) {
+        parts.push(el("strong", {}, [w]), " as ");
+        found.also_searched[w].forEach(function (o, j) { if (j) { parts.push(" or "); } parts.push(el("strong", {}, [o])); });
+        parts.push(i + 1 < also.length ? "; " : ".");
+      });
+      notes.push(el("p", { "class": "also-searched" }, parts));
+    }
     if (found.unmatched_note) { notes.push(el("p", { "class": found.weak ? "unmatched weak" : "unmatched" }, [found.unmatched_note])); }
     var note = el("p", { "class": "count" }, [count + " result" + (count === 1 ? "" : "s") + " for \u201c" + text + "\u201d"]);
     results.replaceChildren.apply(results, notes.concat([note, list]));

@@ -56,6 +56,8 @@
     });
     this.filler = new Set(data.filler);
     this.numerals = data.numerals || {};  // a number in words -> in digits and back (kb.search.questions.NUMERALS)
+    this.players = data.players || {};  // game -> a word's stem -> its rules' words (kb.search.players)
+    this.playersWeight = data.players_weight || 1;  // their weight against the word typed (kb.search.players.WEIGHT)
     this.cardLists = new Set(data.card_lists || []);
     this.indexed = data.indexed || null;  // the server's own postings of card names and extra text
     if (this.indexed) { Object.keys(this.indexed.cards).forEach(function (w) { self.names.add(w); }); }
@@ -112,12 +114,14 @@
     // Document number -> score of one clause: terms all in one field (a compound's parts), summed.
     var self = this;
     var maps = clause.terms.map(function (t) { return self.termScores(clause.field, clause.stemmed, t); });
-    if (maps.length === 1) { return maps[0]; }
+    var weight = clause.boost || 1;  // a player's word's alternative (kb.search.plans._either)
+    if (maps.length === 1 && weight === 1) { return maps[0]; }
     var out = new Map();
+    if (maps.length === 1) { maps[0].forEach(function (s, d) { out.set(d, s * weight); }); return out; }
     maps[0].forEach(function (s, d) {
       var sum = s;
       for (var i = 1; i < maps.length; i++) { if (!maps[i].has(d)) { return; } sum += maps[i].get(d); }
-      if (!clause.phrase || self.inPhrase(clause, d)) { out.set(d, sum); }
+      if (!clause.phrase || self.inPhrase(clause, d)) { out.set(d, sum * weight); }
     });
     return out;
   };
@@ -297,6 +301,7 @@
     var self = this;
     for (var i = 0; i < typed.words.length && spelt.size < CORRECTED; i++) {
       var word = typed.words[i];
+      if (typed.players && Object.prototype.hasOwnProperty.call(typed.players, word)) { continue; }  // a player's word
       var others = typed.words.filter(function (w) { return w !== word; });
       var found = this.spellings(word, others.length ? function (c) { return self.together(c, others); } : null);
       if (found.length) { spelt.set(word, found); }
@@ -309,6 +314,18 @@
       return spelt.get(w)[0];
     });
     return Object.assign({}, typed, { words: words, also: also });
+  };
+
+  Index.prototype.playersWords = function (game, words) {
+    // Each word a game's players' words hold -> the rules' words for it (kb.search.players.alternatives).
+    var table = game && Object.prototype.hasOwnProperty.call(this.players, game) ? this.players[game] : null;
+    var out = {};
+    if (!table) { return out; }
+    words.forEach(function (w) {
+      var s = inflectionStem(fold(w));
+      if (Object.prototype.hasOwnProperty.call(table, s)) { out[w] = table[s].slice(); }
+    });
+    return out;
   };
 
   S.Index = Index;

@@ -62,6 +62,13 @@
     [typed.joined[word] || "", typed.opposite[word] || "", typed.numeral[word] || ""].concat(typed.also[word] || []).forEach(function (w) {
       if (w) { clauses = clauses.concat(wordClauses(w, typed.inflected[w])); }
     });
+    // and, at a lower weight, the words its game's rules use for it (kb.search.plans.said_query)
+    var self = this;
+    ((typed.players || {})[word] || []).forEach(function (w) {
+      var said = analysed(w, true).length > 1 ? self.clauseQuery({ text: w, field: null, phrase: true }) : wordClauses(w);
+      said.forEach(function (c) { c.boost = self.playersWeight; });
+      clauses = clauses.concat(said);
+    });
     return clauses;
   };
 
@@ -175,6 +182,7 @@
       if (typed.joined[w]) { add(typed.joined[w]); }
       if (typed.opposite && typed.opposite[w]) { add(typed.opposite[w]); }
       (typed.also[w] || []).forEach(add);
+      ((typed.players || {})[w] || []).forEach(add);  // a player's word's alternatives (kb.search.players)
     });
     typed.prefixes.forEach(function (p) {
       var start = fold(p);
@@ -259,7 +267,7 @@
     typed.words.forEach(function (w) {
       var folded = fold(w);
       if (!folded) { return; }
-      if (mended.has(w) || typed.joined[w] || index.knows(folded)) {
+      if (mended.has(w) || typed.joined[w] || (typed.players || {})[w] || index.knows(folded)) {
         matched.push(w);
         named = named || mended.has(w) || index.names.has(folded) || index.inflections(folded).length > 0;
       } else {
@@ -314,6 +322,7 @@
     var limit = options.limit || 20;
     var typed = readQuery(text, index.filler);
     typed.also = {};
+    typed.players = options.exact ? {} : index.playersWords(options.game, typed.words);
     var fixed = options.exact || !typed.words.length ? null : index.correct(typed);
     [typed, fixed].forEach(function (r) { if (r) { index.prepare(r, options.exact); } });
     var reading = fixed || typed;
@@ -338,6 +347,7 @@
     var words = RULE_NUMBER.test(text) || !typed.words.length ? { unmatched: [], matched: [], weak: false } : matchedWords(index, typed, fixed);
     return {
       unmatched: words.unmatched, matched: words.matched, weak: words.weak, unmatched_note: said(words),
+      also_searched: typed.players,
       words: reading.words, corrected: fixed && !meant.length ? fixed.words.join(" ") : null, meant: meant,
       hits: found.map(function (h) { return { doc: index.docs[h.number], terms: terms, score: h.score }; })
     };
