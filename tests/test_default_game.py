@@ -70,6 +70,10 @@ def test_the_cli_searches_the_default_game_unless_asked(bundled_root: Path, caps
     assert "other game" not in out and out.startswith("20 result(s) for 'ship'")
     assert main(["search", "ship", "--game", "any", "--kb", str(bundled_root)]) == 0
     assert capsys.readouterr().out.count("(other game: neutral-zone)") == 10
+    # a search within a game named is not "other game" to it, nor its hits
+    assert main(["search", "ship", "--game", "neutral-zone", "--kb", str(bundled_root)]) == 0
+    out = capsys.readouterr().out
+    assert "other game" not in out and out.count("\n1. ") == 1
 
 
 def test_without_the_key_the_game_with_the_most_documents_is_the_default(tmp_path: Path) -> None:

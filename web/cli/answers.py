@@ -441,10 +441,11 @@ def cmd_search(args: argparse.Namespace) -> int:
         )
     kb = _open(args)
     kind = kind_filter(args.kind) if args.kind else None
+    game = _game(kb, args)
     answer = kb.search(
         args.query,
         parse_date(args.as_of) if args.as_of else None,
-        _game(kb, args),
+        game,
         kind,
         args.limit,
         args.all,
@@ -476,7 +477,8 @@ def cmd_search(args: argparse.Namespace) -> int:
         + (f"; more with --page {args.page + 1}" if answer["more"] else "")
     )
     for number, hit in enumerate(answer["results"], start=first):
-        other = f" (other game: {hit['game']})" if hit["game"] != kb.default_game() else ""
+        home = game or kb.default_game()  # the game asked for (`--game`), else the library's
+        other = f" (other game: {hit['game']})" if hit["game"] != home else ""
         print(f"{number}. {hit['headword']}  [{hit['label']}] {hit['status']}{other}")
         _print_standing(hit)
         matching = cast("dict[str, Any]", hit).get("matching", [])  # a search over history has them
