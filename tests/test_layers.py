@@ -177,10 +177,10 @@ RE_EXPORTS = {"kb.engine.searching", "kb.engine.storage"}
 searchers, schema fields, index files): what takes them builds Whoosh's objects itself."""
 
 STILL_TAKING_WHOOSH = {
-    # the search side's policy, still holding Whoosh's searcher (all three), its hits and
-    # results (`in_force`) and its queries (`history`: a plan's expansion within the budget),
-    # until an open index of the engine's own answers them in plain data (issue 53)
-    "kb.search.history", "kb.search.in_force", "kb.search.searchers",
+    # the search side's policy, still holding Whoosh's hits and results (`in_force`) and its
+    # queries (`history`, `in_force`: a plan's expansion within the budget), until the engine
+    # answers them in plain data (issue 53); the searchers are the engine's `Index` already
+    "kb.search.history", "kb.search.in_force",
 }  # fmt: skip
 """The modules outside the engine that still take Whoosh's objects through `RE_EXPORTS`: a list
 that only shrinks (a module that stops taking them leaves it, no module joins it)."""
@@ -208,6 +208,22 @@ def test_whooshs_own_objects_are_taken_by_the_listed_modules_only() -> None:
     assert {f"kb.engine.{path.stem}" for path in engine if _passes_whoosh_on(path)} == RE_EXPORTS
     graph = _imports(inside_functions=True, for_types=True)
     assert {m for m, found in graph.items() if _engine_free(m) and found & RE_EXPORTS} == STILL_TAKING_WHOOSH
+
+
+def test_only_the_engine_unwraps_an_open_index() -> None:
+    """The search side holds an open index as the engine's `kb.engine.handles.Index`, a type it
+    can ask nothing of (mypy sees to it); no module outside the engine takes the Whoosh
+    searcher it is (`searcher_of`), not even inside a function."""
+    graph = _imports(inside_functions=True, for_types=True)
+    taking = set()
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            if _engine_free(name) and "searcher_of" in path.read_text(encoding="utf-8"):
+                taking.add(name)
+    assert taking == set()
+    holding = {m for m, found in graph.items() if _engine_free(m) and "kb.engine.handles" in found}
+    assert {"kb.search.searchers", "kb.search.in_force", "kb.search.history", "kb.search.plans"} <= holding
 
 
 def test_the_engine_stands_on_the_floor_of_kb_only() -> None:

@@ -22,7 +22,9 @@ What the rest of the knowledge base asks of it, module by module:
   of the history index a query matches, from the positions of its words, one topic at a time
   (`version_matching`) or every topic at once (`version_keys`);
 - open an index to search it: a searcher reading its files, the file of a damaged index named
-  in one line, the documents in force on a date (`opening`);
+  in one line, the documents in force on a date (`opening`), held by the search side as an
+  `Index` it asks nothing of, handed back to the engine's functions (`handles`); the fields the
+  offline copy takes of the server's index, as plain lists (`exported`);
 - stored fields: through the searchers and hits of `searching`; highlights: a hit's snippet
   as a plain string (`highlighting`, its passages made in one pass by `passages`).
 

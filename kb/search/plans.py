@@ -14,6 +14,7 @@ from typing import Any
 
 from kb.engine import budget, bulk
 from kb.engine.analysers import name_analyzer, text_analyzer
+from kb.engine.handles import Index
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
@@ -200,13 +201,13 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
     return planned
 
 
-def whole_query(plan: Plan, parts: list[Node], reader: Any, work: budget.Work) -> Any:
+def whole_query(plan: Plan, parts: list[Node], index: Index, work: budget.Work) -> Any:
     """``parts`` together, less the plan's exclusions, as the engine's query, prefixes
-    expanded within the budget."""
+    expanded over ``index`` within the budget."""
     both: Node = And(tuple(parts)) if len(parts) > 1 else parts[0]
     if plan.excluded:
         both = AndNot(both, Or(tuple(plan.excluded)))
-    return budget.expand(engine_query(both), reader, work)
+    return budget.expanded(both, index, work)
 
 
 def prepared(
@@ -221,14 +222,14 @@ def prepared(
     return planned, every, max(1, min(limit, budget.RESULTS))
 
 
-def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> Any:
+def most_words_query(planned: Plan, index: Index, work: budget.Work) -> Any:
     """The query of the second pass: the required parts and any one of the words."""
-    return whole_query(planned, [*planned.required, Or(tuple(q for _, q in planned.words))], reader, work)
+    return whole_query(planned, [*planned.required, Or(tuple(q for _, q in planned.words))], index, work)
 
 
-def built_query(searcher: Any, typed: Typed, work: budget.Work) -> Any:
+def built_query(searcher: Index, typed: Typed, work: budget.Work) -> Any:
     """The query every word of ``typed`` must match, prefixes expanded within the budget
     (None: nothing to search); ``work`` gets the terms it holds."""
     planned = plan(typed, None, None, work)
     every = planned.required + [q for _, q in planned.words]
-    return whole_query(planned, every, searcher.reader(), work) if every else None
+    return whole_query(planned, every, searcher, work) if every else None
