@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.asking import RESULTS as RESULTS  # a search's reach over all its pages, read here as budget.RESULTS
-from kb.engine.handles import Index, searcher_of
+from kb.engine.handles import Built, Index, searcher_of
 from kb.engine.planning import engine_query
 from kb.engine.searching import collectors, query
 from kb.engine.steady import SteadyAll, SteadyTop, steady
@@ -100,10 +100,11 @@ def expand(built: query.Query, reader: Any, work: Work) -> query.Query:
     return built.apply(lambda child: expand(child, reader, work))
 
 
-def expanded(node: Node, index: Index, work: Work) -> query.Query:
+def expanded(node: Node, index: Index, work: Work) -> Built:
     """The engine's query of the plan ``node`` (`kb.engine.planning.engine_query`), its prefixes
     expanded over ``index`` (`expand`), counted into ``work``."""
-    return expand(engine_query(node), searcher_of(index).reader(), work)
+    built: Built = expand(engine_query(node), searcher_of(index).reader(), work)
+    return built
 
 
 def _most_frequent(reader: Any, fieldname: str, candidates: list[Any]) -> list[Any]:

@@ -3,7 +3,8 @@
 engine's functions (`kb.engine.bulk`, `kb.engine.budget`, `kb.engine.memo`, `kb.engine.opening`,
 `kb.engine.version_keys`, `kb.engine.version_matching`...); they alone take the Whoosh searcher
 it is (`searcher_of`), so the search side calls none of Whoosh's methods (mypy holds it to
-that) and no module outside the engine names `searcher_of` (`tests/test_layers.py`)."""
+that) and no module outside the engine names `searcher_of` (`tests/test_layers.py`). A plan as
+the engine runs it (its query, prefixes expanded) is held alike, as a `Built`."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ class Index(Protocol):
     (`searcher_of`); its owner closes it."""
 
     def close(self) -> None: ...
+
+
+class Built(Protocol):
+    """A plan as the engine runs it, its prefixes expanded (`kb.engine.budget.expanded`), as the
+    search side holds it: it asks nothing of it (but whether two are equal), it hands it back to
+    the engine's functions."""
 
 
 def searcher_of(index: Index) -> Searcher:

@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 
 from kb.engine import budget, bulk, memo, version_keys
 from kb.engine.fused import FusedAnalyzer
-from kb.engine.handles import Index
+from kb.engine.handles import Built, Index
 from kb.engine.passages import marked
+from kb.engine.planning import text_terms
 from kb.engine.postings import Ids
-from kb.engine.searching import query
 from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
 from kb.engine.version_matching import Positions, Words, loosened, matcher, rarity
 from kb.errors import Unsupported
@@ -101,11 +101,11 @@ def run(
 
 def topics(
     searcher: Index,
-    built: query.Query,
+    built: Built,
     day: int | None,
     limit: int,
     work: budget.Work,
-    words: list[query.Query] | None = None,
+    words: list[Built] | None = None,
 ) -> Iterator[Found]:
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
@@ -178,10 +178,10 @@ def _by_keys(
     searcher: Index,
     work: budget.Work,
     scored: bulk.Matched,
-    built: query.Query,
+    built: Built,
     held: validity.InForce | None,
     limit: int,
-    words: list[query.Query] | None,
+    words: list[Built] | None,
     checked: set[int],
 ) -> list[Found] | None:
     """`topics`, from the versions ``built`` matches in every topic at once (`kb.engine.version_keys`):
@@ -241,22 +241,11 @@ def _found(table: validity.Validity, docnum: int, which: list[int], score: float
     return Found(topic, ids, shown, score)
 
 
-def ranking(searcher: Index, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
+def ranking(searcher: Index, loose: Built, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
     """The ``depth`` topic documents ``loose`` scores best (all when None), best first, as
     (document number, score), by Whoosh's matchers (`kb.engine.budget.ranking`: ranking a few
     is cheap when nearly every topic ranked is kept, `topics` asking again, deeper, when not)."""
     return budget.ranking(searcher, loose, depth, work)
-
-
-def text_terms(built: query.Query) -> set[str]:
-    """The words of ``built`` searched in the text field (those a snippet marks)."""
-    if isinstance(built, query.Term):
-        return {str(built.text)} if built.fieldname == "text" else set()
-    if isinstance(built, query.Phrase):
-        return {str(w) for w in built.words} if built.fieldname == "text" else set()
-    if built.is_leaf():
-        return set()
-    return set().union(*(text_terms(child) for child in built.children()))
 
 
 def mark(text: str, terms: set[str]) -> str:

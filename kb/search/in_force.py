@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING
 from kb.analysis import fold_word
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.engine import budget, bulk, memo
-from kb.engine.handles import Index
-from kb.engine.highlighting import snippet
-from kb.engine.planning import engine_query
-from kb.engine.searching import Hit, query
+from kb.engine.handles import Built, Index
+from kb.engine.hits import Scored, matched, snippet_of, stored
+from kb.engine.hits import found as found_in
+from kb.engine.planning import plan_terms
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import history as history_search
@@ -72,8 +72,8 @@ def run(
         return []
     planned, every, limit = ready
 
-    def restated(hit: Hit) -> bool:  # stored fields read only where a document restates rules
-        return bool(restating) and restates(hit["series"], hit["doc"], restating)
+    def restated(hit: Scored) -> bool:  # stored fields read only where a document restates rules
+        return bool(restating) and restates(stored(hit, "series"), stored(hit, "doc"), restating)
 
     wide = max(limit, RERANK) if restating else limit  # a restatement may give its place to a rule below
     found = _hits(searcher, whole_query(planned, every, searcher, work), allowed, wide, {}, work)
@@ -85,18 +85,16 @@ def run(
             found = sorted(found + named, key=lambda h: (restated(h[0]), -h[0].score, h[0].docnum))[:limit]
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
         some = most_words_query(planned, searcher, work)
-        counts = {
-            w: {(f, str(t)) for f, t in engine_query(q).all_terms()} for w, q in planned.words
-        }  # as typed, joined, mended
+        counts = {w: plan_terms(q) for w, q in planned.words}  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit.docnum for hit, _ in found}
         found += sorted((h for h in more if h[0].docnum not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1]))
-    return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
+    return [(stored(hit, "version"), snippet_of(hit)) for hit, _ in found[:limit]]
 
 
 def _named(
     searcher: Index, planned: Plan, allowed: set[int] | None, work: budget.Work, seen: set[int]
-) -> list[tuple[Hit, float]]:
+) -> list[tuple[Scored, float]]:
     """The entries the query's rarest word names (their headword is that word: "stopped" in
     "what happens when a ship is stopped"), with their score, but for the documents ``seen``:
     the word that matches the fewest documents is what the question is about, and its entry
@@ -113,7 +111,7 @@ def _named(
             continue
         wanted = headwords.get(hit[0].docnum)
         if wanted is None:
-            wanted = headwords.put(hit[0].docnum, headword_terms(hit[0]["headword"]))
+            wanted = headwords.put(hit[0].docnum, headword_terms(stored(hit[0], "headword")))
         if wanted and wanted <= terms:
             named.append(hit)
     return named
@@ -132,25 +130,23 @@ def names(word: str, headword: str) -> bool:
 
 def _hits(
     searcher: Index,
-    whole: query.Query,
+    whole: Built,
     allowed: set[int] | None,
     limit: int,
     words: dict[str, set[tuple[str, str]]],
     work: budget.Work,
-) -> list[tuple[Hit, float]]:
+) -> list[tuple[Scored, float]]:
     """The top hits with their rank; with ``words``, rank = words matched + a score below
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
-    results = bulk.hits(searcher, whole, limit, allowed, work)
-    if results is None:  # a shape Whoosh's matchers evaluate
-        results = budget.collected(searcher, whole, limit, allowed, work)
+    results = found_in(searcher, whole, limit, allowed, work)
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []
     for hit in results:
         rank = hit.score
         if words:
-            matched = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
-            rank = sum(1 for terms in words.values() if terms & matched) + hit.score / (top * 1.001)
+            terms_matched = matched(hit)
+            rank = sum(1 for terms in words.values() if terms & terms_matched) + hit.score / (top * 1.001)
         hits.append((hit, rank))
     return hits
 

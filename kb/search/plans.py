@@ -14,7 +14,7 @@ from typing import Any
 
 from kb.engine import budget, bulk
 from kb.engine.analysers import name_analyzer, text_analyzer
-from kb.engine.handles import Index
+from kb.engine.handles import Built, Index
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
@@ -201,7 +201,7 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
     return planned
 
 
-def whole_query(plan: Plan, parts: list[Node], index: Index, work: budget.Work) -> Any:
+def whole_query(plan: Plan, parts: list[Node], index: Index, work: budget.Work) -> Built:
     """``parts`` together, less the plan's exclusions, as the engine's query, prefixes
     expanded over ``index`` within the budget."""
     both: Node = And(tuple(parts)) if len(parts) > 1 else parts[0]
@@ -222,12 +222,12 @@ def prepared(
     return planned, every, max(1, min(limit, budget.RESULTS))
 
 
-def most_words_query(planned: Plan, index: Index, work: budget.Work) -> Any:
+def most_words_query(planned: Plan, index: Index, work: budget.Work) -> Built:
     """The query of the second pass: the required parts and any one of the words."""
     return whole_query(planned, [*planned.required, Or(tuple(q for _, q in planned.words))], index, work)
 
 
-def built_query(searcher: Index, typed: Typed, work: budget.Work) -> Any:
+def built_query(searcher: Index, typed: Typed, work: budget.Work) -> Built | None:
     """The query every word of ``typed`` must match, prefixes expanded within the budget
     (None: nothing to search); ``work`` gets the terms it holds."""
     planned = plan(typed, None, None, work)
