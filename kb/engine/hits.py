@@ -2,15 +2,17 @@
 `Scored`, its document number and score plain, the rest asked of the engine (a stored field:
 `stored`; the terms it matched: `matched`; its snippet: `snippet_of`), which alone reads the
 Whoosh hit it wraps. `found` runs a plan as run (`kb.engine.handles.Built`) in bulk
-(`kb.engine.bulk.hits`), or by Whoosh's matchers for a shape left to them (`kb.engine.budget.collected`)."""
+(`kb.engine.bulk.hits`), or by Whoosh's matchers for a shape left to them (`kb.engine.budget.collected`);
+`counted` tells how many documents a plan matches, up to a number."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from kb.engine import budget, bulk
-from kb.engine.handles import Built, Index
+from kb.engine.handles import Built, Index, searcher_of
 from kb.engine.highlighting import snippet
 from kb.engine.searching import Hit
 
@@ -48,3 +50,13 @@ def matched(document: Scored) -> set[tuple[str, str]]:
 def snippet_of(document: Scored) -> str:
     """The highlighted snippet of ``document``'s text (`kb.engine.highlighting.snippet`)."""
     return snippet(document._hit)
+
+
+def counted(index: Index, built: Built, most: int) -> int:
+    """How many documents of ``index`` (up to ``most``) ``built`` matches: counted from the
+    postings read whole (`kb.engine.bulk.evaluate`, the deleted documents masked out as they
+    are read), or by Whoosh's matchers for a shape left to them."""
+    found = bulk.evaluate(index, built, terms=False) if bulk.ENABLED else None
+    if found is not None:
+        return min(len(found[0].ids), most)
+    return sum(1 for _ in itertools.islice(searcher_of(index).docs_for_query(built), most))

@@ -8,13 +8,13 @@ engine's queries (`kb.engine.planning.engine_query`).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.engine import budget, bulk
+from kb.engine import budget
 from kb.engine.analysers import name_analyzer, text_analyzer
 from kb.engine.handles import Built, Index
+from kb.engine.hits import counted
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
@@ -115,7 +115,7 @@ def said_query(words: str) -> Node | None:
     return word_query(words)
 
 
-def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:
+def together(searcher: Index, word: str, others: list[str], most: int = 50) -> int:
     """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
     in any searchable field): how well a candidate spelling fits the rest of a query. Counted
     from the postings the searches read whole (`kb.engine.bulk`, kept for the searcher's index,
@@ -125,11 +125,7 @@ def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int
     rest = [q for q in (word_query(w) for w in others) if q is not None]
     if wanted is None or not rest:
         return 0
-    built = engine_query(And((wanted, Or(tuple(rest)))))
-    found = bulk.evaluate(searcher, built, terms=False) if bulk.ENABLED else None
-    if found is not None:
-        return min(len(found[0].ids), most)
-    return sum(1 for _ in itertools.islice(searcher.docs_for_query(built), most))
+    return counted(searcher, engine_query(And((wanted, Or(tuple(rest))))), most)
 
 
 def prefix_query(stem: str) -> Node | None:
