@@ -65,7 +65,7 @@ def test_every_match_and_score_is_whooshs(request: pytest.FixtureRequest, librar
             ready = prepared(typed, None, None, 20, budget.Work())
             shapes = [built] if built is not None else []
             if ready is not None and len(ready[0].words) > 1:
-                shapes.append(most_words_query(ready[0], ours.reader(), budget.Work()))
+                shapes.append(most_words_query(ready[0], ours, budget.Work()))
             for shape in shapes:
                 with ANSWERS.mended():  # type: ignore[attr-defined]
                     want = {docnum: score for score, docnum in whooshs.search(shape, limit=None).top_n}

@@ -176,15 +176,6 @@ RE_EXPORTS = {"kb.engine.searching", "kb.engine.storage"}
 """The engine's modules that only pass Whoosh's own names on (query nodes, matchers, collectors,
 searchers, schema fields, index files): what takes them builds Whoosh's objects itself."""
 
-STILL_TAKING_WHOOSH = {
-    # the search side's policy, still holding Whoosh's searcher (all three), its hits and
-    # results (`in_force`) and its queries (`history`: a plan's expansion within the budget),
-    # until an open index of the engine's own answers them in plain data (issue 53)
-    "kb.search.history", "kb.search.in_force", "kb.search.searchers",
-}  # fmt: skip
-"""The modules outside the engine that still take Whoosh's objects through `RE_EXPORTS`: a list
-that only shrinks (a module that stops taking them leaves it, no module joins it)."""
-
 
 def _passes_whoosh_on(path: Path) -> bool:
     """Whether a module of the engine is only its docstring, imports of Whoosh and its ``__all__``."""
@@ -199,15 +190,34 @@ def _passes_whoosh_on(path: Path) -> bool:
     return True
 
 
-def test_whooshs_own_objects_are_taken_by_the_listed_modules_only() -> None:
-    """Whoosh is imported in the engine only, and only the modules `STILL_TAKING_WHOOSH` take its
-    objects from the engine's modules that pass them on (`RE_EXPORTS`), even inside a function
-    or for the type checker; the other modules ask the engine's own (`postings`, `weighting`,
-    `lengths`, `writing`, `indexes`, `analysers`, `fused`)."""
+def test_whooshs_own_objects_are_taken_by_the_engine_only() -> None:
+    """Whoosh is imported in the engine only, and no module outside it takes Whoosh's objects
+    from the engine's modules that pass them on (`RE_EXPORTS`), even inside a function or for
+    the type checker: the search side holds an open index, a plan as run and the documents
+    found as the engine's own types (`handles.Index`, `handles.Built`, `hits.Scored`) and asks
+    the engine's functions of them (`postings`, `weighting`, `budget`, `bulk`, `hits`...)."""
     engine = sorted((ROOT / "kb" / "engine").glob("*.py"))
     assert {f"kb.engine.{path.stem}" for path in engine if _passes_whoosh_on(path)} == RE_EXPORTS
     graph = _imports(inside_functions=True, for_types=True)
-    assert {m for m, found in graph.items() if _engine_free(m) and found & RE_EXPORTS} == STILL_TAKING_WHOOSH
+    assert {m for m, found in graph.items() if _engine_free(m) and found & RE_EXPORTS} == set()
+
+
+def test_only_the_engine_unwraps_an_open_index() -> None:
+    """The search side holds an open index as the engine's `kb.engine.handles.Index`, a type it
+    can ask nothing of (mypy sees to it); no module outside the engine takes the Whoosh
+    searcher it is (`searcher_of`), nor the Whoosh hit a document found wraps (`hits.Scored`),
+    not even inside a function."""
+    graph = _imports(inside_functions=True, for_types=True)
+    taking = set()
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts).removesuffix(".__init__")
+            text = path.read_text(encoding="utf-8")
+            if _engine_free(name) and ("searcher_of" in text or "._hit" in text):
+                taking.add(name)
+    assert taking == set()
+    holding = {m for m, found in graph.items() if _engine_free(m) and "kb.engine.handles" in found}
+    assert {"kb.search.searchers", "kb.search.in_force", "kb.search.history", "kb.search.plans"} <= holding
 
 
 def test_the_engine_stands_on_the_floor_of_kb_only() -> None:

@@ -10,7 +10,8 @@ What the rest of the knowledge base asks of it, module by module:
 - analyse text: the analysers' chains, Whoosh's tokenizer and filters around our folding and
   stemming of words (`analysers`, of `kb.analysis`), and the same tokens in one pass per
   distinct word (`fused`);
-- evaluate a plan: our plan (`kb.plan`) as Whoosh's query (`planning`), the query nodes,
+- evaluate a plan: our plan (`kb.plan`) as Whoosh's query and the words of it a snippet marks
+  (`planning`; held by the search side as a `handles.Built`), the query nodes,
   matchers, collectors and searchers a plan is made of and run on (`searching`), a term's
   postings read whole into document numbers, weights and positions (`postings`; where given
   documents stand in them, their positions decoded when asked: `postings.placed`), and the score
@@ -22,9 +23,13 @@ What the rest of the knowledge base asks of it, module by module:
   of the history index a query matches, from the positions of its words, one topic at a time
   (`version_matching`) or every topic at once (`version_keys`);
 - open an index to search it: a searcher reading its files, the file of a damaged index named
-  in one line, the documents in force on a date (`opening`);
-- stored fields: through the searchers and hits of `searching`; highlights: a hit's snippet
-  as a plain string (`highlighting`, its passages made in one pass by `passages`).
+  in one line, the documents in force on a date (`opening`), held by the search side as an
+  `Index` it asks nothing of, handed back to the engine's functions (`handles`); the fields the
+  offline copy takes of the server's index, as plain lists (`exported`);
+- stored fields: through the searchers and hits of `searching`, the documents a search found
+  held by the search side as `hits.Scored` (their stored fields, matched terms and snippet asked
+  of `hits`); highlights: a hit's snippet as a plain string (`highlighting`, its passages made
+  in one pass by `passages`).
 
 The search side (`kb.search`) keeps the reading of a query, its planning and the ranking
 policy. The private names read are listed in `privates` and checked as this package is

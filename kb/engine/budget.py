@@ -17,7 +17,9 @@ thread for long whatever is typed:
   busy threads. `SECONDS` of that CPU time stays only as a safety limit, many times what
   `DOCUMENTS` costs; only when it strikes does an answer depend on the load.
 
-`Work` records what a query did, so tests bound the work rather than the time.
+`Work` records what a query did, so tests bound the work rather than the time. The search side
+hands its plans and open indexes to `expanded`, `collected` and `ranking`, which run them
+within the budget and give back the engine's query, Whoosh's results, or plain pairs.
 """
 
 from __future__ import annotations
@@ -29,9 +31,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from kb.asking import RESULTS as RESULTS  # a search's reach over all its pages, read here as budget.RESULTS
+from kb.engine.handles import Built, Index, searcher_of
+from kb.engine.planning import engine_query
 from kb.engine.searching import collectors, query
-from kb.engine.steady import SteadyTop
+from kb.engine.steady import SteadyAll, SteadyTop, steady
 from kb.engine.weighting import live_frequency
+from kb.plan import Node
 
 PARTS = 12
 """Query parts (words, phrases, field terms) read; the rest are left out."""
@@ -95,6 +100,13 @@ def expand(built: query.Query, reader: Any, work: Work) -> query.Query:
     return built.apply(lambda child: expand(child, reader, work))
 
 
+def expanded(node: Node, index: Index, work: Work) -> Built:
+    """The engine's query of the plan ``node`` (`kb.engine.planning.engine_query`), its prefixes
+    expanded over ``index`` (`expand`), counted into ``work``."""
+    built: Built = expand(engine_query(node), searcher_of(index).reader(), work)
+    return built
+
+
 def _most_frequent(reader: Any, fieldname: str, candidates: list[Any]) -> list[Any]:
     if len(candidates) <= EXPANSIONS:
         return sorted(candidates)
@@ -148,3 +160,28 @@ def collector(limit: int, allowed: set[int] | None, work: Work) -> Any:
     whatever the index's segments (`kb.engine.steady`)."""
     inner = BudgetCollector(collectors.TermsCollector(SteadyTop(limit)), work)
     return collectors.FilterCollector(inner, allowed, None) if allowed is not None else inner
+
+
+def collected(index: Index, built: query.Query, limit: int, allowed: set[int] | None, work: Work) -> Any:
+    """Whoosh's ``Results`` of the ``limit`` best documents of ``index`` that ``built`` matches
+    among the ``allowed`` (all when None), by Whoosh's matchers (a shape `kb.engine.bulk` leaves
+    to them), within the budget (`collector`)."""
+    found = collector(limit, allowed, work)
+    searcher_of(index).search_with_collector(steady(built), found)
+    return found.results()
+
+
+def ranking(index: Index, loose: query.Query, depth: int | None, work: Work) -> list[tuple[int, float]]:
+    """The ``depth`` topic documents of ``index`` (the history index) ``loose`` scores best (all
+    when None), best first (ties: the topic of the earlier first version first,
+    `kb.engine.steady`), as (document number, score), by Whoosh's matchers, within the budget.
+
+    Asking for the best few is much cheaper than scoring every topic: Whoosh then drops the
+    parts of the query that can no longer lift a topic into the best ``depth`` (a word's
+    rarely used fields, say) and skips the topics only they match. That pays when nearly
+    every topic ranked is kept (`kb.search.history.topics` asks again, deeper, when not); when
+    many are passed over (a phrase's words apart, nothing in force on the date) ranking all at once does."""
+    inner = SteadyAll() if depth is None else SteadyTop(depth)
+    found = BudgetCollector(inner, work)
+    searcher_of(index).search_with_collector(steady(loose), found)
+    return [(docnum, score) for score, docnum in found.results().top_n]

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from kb.engine.handles import Index
 from kb.engine.postings import Read, size_of
-from kb.engine.searching import Searcher
 from kb.kept import ENTRY, Kept, Pool, sized
 
 Value = TypeVar("Value")
@@ -66,14 +66,14 @@ class Memo:
             table.empty()
 
 
-def shared(searcher: Searcher, memo: Memo) -> Searcher:
+def shared(searcher: Index, memo: Memo) -> Index:
     """``searcher``, its tables now ``memo`` (which the other searchers of its index share)."""
     with _LOCK:
         _MEMOS[searcher] = memo
     return searcher
 
 
-def of(searcher: Searcher) -> Memo:
+def of(searcher: Index) -> Memo:
     """The tables of ``searcher``: those it shares (`shared`), else its own (made on first use,
     gone with it)."""
     memo = _MEMOS.get(searcher)
@@ -97,4 +97,4 @@ def forget() -> None:
 
 
 _LOCK = threading.Lock()
-_MEMOS: weakref.WeakKeyDictionary[Searcher, Memo] = weakref.WeakKeyDictionary()
+_MEMOS: weakref.WeakKeyDictionary[Index, Memo] = weakref.WeakKeyDictionary()

@@ -1,7 +1,9 @@
 """Opening a built index to search it: a searcher reading the index's files (scoring from field
 lengths every thread's searchers share), the one line naming the file of a damaged index, and
 the documents of the in-force index in force on a date (`kb.search.searchers` keeps each
-thread's searchers and those documents, a set per date)."""
+thread's searchers and those documents, a set per date).
+
+The search side holds an open index as a `kb.engine.handles.Index`."""
 
 from __future__ import annotations
 
@@ -13,8 +15,24 @@ from pathlib import Path
 from whoosh import query
 from whoosh.searching import Searcher
 
+from kb.engine import memo
+from kb.engine.handles import Index, searcher_of
 from kb.errors import BuildError, Damaged
 from kb.layout import NEVER
+
+
+def opened(
+    directory: Path, lengths: dict[tuple[str, str], bytes], totals: dict[tuple[str, str], int], shared: memo.Memo
+) -> Index:
+    """The index in ``directory`` opened to search it (`open_searcher`), sharing the tables
+    ``shared`` with the other searchers of that index (`kb.engine.memo`)."""
+    return memo.shared(open_searcher(directory, lengths, totals), shared)
+
+
+def keeps_histories(index: Index) -> bool:
+    """Whether ``index`` holds one document per topic, with its versions (`kb.index.history`)
+    rather than one per version (as a build made before that index had one does)."""
+    return "versions" in searcher_of(index).schema
 
 
 def date_filter(on: dt.date) -> query.Query:
@@ -23,9 +41,9 @@ def date_filter(on: dt.date) -> query.Query:
     return query.And([query.NumericRange("valid_from", None, day), query.NumericRange("valid_to", day + 1, NEVER)])
 
 
-def in_force_on(searcher: Searcher, on: dt.date) -> set[int]:
-    """The document numbers of ``searcher``'s index (one document per version) in force on ``on``."""
-    return set(searcher.docs_for_query(date_filter(on)))
+def in_force_on(index: Index, on: dt.date) -> set[int]:
+    """The document numbers of ``index`` (one document per version) in force on ``on``."""
+    return set(searcher_of(index).docs_for_query(date_filter(on)))
 
 
 def open_searcher(

@@ -15,11 +15,10 @@ from collections.abc import Callable, Iterator
 
 from kb.engine import budget, bulk, memo, version_keys
 from kb.engine.fused import FusedAnalyzer
+from kb.engine.handles import Built, Index
 from kb.engine.passages import marked
-from kb.engine.planning import engine_query
+from kb.engine.planning import text_terms
 from kb.engine.postings import Ids
-from kb.engine.searching import Searcher, query
-from kb.engine.steady import SteadyAll, SteadyTop, steady
 from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
 from kb.engine.version_matching import Positions, Words, loosened, matcher, rarity
 from kb.errors import Unsupported
@@ -50,7 +49,7 @@ class Found:
 
 
 def run(
-    searcher: Searcher,
+    searcher: Index,
     typed: Typed,
     day: int | None,
     game: str | None,
@@ -73,22 +72,21 @@ def run(
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
     planned, every, limit = ready
-    reader = searcher.reader()
-    whole = whole_query(planned, every, reader, work)
+    whole = whole_query(planned, every, searcher, work)
     if marks is not None:
         marks |= text_terms(whole)
     found = list(topics(searcher, whole, day, limit, work))
     if named is not None and len(planned.words) > 1 and not work.stopped:
         word, rarest = bulk.rarest(searcher, planned.words, work)
         seen = {f.topic for f in found}
-        alone = whole_query(planned, [*planned.required, rarest], reader, work)
+        alone = whole_query(planned, [*planned.required, rarest], searcher, work)
         others = [f for f in topics(searcher, alone, day, limit, work) if f.topic not in seen]
         if ids := named(word, [f.shown for f in others]):
             found = sorted(found + [f for f in others if f.shown in ids], key=lambda f: -f.score)[:limit]
     later: set[str] = set()  # the topics of the second pass
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
-        some = most_words_query(planned, reader, work)
-        words = [budget.expand(engine_query(q), reader, budget.Work()) for _, q in planned.words]
+        some = most_words_query(planned, searcher, work)
+        words = [budget.expanded(q, searcher, budget.Work()) for _, q in planned.words]
         seen = {f.topic for f in found}
         more = [f for f in topics(searcher, some, day, max(limit, RERANK), work, words) if f.topic not in seen]
         found += sorted(more, key=lambda f: -f.words)  # stable: equal counts keep their score order
@@ -102,12 +100,12 @@ def run(
 
 
 def topics(
-    searcher: Searcher,
-    built: query.Query,
+    searcher: Index,
+    built: Built,
     day: int | None,
     limit: int,
     work: budget.Work,
-    words: list[query.Query] | None = None,
+    words: list[Built] | None = None,
 ) -> Iterator[Found]:
     """The topics ``built`` ranks best (over their whole history) that have a version in
     force on ``day`` matching ``built``, best first, at most ``limit``. With ``words``,
@@ -177,13 +175,13 @@ def topics(
 
 
 def _by_keys(
-    searcher: Searcher,
+    searcher: Index,
     work: budget.Work,
     scored: bulk.Matched,
-    built: query.Query,
+    built: Built,
     held: validity.InForce | None,
     limit: int,
-    words: list[query.Query] | None,
+    words: list[Built] | None,
     checked: set[int],
 ) -> list[Found] | None:
     """`topics`, from the versions ``built`` matches in every topic at once (`kb.engine.version_keys`):
@@ -243,30 +241,11 @@ def _found(table: validity.Validity, docnum: int, which: list[int], score: float
     return Found(topic, ids, shown, score)
 
 
-def ranking(searcher: Searcher, loose: query.Query, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
-    """The ``depth`` topic documents ``loose`` scores best (all when None), best first (ties:
-    the topic of the earlier first version first, `kb.engine.steady`), as (document number, score).
-
-    Asking for the best few is much cheaper than scoring every topic: Whoosh then drops the
-    parts of the query that can no longer lift a topic into the best ``depth`` (a word's
-    rarely used fields, say) and skips the topics only they match. That pays when nearly
-    every topic ranked is kept (`topics` asks again, deeper, when not); when many are
-    passed over (a phrase's words apart, nothing in force on the date) ranking all at once does."""
-    inner = SteadyAll() if depth is None else SteadyTop(depth)
-    collector = budget.BudgetCollector(inner, work)
-    searcher.search_with_collector(steady(loose), collector)
-    return [(docnum, score) for score, docnum in collector.results().top_n]
-
-
-def text_terms(built: query.Query) -> set[str]:
-    """The words of ``built`` searched in the text field (those a snippet marks)."""
-    if isinstance(built, query.Term):
-        return {str(built.text)} if built.fieldname == "text" else set()
-    if isinstance(built, query.Phrase):
-        return {str(w) for w in built.words} if built.fieldname == "text" else set()
-    if built.is_leaf():
-        return set()
-    return set().union(*(text_terms(child) for child in built.children()))
+def ranking(searcher: Index, loose: Built, depth: int | None, work: budget.Work) -> list[tuple[int, float]]:
+    """The ``depth`` topic documents ``loose`` scores best (all when None), best first, as
+    (document number, score), by Whoosh's matchers (`kb.engine.budget.ranking`: ranking a few
+    is cheap when nearly every topic ranked is kept, `topics` asking again, deeper, when not)."""
+    return budget.ranking(searcher, loose, depth, work)
 
 
 def mark(text: str, terms: set[str]) -> str:

@@ -17,15 +17,15 @@ import datetime as dt
 import html
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from kb.analysis import fold_word
 from kb.answers import HistoryResult, SearchAnswer, SearchResult
 from kb.engine import budget, bulk, memo
-from kb.engine.highlighting import snippet
-from kb.engine.planning import engine_query
-from kb.engine.searching import Hit, Searcher, query
-from kb.engine.steady import steady
+from kb.engine.handles import Built, Index
+from kb.engine.hits import Scored, matched, snippet_of, stored
+from kb.engine.hits import found as found_in
+from kb.engine.planning import plan_terms
 from kb.errors import BuildError, UnknownTopic
 from kb.read.names import Names
 from kb.search import history as history_search
@@ -53,7 +53,7 @@ if TYPE_CHECKING:
 
 
 def run(
-    searcher: Searcher,
+    searcher: Index,
     typed: Typed,
     allowed: set[int] | None,
     game: str | None,
@@ -71,33 +71,30 @@ def run(
     if (ready := prepared(typed, game, kind, limit, work)) is None:
         return []
     planned, every, limit = ready
-    reader = searcher.reader()
 
-    def restated(hit: Hit) -> bool:  # stored fields read only where a document restates rules
-        return bool(restating) and restates(hit["series"], hit["doc"], restating)
+    def restated(hit: Scored) -> bool:  # stored fields read only where a document restates rules
+        return bool(restating) and restates(stored(hit, "series"), stored(hit, "doc"), restating)
 
     wide = max(limit, RERANK) if restating else limit  # a restatement may give its place to a rule below
-    found = _hits(searcher, whole_query(planned, every, reader, work), allowed, wide, {}, work)
+    found = _hits(searcher, whole_query(planned, every, searcher, work), allowed, wide, {}, work)
     found = sorted(found, key=lambda h: restated(h[0]))[:limit]  # stable: by score within each
     if len(planned.words) > 1 and not work.stopped:
         seen = {hit.docnum for hit, _ in found}  # one document a version in one index: no stored fields read
-        named = _named(searcher, planned, reader, allowed, work, seen)
+        named = _named(searcher, planned, allowed, work, seen)
         if named := [h for h in named if not restated(h[0])]:
             found = sorted(found + named, key=lambda h: (restated(h[0]), -h[0].score, h[0].docnum))[:limit]
     if len(planned.words) > 1 and len(found) < limit and not work.stopped:
-        some = most_words_query(planned, reader, work)
-        counts = {
-            w: {(f, str(t)) for f, t in engine_query(q).all_terms()} for w, q in planned.words
-        }  # as typed, joined, mended
+        some = most_words_query(planned, searcher, work)
+        counts = {w: plan_terms(q) for w, q in planned.words}  # as typed, joined, mended
         more = _hits(searcher, some, allowed, max(limit, RERANK), counts, work)
         seen = {hit.docnum for hit, _ in found}
         found += sorted((h for h in more if h[0].docnum not in seen), key=lambda h: (-int(h[1]), restated(h[0]), -h[1]))
-    return [(hit["version"], snippet(hit)) for hit, _ in found[:limit]]
+    return [(stored(hit, "version"), snippet_of(hit)) for hit, _ in found[:limit]]
 
 
 def _named(
-    searcher: Searcher, planned: Plan, reader: Any, allowed: set[int] | None, work: budget.Work, seen: set[int]
-) -> list[tuple[Hit, float]]:
+    searcher: Index, planned: Plan, allowed: set[int] | None, work: budget.Work, seen: set[int]
+) -> list[tuple[Scored, float]]:
     """The entries the query's rarest word names (their headword is that word: "stopped" in
     "what happens when a ship is stopped"), with their score, but for the documents ``seen``:
     the word that matches the fewest documents is what the question is about, and its entry
@@ -105,7 +102,7 @@ def _named(
     so (`names`). The terms of the hits' headwords are kept for the searches that follow
     (`kb.engine.memo`)."""
     word, rarest = bulk.rarest(searcher, planned.words, work)
-    hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], reader, work), allowed, RERANK, {}, work)
+    hits = _hits(searcher, whole_query(planned, [*planned.required, rarest], searcher, work), allowed, RERANK, {}, work)
     headwords = memo.of(searcher).headwords
     terms = set(analysed(TEXT, word))
     named = []
@@ -114,7 +111,7 @@ def _named(
             continue
         wanted = headwords.get(hit[0].docnum)
         if wanted is None:
-            wanted = headwords.put(hit[0].docnum, headword_terms(hit[0]["headword"]))
+            wanted = headwords.put(hit[0].docnum, headword_terms(stored(hit[0], "headword")))
         if wanted and wanted <= terms:
             named.append(hit)
     return named
@@ -132,28 +129,24 @@ def names(word: str, headword: str) -> bool:
 
 
 def _hits(
-    searcher: Searcher,
-    whole: query.Query,
+    searcher: Index,
+    whole: Built,
     allowed: set[int] | None,
     limit: int,
     words: dict[str, set[tuple[str, str]]],
     work: budget.Work,
-) -> list[tuple[Hit, float]]:
+) -> list[tuple[Scored, float]]:
     """The top hits with their rank; with ``words``, rank = words matched + a score below
     one, so a version matching more of the words always ranks higher. Snippets are made
     later, for the hits shown only."""
-    results = bulk.hits(searcher, whole, limit, allowed, work)
-    if results is None:  # a shape Whoosh's matchers evaluate
-        collector = budget.collector(limit, allowed, work)
-        searcher.search_with_collector(steady(whole), collector)
-        results = collector.results()
+    results = found_in(searcher, whole, limit, allowed, work)
     top = max((hit.score for hit in results), default=1.0) or 1.0
     hits = []
     for hit in results:
         rank = hit.score
         if words:
-            matched = {(f, t.decode() if isinstance(t, bytes) else t) for f, t in hit.matched_terms()}
-            rank = sum(1 for terms in words.values() if terms & matched) + hit.score / (top * 1.001)
+            terms_matched = matched(hit)
+            rank = sum(1 for terms in words.values() if terms & terms_matched) + hit.score / (top * 1.001)
         hits.append((hit, rank))
     return hits
 
@@ -323,7 +316,7 @@ def _named_versions(parts: Parts, restating: frozenset[str]) -> Callable[[str, l
     return named
 
 
-def fitting(searchers: Searchers, history: Searcher | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
+def fitting(searchers: Searchers, history: Index | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
     """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
 
     def fit(word: str, others: list[str]) -> int:
@@ -340,7 +333,7 @@ class _Finder:
     def __init__(
         self,
         searchers: Searchers,
-        history: Searcher | None,
+        history: Index | None,
         on: dt.date | None,
         game: str | None,
         kind: str | None,

@@ -51,6 +51,7 @@ from kb.analysis import folded_words
 from kb.answers import OfflineIndex
 from kb.boosts import BOOSTS
 from kb.engine.analysers import text_analyzer
+from kb.engine.exported import exported_fields
 from kb.engine.lengths import stored_length
 from kb.model import Topic
 from kb.read import standing
@@ -202,26 +203,5 @@ def indexed_fields(searchers: Searchers, on: dt.date, found: list[dict[str, Any]
     searcher, allowed = searchers.searcher(on)
     if allowed is not None or searchers.history_searcher(on) is not None:
         return None
-    reader = searcher.reader()
     number = {document["id"]: n for n, document in enumerate(found)}
-    docs = {d: number.get(fields["version"]) for d, fields in enumerate(reader.all_stored_fields())}
-    if sorted(n for n in docs.values() if n is not None) != list(range(len(found))):
-        return None
-    postings: dict[str, dict[str, list[int]]] = {name: {} for name in INDEXED}
-    for name, table in postings.items():
-        for term in reader.field_terms(name):
-            matcher, at, last = reader.postings(name, term), [], 0
-            while matcher.is_active():
-                if (n := docs.get(matcher.id())) is not None:
-                    at.append((n, int(matcher.value_as("frequency"))))
-                matcher.next()
-            for n, count in sorted(at):
-                table.setdefault(term, []).extend((n - last, count))
-                last = n
-    lengths = {field: [0] * len(found) for field in set(INDEXED.values())}
-    for name, field in INDEXED.items():
-        for d, n in docs.items():
-            if n is not None:
-                lengths[field][n] = int(reader.doc_field_length(d, name) or 0)
-    averages = {INDEXED[name]: searcher.weighting.average_length(reader, name) or 0 for name in INDEXED}
-    return {"postings": postings, "lengths": lengths, "averages": averages}
+    return exported_fields(searcher, number, INDEXED, len(found))

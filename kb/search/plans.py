@@ -8,12 +8,13 @@ engine's queries (`kb.engine.planning.engine_query`).
 from __future__ import annotations
 
 import dataclasses
-import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from kb.engine import budget, bulk
+from kb.engine import budget
 from kb.engine.analysers import name_analyzer, text_analyzer
+from kb.engine.handles import Built, Index
+from kb.engine.hits import counted
 from kb.engine.planning import engine_query
 from kb.kept import Kept, sized
 from kb.plan import And, AndNot, Node, Or, Phrase, Prefix, Term
@@ -114,7 +115,7 @@ def said_query(words: str) -> Node | None:
     return word_query(words)
 
 
-def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int:
+def together(searcher: Index, word: str, others: list[str], most: int = 50) -> int:
     """How many documents (up to ``most``) hold ``word`` and one of the ``others`` (as typed,
     in any searchable field): how well a candidate spelling fits the rest of a query. Counted
     from the postings the searches read whole (`kb.engine.bulk`, kept for the searcher's index,
@@ -124,11 +125,7 @@ def together(searcher: Any, word: str, others: list[str], most: int = 50) -> int
     rest = [q for q in (word_query(w) for w in others) if q is not None]
     if wanted is None or not rest:
         return 0
-    built = engine_query(And((wanted, Or(tuple(rest)))))
-    found = bulk.evaluate(searcher, built, terms=False) if bulk.ENABLED else None
-    if found is not None:
-        return min(len(found[0].ids), most)
-    return sum(1 for _ in itertools.islice(searcher.docs_for_query(built), most))
+    return counted(searcher, engine_query(And((wanted, Or(tuple(rest))))), most)
 
 
 def prefix_query(stem: str) -> Node | None:
@@ -200,13 +197,13 @@ def plan(typed: Typed, game: str | None, kind: str | None, work: budget.Work) ->
     return planned
 
 
-def whole_query(plan: Plan, parts: list[Node], reader: Any, work: budget.Work) -> Any:
+def whole_query(plan: Plan, parts: list[Node], index: Index, work: budget.Work) -> Built:
     """``parts`` together, less the plan's exclusions, as the engine's query, prefixes
-    expanded within the budget."""
+    expanded over ``index`` within the budget."""
     both: Node = And(tuple(parts)) if len(parts) > 1 else parts[0]
     if plan.excluded:
         both = AndNot(both, Or(tuple(plan.excluded)))
-    return budget.expand(engine_query(both), reader, work)
+    return budget.expanded(both, index, work)
 
 
 def prepared(
@@ -221,14 +218,14 @@ def prepared(
     return planned, every, max(1, min(limit, budget.RESULTS))
 
 
-def most_words_query(planned: Plan, reader: Any, work: budget.Work) -> Any:
+def most_words_query(planned: Plan, index: Index, work: budget.Work) -> Built:
     """The query of the second pass: the required parts and any one of the words."""
-    return whole_query(planned, [*planned.required, Or(tuple(q for _, q in planned.words))], reader, work)
+    return whole_query(planned, [*planned.required, Or(tuple(q for _, q in planned.words))], index, work)
 
 
-def built_query(searcher: Any, typed: Typed, work: budget.Work) -> Any:
+def built_query(searcher: Index, typed: Typed, work: budget.Work) -> Built | None:
     """The query every word of ``typed`` must match, prefixes expanded within the budget
     (None: nothing to search); ``work`` gets the terms it holds."""
     planned = plan(typed, None, None, work)
     every = planned.required + [q for _, q in planned.words]
-    return whole_query(planned, every, searcher.reader(), work) if every else None
+    return whole_query(planned, every, searcher, work) if every else None

@@ -3,16 +3,18 @@ share: the document numbers in force on a date (the date filters), the words for
 correction (`kb.search.questions.Vocabulary`), the names for autocomplete and the indexes'
 field lengths (`kb.engine.weighting`). Whoosh searchers are not thread-safe: each thread opens
 its own on first use (`kb.engine.opening`), owned through the knowledge base's `Reader.own` and
-closed with it."""
+closed with it. A searcher is an open index of the engine's (`kb.engine.handles.Index`): this
+module and those it hands it to ask it nothing, they give it to the engine's functions."""
 
 from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 from kb.engine import memo
-from kb.engine.opening import in_force_on, open_searcher
+from kb.engine.handles import Index
+from kb.engine.opening import in_force_on, keeps_histories, opened
 from kb.errors import Damaged
 from kb.kept import Kept, sized
 from kb.paths import CURRENT_DIR, INDEX_DIR, VOCABULARY
@@ -20,7 +22,6 @@ from kb.read import periods
 from kb.read.reader import Reader
 
 if TYPE_CHECKING:
-    from kb.engine.searching import Searcher
     from kb.search.completion import Completions
     from kb.search.questions import Vocabulary
 
@@ -45,7 +46,7 @@ class Searchers:
         self._memos = {name: memo.Memo() for name in (INDEX_DIR, CURRENT_DIR)}
         """What each index told a search (`kb.engine.memo`), shared by every thread's searchers of it."""
 
-    def searcher(self, on: dt.date | None = None) -> tuple[Searcher, set[int] | None]:
+    def searcher(self, on: dt.date | None = None) -> tuple[Index, set[int] | None]:
         """This thread's searcher for the versions in force on ``on`` (every version when None),
         and the document numbers it must keep (None: all; never to be changed). Each thread
         opens its own searchers on first use and keeps them until the reader closes (Whoosh
@@ -60,7 +61,7 @@ class Searchers:
             allowed = self._allowed.put(on, in_force_on(searcher, on))
         return searcher, allowed
 
-    def history_searcher(self, on: dt.date | None) -> Searcher | None:
+    def history_searcher(self, on: dt.date | None) -> Index | None:
         """This thread's searcher over the index of every version, one document per topic
         (`kb.index.history`), for a search over every version (``on`` None) or as of a date the
         in-force index is not exact for; None otherwise, and for a build made before that index
@@ -68,16 +69,13 @@ class Searchers:
         if on is not None and self._current_exact(on):
             return None
         searcher = self.index_searcher(INDEX_DIR)
-        return searcher if "versions" in searcher.schema else None
+        return searcher if keeps_histories(searcher) else None
 
-    def index_searcher(self, name: str) -> Searcher:
+    def index_searcher(self, name: str) -> Index:
         """The calling thread's searcher over index ``name``, opened on first use (`Reader.own`),
         sharing the tables of the index's other searchers."""
         directory = self.reader.directory / name
-        opened = self.reader.own(
-            name, lambda: memo.shared(open_searcher(directory, self._lengths, self._totals), self._memos[name])
-        )
-        return cast("Searcher", opened)
+        return self.reader.own(name, lambda: opened(directory, self._lengths, self._totals, self._memos[name]))
 
     def forget(self) -> None:
         """Forget what the indexes told their searchers, giving the tables' bytes back to the
