@@ -19,7 +19,7 @@ from whoosh.matching.wrappers import FilterMatcher
 from whoosh.reading import SegmentReader
 
 from helpers import FIXTURES, ROOT, SEEDS
-from kb.engine import budget, bulk, memo
+from kb.engine import budget, bulk
 from kb.engine.planning import engine_query
 from kb.engine.version_keys import TopicVersions, VersionKeys, topics_of
 from kb.engine.version_matching import rarity
@@ -164,7 +164,7 @@ def test_history_versions_are_found_by_keys_over_two_segments(built: tuple[Path,
                 work = budget.Work()
                 planned = built_query(searcher, read_query(text), work)
                 assert planned is not None and bulk.evaluate(searcher, planned, work.postings) is not None
-                cost = rarity(searcher, memo.of(searcher).frequency)
+                cost = rarity(searcher)
                 keys = VersionKeys(searcher, work.postings, cost).matched(planned)
                 docnums = topics_of(keys).tolist()
                 held = TopicVersions(keys, docnums)

@@ -14,7 +14,7 @@ from whoosh import query
 from whoosh.reading import TermNotFound
 from whoosh.searching import Searcher
 
-from kb.kept import Kept
+from kb.engine import memo
 from kb.layout import STRIDE
 
 
@@ -113,11 +113,12 @@ def matcher(
     raise TypeError(f"the history index cannot evaluate {type(built).__name__}")
 
 
-def rarity(searcher: Searcher, kept: Kept[float]) -> Callable[[query.Query], float]:
+def rarity(searcher: Searcher) -> Callable[[query.Query], float]:
     """How many postings a query's words hold in the index of ``searcher`` (each word's
     occurrences, over the fields it is searched in): what checking it reads. Each word's
-    count is read once, into ``kept`` (the table the searchers of one index share:
-    `kb.engine.memo`, ``frequency``)."""
+    count is read once, into the table the searchers of one index share (`kb.engine.memo`,
+    ``frequency``)."""
+    kept = memo.of(searcher).frequency
     reader = searcher.reader()
 
     def cost(built: query.Query) -> float:

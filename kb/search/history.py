@@ -13,7 +13,7 @@ import dataclasses
 import time
 from collections.abc import Callable, Iterator
 
-from kb.engine import budget, bulk, memo, version_keys
+from kb.engine import budget, bulk, version_keys
 from kb.engine.fused import FusedAnalyzer
 from kb.engine.handles import Built, Index
 from kb.engine.passages import marked
@@ -124,7 +124,7 @@ def topics(
         scored = bulk.Matched(scored.ids[inside], scored.scores[inside])
     deepen = day is None and loose == built  # then nearly every topic ranked has a matching version
     shared = Words(built, words) if words else None
-    check = matcher(built, shared, rarity(searcher, memo.of(searcher).frequency))
+    check = matcher(built, shared, rarity(searcher))
     ranked: list[tuple[int, float]] = []
     whole = False
     given, start, size, checked = 0, 0, limit + BATCH, -1
@@ -195,7 +195,7 @@ def _by_keys(
         return None
     try:
         in_force = None if held is None else (held.versions, held.validity.first)
-        keyed = VersionKeys(searcher, work.postings, rarity(searcher, memo.of(searcher).frequency), held=in_force)
+        keyed = VersionKeys(searcher, work.postings, rarity(searcher), held=in_force)
         keys = keyed.matched(built)
         each = [keyed.matched(word) for word in words or []]
     except Unsupported:
