@@ -45,8 +45,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 from common import month_after, rulings_in_force, update_text  # noqa: E402
 
 from kb.engine import budget  # noqa: E402
+from kb.engine.indexes import segment_sizes  # noqa: E402
 from kb.engine.steady import steady  # noqa: E402
-from kb.engine.storage import index  # noqa: E402
 from kb.ingest.library import add_document  # noqa: E402
 from kb.ingest.pipeline import build  # noqa: E402
 from kb.paths import CURRENT_DIR, INDEX_DIR, current  # noqa: E402
@@ -118,11 +118,7 @@ def _cpu() -> float:
 
 def _layout(directory: Path) -> list[list[tuple[int, int]]]:
     """Each index's segments: (documents, live documents)."""
-    found = []
-    for name in (INDEX_DIR, CURRENT_DIR):
-        with index.open_dir(str(directory / name)).reader() as reader:
-            found.append([(leaf.doc_count_all(), leaf.doc_count()) for leaf, _ in reader.leaf_readers()])
-    return found
+    return [segment_sizes(directory / name) for name in (INDEX_DIR, CURRENT_DIR)]
 
 
 def summary(spent: list[Spent]) -> str:
@@ -187,10 +183,7 @@ def cost(directory: Path, texts: list[str]) -> str:
     ``directory`` has answered ``texts`` in force and over every version, and their CPU seconds
     (asked a first time unmeasured, by a knowledge base of its own: what a serving process has
     read and kept of an index's files is not counted)."""
-    layers = []
-    for name in (INDEX_DIR, CURRENT_DIR):
-        with index.open_dir(str(directory / name)).reader() as reader:
-            layers.append(len(list(reader.leaf_readers())))
+    layers = [len(segments) for segments in _layout(directory)]
     for _pass in ("unmeasured", "measured"):
         before = len(os.listdir("/proc/self/fd"))
         with KnowledgeBase(directory) as kb:

@@ -6,7 +6,7 @@ What the rest of the knowledge base asks of it, module by module:
 - write documents: an index as the writers describe it, its fields in our own terms (`indexes`:
   Whoosh's schema made of them, an index created, an add's copy of one, its segments counted),
   written fast and whole (`writing`: the fused analysers in place, field lengths read once, a
-  commit or nothing); the index's files and segment readers (`storage`);
+  commit or nothing);
 - analyse text: the analysers' chains, Whoosh's tokenizer and filters around our folding and
   stemming of words (`analysers`, of `kb.analysis`), and the same tokens in one pass per
   distinct word (`fused`);
