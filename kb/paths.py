@@ -15,6 +15,7 @@ command line, the web app) share, so that reading needs nothing of building.
         built_on.txt              BUILT_ON, the build date (its presence marks a finished build)
         built_from.json           BUILT_FROM, the library and manifest it was built from
         default_game.txt          DEFAULT_GAME, the game the manifest names the default (may be empty)
+        meaning.npz               MEANING, the numbered rules' meaning vectors (`kb.meaning`; with the model only)
         checksums.json            what the build wrote, checked when it is opened (`kb.checksums`)
 """
 
@@ -77,6 +78,8 @@ CURRENT_DIR = "index-current"
 """The folder of the small index of the versions in force on the build date."""
 BUILT_ON = "built_on.txt"
 """The build date, which `CURRENT_DIR` is exact for."""
+MEANING = "meaning.npz"
+"""The numbered rules' vectors of meaning (`kb.meaning.vectors`), written when the sentence model is installed."""
 VOCABULARY = "vocabulary.json"
 """The folded words of every version with their counts, and the words of names, for spelling correction."""
 BUILT_FROM = "built_from.json"

@@ -265,16 +265,18 @@ class KnowledgeBase:
         exact: bool = False,
         live: bool = False,
         start: int = 0,
+        meaning: bool = True,
     ) -> SearchAnswer:
         """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
         all with ``every_version``), with snippets and citations, ``limit`` from the ``start``-th
-        on (`kb.search.in_force.search`); headings after text and, on the first page of a search of
+        on (`kb.search.in_force.search`; re-ranked by meaning too, where it can be, unless not
+        ``meaning``); headings after text and, on the first page of a search of
         the texts in force, the governing text first (`kb.read.standing.arranged`)."""
         from kb.search.in_force import search
 
         try:
             found = search(
-                self.searchers, self._parts, text, as_of, game, kind, limit, every_version, exact, live, start
+                self.searchers, self._parts, text, as_of, game, kind, limit, every_version, exact, live, start, meaning
             )
         except (EOFError, struct.error, zlib.error, pickle.UnpicklingError) as err:  # Whoosh reading a file cut short
             raise Damaged(f"{self.directory / INDEX_DIR} or {self.directory / CURRENT_DIR}", err) from None

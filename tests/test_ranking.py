@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ROOT, SHARED, one_release
+from kb.meaning import encoder
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.export.pages import export
@@ -46,8 +47,9 @@ def magic(magic_root: Path) -> KnowledgeBase:
     return KnowledgeBase(current(magic_root))
 
 
-def topics(kb: KnowledgeBase, query: str, every_version: bool = False) -> list[str]:
-    return [hit["topic"] for hit in kb.search(query, game="mtg", limit=10, every_version=every_version)["results"]]
+def topics(kb: KnowledgeBase, query: str, every_version: bool = False, meaning: bool = True) -> list[str]:
+    found = kb.search(query, game="mtg", limit=10, every_version=every_version, meaning=meaning)
+    return [hit["topic"] for hit in found["results"]]
 
 
 def test_a_rule_ranks_above_the_glossary_entry_restating_it(magic: KnowledgeBase) -> None:
@@ -61,11 +63,13 @@ def test_a_rule_ranks_above_the_glossary_entry_restating_it(magic: KnowledgeBase
 
 def test_a_glossary_entry_named_brings_the_rule_it_cites(magic: KnowledgeBase) -> None:
     # "London Mulligan: Informal term for the current system of mulligan rules. See rule 103.4."
-    for every_version in (False, True):
-        assert topics(magic, "how does the london mulligan work", every_version)[:2] == [
+    for every_version in (False, True):  # by words (meaning re-ranks the rules in force only)
+        assert topics(magic, "how does the london mulligan work", every_version, meaning=False)[:2] == [
             "mtg:103-4",
             "mtg:london-mulligan",
         ]
+    if encoder.available():  # by meaning too, the rule's own subrules come before the entry pointing to it
+        assert topics(magic, "how does the london mulligan work")[:3] == ["mtg:103-4", "mtg:103-4b", "mtg:103-4c"]
     # "First Strike ... See rule 702.7": 702.7 is only the section's title, its subrules answer
     first = topics(magic, "first strike")
     assert "mtg:702-7" not in first[:3]
@@ -86,24 +90,29 @@ def test_a_rule_is_searched_by_the_glossary_headwords_citing_it(magic: Knowledge
     assert extra["mtg:702-19b"] == "Trample"  # the Glossary's Trample cites the section 702.19
     assert extra["mtg:122-1d"] == "Counters"  # "Poison Counter" cites all of 122: none of its rules get it
     for every_version in (False, True):
-        assert topics(magic, "how many poison counters to lose", every_version).index("mtg:704-5c") == 2
+        assert topics(magic, "how many poison counters to lose", every_version, meaning=False).index("mtg:704-5c") == 2
         assert topics(magic, '"damage assignment order"', every_version)[0] == "mtg:509-2"
+    if encoder.available():  # by meaning too, one place up: after 122.1d, the poison counter itself
+        assert topics(magic, "how many poison counters to lose").index("mtg:704-5c") == 1
 
 
 def test_a_search_reads_its_hits_once_and_no_section_for_a_rule_defining_nothing(magic: KnowledgeBase) -> None:
     # the cited and the defining rules (`with_rules_first`) read the hits' versions in one query;
     # a rule saying no "X means" reads no section of its own: 8 statements, 29 before (the
     # versions read twice, and the sections of every numbered hit looked up)
+    # (by words: re-ranked by meaning, the 30 candidates hold four more Glossary entries, each
+    # looked up with the rule it cites: 16)
     asked = "how does the london mulligan work"
-    answer = topics(magic, asked)
-    connection = magic._parts.reader._connection()
-    statements: list[str] = []
-    connection.set_trace_callback(statements.append)
-    try:
-        assert topics(magic, asked) == answer
-    finally:
-        connection.set_trace_callback(None)
-    assert len(statements) == 8, statements
+    for meaning, count in ((False, 8), (True, 16 if encoder.available() else 8)):
+        answer = topics(magic, asked, meaning=meaning)
+        connection = magic._parts.reader._connection()
+        statements: list[str] = []
+        connection.set_trace_callback(statements.append)
+        try:
+            assert topics(magic, asked, meaning=meaning) == answer
+        finally:
+            connection.set_trace_callback(None)
+        assert len(statements) == count, statements
 
 
 def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBase) -> None:
@@ -115,7 +124,9 @@ def test_a_doer_the_rules_never_name_is_read_as_what_it_does(magic: KnowledgeBas
 
 def test_a_state_is_searched_with_its_negation(magic: KnowledgeBase) -> None:
     # 509.1a "... The chosen creatures must be untapped.": the rule answers "tapped" by "untapped"
-    assert topics(magic, "can I block with a tapped creature")[0] == "mtg:509-1a"
+    assert topics(magic, "can I block with a tapped creature", meaning=False)[0] == "mtg:509-1a"
+    if encoder.available():  # by meaning too, second, after 506.4b on tapped attackers and blockers
+        assert topics(magic, "can I block with a tapped creature")[:2] == ["mtg:506-4b", "mtg:509-1a"]
 
 
 def test_a_number_in_words_finds_the_rule_writing_it_in_digits(magic: KnowledgeBase) -> None:

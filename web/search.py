@@ -55,6 +55,7 @@ def index(json_wanted: bool) -> Any:
         "more": False,
         "unmatched_note": None,
         "also_searched": {},
+        "by_meaning": False,
         "weak": False,
     }
     limit = int_arg("limit", LIMIT, 1, MAX_LIMIT)

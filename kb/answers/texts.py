@@ -272,3 +272,5 @@ class SearchAnswer(TypedDict):
     """The sentence saying so, as the pages and the command line show it (None when all matched)."""
     also_searched: dict[str, list[str]]
     """A word typed -> the words its game's rules use for it, searched with it (`kb.search.players`)."""
+    by_meaning: bool
+    """The results were re-ranked by meaning as well as by words (`kb.meaning.ranking`)."""

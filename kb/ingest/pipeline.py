@@ -39,6 +39,7 @@ from kb.ingest.publish import library_changed, publish, write_reports
 from kb.ingest.reports import BuildReport, check_coverage, damaged_caches, report_for
 from kb.ingest.state import Extension, Run, State
 from kb.ingest.versioning import Ledger
+from kb.meaning import vectors
 from kb.paths import CURRENT, DEFAULT_KB, DEFAULT_LIBRARY, WAIT
 from kb.texts import see_texts
 from rulings.manifest import (
@@ -252,6 +253,7 @@ def _full(run: Run, full: str | None) -> BuildReport:
             today=dt.date.today(),
         ):
             store.write(staging / store.DB_NAME, results, ledger, catalog, links)
+            vectors.write(staging, ledger.versions, ledger.topics, run.previous, dt.date.today())
             files.fault("mid-build")
             parses = dict(zip(run.keys, results, strict=True))
             incremental.save_parses(staging, run.previous, run.keys, parses, run.damaged)
@@ -309,6 +311,7 @@ def _extend(run: Run, state: State, extension: Extension) -> BuildReport:
 
     def write(staging: Path) -> None:
         incremental.copy_store(previous, staging, extension, ledger, run.moved)
+        vectors.write(staging, ledger.versions, ledger.topics, previous, dt.date.today())
         files.fault("mid-build")
         extend_indexes(
             staging,

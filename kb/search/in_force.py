@@ -27,6 +27,7 @@ from kb.engine.hits import Scored, matched, snippet_of, stored
 from kb.engine.hits import found as found_in
 from kb.engine.planning import plan_terms
 from kb.errors import BuildError, UnknownTopic
+from kb.meaning import ranking
 from kb.read.names import Names
 from kb.search import history as history_search
 from kb.search import players
@@ -198,13 +199,16 @@ def search(
     exact: bool = False,
     live: bool = False,
     start: int = 0,
+    meaning: bool = True,
 ) -> SearchAnswer:
     """The best hits for ``text`` among the versions in force on ``as_of`` (today by default;
     ``every_version`` searches all), with snippets and citations: ``limit`` of them from the
     ``start``-th on (a page; ``more`` says whether more follow; `budget.RESULTS` at most in
     all). Unknown words are corrected (``corrected`` says what was searched; ``meant``, the two queries
     searched together when two spellings are as likely) unless ``exact``; ``live`` (typing)
-    adds, after the same hits, those completing the last word as a prefix."""
+    adds, after the same hits, those completing the last word as a prefix. A question within one
+    ``game`` is re-ranked by meaning where the build holds the game's vectors (`kb.meaning.ranking`;
+    ``by_meaning``), unless not ``meaning``."""
     start = max(0, min(start, budget.RESULTS - 1))
     limit, wanted = max(1, limit), min(budget.RESULTS, start + max(1, limit)) + 1  # one more: whether more follow
     on = None if every_version else (as_of or dt.date.today())
@@ -225,13 +229,21 @@ def search(
             reading.numeral = searchers.vocabulary().numerals(reading.words)
     work = budget.Work()
     restating = restating_in(parts.reader)
-    find = _Finder(searchers, history, on, game, kind, wanted, work, restating, _restated(parts, restating))
+    build = parts.reader.directory
+    by_meaning = (
+        meaning and not (exact or live or typed.clauses) and len(typed.words) > 1 and ranking.holds(build, game, on)
+    )
+    pool = max(wanted, ranking.POOL) if by_meaning else wanted
+    find = _Finder(searchers, history, on, game, kind, pool, work, restating, _restated(parts, restating))
     find.named = _named_versions(parts, restating)
     hits = find(fixed or typed)
     if kind is None and not (fixed or typed).clauses:  # the rules moved up are of no other kind, document or word
         day, named = on or dt.date.today(), lambda h: names_entry(fixed or typed, h)
         hits = with_rules_first(hits, named, parts, restating, day)
     numbered = _numbered(parts, text, on, game)
+    by_meaning = by_meaning and not numbered
+    if by_meaning and game is not None and on is not None:
+        hits = ranking.reranked(build, text, hits, game, on)
     if numbered:  # a rule number typed alone goes straight to that rule
         hits = [(v, "") for v in numbered] + [h for h in hits if h[0] not in numbered]
     if live and typed.words and not text.rstrip().endswith(('"', "*")) and text == text.rstrip():
@@ -276,6 +288,7 @@ def search(
         "weak": words.weak,
         "unmatched_note": said(words),
         "also_searched": typed.players,
+        "by_meaning": by_meaning,
     }
 
 

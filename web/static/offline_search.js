@@ -347,7 +347,7 @@
     var words = RULE_NUMBER.test(text) || !typed.words.length ? { unmatched: [], matched: [], weak: false } : matchedWords(index, typed, fixed);
     return {
       unmatched: words.unmatched, matched: words.matched, weak: words.weak, unmatched_note: said(words),
-      also_searched: typed.players,
+      also_searched: typed.players, by_meaning: false,  // the copy ranks by words alone
       words: reading.words, corrected: fixed && !meant.length ? fixed.words.join(" ") : null, meant: meant,
       hits: found.map(function (h) { return { doc: index.docs[h.number], terms: terms, score: h.score }; })
     };

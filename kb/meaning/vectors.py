@@ -1,0 +1,103 @@
+"""The numbered rules' vectors of meaning, written into a build (``meaning.npz``, `kb.paths.MEANING`).
+
+Every version of a numbered rule (series ``comprehensive-rules``: Magic's, Lorcana's, any game's
+numbered document) in force on the build date or later gets the vector of its text (the rules
+of past dates are searched by words alone: `SINCE` says from when the vectors serve), after the titles of the
+sections it stands in ("Trample: The controller of an attacking creature with trample first
+assigns ..."): a judge asks about trample in words the rule's own text need not hold. A vector
+is found again by its text's digest: from the build in service (an ``add`` encodes its new
+texts only) or from this process's memory, so a build and an add write the same vectors.
+Nothing is written without the sentence model (`kb.meaning.encoder.available`), and a build
+made so answers by words alone.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import threading
+from collections.abc import Iterable
+from pathlib import Path
+
+import numpy as np
+
+from kb.meaning import encoder
+from kb.model import Topic, Version
+from kb.paths import MEANING
+from kb.texts import NUMBERED_SERIES, section_titles
+
+NEVER = 0
+"""The ordinal written for a version's end when it has none (in force still)."""
+_memo: dict[bytes, np.ndarray] = {}
+_lock = threading.Lock()
+
+
+def composed(version: Version, titles: str | None) -> str:
+    """The text encoded for ``version``: its sections' titles, outermost first, then its text."""
+    outer = " > ".join(reversed(titles.split("\n"))) if titles else ""
+    return f"{outer}: {version.text}" if outer else version.text
+
+
+def digest(text: str) -> bytes:
+    """The key a text's vector is found again by."""
+    return hashlib.sha256(text.encode("utf-8")).digest()[:16]
+
+
+def known(build: Path | None) -> dict[bytes, np.ndarray]:
+    """The vectors of ``build`` by their texts' digests (none when it has no file or an unreadable one:
+    the texts are encoded anew)."""
+    path = build / MEANING if build is not None else None
+    if path is None or not path.is_file():
+        return {}
+    try:
+        with np.load(path, allow_pickle=False) as saved:
+            return {bytes(d): v for d, v in zip(saved["digests"], saved["vectors"], strict=True)}
+    except (OSError, ValueError, KeyError):
+        return {}
+
+
+def vectors_of(texts: list[str], reused: dict[bytes, np.ndarray]) -> np.ndarray:
+    """One vector per text: reused by digest from ``reused`` or this process's memory, else encoded."""
+    keys = [digest(t) for t in texts]
+    with _lock:
+        found = {k: v for k in set(keys) if (v := reused.get(k, _memo.get(k))) is not None}
+    todo = dict.fromkeys(t for k, t in zip(keys, texts, strict=True) if k not in found)
+    if todo:
+        made = encoder.encoder().encode(list(todo))
+        with _lock:
+            for text, vector in zip(todo, made, strict=True):
+                found[digest(text)] = _memo[digest(text)] = vector
+    return np.stack([found[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
+
+
+def write(
+    build: Path, versions: Iterable[Version], topics: dict[str, Topic], previous: Path | None, today: dt.date
+) -> int:
+    """Write the vectors of the numbered rules of ``versions`` in force on ``today`` or later into
+    ``build``; how many (0, and no file, without such rules or without the model)."""
+    everything = list(versions)
+    numbered = [
+        v
+        for v in everything
+        if v.series == NUMBERED_SERIES
+        and v.valid_from is not None
+        and (v.valid_to is None or v.valid_to > today)
+        and v.text.strip()
+    ]
+    if not numbered or not encoder.available():
+        return 0
+    titles = section_titles(everything, topics)
+    texts = [composed(v, titles.get(v.id)) for v in numbered]
+    vectors = vectors_of(texts, known(previous))
+    with (build / MEANING).open("wb") as file:
+        np.savez(
+            file,
+            since=np.array(today.toordinal(), dtype=np.int64),
+            ids=np.array([v.id for v in numbered], dtype=np.int64),
+            games=np.array([topics[v.topic].game for v in numbered]),
+            starts=np.array([v.valid_from.toordinal() for v in numbered if v.valid_from], dtype=np.int64),
+            ends=np.array([v.valid_to.toordinal() if v.valid_to else NEVER for v in numbered], dtype=np.int64),
+            digests=np.array([digest(t) for t in texts], dtype="S16"),
+            vectors=vectors.astype(np.float32),
+        )
+    return len(numbered)
