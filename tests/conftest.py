@@ -12,9 +12,14 @@ from flask.testing import FlaskClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import FIXTURES, SEEDS
+from helpers import FIXTURES, SEEDS, SHARED, one_release
 from kb.ingest.pipeline import build
+from kb.paths import current
+from kb.query import KnowledgeBase
 from web.app import create_app
+
+LORCANA_RELEASE = SHARED / "lorcana-cr" / "lorcana-cr-2026-04-30-v2.1.0.txt"
+"""The newest real release of Lorcana's Comprehensive Rules (``lorcana_root``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -55,3 +60,16 @@ def client(bundled_root: Path) -> FlaskClient:
 def history(history_root: Path) -> FlaskClient:
     """The real app over the history knowledge base (`history_root`), one per test module."""
     return create_app({"KB": str(history_root), "TESTING": True}).test_client()
+
+
+@pytest.fixture(scope="session")
+def lorcana_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A knowledge base of `LORCANA_RELEASE` alone (tests using it skip when ../shared is absent)."""
+    work = tmp_path_factory.mktemp("lorcana-release")
+    return one_release(work, LORCANA_RELEASE, "lorcana", "cr-2-1-0", "Disney Lorcana Comprehensive Rules", "2.1.0")
+
+
+@pytest.fixture(scope="module")
+def lorcana(lorcana_root: Path) -> KnowledgeBase:
+    """The knowledge base `lorcana_root`, opened once per test module."""
+    return KnowledgeBase(current(lorcana_root))

@@ -35,17 +35,6 @@ QUESTION = "can I see the cards in my opponent's hand"
 """Answered by 7.3.2, which the words alone put seventh and meaning first."""
 
 
-@pytest.fixture(scope="module")
-def lorcana_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("lorcana-meaning")
-    return one_release(work, NEWEST, "lorcana", "cr-2-1-0", "Disney Lorcana Comprehensive Rules", "2.1.0")
-
-
-@pytest.fixture(scope="module")
-def lorcana(lorcana_root: Path) -> KnowledgeBase:
-    return KnowledgeBase(current(lorcana_root))
-
-
 def topics(answer: dict[str, object]) -> list[str]:
     return [hit["topic"] for hit in answer["results"]]  # type: ignore[attr-defined]
 

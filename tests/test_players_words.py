@@ -13,9 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, SHARED, one_release
+from helpers import ROOT, SHARED
 from kb.engine.planning import engine_query
-from kb.paths import current
 from kb.query import KnowledgeBase
 from kb.search import players
 from kb.search.plans import _either
@@ -78,17 +77,6 @@ def test_a_malformed_file_is_one_line_naming_it(text: str, said: str) -> None:
     with pytest.raises(ValueError) as raised:
         players.read("lorcana.toml", text)
     assert str(raised.value) == said
-
-
-@pytest.fixture(scope="module")
-def lorcana_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    work = tmp_path_factory.mktemp("lorcana-words")
-    return one_release(work, RELEASE, "lorcana", "cr-2-1-0", "Disney Lorcana Comprehensive Rules", "2.1.0")
-
-
-@pytest.fixture(scope="module")
-def lorcana(lorcana_root: Path) -> KnowledgeBase:
-    return KnowledgeBase(current(lorcana_root))
 
 
 def topics(answer: dict[str, object]) -> list[str]:
