@@ -470,7 +470,7 @@ def cmd_search(args: argparse.Namespace) -> int:
         also = "; ".join(f"{word} as {' or '.join(others)}" for word, others in answer["also_searched"].items())
         print(f"Also searched, in the game's own words: {also}.")
     if answer.get("by_meaning"):
-        print("Ranked by meaning as well as by words: a rule worded otherwise than the question can come first.")
+        print("Ranked by meaning as well as by words.")
     first = answer["start"] + 1
     shown = f"results {first}-{first + len(answer['results']) - 1}" if answer["start"] else "result(s)"
     print(
