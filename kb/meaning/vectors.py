@@ -1,12 +1,13 @@
 """The numbered rules' vectors of meaning, written into a build (``meaning.npz``, `kb.paths.MEANING`).
 
 Every version of a numbered rule (series ``comprehensive-rules``: Magic's, Lorcana's, any game's
-numbered document) in force on the build date or later gets the vector of its text (the rules
-of past dates are searched by words alone: `SINCE` says from when the vectors serve), after the titles of the
-sections it stands in ("Trample: The controller of an attacking creature with trample first
-assigns ..."): a judge asks about trample in words the rule's own text need not hold. A vector
-is found again by its text's digest: from the build in service (an ``add`` encodes its new
-texts only) or from this process's memory, so a build and an add write the same vectors.
+numbered document) in force on the build date or later gets the vector of its text, after the
+titles of the sections it stands in ("Trample: The controller of an attacking creature with
+trample first assigns ..."): a judge asks about trample in words the rule's own text need not
+hold. The rules of earlier dates are searched by words alone (the file's ``since``). A vector is
+found again by its text's digest, from the build in service when the same model made it (an
+``add`` encodes its new texts only) or from this process's memory (1.5 KB a text),
+so a build and an add write the same vectors.
 Nothing is written without the sentence model (`kb.meaning.encoder.available`), and a build
 made so answers by words alone.
 """
@@ -44,13 +45,15 @@ def digest(text: str) -> bytes:
 
 
 def known(build: Path | None) -> dict[bytes, np.ndarray]:
-    """The vectors of ``build`` by their texts' digests (none when it has no file or an unreadable one:
-    the texts are encoded anew)."""
+    """The vectors of ``build`` by their texts' digests (none when it has no file, an unreadable one or
+    one another model made: the texts are encoded anew)."""
     path = build / MEANING if build is not None else None
     if path is None or not path.is_file():
         return {}
     try:
         with np.load(path, allow_pickle=False) as saved:
+            if str(saved["model"]) != encoder.identity():
+                return {}
             return {bytes(d): v for d, v in zip(saved["digests"], saved["vectors"], strict=True)}
     except (OSError, ValueError, KeyError):
         return {}
@@ -92,6 +95,7 @@ def write(
     with (build / MEANING).open("wb") as file:
         np.savez(
             file,
+            model=np.array(encoder.identity()),
             since=np.array(today.toordinal(), dtype=np.int64),
             ids=np.array([v.id for v in numbered], dtype=np.int64),
             games=np.array([topics[v.topic].game for v in numbered]),
