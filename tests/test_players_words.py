@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT, SHARED
+from helpers import LORCANA_RELEASE, ROOT
 from kb.engine.planning import engine_query
 from kb.query import KnowledgeBase
 from kb.search import players
@@ -26,7 +26,6 @@ from web.export.pages import export
 sys.path.insert(0, str(ROOT / "bench"))
 from offline_parity import NODE, compare
 
-RELEASE = SHARED / "lorcana-cr" / "lorcana-cr-2026-04-30-v2.1.0.txt"
 QUESTIONS = [
     "how do mulligans work",
     "can I untap a creature",
@@ -36,7 +35,7 @@ QUESTIONS = [
 ]
 """Questions in a Magic player's words (and one in Lorcana's), each answered alike by the server and
 the export ("can I attack ...": the server's second and first when it left out the weight of "challenge")."""
-real = pytest.mark.skipif(not RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
+real = pytest.mark.skipif(not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
 
 
 def test_each_games_file_reads_whole() -> None:

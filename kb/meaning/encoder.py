@@ -14,6 +14,7 @@ nothing here is loaded.
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import json
 import threading
@@ -32,9 +33,10 @@ _lock = threading.Lock()
 _loaded: Encoder | None = None
 
 
+@functools.cache
 def model_folder() -> Path | None:
     """The installed model's folder, or None. Found without importing the package (whose
-    ``__init__`` imports PyTorch)."""
+    ``__init__`` imports PyTorch), once per process: a search asks it."""
     spec = importlib.util.find_spec(PACKAGE)
     if spec is None or spec.origin is None:
         return None

@@ -22,7 +22,6 @@ from pathlib import Path
 import numpy as np
 
 from kb.meaning import encoder, vectors
-from kb.paths import MEANING
 
 POOL = 30
 """The words' candidates re-ranked."""
@@ -36,12 +35,13 @@ _lock = threading.Lock()
 
 @dataclass(frozen=True)
 class Table:
-    """One build's vectors: the day they serve from, version ids, games, first and last days in
-    force (ordinals; 0: none), vectors."""
+    """One build's vectors: the day they serve from, version ids, games (and the set of them), first
+    and last days in force (ordinals; `vectors.NEVER`: none), vectors."""
 
     since: int
     ids: np.ndarray
     games: np.ndarray
+    held: frozenset[str]
     starts: np.ndarray
     ends: np.ndarray
     vectors: np.ndarray
@@ -51,27 +51,29 @@ def table(build: Path) -> Table | None:
     """The vectors of ``build`` (None when it has none), read once per process: a build never changes."""
     with _lock:
         if build not in _tables:
-            path = build / MEANING
-            if not path.is_file():
-                _tables[build] = None
-            else:
-                with np.load(path, allow_pickle=False) as saved:
-                    _tables[build] = Table(
-                        int(saved["since"]),
-                        saved["ids"],
-                        saved["games"],
-                        saved["starts"],
-                        saved["ends"],
-                        saved["vectors"],
-                    )
+            saved = vectors.read(build)
+            _tables[build] = None
+            if saved is not None:
+                games = saved["games"]
+                _tables[build] = Table(
+                    int(saved["since"]),
+                    saved["ids"],
+                    games,
+                    frozenset(games.tolist()),
+                    saved["starts"],
+                    saved["ends"],
+                    saved["vectors"],
+                )
         return _tables[build]
 
 
 def holds(build: Path, game: str | None, on: dt.date | None) -> bool:
     """Whether a question within ``game`` about the rules in force ``on`` (None: every version) can be
-    re-ranked by meaning on ``build``: its vectors hold that game and serve on that day."""
-    found = table(build) if game is not None and on is not None and encoder.available() else None
-    return found is not None and on is not None and on.toordinal() >= found.since and bool((found.games == game).any())
+    re-ranked by meaning on ``build``: its vectors hold that game and serve on that day, and the
+    model is installed. A build without vectors (no numbered rules) answers from memory."""
+    if game is None or on is None or (found := table(build)) is None:
+        return False
+    return game in found.held and on.toordinal() >= found.since and encoder.available()
 
 
 def reranked(build: Path, question: str, hits: list[tuple[int, str]], game: str, on: dt.date) -> list[tuple[int, str]]:

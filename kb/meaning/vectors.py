@@ -44,17 +44,23 @@ def digest(text: str) -> bytes:
     return hashlib.sha256(text.encode("utf-8")).digest()[:16]
 
 
+def read(build: Path) -> dict[str, np.ndarray] | None:
+    """Every array of the vectors file of ``build`` (`write` names them), or None when it has none."""
+    path = build / MEANING
+    if not path.is_file():
+        return None
+    with np.load(path, allow_pickle=False) as saved:
+        return {name: saved[name] for name in saved.files}
+
+
 def known(build: Path | None) -> dict[bytes, np.ndarray]:
     """The vectors of ``build`` by their texts' digests (none when it has no file, an unreadable one or
     one another model made: the texts are encoded anew)."""
-    path = build / MEANING if build is not None else None
-    if path is None or not path.is_file():
-        return {}
     try:
-        with np.load(path, allow_pickle=False) as saved:
-            if str(saved["model"]) != encoder.identity():
-                return {}
-            return {bytes(d): v for d, v in zip(saved["digests"], saved["vectors"], strict=True)}
+        saved = read(build) if build is not None else None
+        if saved is None or str(saved["model"]) != encoder.identity():
+            return {}
+        return {bytes(d): v for d, v in zip(saved["digests"], saved["vectors"], strict=True)}
     except (OSError, ValueError, KeyError):
         return {}
 
