@@ -2,7 +2,10 @@
 
 Each query of ``bench/relevance.toml`` lists the entries (topic ids) that answer it. A query
 succeeds at k when one of them is among the first k distinct entries `rulings search --json`
-returns; its reciprocal rank is 1/rank of the first answer (0 beyond the first ten). Run:
+returns; its reciprocal rank is 1/rank of the first answer (0 beyond the first ten). A set whose
+queries also list ``pooled`` answers (found by a second blind assessor among the rules several
+rankings returned) is scored twice: with the answers as written, then with the pooled ones too.
+Run:
 
     .venv/bin/python bench/relevance.py [SET.toml ...] [--kb KB]
 
@@ -35,11 +38,16 @@ class Outcome:
     kind: str
     expected: list[str]
     returned: list[str]
+    pooled: tuple[str, ...] = ()
 
     @property
     def rank(self) -> int | None:
         """1-based rank of the first expected entry, or None."""
         return next((i for i, topic in enumerate(self.returned, start=1) if topic in self.expected), None)
+
+    def with_pooled(self) -> Outcome:
+        """The same outcome, the pooled answers counted as expected."""
+        return Outcome(self.query, self.kind, [*self.expected, *self.pooled], self.returned)
 
 
 def read_set(path: Path) -> list[dict[str, object]]:
@@ -64,7 +72,13 @@ def ask(kb: Path, text: str, game: str = "any") -> list[str]:
 def evaluate(kb: Path, queries: list[dict[str, object]]) -> list[Outcome]:
     """Every query's outcome against the knowledge base under ``kb``."""
     return [
-        Outcome(str(q["q"]), str(q.get("type", "")), list(q["answers"]), ask(kb, str(q["q"]), str(q["game"])))  # type: ignore[call-overload]
+        Outcome(
+            str(q["q"]),
+            str(q.get("type", "")),
+            list(q["answers"]),  # type: ignore[call-overload]
+            ask(kb, str(q["q"]), str(q["game"])),
+            tuple(q.get("pooled", ())),  # type: ignore[arg-type]
+        )
         for q in queries
     ]
 
@@ -87,6 +101,10 @@ def report(name: str, outcomes: list[Outcome]) -> None:
     for o in outcomes:
         if o.rank is None or o.rank > 3:
             print(f"  miss ({o.kind}, rank {o.rank or '-'}): {o.query!r} wants {o.expected[0]}; got {o.returned[:3]}")
+    if any(o.pooled for o in outcomes):
+        s = scores([o.with_pooled() for o in outcomes])
+        print(f"{name} with pooled answers: success@1 {s['success@1']:.3f}, success@3 {s['success@3']:.3f}, "
+              f"MRR {s['mrr']:.3f}")  # fmt: skip
 
 
 def main() -> int:

