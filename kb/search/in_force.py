@@ -4,10 +4,10 @@ A query is read by `kb.search.questions.read_query`. Its content words are not a
 versions matching every word come first, then those matching most of them (BM25F within
 each group, headword and card-name hits weighing most), so a question never dead-ends while
 one of its words matches. A word the knowledge base has never seen is corrected against
-its vocabulary (``commandering`` -> commandeering) and the answer says so. Explicit syntax
-keeps its meaning: ``"..."`` is a phrase, ``card:``, ``kind:``, ``doc:``, ``game:`` and
-``headword:`` restrict to a field, ``-word`` excludes, ``word*`` is a prefix. Anything
-else a person types gives results or none, never an error.
+its vocabulary (``commandering`` -> commandeering; `kb.search.spelling`) and the answer says
+so. Explicit syntax keeps its meaning: ``"..."`` is a phrase, ``card:``, ``kind:``, ``doc:``,
+``game:`` and ``headword:`` restrict to a field, ``-word`` excludes, ``word*`` is a prefix.
+Anything else a person types gives results or none, never an error.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import html
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -32,21 +31,19 @@ from kb.read.names import Names
 from kb.search import history as history_search
 from kb.search import players
 from kb.search.plans import (
-    NAMES,
     RERANK,
     TEXT,
     Plan,
     analysed,
     most_words_query,
     prepared,
-    together,
     whole_query,
 )
-from kb.search.questions import MAX_QUERY, NUMERALS, Typed, Vocabulary, read_query, rule_number
+from kb.search.questions import MAX_QUERY, NUMERALS, Typed, read_query, rule_number
 from kb.search.restating import restates, restating_in, with_rules_first
+from kb.search.spelling import correct, fitting, meanings, suggest
 from kb.search.unmatched import NOTHING, matched_words, said
-from kb.vocabulary import close_matches
-from rulings.normalize import fold_quotes, headword_key
+from rulings.normalize import headword_key
 
 if TYPE_CHECKING:
     from kb.read.parts import Parts
@@ -150,41 +147,6 @@ def _hits(
             rank = sum(1 for terms in words.values() if terms & terms_matched) + hit.score / (top * 1.001)
         hits.append((hit, rank))
     return hits
-
-
-def correct(typed: Typed, vocabulary: Vocabulary, fit: Callable[[str, list[str]], int]) -> Typed | None:
-    """``typed`` with each word the knowledge base does not know replaced by its likeliest
-    known spelling (`Vocabulary.spellings`, ``fit`` counting how many entries hold a candidate
-    and another of the words); a second spelling as likely is searched too (``also``). None
-    when no word needed it."""
-    spellings: dict[str, list[str]] = {}
-    for word in typed.words:
-        if len(spellings) >= budget.CORRECTED:
-            break
-        if word in typed.players:  # a player's word for the rules' (`kb.search.players`)
-            continue
-        others = [w for w in typed.words if w != word]
-        if found := vocabulary.spellings(word, _with(fit, others) if others else None):
-            spellings[word] = found
-    if not spellings:
-        return None
-    fixed = [spellings[w][0] if w in spellings else w for w in typed.words]
-    also = {spellings[w][0]: spellings[w][1:] for w in typed.words if len(spellings.get(w, [])) > 1}
-    return dataclasses.replace(typed, words=fixed, also=also)
-
-
-def _with(fit: Callable[[str, list[str]], int], others: list[str]) -> Callable[[str], int]:
-    """``fit`` of a candidate with the ``others`` words."""
-    return lambda candidate: fit(candidate, others)
-
-
-def meanings(fixed: Typed) -> list[str]:
-    """The queries a correction with two likely spellings of a word stands for (first the one
-    with the likelier spellings), to offer as "did you mean" (none when each word had one)."""
-    if not fixed.also:
-        return []
-    others = [" ".join(fixed.also[word][0] if w == word else w for w in fixed.words) for word in fixed.also]
-    return [" ".join(fixed.words), *others]
 
 
 def search(
@@ -329,15 +291,6 @@ def _named_versions(parts: Parts, restating: frozenset[str]) -> Callable[[str, l
     return named
 
 
-def fitting(searchers: Searchers, history: Index | None, on: dt.date | None) -> Callable[[str, list[str]], int]:
-    """How many entries hold a word and one of others (`kb.search.plans.together`), in the index searched."""
-
-    def fit(word: str, others: list[str]) -> int:
-        return together(history if history is not None else searchers.searcher(on)[0], word, others)
-
-    return fit
-
-
 class _Finder:
     """Runs the searches of one `search`: over the in-force index (or the index of every
     version filtered by date) when there is no ``history`` searcher, else over the history
@@ -401,27 +354,3 @@ def names_entry(typed: Typed, headword: str) -> bool:
     """Whether the query names the entry ``headword`` (all its words are among the query's)."""
     wanted = headword_terms(headword)
     return bool(wanted) and wanted <= {t for w in typed.words for t in analysed(TEXT, w)}
-
-
-def suggest(typed: Typed, names: Names, vocabulary: Callable[[], Vocabulary]) -> str | None:
-    """A "did you mean" from headwords and card names (``names``: folded name -> name) for a
-    name typed without its punctuation (``chajoh`` -> Cha'Joh); never the query itself.
-    ``vocabulary`` gives the known words, asked for only when the query names nothing as typed."""
-    words = [t for w in typed.words for t in analysed(NAMES, w)]
-    if not words:
-        return None
-    folded = " ".join(words)
-    typed_as = _as_typed(" ".join(typed.words))
-    exact = names.get(folded)
-    if exact is not None:
-        return exact if _as_typed(exact) != typed_as else None
-    known = vocabulary()
-    if all(known.knows(w) for w in words):
-        return None
-    close = close_matches(folded, names.near(folded, 0.7), n=1, cutoff=0.7)
-    return names[close[0]] if close and _as_typed(names[close[0]]) != typed_as else None
-
-
-def _as_typed(text: str) -> str:
-    """``text`` as compared with what was typed: case, quote marks and spaces aside."""
-    return re.sub(r'["\s]', "", fold_quotes(text).lower())
