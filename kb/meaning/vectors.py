@@ -65,17 +65,17 @@ def known(build: Path | None) -> dict[bytes, np.ndarray]:
         return {}
 
 
-def vectors_of(texts: list[str], reused: dict[bytes, np.ndarray]) -> np.ndarray:
-    """One vector per text: reused by digest from ``reused`` or this process's memory, else encoded."""
-    keys = [digest(t) for t in texts]
+def vectors_of(texts: list[str], keys: list[bytes], reused: dict[bytes, np.ndarray]) -> np.ndarray:
+    """One vector per text (``keys``: their digests): reused by digest from ``reused`` or this
+    process's memory, else encoded."""
     with _lock:
         found = {k: v for k in set(keys) if (v := reused.get(k, _memo.get(k))) is not None}
-    todo = dict.fromkeys(t for k, t in zip(keys, texts, strict=True) if k not in found)
+    todo = {k: t for k, t in zip(keys, texts, strict=True) if k not in found}
     if todo:
-        made = encoder.encoder().encode(list(todo))
+        made = encoder.encoder().encode(list(todo.values()))
         with _lock:
-            for text, vector in zip(todo, made, strict=True):
-                found[digest(text)] = _memo[digest(text)] = vector
+            for key, vector in zip(todo, made, strict=True):
+                found[key] = _memo[key] = vector
     return np.stack([found[k] for k in keys]) if keys else np.zeros((0, 0), dtype=np.float32)
 
 
@@ -97,7 +97,8 @@ def write(
         return 0
     titles = section_titles(everything, topics)
     texts = [composed(v, titles.get(v.id)) for v in numbered]
-    vectors = vectors_of(texts, known(previous))
+    keys = [digest(t) for t in texts]
+    vectors = vectors_of(texts, keys, known(previous))
     with (build / MEANING).open("wb") as file:
         np.savez(
             file,
@@ -107,7 +108,7 @@ def write(
             games=np.array([topics[v.topic].game for v in numbered]),
             starts=np.array([v.valid_from.toordinal() for v in numbered if v.valid_from], dtype=np.int64),
             ends=np.array([v.valid_to.toordinal() if v.valid_to else NEVER for v in numbered], dtype=np.int64),
-            digests=np.array([digest(t) for t in texts], dtype="S16"),
+            digests=np.array(keys, dtype="S16"),
             vectors=vectors.astype(np.float32),
         )
     return len(numbered)
